@@ -1,0 +1,283 @@
+"""Immutable positions and their JSON form (FORMATS.md, "Position").
+
+A pawn's location is a small int, so positions hash and compare fast and sort into the
+canonical order N, S, T ascending, H ascending:
+
+- ``NEST`` (-2): in its nest;
+- ``FRESH`` (-1): fresh on its own start hole (a blockade);
+- ``0 .. ring-1``: on that track hole (own start included, when not fresh);
+- ``HOME + k`` (k = 1..4): in home slot k.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Final, Literal
+
+from .profiles import DEFAULT_PROFILE, Profile, UnknownProfileError, get_profile
+from .topology import MAX_SEATS, PAWNS_PER_SEAT, Hole, Topology, TopologyError
+
+NEST: Final = -2
+FRESH: Final = -1
+HOME: Final = 10_000
+EMPTY: Final = -1
+# Track occupancy codes: the seat, plus BLOCKADE when that pawn is fresh on its start.
+BLOCKADE: Final = 16
+
+Pawns = tuple[tuple[int, ...], ...]
+TeamMode = Literal["pairs", "none"]
+
+_LOC_RE = re.compile(r"^(?:(N)|(S)|T(0|[1-9]\d*)|H([1-4]))$")
+
+
+class InvalidPositionError(ValueError):
+    """A position that is malformed or impossible; the message names the problem."""
+
+
+def is_home(loc: int) -> bool:
+    return loc > HOME
+
+
+def is_track(loc: int) -> bool:
+    """On the track, fresh pawns included."""
+    return FRESH <= loc < HOME
+
+
+def home_slot(loc: int) -> int:
+    return loc - HOME
+
+
+def default_teams(seats: int) -> TeamMode:
+    return "pairs" if seats in (4, 6, 8) else "none"
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where every pawn stands, under which rules, and whose turn it is."""
+
+    topology: Topology
+    profile: Profile
+    teams: TeamMode
+    turn: int
+    pawns: Pawns
+    _hash: int = field(default=0, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.topology, self.profile.name, self.teams,
+                                               self.turn, self.pawns)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, seats: int, profile: str = DEFAULT_PROFILE, *, segment: int = 16,
+              teams: TeamMode | None = None, turn: int = 0) -> Position:
+        """Every pawn in its nest."""
+        topo = Topology(seats, segment)
+        return cls(topo, get_profile(profile), _check_teams(seats, teams), turn,
+                   tuple((NEST,) * PAWNS_PER_SEAT for _ in range(seats)))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Position:
+        """Build and validate a position from its JSON form."""
+        if not isinstance(data, Mapping):
+            raise InvalidPositionError("a position must be a JSON object")
+        unknown = set(data) - {"seats", "segment", "teams", "profile", "turn", "pawns"}
+        if unknown:
+            raise InvalidPositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
+        seats = data.get("seats")
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise InvalidPositionError("'seats' must be a whole number from 2 to 8")
+        segment = data.get("segment", 16)
+        try:
+            topo = Topology(seats, segment)
+        except TopologyError as e:
+            raise InvalidPositionError(str(e)) from None
+        try:
+            profile = get_profile(data.get("profile", DEFAULT_PROFILE))
+        except UnknownProfileError as e:
+            raise InvalidPositionError(str(e)) from None
+        teams_raw = data.get("teams")
+        if teams_raw not in (None, "pairs", "none"):
+            raise InvalidPositionError(f"'teams' must be \"pairs\" or \"none\", not {teams_raw!r}")
+        teams = _check_teams(seats, teams_raw)
+        turn = data.get("turn", 0)
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < seats:
+            raise InvalidPositionError(f"'turn' must be a seat from 0 to {seats - 1}, not {turn!r}")
+        raw = data.get("pawns")
+        if not isinstance(raw, list) or len(raw) != seats:
+            raise InvalidPositionError(f"'pawns' must list the pawns of all {seats} seats")
+        pawns = []
+        for seat, row in enumerate(raw):
+            if not isinstance(row, list) or len(row) != PAWNS_PER_SEAT:
+                raise InvalidPositionError(
+                    f"seat {seat} must have exactly {PAWNS_PER_SEAT} pawns, not "
+                    f"{len(row) if isinstance(row, list) else row!r}")
+            pawns.append(tuple(sorted(parse_loc(topo, seat, s) for s in row)))
+        pos = cls(topo, profile, teams, turn, tuple(pawns))
+        pos.validate()
+        return pos
+
+    def replace(self, *, pawns: Pawns | None = None, turn: int | None = None) -> Position:
+        return Position(self.topology, self.profile, self.teams,
+                        self.turn if turn is None else turn,
+                        self.pawns if pawns is None else pawns)
+
+    def validate(self) -> None:
+        """Refuse impossible positions: two pawns on one hole."""
+        seen: dict[int, int] = {}
+        for seat, locs in enumerate(self.pawns):
+            homes = [loc for loc in locs if is_home(loc)]
+            if len(homes) != len(set(homes)):
+                raise InvalidPositionError(f"two pawns of seat {seat} on one home hole")
+            for loc in locs:
+                if not is_track(loc):
+                    continue
+                t = self.topology.start(seat) if loc == FRESH else loc
+                if t in seen:
+                    raise InvalidPositionError(
+                        f"two pawns on hole T{t} (seats {seen[t]} and {seat})")
+                seen[t] = seat
+
+    # -- JSON -----------------------------------------------------------------------------
+
+    def to_dict(self, *, full: bool = False) -> dict[str, Any]:
+        """The JSON form; optional fields only when not the default (or ``full``)."""
+        d: dict[str, Any] = {"seats": self.topology.seats, "profile": self.profile.name,
+                             "turn": self.turn}
+        if full or self.topology.segment != 16:
+            d["segment"] = self.topology.segment
+        if full or self.teams != default_teams(self.topology.seats):
+            d["teams"] = self.teams
+        d["pawns"] = self.pawn_strings()
+        return d
+
+    def pawn_strings(self) -> list[list[str]]:
+        return [[loc_str(self.topology, seat, loc) for loc in locs]
+                for seat, locs in enumerate(self.pawns)]
+
+    # -- derived facts --------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return self.topology.seats
+
+    @cached_property
+    def track(self) -> tuple[int, ...]:
+        """Occupancy of every track hole: EMPTY, or the seat (+ BLOCKADE if fresh)."""
+        occ = [EMPTY] * self.topology.ring
+        for seat, locs in enumerate(self.pawns):
+            for loc in locs:
+                if loc == FRESH:
+                    occ[self.topology.start(seat)] = seat + BLOCKADE
+                elif 0 <= loc < HOME:
+                    occ[loc] = seat
+        return tuple(occ)
+
+    def partner(self, seat: int) -> int | None:
+        if self.teams != "pairs":
+            return None
+        return (seat + self.seats // 2) % self.seats
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        p = self.partner(seat)
+        return (seat,) if p is None else tuple(sorted((seat, p)))
+
+    def home_count(self, seat: int) -> int:
+        return sum(1 for loc in self.pawns[seat] if loc > HOME)
+
+    def all_home(self, seat: int) -> bool:
+        return self.pawns[seat][0] > HOME
+
+    def controlled_seat(self, seat: int) -> int:
+        """Whose pawns this seat moves: its own, or in team play, once all its own are
+        home, its partner's."""
+        if self.teams == "pairs" and self.all_home(seat):
+            return (seat + self.seats // 2) % self.seats
+        return seat
+
+    def winner(self) -> tuple[int, ...] | None:
+        """The winning seats (a team, or one seat in individual play), or None."""
+        for seat in range(self.seats):
+            team = self.team_of(seat)
+            if all(self.all_home(s) for s in team):
+                return team
+        return None
+
+    def next_seat(self, seat: int | None = None) -> int:
+        return ((self.turn if seat is None else seat) + 1) % self.seats
+
+    def occupancy(self) -> dict[Hole, int]:
+        """Physical occupancy, hole to seat, with nest pawns in the lowest nest holes."""
+        out: dict[Hole, int] = {}
+        for seat, locs in enumerate(self.pawns):
+            nest_k = 1
+            for loc in locs:
+                out[location_hole(self.topology, seat, loc, nest_k)] = seat
+                if loc == NEST:
+                    nest_k += 1
+        return out
+
+    def __str__(self) -> str:
+        rows = " | ".join(f"{s}: {' '.join(r)}" for s, r in enumerate(self.pawn_strings()))
+        return f"[{self.profile.name}, seat {self.turn} to play] {rows}"
+
+
+def _check_teams(seats: int, teams: str | None) -> TeamMode:
+    if teams is None:
+        return default_teams(seats)
+    if teams == "pairs" and (seats % 2 or seats < 4):
+        raise InvalidPositionError(f"teams of pairs need 4, 6 or 8 seats, not {seats}")
+    return "pairs" if teams == "pairs" else "none"
+
+
+def parse_loc(topo: Topology, seat: int, text: Any) -> int:
+    """Parse a pawn location string (``N``, ``S``, ``T<i>``, ``H<k>``) for a seat."""
+    m = _LOC_RE.match(text) if isinstance(text, str) else None
+    if not m:
+        raise InvalidPositionError(
+            f"seat {seat}: {text!r} is not a pawn location (N, S, T<i> or H1..H4)")
+    if m.group(1):
+        return NEST
+    if m.group(2):
+        return FRESH
+    if m.group(3) is not None:
+        i = int(m.group(3))
+        if i >= topo.ring:
+            raise InvalidPositionError(
+                f"seat {seat}: T{i} is off the board (track is T0..T{topo.ring - 1})")
+        return i
+    return HOME + int(m.group(4))
+
+
+def loc_str(topo: Topology, seat: int, loc: int) -> str:
+    if loc == NEST:
+        return "N"
+    if loc == FRESH:
+        return "S"
+    if loc > HOME:
+        return f"H{loc - HOME}"
+    return f"T{loc}"
+
+
+def location_hole(topo: Topology, seat: int, loc: int, nest_slot: int = 1) -> Hole:
+    """The physical hole of a pawn location (nest pawns: the given nest slot)."""
+    if loc == NEST:
+        return Hole("N", nest_slot, seat)
+    if loc == FRESH:
+        return Hole("T", topo.start(seat))
+    if loc > HOME:
+        return Hole("H", loc - HOME, seat)
+    return Hole("T", loc)
+
+
+def canonical(locs: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(locs))
+
+
+assert MAX_SEATS < BLOCKADE

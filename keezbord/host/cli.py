@@ -1,0 +1,88 @@
+"""The ``keezbord`` command line: a thin dispatcher.
+
+Each command lives in a module of ``keezbord.host.commands`` that is imported only when
+that command runs (``keezbord moves`` is called often by players and scripts, so it must
+start fast). A command module defines ``add_<name>_arguments(parser)`` and
+``run_<name>(args) -> int``.
+
+Errors: a command raises ``UsageError`` (or one of the engine's ValueError subclasses) for
+bad input; the dispatcher prints one line on stderr and exits 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module in keezbord.host.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "moves": ("rules", "list the legal moves of a card in a position"),
+    "check": ("rules", "say whether one position follows from another by a card"),
+    "selfplay": ("rules", "let bots play complete games and print a summary"),
+    "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
+    "journal": ("referee", "export a game from the referee's journal"),
+    "firmware": ("devices", "install the Pico firmware and its configuration"),
+    "cards": ("devices", "enroll the RFID tags of a card deck"),
+    "selftest": ("devices", "walk a newly built board hole by hole"),
+    "board": ("board", "drilling template, wiring sheet and bill of materials"),
+    "sim": ("web", "play on a simulated board in the browser"),
+    "run": ("web", "referee a real board and serve the web page"),
+}
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    from keezbord import __version__
+
+    p = argparse.ArgumentParser(
+        prog="keezbord",
+        description="Referee, simulator and companion for a Keezen board.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="commands:\n" + "\n".join(f"  {n:<10} {h}" for n, (_, h) in COMMANDS.items()),
+    )
+    p.add_argument("--version", action="version", version=f"keezbord {__version__}")
+    p.add_argument("command", choices=sorted(COMMANDS), metavar="COMMAND")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in COMMANDS:
+        _top_parser().parse_args(args[:1] or ["--help"])
+        return 2
+    name = args[0]
+    module_name, help_text = COMMANDS[name]
+    try:
+        module = importlib.import_module(f"keezbord.host.commands.{module_name}")
+    except ImportError as e:
+        print(f"keezbord {name}: not available: {e}", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog=f"keezbord {name}", description=help_text)
+    getattr(module, f"add_{name}_arguments")(parser)
+    ns = parser.parse_args(args[1:])
+    try:
+        result: int = getattr(module, f"run_{name}")(ns)
+        return result
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except (UsageError, ValueError, OSError) as e:
+        print(f"keezbord {name}: {_one_line(e)}", file=sys.stderr)
+        return 2
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e) or type(e).__name__
+    if isinstance(e, OSError) and e.filename is not None and e.strerror:
+        text = f"{e.filename}: {e.strerror}"
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
