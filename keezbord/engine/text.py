@@ -1,0 +1,43 @@
+"""Player-facing text in Dutch and English.
+
+Everything a player reads comes in both languages; Dutch first. A ``Text`` holds both
+renderings; callers pick one with ``text.get(lang)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Lang = Literal["nl", "en"]
+LANGS: Final[tuple[Lang, ...]] = ("nl", "en")
+DEFAULT_LANG: Lang = "nl"
+
+
+def check_lang(lang: str) -> Lang:
+    if lang == "nl":
+        return "nl"
+    if lang == "en":
+        return "en"
+    raise ValueError(f"unknown language {lang!r} (nl or en)")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    nl: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.en if lang == "en" else self.nl
+
+    def as_dict(self) -> dict[str, str]:
+        return {"nl": self.nl, "en": self.en}
+
+
+CARD_NAMES: Final[dict[str, Text]] = {
+    "A": Text("de aas", "the ace"),
+    "K": Text("de heer", "the king"),
+    "Q": Text("de vrouw", "the queen"),
+    "J": Text("de boer", "the jack"),
+    **{r: Text(f"de {r}", f"the {r}") for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")},
+}
