@@ -142,7 +142,7 @@ def backward_landings(pos: Position, seat: int, loc: int,
     viol: Viols = _NONE
     t = dep
     for i in range(1, BACK_STEPS + 1):
-        if permissive and t == start and 1 < i:
+        if permissive and t == start and i > 1:
             out.append((HOME + BACK_STEPS - i + 1, (*viol, Violation.of(BACK_INTO_HOME))))
         t = t - 1 if t else ring - 1
         last = i == BACK_STEPS
@@ -346,7 +346,7 @@ def _jacks(pos: Position, seats: tuple[int, ...], permissive: bool,
             if sa == sb or (b, a) in done:
                 continue
             a_own, b_own = sa in seats, sb in seats
-            if not a_own and (b_own or not any_two and not permissive):
+            if not a_own and (b_own or (not any_two and not permissive)):
                 continue  # write the controlled pawn first
             viol: Viols = _NONE
             if fa or fb:
@@ -358,11 +358,8 @@ def _jacks(pos: Position, seats: tuple[int, ...], permissive: bool,
                 continue
             done.add((a, b))
             swap = Swap(sa, a, sb, b)
-            if fa or fb:
-                # Only in permissive mode: the fresh pawn loses its blockade.
-                after = _swap_fresh(pos, swap, fa, fb)
-            else:
-                after = apply_part(pos, swap)
+            # A fresh pawn is only swapped in permissive mode (it loses its blockade).
+            after = _swap_fresh(pos, swap, fa, fb) if fa or fb else apply_part(pos, swap)
             yield Move("J", (swap,)), after, viol
 
 

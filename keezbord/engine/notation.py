@@ -32,7 +32,8 @@ class Step:
     to: int
 
     def text(self, topo: Topology) -> str:
-        return f"{self.seat}:{loc_str(topo, self.seat, self.frm)}-{loc_str(topo, self.seat, self.to)}"
+        frm, to = loc_str(topo, self.seat, self.frm), loc_str(topo, self.seat, self.to)
+        return f"{self.seat}:{frm}-{to}"
 
 
 @dataclass(frozen=True, slots=True)
