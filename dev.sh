@@ -25,7 +25,7 @@ venv() {
     fi
 }
 
-chromium() {
+ensure_chromium() {
     # Browser tests drive Debian's Chromium through Playwright (no browser download).
     if ! command -v chromium >/dev/null 2>&1; then
         echo "== installing Debian's chromium for the browser tests" >&2
@@ -44,7 +44,7 @@ case "${1:-}" in
     test)
         shift
         venv
-        chromium
+        ensure_chromium
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         echo "== mypy" >&2

@@ -1,0 +1,91 @@
+"""What the drivers report and the referee consumes: events at the table, as values.
+
+Times are integer milliseconds (monotonic, never decreasing), as in FORMATS.md traces.
+``to_dict``/``event_from_dict`` convert to and from the trace's JSON lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+HoleAction = Literal["lift", "place"]
+
+
+@dataclass(frozen=True, slots=True)
+class HoleEvent:
+    """A reed switch opened (``lift``) or closed (``place``) under ``hole``."""
+
+    t: int
+    action: HoleAction
+    hole: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardTap:
+    """A card on the reader: by rank (``card``) or by RFID ``tag`` (the registry maps it)."""
+
+    t: int
+    card: str | None = None
+    tag: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The player shows the rest of the hand, claiming none of it can be played."""
+
+    t: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passing with nothing else happening (drivers send these to let settle
+    timers expire)."""
+
+    t: int
+
+
+Event = HoleEvent | CardTap | Discard | Tick
+
+
+class EventFormatError(ValueError):
+    """A trace line that is not a well-formed event."""
+
+
+def event_from_dict(d: Any) -> Event:
+    if not isinstance(d, dict):
+        raise EventFormatError("an event must be a JSON object")
+    kind = d.get("type")
+    t = d.get("t")
+    if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+        raise EventFormatError(f"event {kind!r} needs a time 't' in whole milliseconds")
+    if kind in ("lift", "place"):
+        hole = d.get("hole")
+        if not isinstance(hole, str):
+            raise EventFormatError(f"{kind} event at t={t} needs a 'hole'")
+        return HoleEvent(t, "lift" if kind == "lift" else "place", hole)
+    if kind == "card":
+        card, tag = d.get("card"), d.get("tag")
+        if not isinstance(card, str | None) or not isinstance(tag, str | None) or (
+                card is None) == (tag is None):
+            raise EventFormatError(f"card event at t={t} needs exactly one of 'card' or 'tag'")
+        return CardTap(t, card, tag)
+    if kind == "discard":
+        cards = d.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise EventFormatError(f"discard event at t={t} needs a list of 'cards'")
+        return Discard(t, tuple(cards))
+    if kind == "tick":
+        return Tick(t)
+    raise EventFormatError(f"unknown event type {kind!r}")
+
+
+def event_to_dict(e: Event) -> dict[str, Any]:
+    if isinstance(e, HoleEvent):
+        return {"t": e.t, "type": e.action, "hole": e.hole}
+    if isinstance(e, CardTap):
+        return {"t": e.t, "type": "card", **({"card": e.card} if e.card else {"tag": e.tag})}
+    if isinstance(e, Discard):
+        return {"t": e.t, "type": "discard", "cards": list(e.cards)}
+    return {"t": e.t, "type": "tick"}
