@@ -119,15 +119,16 @@ class SeatColour:
     nl: str
     hex: str
     symbol: str
+    nl_adj: str  # inflected before a noun: "de blauwe pion"
 
 
 SEAT_COLOURS: tuple[SeatColour, ...] = (
-    SeatColour("red", "rood", "#d62728", "●"),
-    SeatColour("blue", "blauw", "#1f77b4", "■"),
-    SeatColour("yellow", "geel", "#f2c500", "▲"),
-    SeatColour("green", "groen", "#2ca02c", "◆"),
-    SeatColour("purple", "paars", "#8e44ad", "★"),
-    SeatColour("orange", "oranje", "#ff7f0e", "✚"),
-    SeatColour("white", "wit", "#f4f4f4", "⬟"),
-    SeatColour("black", "zwart", "#303030", "✖"),
+    SeatColour("red", "rood", "#d62728", "●", "rode"),
+    SeatColour("blue", "blauw", "#1f77b4", "■", "blauwe"),
+    SeatColour("yellow", "geel", "#f2c500", "▲", "gele"),
+    SeatColour("green", "groen", "#2ca02c", "◆", "groene"),
+    SeatColour("purple", "paars", "#8e44ad", "★", "paarse"),
+    SeatColour("orange", "oranje", "#ff7f0e", "✚", "oranje"),
+    SeatColour("white", "wit", "#f4f4f4", "⬟", "witte"),
+    SeatColour("black", "zwart", "#303030", "✖", "zwarte"),
 )

@@ -1,0 +1,180 @@
+"""A complete game with real hands: deals, turns, must-play, discards, partner
+exchange and the win. Used by self-play and the simulator; deterministic given a seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .bots import Bot
+from .deal import Table, deal_hands, shuffled_deck
+from .movegen import playable_cards, successors
+from .notation import IllegalMoveError, Move
+from .position import Position, TeamMode
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One entry of the game record: a card played with its move, or a discarded hand."""
+
+    seat: int
+    card: str | None  # None for a discard
+    move: Move | None
+    discarded: tuple[str, ...] = ()
+    after: Position | None = None
+
+    def text(self, pos: Position) -> str:
+        if self.move is None:
+            return f"{self.seat}: discard {' '.join(self.discarded) or '-'}"
+        return f"{self.seat}: {self.move.text(pos.topology)}"
+
+
+class MustPlayError(ValueError):
+    """A discard while the hand holds a card with a legal move."""
+
+
+class Game:
+    """Mutable game driver around immutable positions; the whole game (dealer, every
+    shuffle) follows from ``seed``."""
+
+    def __init__(self, seats: int, profile: str = "standard", seed: int = 0, *,
+                 teams: TeamMode | None = None, segment: int = 16,
+                 dealer: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.position = Position.start(seats, profile, segment=segment, teams=teams)
+        self.history: list[Turn] = []
+        if dealer is None:
+            dealer = self.rng.randrange(seats)
+        self.table = Table.first(seats, dealer)
+        self.stock = shuffled_deck(seats, self.rng)
+        self.hands: list[list[str]] = []
+        self._exchange_pending = False
+        self._deal()
+
+    # -- state --------------------------------------------------------------------------
+
+    @property
+    def to_play(self) -> int | None:
+        return None if self.over else self.table.turn
+
+    @property
+    def over(self) -> bool:
+        return self.position.winner() is not None
+
+    def hand(self, seat: int) -> list[str]:
+        return list(self.hands[seat])
+
+    def playable(self, seat: int | None = None) -> list[str]:
+        s = self._seat(seat)
+        return playable_cards(self.position.replace(turn=s), self.hands[s])
+
+    # -- actions ------------------------------------------------------------------------
+
+    def play(self, card: str, move: Move) -> Position:
+        seat = self._seat(None)
+        if card not in self.hands[seat]:
+            raise IllegalMoveError(f"seat {seat} holds no {card}")
+        pos = self.position.replace(turn=seat)
+        after = next((a for m, a in successors(pos, card) if m == move), None)
+        if after is None:
+            raise IllegalMoveError(f"{move.text(pos.topology)} is not legal here")
+        self.hands[seat].remove(card)
+        self.table = self.table.played(seat)
+        self.position = after
+        self.history.append(Turn(seat, card, move, after=after))
+        self._advance()
+        return after
+
+    def discard(self) -> None:
+        seat = self._seat(None)
+        can = self.playable(seat)
+        if can:
+            raise MustPlayError(f"seat {seat} must play: {can[0]} has a legal move")
+        self.history.append(Turn(seat, None, None, tuple(self.hands[seat]),
+                                 after=self.position))
+        self.hands[seat] = []
+        self.table = self.table.discarded(seat)
+        self._advance()
+
+    def play_turn(self, bot: Bot) -> Turn:
+        """Let a bot take the turn of the seat to play."""
+        seat = self._seat(None)
+        choice = bot.choose(self.position.replace(turn=seat), self.hands[seat])
+        if choice is None:
+            self.discard()
+        else:
+            self.play(*choice)
+        return self.history[-1]
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _seat(self, seat: int | None) -> int:
+        if seat is not None:
+            return seat
+        if self.over or self.table.turn is None:
+            raise IllegalMoveError("the game is over")
+        return self.table.turn
+
+    def _advance(self) -> None:
+        if self.over:
+            return
+        if self.table.round_over:
+            self.table = self.table.next_round()
+            if self.table.round_no == 0:
+                self.stock = shuffled_deck(self.position.seats, self.rng)
+            self._deal()
+        turn = self.table.turn
+        assert turn is not None
+        self.position = self.position.replace(turn=turn)
+
+    def _deal(self) -> None:
+        self.hands, self.stock = deal_hands(self.table, self.stock)
+        self.position = self.position.replace(turn=self.table.leader)
+        self._exchange_pending = (self.position.profile.partner_exchange
+                                  and self.position.teams == "pairs")
+
+    def exchange(self, bots: Sequence[Bot]) -> None:
+        """Partners pass one card to each other face down (profile partner_exchange),
+        all at once at the start of the round."""
+        if not self._exchange_pending:
+            return
+        self._exchange_pending = False
+        pos = self.position
+        given = [bots[s].give(pos.replace(turn=s), self.hands[s]) for s in range(pos.seats)]
+        for s, card in enumerate(given):
+            self.hands[s].remove(card)
+        for s, card in enumerate(given):
+            partner = pos.partner(s)
+            assert partner is not None
+            self.hands[partner].append(card)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    seed: int
+    winner: tuple[int, ...] | None
+    turns: int
+    discards: int
+    rounds: int
+    final: Position
+    history: tuple[Turn, ...]
+
+
+def play_game(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
+              max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
+    """Play one complete game between bots (one per seat)."""
+    game = Game(seats, profile, seed, teams=teams)
+    rounds = 1
+    last_round = (game.table.shuffle_no, game.table.round_no)
+    while not game.over and len(game.history) < max_turns:
+        game.exchange(bots)
+        game.play_turn(bots[game._seat(None)])
+        now = (game.table.shuffle_no, game.table.round_no)
+        if now != last_round:
+            rounds += 1
+            last_round = now
+    return GameResult(seed, game.position.winner(), len(game.history),
+                      sum(1 for t in game.history if t.card is None), rounds,
+                      game.position, tuple(game.history))
