@@ -1,0 +1,199 @@
+"""``keezbord moves``, ``check`` and ``selfplay``: the rules engine on the command line
+(FORMATS.md, "Commands"). Imports only the engine, so these start fast."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from keezbord.engine.cards import RANKS, parse_card
+from keezbord.engine.position import InvalidPositionError, Position
+from keezbord.engine.profiles import PROFILES
+from keezbord.host.cli import UsageError
+
+LANG_DEFAULT = os.environ.get("KEEZBORD_LANG", "en")
+
+
+def read_position(path: str, label: str = "POSITION") -> Position:
+    """A position from a JSON file, or standard input for ``-``; errors name the file."""
+    name = "standard input" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as e:
+        raise UsageError(f"{label} {name}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{label} {name}: not a UTF-8 text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{label} {name}: not valid JSON ({e.msg}, line {e.lineno} "
+                         f"column {e.colno})") from None
+    try:
+        return Position.from_dict(data)
+    except InvalidPositionError as e:
+        raise UsageError(f"{label} {name}: {e}") from None
+
+
+def _card(text: str) -> str:
+    try:
+        return parse_card(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _print(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+# -- moves --------------------------------------------------------------------------------
+
+
+def add_moves_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--card", required=True, type=_card, help=f"one of {' '.join(RANKS)}")
+    p.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    p.add_argument("--lang", choices=("en", "nl"), default=LANG_DEFAULT,
+                   help="language of the reason when there is no legal move")
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    from keezbord.engine.explain import no_move_reason
+    from keezbord.engine.movegen import successor_positions
+
+    pos = read_position(args.position)
+    found = successor_positions(pos, args.card)
+    out: dict[str, Any] = {"card": args.card, "seat": pos.turn, "moves": [
+        {"move": move.text(pos.topology), "position": after.to_dict()}
+        for after, move in found.items()]}
+    if not found:
+        out["reason"] = no_move_reason(pos, args.card).get(args.lang)
+    _print(out)
+    return 0
+
+
+# -- check --------------------------------------------------------------------------------
+
+
+def add_check_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--card", required=True, type=_card)
+    p.add_argument("before", metavar="BEFORE", help="position JSON file (or -)")
+    p.add_argument("after", metavar="AFTER", help="position JSON file (or -)")
+    p.add_argument("--lang", choices=("en", "nl"), default=LANG_DEFAULT)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from keezbord.engine.explain import explain
+    from keezbord.engine.movegen import successors
+
+    if args.before == "-" and args.after == "-":
+        raise UsageError("only one of BEFORE and AFTER can be read from standard input")
+    before = read_position(args.before, "BEFORE")
+    after = read_position(args.after, "AFTER")
+    if before.topology != after.topology:
+        raise UsageError("BEFORE and AFTER are positions on different boards")
+    move = next((m for m, p in successors(before, args.card) if p.pawns == after.pawns), None)
+    if move is not None:
+        _print({"legal": True, "move": move.text(before.topology)})
+        return 0
+    reason = explain(before, args.card, after)
+    text = reason.get(args.lang) if reason else "?"
+    _print({"legal": False, "reason": text})
+    return 1
+
+
+# -- selfplay -----------------------------------------------------------------------------
+
+
+def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    p.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2..8")
+    p.add_argument("--profile", default="standard", choices=sorted(PROFILES))
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    p.add_argument("--bot", default="random", help="random or greedy, or one per seat: "
+                   "greedy,random,greedy,random")
+    p.add_argument("--teams", choices=("pairs", "none"), default=None,
+                   help="default: pairs for 4, 6 and 8 seats")
+    p.add_argument("--show", action="store_true", help="print every turn of every game")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--lang", choices=("en", "nl"), default=LANG_DEFAULT)
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    import random
+    from collections import Counter
+
+    from keezbord.engine.bots import BOT_KINDS, make_bot
+    from keezbord.engine.describe import describe_move
+    from keezbord.engine.game import play_game
+    from keezbord.engine.position import InvalidPositionError as _IPE
+    from keezbord.engine.topology import SEAT_COLOURS
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    kinds = args.bot.split(",")
+    if len(kinds) == 1:
+        kinds *= args.seats
+    if len(kinds) != args.seats or any(k not in BOT_KINDS for k in kinds):
+        raise UsageError(f"--bot must be random or greedy, or {args.seats} of them "
+                         "separated by commas")
+    wins: Counter[str] = Counter()
+    turns = discards = rounds = unfinished = 0
+    t0 = time.perf_counter()
+    for g in range(args.games):
+        seed = args.seed + g
+        rng = random.Random(seed)
+        bots = [make_bot(k, random.Random(rng.random())) for k in kinds]
+        try:
+            result = play_game(args.seats, args.profile, seed, bots, teams=args.teams)
+        except _IPE as e:
+            raise UsageError(str(e)) from None
+        turns += result.turns
+        discards += result.discards
+        rounds += result.rounds
+        if result.winner is None:
+            unfinished += 1
+        else:
+            wins["+".join(map(str, result.winner))] += 1
+        if args.show:
+            pos = Position.start(args.seats, args.profile, teams=args.teams)
+            print(f"== game {g + 1} (seed {seed}, {args.seats} seats, {args.profile}, "
+                  f"bots {','.join(kinds)})")
+            for i, turn in enumerate(result.history, 1):
+                colour = SEAT_COLOURS[turn.seat]
+                who = f"{turn.seat} {colour.symbol} {colour.en if args.lang == 'en' else colour.nl}"
+                if turn.move is None:
+                    what = ("discards" if args.lang == "en" else "gooit weg") + ": " + \
+                        " ".join(turn.discarded)
+                    print(f"{i:4}  {who:<12} {what}")
+                else:
+                    words = describe_move(pos, turn.move).get(args.lang)
+                    print(f"{i:4}  {who:<12} {turn.move.text(pos.topology):<24} {words}")
+                if turn.after is not None:
+                    pos = turn.after
+            label = "+".join(str(s) for s in result.winner) if result.winner else "nobody"
+            print(f"== winner: {label} after {result.turns} turns\n")
+    elapsed = time.perf_counter() - t0
+    summary = {
+        "games": args.games, "seats": args.seats, "profile": args.profile,
+        "seed": args.seed, "bots": kinds, "wins": dict(sorted(wins.items())),
+        "unfinished": unfinished, "turns_per_game": round(turns / args.games, 1),
+        "discards_per_game": round(discards / args.games, 1),
+        "rounds_per_game": round(rounds / args.games, 1),
+        "seconds": round(elapsed, 3), "games_per_second": round(args.games / elapsed, 1),
+    }
+    if args.json:
+        _print(summary)
+    else:
+        print(f"{args.games} game(s), {args.seats} seats, profile {args.profile}, "
+              f"bots {','.join(kinds)}, seeds {args.seed}..{args.seed + args.games - 1}")
+        for team, n in sorted(wins.items()):
+            print(f"  seat(s) {team:<5} won {n} ({100 * n / args.games:.0f}%)")
+        if unfinished:
+            print(f"  unfinished: {unfinished}")
+        print(f"  {summary['turns_per_game']} turns, {summary['discards_per_game']} discarded "
+              f"hands, {summary['rounds_per_game']} rounds per game")
+        print(f"  {elapsed:.2f} s, {summary['games_per_second']} games/s")
+    return 0
