@@ -22,7 +22,11 @@ def read_position(path: str, label: str = "POSITION") -> Position:
     """A position from a JSON file, or standard input for ``-``; errors name the file."""
     name = "standard input" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
     except OSError as e:
         raise UsageError(f"{label} {name}: {e.strerror or e}") from None
     except UnicodeDecodeError:
