@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final, Literal
 
@@ -63,14 +63,14 @@ class Position:
     teams: TeamMode
     turn: int
     pawns: Pawns
-    _hash: int = field(default=0, init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.topology, self.profile.name, self.teams,
-                                               self.turn, self.pawns)))
 
     def __hash__(self) -> int:
-        return self._hash
+        # Computed once, on demand: most positions made during generation are never hashed.
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.topology, self.profile.name, self.teams, self.turn, self.pawns))
+            self.__dict__["_hash"] = h
+        return h
 
     # -- construction -------------------------------------------------------------------
 
@@ -203,6 +203,8 @@ class Position:
 
     def winner(self) -> tuple[int, ...] | None:
         """The winning seats (a team, or one seat in individual play), or None."""
+        if not any(locs[0] > HOME for locs in self.pawns):
+            return None  # the common case, checked fast: nobody has all pawns home
         for seat in range(self.seats):
             team = self.team_of(seat)
             if all(self.all_home(s) for s in team):
