@@ -55,7 +55,7 @@ def bench_movegen(positions: list[Position]) -> None:
           "standard); all moves listed, best of 5 per position")
     print(f"  {'card':>4} {'median µs':>10} {'worst µs':>10} {'moves (avg)':>12}")
     for card in RANKS:
-        times = [time_call(lambda p=p: list(successors(p, card))) for p in positions]
+        times = [time_call(lambda p=p, c=card: list(successors(p, c))) for p in positions]
         counts = [len(list(successors(p, card))) for p in positions]
         print(f"  {card:>4} {statistics.median(times):10.1f} {max(times):10.1f} "
               f"{statistics.mean(counts):12.1f}")
