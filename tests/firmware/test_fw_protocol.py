@@ -1,0 +1,102 @@
+# mypy: disable-error-code="import-not-found"
+"""Framing: CRC, COBS, frames, and the decoder's behaviour on garbage."""
+
+from __future__ import annotations
+
+import protocol as P
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+FUZZ = settings(derandomize=True, max_examples=300, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+frames_st = st.lists(
+    st.tuples(st.integers(0, 255), st.integers(0, 0xFFFF), st.binary(max_size=600)),
+    min_size=1, max_size=5)
+
+
+def test_crc_check_value() -> None:
+    # CRC-16/GENIBUS catalogue check value.
+    assert P.crc16(b"123456789") == 0xD64E
+
+
+@given(st.binary(max_size=1200))
+def test_cobs_round_trip_and_no_zero(data: bytes) -> None:
+    enc = P.cobs_encode(data)
+    assert 0 not in enc
+    assert P.cobs_decode(enc) == data
+
+
+def test_frame_example_bytes() -> None:
+    # The example in docs/protocol.md: CHANGES, seq 5, t=1000 ms, bit 3 closed, bit 200 open.
+    frame = P.encode_frame(P.MSG_CHANGES, 5, P.encode_changes(1000, [(3, True), (200, False)]))
+    assert frame.hex(" ") == "00 03 02 05 03 e8 03 01 04 03 80 c8 03 c0 29 00"
+    assert P.Decoder().feed(frame) == [
+        (P.MSG_CHANGES, 5, bytes.fromhex("e8030000 0380 c800"))]
+
+
+@given(frames_st)
+def test_frames_round_trip(frames: list[tuple[int, int, bytes]]) -> None:
+    wire = b"".join(P.encode_frame(t, s, p) for t, s, p in frames)
+    d = P.Decoder()
+    # Fed in awkward pieces: a frame split anywhere must still come out whole.
+    got = []
+    for i in range(0, len(wire), 7):
+        got += d.feed(wire[i:i + 7])
+    assert got == frames
+    assert d.frames_bad == 0
+
+
+@FUZZ
+@given(st.binary(max_size=400), frames_st)
+def test_garbage_before_frames_costs_nothing(garbage: bytes,
+                                             frames: list[tuple[int, int, bytes]]) -> None:
+    assume(P.Decoder().feed(garbage) == [])
+    d = P.Decoder()
+    got = d.feed(garbage + b"".join(P.encode_frame(t, s, p) for t, s, p in frames))
+    assert got == frames
+
+
+@FUZZ
+@given(frames_st, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)),
+                           min_size=1, max_size=8))
+def test_corruption_never_yields_a_false_frame(frames: list[tuple[int, int, bytes]],
+                                               hits: list[tuple[int, int]]) -> None:
+    wire = bytearray(b"".join(P.encode_frame(t, s, p) for t, s, p in frames))
+    for pos, val in hits:
+        wire[pos % len(wire)] ^= val or 1
+    after = P.encode_frame(0x7E, 1, b"after")
+    d = P.Decoder()
+    got = d.feed(bytes(wire) + after)
+    # Every frame that comes out is one that was sent, and the decoder is in step again.
+    assert all(f in frames for f in got[:-1])
+    assert got[-1] == (0x7E, 1, b"after")
+
+
+def test_appended_zero_byte_fails_the_check() -> None:
+    # A delimiter corrupted from 0x00 to 0x01 appends 0x00 to the decoded body.
+    body = P.cobs_decode(P.encode_frame(P.MSG_CHANGES, 1, b"\x10\x20")[1:-1])
+    assert body is not None and P.parse_body(body) is not None
+    assert P.parse_body(body + b"\x00") is None
+
+
+def test_oversized_garbage_is_dropped_and_counted() -> None:
+    d = P.Decoder()
+    assert d.feed(b"\x01" * (P.MAX_WIRE + 50)) == []
+    ok = P.encode_frame(P.MSG_PONG, 9, b"x")
+    assert d.feed(b"\x00" + ok) == [(P.MSG_PONG, 9, b"x")]
+    assert d.frames_bad == 1
+
+
+def test_payload_codecs_round_trip() -> None:
+    assert P.decode_changes(P.encode_changes(123456, [(0, True), (191, False)])) == (
+        123456, [(0, True), (191, False)])
+    bitmap = bytes([0x80, 0, 1])
+    assert P.decode_snapshot(P.encode_snapshot(7, 24, True, bitmap)) == (7, 24, True, bitmap)
+    assert P.decode_snapshot(P.encode_snapshot(7, 25, True, bitmap)) is None
+    counters = tuple(range(1, len(P.HEARTBEAT_FIELDS) + 1))
+    t, named, flags = P.decode_heartbeat(P.encode_heartbeat(99, counters, 5))
+    assert (t, tuple(named.values()), flags) == (99, counters, 5)
+    assert P.decode_hello(P.encode_hello(192, 192, 250, 4, "fw 1")) == (
+        P.PROTOCOL_VERSION, 192, 192, 250, 4, "fw 1")
+    assert P.decode_changes(b"\x00\x00\x00") is None
