@@ -1,0 +1,72 @@
+"""``keezbord replay`` and ``keezbord journal export`` (FORMATS.md "Commands")."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from keezbord.host.cli import UsageError
+
+
+def add_replay_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("trace", help="a sensor trace (JSON lines), or - for standard input")
+    p.add_argument("--leds", action="store_true", help="also print the LED frames")
+    p.add_argument("--lang", choices=("en", "nl"), default="en",
+                   help="language of the reasons (default en)")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from keezbord.host.referee.replay import replay
+    from keezbord.host.referee.trace import TraceError, parse_trace
+
+    try:
+        if args.trace == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = Path(args.trace).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{args.trace}: not UTF-8 text ({e.reason})") from None
+    try:
+        setup, events = parse_trace(lines)
+    except TraceError as e:
+        raise UsageError(f"{args.trace}: {e}") from None
+    out = sys.stdout
+    for d in replay(setup, events, leds=args.leds, lang=args.lang):
+        out.write(json.dumps(d, ensure_ascii=False) + "\n")
+    return 0
+
+
+def add_journal_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    ex = sub.add_parser("export", help="write a game from the journal as a trace plus its "
+                                       "move list")
+    ex.add_argument("--db", default="keezbord.db", help="journal database (default %(default)s)")
+    ex.add_argument("--game", type=int, default=None,
+                    help="game id (default: the latest game)")
+    ex.add_argument("--out", default="-", help="trace file to write (default: standard "
+                                               "output); the move list goes beside it as "
+                                               "<out>.moves.txt")
+
+
+def run_journal(args: argparse.Namespace) -> int:
+    from keezbord.host.journal import Journal, JournalError
+
+    db = Path(args.db)
+    if not db.exists():
+        raise UsageError(f"{db}: no such journal")
+    try:
+        with Journal(db, readonly=True) as journal:
+            lines, moves = journal.export(args.game)
+    except JournalError as e:
+        raise UsageError(str(e)) from None
+    if args.out == "-":
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stderr.write("\n".join(moves) + ("\n" if moves else ""))
+    else:
+        out = Path(args.out)
+        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.with_name(out.name + ".moves.txt").write_text(
+            "\n".join(moves) + ("\n" if moves else ""), encoding="utf-8")
+    return 0

@@ -1,0 +1,83 @@
+"""The LED frame a referee state shows: hole -> role (FORMATS.md roles).
+
+Roles only; colours and blinking are the LED driver's business. One role a hole: the
+first of ``ROLE_ORDER`` wins (an error outshines a hint).
+"""
+
+from __future__ import annotations
+
+from .recognize import (
+    Target,
+    board_sig,
+    changed_holes,
+    expectations,
+    nest_seat,
+    pos_sig,
+    references,
+    repair,
+)
+from .state import ROLE_ORDER, RefereeState
+
+_RANK = {role: i for i, role in enumerate(ROLE_ORDER)}
+
+
+def frame(state: RefereeState) -> dict[str, str]:
+    roles: dict[str, str] = {}
+
+    def put(hole: str, role: str) -> None:
+        old = roles.get(hole)
+        if old is None or _RANK[role] < _RANK[old]:
+            roles[hole] = role
+
+    pos = state.pos
+    topo = pos.topology
+    if state.winner is not None:
+        for seat in state.winner:
+            for k in range(1, 5):
+                put(f"H{seat}.{k}", "turn")
+        return roles
+    to_play = state.seat
+    if to_play is not None:
+        put(f"T{topo.start(to_play)}", "turn")
+    exps = expectations(pos, state.card, state.config.reader)
+    if state.flag is not None:
+        fix = repair(topo, state.sensed, references(pos, exps))
+        for h in fix.error:
+            put(h, "error")
+        for h in fix.restore:
+            put(h, "restore")
+    for _, after in state.ambiguous:
+        for h in changed_holes(pos, after):
+            put(h, "source")
+    if state.config.hints == "off" or not exps:
+        return roles
+    # Where the pawns stood before the part now being played: the position, or for a 7
+    # whose first part is on the board, that board.
+    base_sig = state.partial if state.partial is not None else pos_sig(pos)
+    departures: dict[str, list[Target]] = {}
+    for exp in exps:
+        deps = exp.second_departures(base_sig) if state.partial is not None else exp.departures
+        for key, tgts in deps.items():
+            departures.setdefault(key, []).extend(tgts)
+    sth, snests = board_sig(state.sensed, pos.seats)
+    lifted = [h for h in base_sig[0] if h not in sth]
+    lifted += [f"N{s}" for s in range(pos.seats) if snests[s] < base_sig[1][s]]
+    in_hand = [k for k in lifted if k in departures]
+    for key in in_hand:
+        for tgt in departures[key]:
+            put(tgt.hole, "target")
+            if tgt.victim is not None:
+                free = [f"N{tgt.victim}.{k}" for k in range(1, 5)
+                        if f"N{tgt.victim}.{k}" not in state.sensed]
+                if free:
+                    put(free[0], "victim")
+    if not in_hand and state.config.hints == "full":
+        for key in departures:
+            if key[0] == "N":
+                s = int(key[1:])
+                for h in sorted(state.sensed):
+                    if nest_seat(h) == s:
+                        put(h, "source")
+            else:
+                put(key, "source")
+    return roles

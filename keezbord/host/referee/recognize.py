@@ -1,0 +1,411 @@
+"""Move recognition: what a board of presence switches shows, read against the legal moves.
+
+The switches sense presence only, so a board is compared with a position through its
+*signature*: the occupied track and home holes, and how many pawns stand in each nest
+(nest holes are interchangeable). Colours (which seat a pawn belongs to) follow from the
+engine position a legal move leads to; the touch history decides between moves whose
+boards look alike (jack swaps) and refuses colourings no hand could have made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from itertools import combinations
+
+from keezbord.engine.cards import RANKS
+from keezbord.engine.movegen import apply_part, forward_landings, successors
+from keezbord.engine.notation import Move, Step
+from keezbord.engine.position import (
+    BLOCKADE,
+    EMPTY,
+    FRESH,
+    HOME,
+    NEST,
+    InvalidPositionError,
+    Position,
+    location_hole,
+)
+from keezbord.engine.topology import Topology
+
+from .state import Outcome, Sig
+
+Successor = tuple[Move, Position]
+
+
+# -- boards and signatures ----------------------------------------------------------------
+
+
+def nest_seat(hole: str) -> int | None:
+    """The seat of a nest hole name (``N2.3`` -> 2), else None."""
+    return int(hole[1:hole.index(".")]) if hole[0] == "N" else None
+
+
+def board_sig(board: Iterable[str], seats: int) -> Sig:
+    th: list[str] = []
+    nests = [0] * seats
+    for h in board:
+        s = nest_seat(h)
+        if s is None:
+            th.append(h)
+        else:
+            nests[s] += 1
+    return frozenset(th), tuple(nests)
+
+
+@lru_cache(maxsize=8192)
+def colours(pos: Position) -> dict[str, int]:
+    """Track and home holes of a position -> the seat of the pawn there."""
+    topo = pos.topology
+    out: dict[str, int] = {}
+    for seat, locs in enumerate(pos.pawns):
+        for loc in locs:
+            if loc != NEST:
+                out[location_hole(topo, seat, loc).name] = seat
+    return out
+
+
+@lru_cache(maxsize=8192)
+def pos_sig(pos: Position) -> Sig:
+    return (frozenset(colours(pos)),
+            tuple(sum(1 for loc in locs if loc == NEST) for locs in pos.pawns))
+
+
+def board_of(pos: Position) -> frozenset[str]:
+    """The physical board of a position, nest pawns in the lowest nest holes."""
+    return frozenset(h.name for h in pos.occupancy())
+
+
+def changed_holes(before: Position, after: Position) -> frozenset[str]:
+    """Track and home holes whose pawn (or its colour) differs."""
+    a, b = colours(before), colours(after)
+    return frozenset(h for h in a.keys() | b.keys() if a.get(h) != b.get(h))
+
+
+def hole_key(hole: str) -> str:
+    """Nest holes are interchangeable: ``N2.3`` -> ``N2``."""
+    return hole[:hole.index(".")] if hole[0] == "N" else hole
+
+
+def step_from(topo: Topology, step: Step) -> str:
+    return f"N{step.seat}" if step.frm == NEST else location_hole(topo, step.seat, step.frm).name
+
+
+def step_to(topo: Topology, step: Step) -> str:
+    return location_hole(topo, step.seat, step.to).name
+
+
+def victim_of(base: Position, step: Step) -> int | None:
+    """The seat of the pawn a step captures, if any."""
+    topo = base.topology
+    dest = topo.start(step.seat) if step.to == FRESH else step.to
+    if not 0 <= dest < HOME:
+        return None
+    dep = topo.start(step.seat) if step.frm == FRESH else step.frm
+    occ = base.track[dest]
+    return None if occ == EMPTY or dest == dep else occ % BLOCKADE
+
+
+def path_holes(base: Position, card: str, step: Step) -> list[str]:
+    """The holes a pawn visits between departure and landing (not either end)."""
+    topo = base.topology
+    if step.frm == NEST:
+        return []
+    if card == "4":
+        dep = topo.start(step.seat) if step.frm == FRESH else step.frm
+        return [f"T{(dep - j) % topo.ring}" for j in (1, 2, 3)]
+    to = step_to(topo, step)
+    out: list[str] = []
+    for j in range(1, 14):
+        lands = [location_hole(topo, step.seat, loc).name
+                 for loc, _ in forward_landings(base, step.seat, step.frm, j, permissive=True)]
+        if to in lands:
+            return out
+        out.extend(lands)
+    return out
+
+
+# -- what a card allows ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    hole: str
+    victim: int | None  # seat captured there
+
+
+class Expectation:
+    """The legal moves of one card in one position, indexed for recognition. Built once
+    per (position, card) and cached: it is a pure function of both."""
+
+    def __init__(self, pos: Position, card: str) -> None:
+        self.pos = pos
+        self.card = card
+        self.moves: list[Successor] = list(successors(pos, card))
+        self.by_sig: dict[Sig, list[Successor]] = {}
+        for m, a in self.moves:
+            self.by_sig.setdefault(pos_sig(a), []).append((m, a))
+
+    @cached_property
+    def firsts(self) -> dict[Sig, list[tuple[Position, Step]]]:
+        """For a 7: boards after a legal first part -> (that position, a second part)."""
+        out: dict[Sig, list[tuple[Position, Step]]] = {}
+        for m, _ in self.moves:
+            if len(m.parts) == 2 and isinstance(m.parts[1], Step):
+                first = apply_part(self.pos, m.parts[0])
+                out.setdefault(pos_sig(first), []).append((first, m.parts[1]))
+        return out
+
+    @cached_property
+    def departures(self) -> dict[str, list[Target]]:
+        """Hole key of a pawn that can move (first part) -> where it can land."""
+        out: dict[str, list[Target]] = {}
+        topo = self.pos.topology
+        for m, _ in self.moves:
+            part = m.parts[0]
+            if isinstance(part, Step):
+                tgt = Target(step_to(topo, part), victim_of(self.pos, part))
+                out.setdefault(step_from(topo, part), []).append(tgt)
+            else:
+                out.setdefault(f"T{part.a}", []).append(Target(f"T{part.b}", None))
+                out.setdefault(f"T{part.b}", []).append(Target(f"T{part.a}", None))
+        return out
+
+    def second_departures(self, sig: Sig) -> dict[str, list[Target]]:
+        out: dict[str, list[Target]] = {}
+        topo = self.pos.topology
+        for first, step in self.firsts.get(sig, []):
+            out.setdefault(step_from(topo, step), []).append(
+                Target(step_to(topo, step), victim_of(first, step)))
+        return out
+
+    @cached_property
+    def patient(self) -> frozenset[Sig]:
+        """Boards a person passes through while making a legal move: a pawn resting on
+        a hole of its path, or a victim carried to its nest before the capturing pawn
+        arrives (and both)."""
+        out: set[Sig] = set()
+        for m, _ in self.moves:
+            base = self.pos
+            for part in m.parts:
+                if isinstance(part, Step):
+                    out |= _partial_sigs(base, self.card, part)
+                base = apply_part(base, part)
+        return frozenset(out)
+
+
+def _partial_sigs(base: Position, card: str, step: Step) -> set[Sig]:
+    topo = base.topology
+    th, nests = pos_sig(base)
+    frm = location_hole(topo, step.seat, step.frm).name if step.frm != NEST else None
+    out: set[Sig] = set()
+    victim = victim_of(base, step)
+    bases = [(th, nests)]
+    if victim is not None:
+        vn = list(nests)
+        vn[victim] += 1
+        vsig = (th - {step_to(topo, step)}, tuple(vn))
+        bases.append(vsig)
+        out.add(vsig)
+    if frm is None:
+        return out
+    for mid in path_holes(base, card, step):
+        for bth, bn in bases:
+            if mid not in bth:
+                out.add(((bth - {frm}) | {mid}, bn))
+    return out
+
+
+@lru_cache(maxsize=256)
+def expectation(pos: Position, card: str) -> Expectation:
+    return Expectation(pos, card)
+
+
+def expectations(pos: Position, card: str | None, reader: bool) -> list[Expectation]:
+    """The cards a board is read against: the tapped card, or without a reader every
+    card (in rank order: the first card that explains a move is recorded)."""
+    if card is not None:
+        return [expectation(pos, card)]
+    if reader:
+        return []
+    return [expectation(pos, c) for c in RANKS]
+
+
+# -- judging a board at rest -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    outcome: Outcome
+    moves: tuple[Successor, ...] = ()  # accepted: one; ambiguous: the candidates
+    also_partial: bool = False  # the board is also a legal first part of a 7
+
+
+def judge(pos: Position, exps: Sequence[Expectation], sensed: frozenset[str],
+          touched: frozenset[str], co_empty: frozenset[tuple[str, str]],
+          amb_touched: frozenset[str] = frozenset()) -> Judgement:
+    sig = board_sig(sensed, pos.seats)
+    before = pos_sig(pos)
+    # Distinct positions that fit, each with its first move (rank order, then generator).
+    fits: dict[tuple[tuple[int, ...], ...], tuple[Successor, bool, frozenset[str]]] = {}
+    for exp in exps:
+        for m, a in exp.by_sig.get(sig, ()):
+            if a.pawns in fits:
+                continue
+            d = changed_holes(pos, a)
+            if not d <= touched:
+                continue  # no hand made that colouring
+            strong = all(tuple(sorted(p)) in co_empty for p in combinations(d, 2))
+            if sig == before and not strong:
+                continue  # a swap shows as both holes empty at once
+            fits[a.pawns] = ((m, a), strong, d)
+    partial = any(sig in exp.firsts for exp in exps if exp.card == "7")
+    if fits:
+        cands = list(fits.values())
+        if len(cands) > 1 and any(s for _, s, _ in cands):
+            cands = [c for c in cands if c[1]]
+        if len(cands) > 1 and amb_touched:
+            narrowed = [c for c in cands if amb_touched <= c[2]]
+            cands = narrowed or cands
+        if len(cands) == 1:
+            return Judgement("accepted", (cands[0][0],), partial)
+        return Judgement("ambiguous", tuple(c[0] for c in cands))
+    if sig == before:
+        return Judgement("before")
+    if partial:
+        return Judgement("partial")
+    if any(sig in exp.patient for exp in exps):
+        return Judgement("patient")
+    return Judgement("illegal")
+
+
+# -- putting a board right -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    error: tuple[str, ...]
+    restore: tuple[str, ...]
+    pairs: tuple[tuple[str | None, str | None], ...]
+
+
+def references(pos: Position, exps: Sequence[Expectation]) -> list[Sig]:
+    """Boards the players may be asked to restore: the position before the move, and
+    for a 7 every legal first part."""
+    refs = [pos_sig(pos)]
+    for exp in exps:
+        if exp.card == "7":
+            refs.extend(exp.firsts)
+    return refs
+
+
+def repair(topo: Topology, sensed: frozenset[str], refs: Sequence[Sig]) -> Repair:
+    """What is wrong with the board against the nearest reference, and which misplaced
+    pawn goes where (nearest pairs)."""
+    sth, snests = board_sig(sensed, topo.seats)
+
+    def cost(ref: Sig) -> int:
+        return (len(sth ^ ref[0]) + sum(abs(a - b) for a, b in zip(snests, ref[1], strict=True)))
+
+    rth, rnests = min(refs, key=cost)
+    error = set(sth - rth)
+    restore = set(rth - sth)
+    for seat in range(topo.seats):
+        have = sorted(h for h in sensed if nest_seat(h) == seat)
+        diff = snests[seat] - rnests[seat]
+        if diff > 0:
+            error.update(have[-diff:])
+        elif diff < 0:
+            free = [f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in sensed]
+            restore.update(free[:-diff])
+    return Repair(_ordered(topo, error), _ordered(topo, restore),
+                  _pair(topo, error, restore))
+
+
+def _ordered(topo: Topology, holes: Iterable[str]) -> tuple[str, ...]:
+    index = {h: i for i, h in enumerate(topo.hole_names)}
+    return tuple(sorted(holes, key=lambda h: index.get(h, len(index))))
+
+
+def _coord(topo: Topology, hole: str) -> int:
+    if hole[0] == "T":
+        return int(hole[1:])
+    return topo.start(int(hole[1:hole.index(".")]))
+
+
+def _pair(topo: Topology, error: set[str], restore: set[str]
+          ) -> tuple[tuple[str | None, str | None], ...]:
+    ring = topo.ring
+
+    def dist(a: str, b: str) -> tuple[int, bool, str, str]:
+        d = abs(_coord(topo, a) - _coord(topo, b)) % ring
+        return (min(d, ring - d), a[0] != b[0], a, b)
+
+    pairs = sorted(dist(a, b) for a in error for b in restore)
+    used_a: set[str] = set()
+    used_b: set[str] = set()
+    out: list[tuple[str | None, str | None]] = []
+    for _, _, a, b in pairs:
+        if a not in used_a and b not in used_b:
+            used_a.add(a)
+            used_b.add(b)
+            out.append((a, b))
+    out.extend((a, None) for a in _ordered(topo, error - used_a))
+    out.extend((None, b) for b in _ordered(topo, restore - used_b))
+    return tuple(out)
+
+
+def guess_after(pos: Position, sensed: frozenset[str]) -> Position | None:
+    """A coloured reading of the sensed board for ``explain``: pawns that left a hole
+    are paired with the holes that filled (nest arrivals and home holes with pawns of
+    that seat, the rest nearest first). None when no such reading exists."""
+    topo = pos.topology
+    before = colours(pos)
+    sth, snests = board_sig(sensed, pos.seats)
+    pool: list[tuple[int, int]] = []  # (seat, loc) of pawns that moved
+    pawns = [list(p) for p in pos.pawns]
+    for seat, locs in enumerate(pos.pawns):
+        for loc in locs:
+            if loc != NEST and location_hole(topo, seat, loc).name not in sth:
+                pool.append((seat, loc))
+        leave = locs.count(NEST) - snests[seat]
+        pool.extend([(seat, NEST)] * max(0, leave))
+    for seat, loc in pool:
+        pawns[seat].remove(loc)
+    arrivals: list[tuple[str, int | None]] = [(h, None) for h in sth - before.keys()]
+    for seat in range(pos.seats):
+        arrivals.extend(("N", seat) for _ in range(snests[seat] - pos.pawns[seat].count(NEST)))
+    for hole, owner in sorted(arrivals, key=lambda a: (a[0][0] != "N" and a[0][0] != "H", a[0])):
+        if owner is None and hole[0] == "H":
+            owner = int(hole[1:hole.index(".")])
+        options = [p for p in pool if owner is None or p[0] == owner]
+        if not options:
+            return None
+        if hole[0] == "T":
+            t = int(hole[1:])
+            pick = min(options, key=lambda p: (p[1] == NEST and t != topo.start(p[0]),
+                                               _loc_dist(topo, p, t)))
+            loc = FRESH if pick[1] == NEST and t == topo.start(pick[0]) else t
+        elif hole[0] == "H":
+            pick = options[0]
+            loc = HOME + int(hole[hole.index(".") + 1:])
+        else:
+            pick = max(options, key=lambda p: p[1] != NEST)
+            loc = NEST
+        pool.remove(pick)
+        pawns[pick[0]].append(loc)
+    if pool or any(len(p) != 4 for p in pawns):
+        return None
+    try:
+        out = pos.replace(pawns=tuple(tuple(sorted(p)) for p in pawns))
+        out.validate()
+    except (InvalidPositionError, ValueError):
+        return None
+    return out
+
+
+def _loc_dist(topo: Topology, pawn: tuple[int, int], t: int) -> int:
+    seat, loc = pawn
+    frm = topo.start(seat) if loc in (NEST, FRESH) or loc > HOME else loc
+    return (t - frm) % topo.ring

@@ -1,0 +1,41 @@
+"""Feeding a parsed trace through the referee, as ``keezbord replay`` prints it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from keezbord.host.events import Event, Tick
+
+from .state import Decision, Effect, Leds, RefereeState
+from .step import new_game, step
+from .trace import Setup
+
+
+def run(setup: Setup, events: Iterable[Event]) -> Iterator[tuple[RefereeState, list[Effect]]]:
+    """The referee's state and effects after the start and after every event, then after
+    the settle time has passed at the end."""
+    state, effects = new_game(setup.position, setup.dealer, setup.config, turn=setup.turn)
+    yield state, effects
+    last = 0
+    for ev in events:
+        state, effects = step(state, ev)
+        last = ev.t
+        yield state, effects
+    state, effects = step(state, Tick(max(last, state.now) + state.config.settle_ms))
+    yield state, effects
+
+
+def replay(setup: Setup, events: Iterable[Event], *, leds: bool = False,
+           lang: str = "en") -> Iterator[dict[str, Any]]:
+    """The JSON lines of ``keezbord replay``: decisions (and LED frames), then the state."""
+    state: RefereeState | None = None
+    for state_now, effects in run(setup, events):
+        state = state_now
+        for e in effects:
+            if isinstance(e, Decision):
+                yield e.to_dict(lang)
+            elif leds and isinstance(e, Leds):
+                yield e.to_dict()
+    assert state is not None
+    yield {"type": "state", "position": state.pos.to_dict()}

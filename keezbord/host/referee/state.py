@@ -1,0 +1,138 @@
+"""The referee's values: its configuration, its state, and the effects it produces.
+
+Everything here is immutable; ``step`` (step.py) builds a new state for every event.
+Decisions keep their reason in both languages; ``Decision.to_dict(lang)`` picks one for
+the JSON lines of FORMATS.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from keezbord.engine.deal import Table
+from keezbord.engine.notation import Move
+from keezbord.engine.position import Position
+from keezbord.engine.text import Text
+
+HintLevel = Literal["off", "targets", "full"]
+HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
+
+DEFAULT_SETTLE_MS: Final = 500
+MAX_SETTLE_MS: Final = 800
+DEFAULT_PATIENCE_MS: Final = 3000
+
+# LED roles (FORMATS.md); one role a hole, the first of this order wins.
+ROLE_ORDER: Final = ("error", "restore", "victim", "target", "source", "turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What the setup line of a trace (or the host's configuration) fixes for a game."""
+
+    hints: HintLevel = "targets"
+    settle_ms: int = DEFAULT_SETTLE_MS
+    patience_ms: int = DEFAULT_PATIENCE_MS
+    tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
+    reader: bool = True  # False: no card reader, moves are checked against every card
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One referee decision (FORMATS.md "Referee decisions"). ``data`` holds the
+    type-specific JSON fields; ``reason`` is kept in both languages."""
+
+    t: int
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    reason: Text | None = None
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        d: dict[str, Any] = {"t": self.t, "type": self.type, **self.data}
+        if self.reason is not None:
+            d["reason"] = self.reason.get(lang)
+        return d
+
+    def to_record(self) -> dict[str, Any]:
+        """Both languages, for the journal and the web page."""
+        d: dict[str, Any] = {"t": self.t, "type": self.type, **self.data}
+        if self.reason is not None:
+            d["reason"] = self.reason.as_dict()
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Leds:
+    """An LED frame: hole name -> role; holes not listed are dark."""
+
+    t: int
+    holes: Mapping[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.t, "type": "leds", "holes": dict(self.holes)}
+
+
+Effect = Decision | Leds
+
+# A board as the switches can tell it: occupied track and home holes, pawns per nest.
+Sig = tuple[frozenset[str], tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """An accepted move, for the history."""
+
+    t: int
+    seat: int
+    card: str
+    move: Move
+    text: str
+    before: Position
+    after: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A board at rest that no legal move explains: what is wrong and how to fix it."""
+
+    reason: Text
+    error: tuple[str, ...]  # holes with a pawn that should be empty
+    restore: tuple[str, ...]  # holes that must get a pawn back
+    pairs: tuple[tuple[str | None, str | None], ...]  # (from, to): nearest pairing
+
+
+# What the last judgement of a board at rest found.
+Outcome = Literal["none", "before", "partial", "patient", "ambiguous", "illegal", "accepted"]
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeState:
+    config: Config
+    pos: Position  # the position at the start of this turn; pos.turn is the seat to play
+    table: Table
+    sensed: frozenset[str]  # occupied holes as the switches report them
+    total: int  # pawns on the board
+    now: int = 0
+    since: int = 0  # the board (with the current card) has been unchanged since
+    stage: int = 0  # 0: not judged yet, 1: judged at settle time, 2: judged at patience
+    outcome: Outcome = "none"
+    card: str | None = None
+    touched: frozenset[str] = frozenset()  # holes lifted or filled this turn
+    co_empty: frozenset[tuple[str, str]] = frozenset()  # lifted holes empty at once
+    flag: Flag | None = None
+    ambiguous: tuple[tuple[Move, Position], ...] = ()
+    amb_touched: frozenset[str] = frozenset()  # holes touched since the ambiguity
+    partial: Sig | None = None  # the legal first part of a 7 on the board
+    winner: tuple[int, ...] | None = None
+    history: tuple[MoveRecord, ...] = ()
+    leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
+
+    @property
+    def seat(self) -> int | None:
+        """The seat to play, or None once the game is won."""
+        return None if self.winner is not None else self.table.turn
+
+    @property
+    def at_rest(self) -> bool:
+        return len(self.sensed) >= self.total

@@ -1,0 +1,340 @@
+"""The referee as a pure state machine: ``step(state, event) -> (state, effects)``.
+
+Board events only change what is sensed and when; a board is judged once it has rested
+(every pawn on a hole) for the settle time, again after the longer patience if it looked
+like a move in progress, and at once when the next card is tapped or a hand discarded.
+Timers are not threads: every event (a ``Tick`` when nothing else happens) first fires
+the deadlines that have passed, at their own times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from keezbord.engine.bots import greedy_move
+from keezbord.engine.cards import UnknownCardError, parse_card
+from keezbord.engine.deal import Table
+from keezbord.engine.explain import explain, no_move_reason
+from keezbord.engine.notation import Move
+from keezbord.engine.position import Position
+from keezbord.engine.text import CARD_NAMES, Text
+from keezbord.engine.topology import TopologyError
+from keezbord.host.events import CardTap, Discard, Event, HoleEvent, Tick
+
+from .leds import frame
+from .recognize import (
+    Judgement,
+    board_of,
+    board_sig,
+    expectation,
+    expectations,
+    guess_after,
+    judge,
+    references,
+    repair,
+)
+from .state import Config, Decision, Effect, Flag, Leds, MoveRecord, RefereeState
+
+TAP_CARD_FIRST = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
+NO_CARD_FITS = Text("geen enkele kaart staat deze zet toe", "no card allows this move")
+NOT_ONE_MOVE = Text("de pionnen zijn niet verzet zoals één geldige zet dat doet",
+                    "the pawns were not moved the way one legal move moves them")
+GAME_OVER = Text("het spel is afgelopen", "the game is over")
+RESOLVE_FIRST = Text("wijs eerst aan welke zet bedoeld is: til de bedoelde pion op",
+                     "first show which move was meant: lift the pawn you moved")
+
+
+def new_game(pos: Position, dealer: int, config: Config | None = None, *,
+             turn: int | None = None, board: frozenset[str] | None = None,
+             t: int = 0) -> tuple[RefereeState, list[Effect]]:
+    """The referee at the first deal (or mid-game from ``pos``). ``board`` is what the
+    switches show (default: the position's own board)."""
+    table = Table.first(pos.seats, dealer)
+    if turn is not None:
+        table = replace(table, turn=turn)
+    assert table.turn is not None
+    state = RefereeState(config or Config(), pos.replace(turn=table.turn), table,
+                         board if board is not None else board_of(pos), 4 * pos.seats,
+                         now=t, since=t)
+    effects: list[Effect] = [Decision(t, "turn", {"seat": table.turn})]
+    state, leds = _with_frame(state, t)
+    return state, effects + leds
+
+
+def step(state: RefereeState, event: Event) -> tuple[RefereeState, list[Effect]]:
+    """Feed one event; returns the new state and what to show (decisions, LED frames)."""
+    effects: list[Effect] = []
+    t = max(event.t, state.now)
+    state = _fire_timers(state, t, effects)
+    state = replace(state, now=t)
+    if isinstance(event, HoleEvent):
+        state = _hole(state, event, t)
+    elif isinstance(event, CardTap):
+        state = _card(state, event, t, effects)
+    elif isinstance(event, Discard):
+        state = _discard(state, event, t, effects)
+    else:
+        assert isinstance(event, Tick)
+    state, leds = _with_frame(state, t)
+    return state, effects + leds
+
+
+def deadline(state: RefereeState) -> int | None:
+    """When the board will next be judged if nothing happens."""
+    if state.winner is not None or not state.at_rest:
+        return None
+    if state.stage == 0:
+        return state.since + state.config.settle_ms
+    if state.stage == 1 and state.outcome == "patient":
+        return state.since + state.config.patience_ms
+    return None
+
+
+# -- timers and judging ------------------------------------------------------------------
+
+
+def _fire_timers(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    while True:
+        due = deadline(state)
+        if due is None or due > t:
+            return state
+        state = replace(state, now=due)
+        state = _judge(state, due, effects, final=state.stage >= 1)
+
+
+def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
+           tap: bool = False) -> RefereeState:
+    """Judge the board at rest. ``final``: the patience is over; ``tap``: the next card
+    was tapped or a hand shown, so a move that fits is taken without waiting."""
+    pos = state.pos
+    exps = expectations(pos, state.card, state.config.reader)
+    j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched)
+    stage = 2 if final or tap else 1
+    partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
+    state = replace(state, stage=stage, partial=partial)
+    if j.outcome == "accepted":
+        move, after = j.moves[0]
+        # Without a reader a 7's first part may also be a whole move of a smaller card:
+        # give the player the patience to go on before taking the smaller card.
+        if j.also_partial and state.card is None and not (final or tap):
+            return replace(state, outcome="patient", partial=board_sig(state.sensed,
+                                                                       pos.seats))
+        return _accept(state, move, after, t, effects)
+    if j.outcome == "ambiguous":
+        if state.ambiguous != j.moves:
+            topo = pos.topology
+            effects.append(Decision(t, "ambiguous", {
+                "seat": state.seat, "moves": [m.text(topo) for m, _ in j.moves]},
+                Text("meer dan één zet past bij het bord: til de pion op die je bedoelde",
+                     "more than one move fits the board: lift the pawn you meant")))
+        return replace(state, outcome="ambiguous", ambiguous=j.moves, flag=None)
+    if j.outcome in ("before", "partial"):
+        return replace(state, outcome=j.outcome, flag=None, ambiguous=())
+    if j.outcome == "patient" and not final:
+        return replace(state, outcome="patient")
+    return _flag(state, t, effects)
+
+
+def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    pos = state.pos
+    exps = expectations(pos, state.card, state.config.reader)
+    fix = repair(pos.topology, state.sensed, references(pos, exps))
+    state = replace(state, outcome="illegal", ambiguous=())
+    if state.flag is not None:
+        return replace(state, flag=replace(state.flag, error=fix.error, restore=fix.restore,
+                                           pairs=fix.pairs))
+    reason = _illegal_reason(state)
+    flag = Flag(reason, fix.error, fix.restore, fix.pairs)
+    effects.append(Decision(t, "illegal", {
+        "seat": state.seat, "holes": list(_merge(fix.error, fix.restore)),
+        "restore": [[a, b] for a, b in fix.pairs]}, reason))
+    return replace(state, flag=flag)
+
+
+def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    return a + tuple(h for h in b if h not in a)
+
+
+def _illegal_reason(state: RefereeState) -> Text:
+    if state.card is None:
+        return TAP_CARD_FIRST if state.config.reader else NO_CARD_FITS
+    after = guess_after(state.pos, state.sensed)
+    if after is None:
+        return NOT_ONE_MOVE
+    why = explain(state.pos, state.card, after)
+    return NOT_ONE_MOVE if why is None else why.text
+
+
+# -- accepting moves and passing the turn ------------------------------------------------
+
+
+def _accept(state: RefereeState, move: Move, after: Position, t: int,
+            effects: list[Effect]) -> RefereeState:
+    seat = state.table.turn
+    assert seat is not None
+    topo = after.topology
+    text = move.text(topo)
+    table = _advance(state.table.played(seat))
+    winner = after.winner()
+    new_pos = after.replace(turn=table.turn if winner is None and table.turn is not None
+                            else after.turn)
+    effects.append(Decision(t, "move", {"seat": seat, "move": text,
+                                        "position": new_pos.to_dict()}))
+    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos)
+    state = _new_turn(state, new_pos, table, history=(*state.history, record))
+    if winner is not None:
+        effects.append(Decision(t, "win", {"seats": list(winner)}))
+        return replace(state, winner=winner)
+    effects.append(_turn_decision(t, state.table, table))
+    return state
+
+
+def _advance(table: Table) -> Table:
+    return table.next_round() if table.round_over else table
+
+
+def _turn_decision(t: int, before: Table, after: Table) -> Decision:
+    data: dict[str, Any] = {"seat": after.turn}
+    if (after.round_no, after.shuffle_no) != (before.round_no, before.shuffle_no):
+        data["deal"] = {"dealer": after.dealer, "cards": after.round_size}
+    return Decision(t, "turn", data)
+
+
+def _new_turn(state: RefereeState, pos: Position, table: Table,
+              history: tuple[MoveRecord, ...] | None = None) -> RefereeState:
+    return replace(state, pos=pos, table=table, card=None, touched=frozenset(),
+                   co_empty=frozenset(), flag=None, ambiguous=(), amb_touched=frozenset(),
+                   partial=None, outcome="accepted", stage=2,
+                   history=state.history if history is None else history)
+
+
+def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """The next card or a shown hand: a move already on the board is taken at once."""
+    if state.winner is not None or not state.at_rest or state.stage >= 2:
+        return state
+    exps = expectations(state.pos, state.card, state.config.reader)
+    if not exps:
+        return state
+    j: Judgement = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
+                         state.amb_touched)
+    if j.outcome == "accepted":
+        return _accept(state, *j.moves[0], t, effects)
+    return state
+
+
+# -- events ------------------------------------------------------------------------------
+
+
+def _hole(state: RefereeState, ev: HoleEvent, t: int) -> RefereeState:
+    try:
+        state.pos.topology.parse_hole(ev.hole)
+    except TopologyError:
+        return state  # a switch the board does not have: noise
+    h = ev.hole
+    if ev.action == "lift":
+        sensed = state.sensed - {h}
+        touched = state.touched | {h}
+        pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
+        co_empty = state.co_empty | pairs if pairs else state.co_empty
+    else:
+        sensed = state.sensed | {h}
+        touched = state.touched | {h}
+        co_empty = state.co_empty
+    amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
+        state.amb_touched
+    return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, since=t,
+                   stage=0, amb_touched=amb)
+
+
+def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:
+    if ev.tag is not None and ev.card is None:
+        card = state.config.tags.get(ev.tag)
+        if card is None:
+            return None, Text(f"onbekende kaart (tag {ev.tag}): leer de kaart eerst aan",
+                              f"unknown card (tag {ev.tag}): enroll the card first")
+    else:
+        card = ev.card
+    try:
+        return parse_card(card or ""), None
+    except UnknownCardError:
+        return None, Text(f"onbekende kaart {card!r}", f"unknown card {card!r}")
+
+
+def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> RefereeState:
+    card, problem = _resolve_card(state, ev)
+    ident: dict[str, Any] = {"card": card}
+    if ev.tag is not None:
+        ident["tag"] = ev.tag
+    if problem is not None:
+        effects.append(Decision(t, "card_rejected", ident, problem))
+        return state
+    assert card is not None
+    if state.winner is not None:
+        effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
+        return state
+    state = _settle_pending(state, t, effects)
+    if state.winner is not None:
+        effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
+        return state
+    if state.ambiguous:
+        effects.append(Decision(t, "card_rejected", ident, RESOLVE_FIRST))
+        return state
+    pos = state.pos
+    exp = expectation(pos, card)
+    if not exp.moves:
+        effects.append(Decision(t, "card_rejected", {**ident, "seat": state.seat},
+                                no_move_reason(pos, card).text))
+        return state
+    state = replace(state, card=card, since=t, stage=0, outcome="none")
+    if state.config.hints == "full":
+        hint = greedy_move(pos, card)
+        if hint is not None:
+            effects.append(Decision(t, "hint", {"seat": state.seat,
+                                                "move": hint.text(pos.topology)}))
+    return state
+
+
+def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) -> RefereeState:
+    if state.winner is not None:
+        effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
+        return state
+    state = _settle_pending(state, t, effects)
+    seat = state.seat
+    if seat is None:
+        effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
+        return state
+    hand: list[str] = []
+    for c in ev.cards:
+        try:
+            hand.append(parse_card(c))
+        except UnknownCardError:
+            effects.append(Decision(t, "discard", {"seat": seat, "ok": False},
+                                    Text(f"onbekende kaart {c!r}", f"unknown card {c!r}")))
+            return state
+    if state.card is not None:
+        hand.insert(0, state.card)
+    pos = state.pos
+    for c in dict.fromkeys(hand):
+        moves = expectation(pos, c).moves
+        if moves:
+            name = CARD_NAMES[c]
+            effects.append(Decision(t, "discard", {
+                "seat": seat, "ok": False, "must_play": moves[0][0].text(pos.topology)},
+                Text(f"{name.nl} kan gespeeld worden: je moet spelen",
+                     f"{name.en} can be played: you must play")))
+            return state
+    table = _advance(state.table.discarded(seat))
+    assert table.turn is not None
+    effects.append(Decision(t, "discard", {"seat": seat, "ok": True}))
+    effects.append(_turn_decision(t, state.table, table))
+    new = _new_turn(state, pos.replace(turn=table.turn), table)
+    # The board is judged afresh for the next player (a stray pawn is still flagged).
+    return replace(new, since=t, stage=0, outcome="none")
+
+
+def _with_frame(state: RefereeState, t: int) -> tuple[RefereeState, list[Effect]]:
+    holes = frame(state)
+    if holes == state.leds:
+        return state, []
+    return replace(state, leds=holes), [Leds(t, holes)]

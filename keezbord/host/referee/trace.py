@@ -1,0 +1,126 @@
+"""Sensor traces (FORMATS.md "Sensor trace"): the setup line and the events after it.
+
+Our own optional setup fields, beside those of FORMATS.md: ``"card_reader": false`` (no
+reader: every move is checked against every card), ``"patience_ms"``, and ``"turn"``
+(the seat to play when starting mid-game, default that of ``position``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from keezbord.engine.position import Position
+from keezbord.engine.topology import TopologyError
+from keezbord.host.events import Event, EventFormatError, HoleEvent, event_from_dict
+
+from .state import DEFAULT_PATIENCE_MS, HINT_LEVELS, MAX_SETTLE_MS, Config, HintLevel
+
+
+class TraceError(ValueError):
+    """A trace line that is not what FORMATS.md describes; the message names the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    position: Position
+    dealer: int
+    config: Config
+    turn: int | None = None
+    raw: dict[str, Any] | None = None
+
+
+_SETUP_KEYS = {"type", "seats", "profile", "dealer", "position", "tags", "settle_ms", "hints",
+               "card_reader", "patience_ms", "segment", "teams", "turn"}
+
+
+def setup_from_dict(d: Any) -> Setup:
+    if not isinstance(d, dict) or d.get("type") != "setup":
+        raise TraceError("the first line must be the setup: {\"type\": \"setup\", ...}")
+    unknown = set(d) - _SETUP_KEYS
+    if unknown:
+        raise TraceError(f"unknown setup field(s): {', '.join(sorted(unknown))}")
+    if "position" in d:
+        pos = Position.from_dict(d["position"])
+        turn = d.get("turn", d["position"].get("turn") if isinstance(d["position"], dict)
+                      else None)
+    else:
+        pos = Position.from_dict({k: d[k] for k in ("seats", "profile", "segment", "teams")
+                                  if k in d} | {"pawns": _nests(d.get("seats"))})
+        turn = d.get("turn")
+    for key in ("seats", "profile"):
+        if key in d and "position" in d and d[key] != pos.to_dict(full=True)[key]:
+            raise TraceError(f"setup {key!r} differs from the position's")
+    seats = pos.seats
+    dealer = d.get("dealer", seats - 1)
+    if not _int(dealer) or not 0 <= dealer < seats:
+        raise TraceError(f"'dealer' must be a seat from 0 to {seats - 1}, not {dealer!r}")
+    if turn is not None and (not _int(turn) or not 0 <= turn < seats):
+        raise TraceError(f"'turn' must be a seat from 0 to {seats - 1}, not {turn!r}")
+    tags = d.get("tags", {})
+    if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                             for k, v in tags.items()):
+        raise TraceError("'tags' must map tag ids to cards")
+    settle = d.get("settle_ms", 500)
+    if not _int(settle) or not 0 <= settle <= MAX_SETTLE_MS:
+        raise TraceError(f"'settle_ms' must be 0 to {MAX_SETTLE_MS}, not {settle!r}")
+    patience = d.get("patience_ms", DEFAULT_PATIENCE_MS)
+    if not _int(patience) or not settle <= patience <= DEFAULT_PATIENCE_MS:
+        raise TraceError(f"'patience_ms' must be {settle} to {DEFAULT_PATIENCE_MS}")
+    hints = d.get("hints", "targets")
+    if hints not in HINT_LEVELS:
+        raise TraceError(f"'hints' must be one of {', '.join(HINT_LEVELS)}, not {hints!r}")
+    reader = d.get("card_reader", True)
+    if not isinstance(reader, bool):
+        raise TraceError("'card_reader' must be true or false")
+    level: HintLevel = hints
+    config = Config(level, settle, patience, dict(tags), reader)
+    return Setup(pos, dealer, config, turn, dict(d))
+
+
+def _int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _nests(seats: Any) -> Any:
+    return [["N"] * 4 for _ in range(seats)] if _int(seats) and 0 < seats <= 8 else None
+
+
+def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Event]]:
+    """Parse and check a whole trace; a bad line raises TraceError naming its number."""
+    setup: Setup | None = None
+    events: list[Event] = []
+    last_t = 0
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise TraceError(f"line {no}: not JSON ({e.msg})") from None
+        try:
+            if setup is None:
+                setup = setup_from_dict(d)
+                continue
+            ev = event_from_dict(d)
+            if isinstance(ev, HoleEvent):
+                setup.position.topology.parse_hole(ev.hole)
+            if ev.t < last_t:
+                raise TraceError(f"time {ev.t} is before the previous event's {last_t}")
+            last_t = ev.t
+        except (EventFormatError, TopologyError, TraceError, ValueError) as e:
+            raise TraceError(f"line {no}: {e}") from None
+        events.append(ev)
+    if setup is None:
+        raise TraceError("empty trace: the first line must be the setup")
+    return setup, events
+
+
+def trace_lines(setup: dict[str, Any], events: Iterable[Event]) -> Iterator[str]:
+    from keezbord.host.events import event_to_dict
+
+    yield json.dumps(setup)
+    for ev in events:
+        yield json.dumps(event_to_dict(ev))
