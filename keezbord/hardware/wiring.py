@@ -1,0 +1,292 @@
+"""The wiring map: every hole to a 74HC165 input (chain bit) and to a WS2812 LED index.
+
+Bit convention (the same in the firmware, firmware/scan.py, and the Pi-direct scanner):
+bit ``i`` is the i-th bit clocked out of the chain after the parallel load. It is chip
+``i // 8`` (chip 0's QH, pin 9, goes to the reader: the Pico's MISO or a Pi GPIO; chip k's
+DS, pin 10, takes chip k+1's QH; the last chip's DS is tied to GND) and input
+``D(7 - i % 8)``: a 74HC165 shifts out H (D7) first, then G, F, ... A (D0). Every used input
+has a 10 kΩ pull-up and its reed switch pulls it to GND (closed = pawn = 0); unused inputs
+are tied to VCC (read as open).
+
+LED index ``j`` is the j-th WS2812 along the data line from the 74AHCT125.
+
+The default order walks the board seat by seat (one puzzle piece after the other, seat 0
+first, next to the reader), each piece in a short tour over its holes, and starts each
+piece on a fresh chip: every piece then carries whole chips and one connector to the next
+piece, and all pieces are wired alike (the same tour, turned). LEDs follow the same tour.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from keezbord.engine.topology import Topology, TopologyError
+from keezbord.hardware.geometry import Geometry, Point, geometry_for
+
+BITS_PER_CHIP = 8
+WIRING_FORMAT = "keezbord-wiring/1"
+
+
+class WiringError(ValueError):
+    """A wiring map that is not a bijection between the holes and the chains."""
+
+
+def chip_pin(index: int) -> tuple[int, str]:
+    """(chip, input name) of a chain bit, e.g. 0 -> (0, "D7"), 9 -> (1, "D6")."""
+    chip, bit = divmod(index, BITS_PER_CHIP)
+    return chip, f"D{7 - bit}"
+
+
+def pin_letter(index: int) -> str:
+    """The 74HC165 datasheet's letter of a chain bit's input: D7 is H, D0 is A."""
+    return "ABCDEFGH"[7 - index % BITS_PER_CHIP]
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """Which hole sits on each switch-chain bit and on each LED of the strip."""
+
+    topology: Topology
+    switch_order: tuple[str | None, ...]  # hole at each chain bit (None: unused input)
+    led_order: tuple[str, ...]  # hole at each LED index
+    _switch: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+    _led: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        names = set(self.topology.hole_names)
+        # Lists are accepted but stored as tuples: a Wiring is an immutable value.
+        object.__setattr__(self, "switch_order", tuple(self.switch_order))
+        object.__setattr__(self, "led_order", tuple(self.led_order))
+        order = self.switch_order
+        if len(order) % BITS_PER_CHIP:
+            raise WiringError(
+                f"switch order has {len(order)} bits, not a whole number of "
+                f"{BITS_PER_CHIP}-bit chips"
+            )
+        for what, seq, table in (
+            ("switch", order, self._switch),
+            ("LED", self.led_order, self._led),
+        ):
+            for i, hole in enumerate(seq):
+                if hole is None:
+                    if what == "LED":
+                        raise WiringError(f"LED {i} has no hole: every LED sits under a hole")
+                    continue
+                if not isinstance(hole, str) or hole not in names:
+                    raise WiringError(f"{what} {i}: {hole!r} is not a hole of this board")
+                if hole in table:
+                    raise WiringError(f"hole {hole} is on {what} {table[hole]} and {what} {i}")
+                table[hole] = i
+            missing = [h for h in self.topology.hole_names if h not in table]
+            if missing:
+                more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+                raise WiringError(f"no {what} for hole {', '.join(missing[:3])}{more}")
+
+    @property
+    def chips(self) -> int:
+        return len(self.switch_order) // BITS_PER_CHIP
+
+    def switch_index(self, hole: str) -> int:
+        try:
+            return self._switch[hole]
+        except KeyError:
+            raise WiringError(f"no hole {hole!r} on this board") from None
+
+    def hole_at_switch(self, index: int) -> str | None:
+        if not 0 <= index < len(self.switch_order):
+            raise WiringError(
+                f"switch bit {index} is off the chain (0..{len(self.switch_order) - 1})"
+            )
+        return self.switch_order[index]
+
+    def led_index(self, hole: str) -> int:
+        try:
+            return self._led[hole]
+        except KeyError:
+            raise WiringError(f"no hole {hole!r} on this board") from None
+
+    def hole_at_led(self, index: int) -> str:
+        if not 0 <= index < len(self.led_order):
+            raise WiringError(f"LED {index} is off the strip (0..{len(self.led_order) - 1})")
+        return self.led_order[index]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": WIRING_FORMAT,
+            "seats": self.topology.seats,
+            "segment": self.topology.segment,
+            "chips": self.chips,
+            "bit_order": "bit i = i-th bit shifted out; chip i//8 (chip 0 at the reader), "
+            "input D(7 - i%8)",
+            "switches": list(self.switch_order),
+            "leds": list(self.led_order),
+        }
+
+    @classmethod
+    def from_json(cls, d: Any) -> Wiring:
+        """Read a wiring map back, refusing anything that is not a bijection."""
+        if not isinstance(d, dict):
+            raise WiringError("wiring JSON must be an object")
+        fmt = d.get("format", WIRING_FORMAT)
+        if fmt != WIRING_FORMAT:
+            raise WiringError(f"unknown wiring format {fmt!r} (expected {WIRING_FORMAT})")
+        for key in ("seats", "switches", "leds"):
+            if key not in d:
+                raise WiringError(f"wiring JSON lacks {key!r}")
+        try:
+            topo = Topology(d["seats"], d.get("segment", 16))
+        except TopologyError as e:
+            raise WiringError(f"wiring JSON: {e}") from None
+        switches, leds = d["switches"], d["leds"]
+        if not isinstance(switches, list) or not isinstance(leds, list):
+            raise WiringError("wiring JSON: 'switches' and 'leds' must be lists")
+        w = cls(topo, tuple(switches), tuple(leds))
+        if "chips" in d and d["chips"] != w.chips:
+            raise WiringError(f"wiring JSON says {d['chips']} chips but lists {w.chips}")
+        return w
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per hole: hole, chip, input, bit, LED (in LED order)."""
+        out = []
+        for led, hole in enumerate(self.led_order):
+            bit = self._switch[hole]
+            chip, pin = chip_pin(bit)
+            out.append(
+                {
+                    "hole": hole,
+                    "bit": bit,
+                    "chip": chip,
+                    "input": pin,
+                    "pin_letter": pin_letter(bit),
+                    "led": led,
+                }
+            )
+        return out
+
+    def to_csv(self) -> str:
+        """One line per chain bit (unused inputs too): bit, chip, input, hole, led."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["bit", "chip", "input", "letter", "hole", "led"])
+        for bit, hole in enumerate(self.switch_order):
+            chip, pin = chip_pin(bit)
+            w.writerow(
+                [
+                    bit,
+                    chip,
+                    pin,
+                    pin_letter(bit),
+                    hole or "",
+                    "" if hole is None else self._led[hole],
+                ]
+            )
+        return buf.getvalue()
+
+    @classmethod
+    def from_csv(cls, text: str, topology: Topology) -> Wiring:
+        rows = list(csv.DictReader(io.StringIO(text)))
+        if not rows or not {"bit", "hole", "led"} <= set(rows[0]):
+            raise WiringError("wiring CSV needs the columns bit, hole and led")
+        switches: list[str | None] = [None] * len(rows)
+        leds: dict[int, str] = {}
+        for line, row in enumerate(rows, start=2):
+            try:
+                bit = int(row["bit"])
+                led = int(row["led"]) if row["led"] else None
+            except ValueError:
+                raise WiringError(f"wiring CSV line {line}: bit and led must be numbers") from None
+            if not 0 <= bit < len(rows):
+                raise WiringError(f"wiring CSV line {line}: bit {bit} out of range")
+            hole = row["hole"] or None
+            switches[bit] = hole
+            if hole is not None:
+                if led is None:
+                    raise WiringError(f"wiring CSV line {line}: hole {hole} has no LED")
+                if led in leds:
+                    raise WiringError(f"wiring CSV line {line}: LED {led} used twice")
+                leds[led] = hole
+        if sorted(leds) != list(range(len(leds))):
+            raise WiringError("wiring CSV: LED indices must run 0..n-1 without gaps")
+        return cls(topology, tuple(switches), tuple(leds[i] for i in range(len(leds))))
+
+
+def wire_length(order: Sequence[str | None], geometry: Geometry) -> float:
+    """Total straight-line length (mm) of a chain visiting the holes in this order."""
+    pts = [geometry.position(h) for h in order if h is not None]
+    return sum(math.dist(a, b) for a, b in pairwise(pts))
+
+
+def naive_order(topology: Topology) -> tuple[str, ...]:
+    """The holes in name order (track, then nests and homes seat by seat): the baseline."""
+    return topology.hole_names
+
+
+def default_wiring(
+    topology: Topology, geometry: Geometry | None = None, *, pad_pieces: bool = True
+) -> Wiring:
+    """A short chain order: piece by piece from seat 0, each piece in a tour that enters
+    next to the previous piece and leaves next to the following one. With ``pad_pieces``
+    every piece starts on a fresh chip (spare inputs at the end of a piece)."""
+    g = geometry if geometry is not None else geometry_for(topology)
+    if g.topology != topology:
+        raise WiringError(
+            f"geometry is for {g.seats} seats of {g.topology.segment}, "
+            f"not {topology.seats} of {topology.segment}"
+        )
+    seats, seg = topology.seats, topology.segment
+    piece0 = [h.name for h in g.holes if g.piece_of(h.name) == 0]
+    tour0 = _piece_tour(g, piece0)
+    switches: list[str | None] = []
+    leds: list[str] = []
+    for p in range(seats):
+        names = [_turn(name, p, seats, seg) for name in tour0]
+        leds.extend(names)
+        switches.extend(names)
+        if pad_pieces:
+            switches.extend([None] * (-len(names) % BITS_PER_CHIP))
+    switches.extend([None] * (-len(switches) % BITS_PER_CHIP))
+    return Wiring(topology, tuple(switches), tuple(leds))
+
+
+def _turn(name: str, p: int, seats: int, seg: int) -> str:
+    """The hole that ``name`` (on piece 0) becomes on piece p."""
+    if name.startswith("T"):
+        return f"T{(int(name[1:]) + p * seg) % (seats * seg)}"
+    kind, rest = name[0], name[1:]
+    seat, slot = rest.split(".")
+    return f"{kind}{(int(seat) + p) % seats}.{slot}"
+
+
+def _piece_tour(g: Geometry, names: list[str]) -> list[str]:
+    """An open tour over one piece's holes from the track hole next to the previous piece
+    to the one next to the following piece: nearest neighbour, then 2-opt."""
+    seats, seg = g.seats, g.topology.segment
+    first = f"T{(g.cut_after + 1 - seg) % (seats * seg)}"
+    last = f"T{g.cut_after}"
+    pos: dict[str, Point] = {n: g.position(n) for n in names}
+    rest = [n for n in names if n not in (first, last)]
+    tour = [first]
+    while rest:
+        here = pos[tour[-1]]
+        nxt = min(rest, key=lambda n: (math.dist(here, pos[n]), n))
+        tour.append(nxt)
+        rest.remove(nxt)
+    tour.append(last)
+    pts = [pos[n] for n in tour]
+    improved = True
+    while improved:  # 2-opt on the inner part; the ends stay fixed
+        improved = False
+        for i in range(1, len(tour) - 2):
+            for k in range(i + 1, len(tour) - 1):
+                a, b, c, d = pts[i - 1], pts[i], pts[k], pts[k + 1]
+                if math.dist(a, c) + math.dist(b, d) < math.dist(a, b) + math.dist(c, d) - 1e-9:
+                    tour[i : k + 1] = tour[i : k + 1][::-1]
+                    pts[i : k + 1] = pts[i : k + 1][::-1]
+                    improved = True
+    return tour
