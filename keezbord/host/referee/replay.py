@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from keezbord.host.events import Event, Tick
+from keezbord.host.events import Tick
 
-from .state import Decision, Effect, Leds, RefereeState
+from .state import Decision, Effect, Input, Leds, RefereeState
 from .step import new_game, step
 from .trace import Setup
 
 
-def run(setup: Setup, events: Iterable[Event]) -> Iterator[tuple[RefereeState, list[Effect]]]:
+def run(setup: Setup, events: Iterable[Input]) -> Iterator[tuple[RefereeState, list[Effect]]]:
     """The referee's state and effects after the start and after every event, then after
     the settle time has passed at the end."""
     state, effects = new_game(setup.position, setup.dealer, setup.config, turn=setup.turn)
@@ -26,7 +26,7 @@ def run(setup: Setup, events: Iterable[Event]) -> Iterator[tuple[RefereeState, l
     yield state, effects
 
 
-def replay(setup: Setup, events: Iterable[Event], *, leds: bool = False,
+def replay(setup: Setup, events: Iterable[Input], *, leds: bool = False,
            lang: str = "en") -> Iterator[dict[str, Any]]:
     """The JSON lines of ``keezbord replay``: decisions (and LED frames), then the state."""
     state: RefereeState | None = None

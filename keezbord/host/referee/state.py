@@ -15,6 +15,7 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
+from keezbord.host.events import Event
 
 HintLevel = Literal["off", "targets", "full"]
 HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
@@ -81,7 +82,7 @@ Sig = tuple[frozenset[str], tuple[int, ...]]
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
-    """An accepted move, for the history."""
+    """An accepted move, for the history (and for undoing it)."""
 
     t: int
     seat: int
@@ -90,6 +91,26 @@ class MoveRecord:
     text: str
     before: Position
     after: Position
+    table_before: Table
+    table_after: Table
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last accepted move (a host input, journalled like an event)."""
+
+    t: int
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The whole board as the switches report it (after a restart or a resync)."""
+
+    t: int
+    holes: frozenset[str]
+
+
+Input = Event | Undo | Board
 
 
 @dataclass(frozen=True, slots=True)

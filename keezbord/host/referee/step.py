@@ -20,7 +20,7 @@ from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import TopologyError
-from keezbord.host.events import CardTap, Discard, Event, HoleEvent, Tick
+from keezbord.host.events import CardTap, Discard, HoleEvent, Tick
 
 from .leds import frame
 from .recognize import (
@@ -34,7 +34,18 @@ from .recognize import (
     references,
     repair,
 )
-from .state import Config, Decision, Effect, Flag, Leds, MoveRecord, RefereeState
+from .state import (
+    Board,
+    Config,
+    Decision,
+    Effect,
+    Flag,
+    Input,
+    Leds,
+    MoveRecord,
+    RefereeState,
+    Undo,
+)
 
 TAP_CARD_FIRST = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
 NO_CARD_FITS = Text("geen enkele kaart staat deze zet toe", "no card allows this move")
@@ -62,7 +73,7 @@ def new_game(pos: Position, dealer: int, config: Config | None = None, *,
     return state, effects + leds
 
 
-def step(state: RefereeState, event: Event) -> tuple[RefereeState, list[Effect]]:
+def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]:
     """Feed one event; returns the new state and what to show (decisions, LED frames)."""
     effects: list[Effect] = []
     t = max(event.t, state.now)
@@ -74,6 +85,12 @@ def step(state: RefereeState, event: Event) -> tuple[RefereeState, list[Effect]]
         state = _card(state, event, t, effects)
     elif isinstance(event, Discard):
         state = _discard(state, event, t, effects)
+    elif isinstance(event, Undo):
+        state = _undo(state, t, effects)
+    elif isinstance(event, Board):
+        changed = state.sensed ^ event.holes
+        state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
+                        stage=0)
     else:
         assert isinstance(event, Tick)
     state, leds = _with_frame(state, t)
@@ -181,7 +198,7 @@ def _accept(state: RefereeState, move: Move, after: Position, t: int,
                             else after.turn)
     effects.append(Decision(t, "move", {"seat": seat, "move": text,
                                         "position": new_pos.to_dict()}))
-    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos)
+    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table)
     state = _new_turn(state, new_pos, table, history=(*state.history, record))
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
@@ -331,6 +348,22 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
     new = _new_turn(state, pos.replace(turn=table.turn), table)
     # The board is judged afresh for the next player (a stray pawn is still flagged).
     return replace(new, since=t, stage=0, outcome="none")
+
+
+def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """Back to the position before the last move; the players put the pawns back,
+    guided by the restore LEDs once the board has rested."""
+    if not state.history or state.history[-1].table_after != state.table:
+        effects.append(Decision(t, "undo", {"ok": False}, Text(
+            "er is geen zet om terug te nemen (of er is sindsdien gepast)",
+            "there is no move to take back (or a hand was discarded since)")))
+        return state
+    last = state.history[-1]
+    effects.append(Decision(t, "undo", {"ok": True, "seat": last.seat, "move": last.text}))
+    state = _new_turn(replace(state, winner=None), last.before, last.table_before,
+                      history=state.history[:-1])
+    effects.append(Decision(t, "turn", {"seat": last.seat}))
+    return replace(state, since=t, stage=0, outcome="none")
 
 
 def _with_frame(state: RefereeState, t: int) -> tuple[RefereeState, list[Effect]]:

@@ -14,9 +14,18 @@ from typing import Any
 
 from keezbord.engine.position import Position
 from keezbord.engine.topology import TopologyError
-from keezbord.host.events import Event, EventFormatError, HoleEvent, event_from_dict
+from keezbord.host.events import EventFormatError, HoleEvent, event_from_dict, event_to_dict
 
-from .state import DEFAULT_PATIENCE_MS, HINT_LEVELS, MAX_SETTLE_MS, Config, HintLevel
+from .state import (
+    DEFAULT_PATIENCE_MS,
+    HINT_LEVELS,
+    MAX_SETTLE_MS,
+    Board,
+    Config,
+    HintLevel,
+    Input,
+    Undo,
+)
 
 
 class TraceError(ValueError):
@@ -88,10 +97,34 @@ def _nests(seats: Any) -> Any:
     return [["N"] * 4 for _ in range(seats)] if _int(seats) and 0 < seats <= 8 else None
 
 
-def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Event]]:
+def input_from_dict(d: Any) -> Input:
+    """A trace event, or one of the host's own inputs (``undo``, ``board``), which only
+    journal exports contain."""
+    if isinstance(d, dict) and d.get("type") in ("undo", "board"):
+        t = d.get("t")
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise EventFormatError(f"{d['type']} needs a time 't' in whole milliseconds")
+        if d["type"] == "undo":
+            return Undo(t)
+        holes = d.get("holes")
+        if not isinstance(holes, list) or not all(isinstance(h, str) for h in holes):
+            raise EventFormatError(f"board at t={t} needs a list of 'holes'")
+        return Board(t, frozenset(holes))
+    return event_from_dict(d)
+
+
+def input_to_dict(e: Input) -> dict[str, Any]:
+    if isinstance(e, Undo):
+        return {"t": e.t, "type": "undo"}
+    if isinstance(e, Board):
+        return {"t": e.t, "type": "board", "holes": sorted(e.holes)}
+    return event_to_dict(e)
+
+
+def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
     """Parse and check a whole trace; a bad line raises TraceError naming its number."""
     setup: Setup | None = None
-    events: list[Event] = []
+    events: list[Input] = []
     last_t = 0
     for no, line in enumerate(lines, 1):
         if not line.strip():
@@ -104,9 +137,12 @@ def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Event]]:
             if setup is None:
                 setup = setup_from_dict(d)
                 continue
-            ev = event_from_dict(d)
+            ev = input_from_dict(d)
             if isinstance(ev, HoleEvent):
                 setup.position.topology.parse_hole(ev.hole)
+            elif isinstance(ev, Board):
+                for h in ev.holes:
+                    setup.position.topology.parse_hole(h)
             if ev.t < last_t:
                 raise TraceError(f"time {ev.t} is before the previous event's {last_t}")
             last_t = ev.t
@@ -118,9 +154,7 @@ def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Event]]:
     return setup, events
 
 
-def trace_lines(setup: dict[str, Any], events: Iterable[Event]) -> Iterator[str]:
-    from keezbord.host.events import event_to_dict
-
+def trace_lines(setup: dict[str, Any], events: Iterable[Input]) -> Iterator[str]:
     yield json.dumps(setup)
     for ev in events:
-        yield json.dumps(event_to_dict(ev))
+        yield json.dumps(input_to_dict(ev))

@@ -1,0 +1,137 @@
+"""The game journal: every input and every decision, in SQLite, before anything is shown.
+
+WAL mode with ``synchronous = FULL``: a committed transaction survives a power cut.
+The host writes each input together with the decisions it caused in one transaction and
+only then shows them (LEDs, web page), so a move the players saw accepted is never lost.
+A game is rebuilt by replaying its inputs through the pure referee (session.py).
+
+Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
+``decisions`` (game, seq of the input that caused it, JSON with reasons in nl and en).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS inputs (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game, seq, idx)
+);
+"""
+
+
+class JournalError(ValueError):
+    """A journal that cannot be read as asked (no such game, not a journal)."""
+
+
+class Journal:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        self.path = Path(path)
+        if readonly:
+            uri = f"file:{self.path}?mode=ro"
+            self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        else:
+            self.db = sqlite3.connect(self.path, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = FULL")
+            self.db.executescript(SCHEMA)
+        try:
+            self.db.execute("SELECT 1 FROM games LIMIT 1")
+        except sqlite3.DatabaseError as e:
+            self.db.close()
+            raise JournalError(f"{self.path}: not a keezbord journal ({e})") from None
+
+    # -- writing ---------------------------------------------------------------------
+
+    def new_game(self, setup: dict[str, Any]) -> int:
+        cur = self.db.execute("INSERT INTO games (created, setup) VALUES (?, ?)",
+                              (time.time(), json.dumps(setup)))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def append(self, game: int, seq: int, data: dict[str, Any],
+               decisions: list[dict[str, Any]]) -> None:
+        """One input and its decisions, atomically and durably."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT INTO inputs (game, seq, data) VALUES (?, ?, ?)",
+                       (game, seq, json.dumps(data)))
+            db.executemany("INSERT INTO decisions (game, seq, idx, data) VALUES (?, ?, ?, ?)",
+                           [(game, seq, i, json.dumps(d, ensure_ascii=False))
+                            for i, d in enumerate(decisions)])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    # -- reading ---------------------------------------------------------------------
+
+    def latest_game(self) -> int | None:
+        row = self.db.execute("SELECT max(id) FROM games").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def game(self, game: int | None) -> int:
+        gid = self.latest_game() if game is None else game
+        if gid is None or self.db.execute("SELECT 1 FROM games WHERE id = ?",
+                                          (gid,)).fetchone() is None:
+            raise JournalError(f"{self.path}: no game {game}" if game is not None
+                               else f"{self.path}: the journal holds no game")
+        return gid
+
+    def setup(self, game: int) -> dict[str, Any]:
+        row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game,)).fetchone()
+        if row is None:
+            raise JournalError(f"{self.path}: no game {game}")
+        setup: dict[str, Any] = json.loads(row[0])
+        return setup
+
+    def inputs(self, game: int) -> list[dict[str, Any]]:
+        return [json.loads(r[0]) for r in self.db.execute(
+            "SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,))]
+
+    def decisions(self, game: int) -> list[dict[str, Any]]:
+        return [json.loads(r[0]) for r in self.db.execute(
+            "SELECT data FROM decisions WHERE game = ? ORDER BY seq, idx", (game,))]
+
+    def export(self, game: int | None = None) -> tuple[list[str], list[str]]:
+        """The game as a trace (JSON lines) and its move list (one line a move)."""
+        gid = self.game(game)
+        lines = [json.dumps(self.setup(gid))] + [json.dumps(d) for d in self.inputs(gid)]
+        moves: list[str] = []
+        for d in self.decisions(gid):
+            if d.get("type") == "move":
+                moves.append(f"{len(moves) + 1}. seat {d['seat']}: {d['move']}")
+            elif d.get("type") == "undo" and d.get("ok") and moves:
+                moves.pop()
+        return lines, moves
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, e: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
