@@ -21,3 +21,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("pi") is not None:
             item.add_marker(skip)
+
+
+# -- the shared project folder (RULES.md, FORMATS.md, conformance vectors) -------------
+# It sits beside the clone: ../shared relative to the repo root (here and in CI).
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The shared folder beside the repo; skips loudly when it is missing."""
+    for candidate in (REPO_ROOT.parent / "shared", REPO_ROOT / "shared"):
+        if (candidate / "RULES.md").is_file():
+            return candidate
+    pytest.skip(f"shared folder with RULES.md and conformance/ not found at "
+                f"{REPO_ROOT.parent / 'shared'}: conformance tests NOT run")
