@@ -3,6 +3,7 @@ and resulting pawn lists of a card, in the JSON/notation forms of FORMATS.md."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from keezbord.engine.movegen import successors
@@ -48,3 +49,40 @@ def rows(seats: int, placed: dict[int, list[str]], **kw: Any) -> Rows:
 
 def row(p: Position, seat: int) -> tuple[str, ...]:
     return tuple(p.pawn_strings()[seat])
+
+
+PROFILE_NAMES = ["standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"]
+
+
+def random_position(rng: random.Random) -> dict[str, Any]:
+    """Crowded positions with pawns near starts, fresh pawns, homes and whole teams home."""
+    seats = rng.randint(2, 8)
+    ring = seats * 16
+    used: set[int] = set()
+    pawns = []
+    for s in range(seats):
+        row: list[str] = []
+        slots = rng.sample([1, 2, 3, 4], 4)
+        all_home = rng.random() < 0.15
+        for _ in range(4):
+            r = 0.9 if all_home else rng.random()
+            if r < 0.25:
+                row.append("N")
+            elif r < 0.72:
+                while True:
+                    t = rng.choice([rng.randrange(ring), s * 16,
+                                    (s * 16 - rng.randint(1, 6)) % ring,
+                                    ((s + 1) * 16) % ring, (s * 16 + rng.randint(1, 4)) % ring])
+                    if t not in used:
+                        break
+                used.add(t)
+                row.append("S" if t == s * 16 and rng.random() < 0.5 else f"T{t}")
+            else:
+                row.append(f"H{slots.pop()}")
+        pawns.append(row)
+    teams = rng.choice([None, None, "none"])
+    d: dict[str, Any] = {"seats": seats, "profile": rng.choice(PROFILE_NAMES),
+                         "turn": rng.randrange(seats), "pawns": pawns}
+    if teams:
+        d["teams"] = teams
+    return d
