@@ -1,0 +1,148 @@
+"""End to end: the firmware under the MicroPython unix port on a pty, the host's pyserial
+client on the other end."""
+
+# mypy: disable-error-code="import-not-found"
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from keezbord.host.drivers import link_protocol as P
+from keezbord.host.drivers.link_serial import SerialLink
+from keezbord.host.drivers.switches import SwitchChange
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware"))
+from unix_pico import UnixPico, micropython_binary
+
+pytestmark = [
+    pytest.mark.micropython,
+    pytest.mark.skipif(micropython_binary() is None, reason="no MicroPython unix port"),
+    pytest.mark.timeout(60),
+]
+
+
+@pytest.fixture
+def pico(tmp_path: Path) -> Iterator[UnixPico]:
+    p = UnixPico(tmp_path / "strip.txt", "--chips", "3", "--leds", "6", "--debounce", "3",
+                 "--link-timeout", "600", "--heartbeat", "200")
+    yield p
+    err = p.stop()
+    assert "Traceback" not in err, err
+
+
+def collect(link: SerialLink, until: Callable[[list[SwitchChange]], bool],
+            timeout: float = 5.0) -> list[SwitchChange]:
+    out: list[SwitchChange] = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not until(out):
+        out += link.poll(0.02)
+    return out
+
+
+def pairs(changes: list[SwitchChange]) -> list[tuple[int, bool]]:
+    return [(c.index, c.closed) for c in changes]
+
+
+def test_switch_changes_and_leds_through_micropython(pico: UnixPico) -> None:
+    link = SerialLink(pico.path)
+    assert link.connect(), link.last_error
+    collect(link, lambda _: link.session.state is not None)
+    assert link.session.hello is not None and link.session.hello.n_bits == 24
+
+    link.session.test_switches([(0, True), (17, True)])
+    got = collect(link, lambda c: len(c) >= 2)
+    assert pairs(got) == [(0, True), (17, True)]
+
+    link.send_leds([(255, 0, 0), (0, 0, 0), (0, 0, 255)])
+    assert wait_until(lambda: any(f[:3] == bytes((0, 96, 0)) for _, f in pico.strip_frames()))
+    frame = pico.strip_frames()[-1][1]
+    assert frame == bytes((0, 96, 0, 0, 0, 0, 0, 0, 96)) + bytes(9)  # GRB, brightness 96
+
+    collect(link, lambda _: link.health().firmware_counters.get("led_frames", 0) >= 1)
+    h = link.health()
+    assert h.ok and h.frames_bad == 0 and h.gaps == 0
+    assert h.firmware_counters["scans"] > 0 and h.firmware_counters["rx_bad"] == 0
+    link.close()
+
+
+def test_garbage_from_the_host_is_survived(pico: UnixPico) -> None:
+    link = SerialLink(pico.path)
+    assert link.connect()
+    collect(link, lambda _: link.session.state is not None)
+    port = link._port
+    assert port is not None
+    port.write(b"\x00\xde\xad\xbe\xef" * 50 + b"\x01\x02\x03")
+    link.session.test_switches([(5, True)])
+    got = collect(link, lambda c: len(c) >= 1)
+    assert pairs(got) == [(5, True)]
+    collect(link, lambda _: link.health().firmware_counters.get("rx_bad", 0) >= 1)
+    assert link.health().firmware_counters["rx_bad"] >= 1
+    link.close()
+
+
+def test_replug_resyncs_from_snapshot(pico: UnixPico) -> None:
+    link = SerialLink(pico.path)
+    assert link.connect()
+    collect(link, lambda _: link.session.state is not None)
+    link.session.test_switches([(3, True)])
+    assert pairs(collect(link, lambda c: len(c) >= 1)) == [(3, True)]
+
+    link.close()  # unplugged: pawns move meanwhile, their CHANGES frames are lost
+    pico.write_raw(P.encode_frame(P.CMD_TEST_SWITCHES, 0,
+                                  P.u16(3) + P.u16(9 | P.CLOSED_FLAG)))
+    time.sleep(0.2)
+    assert link.connect()  # pyserial flushes what the firmware sent meanwhile
+    got = collect(link, lambda c: len(c) >= 2)
+    assert sorted(pairs(got)) == [(3, False), (9, True)]
+    h = link.health()
+    assert h.reconnects == 1 and h.snapshots == 2
+    link.close()
+
+
+def test_firmware_restart_is_followed(tmp_path: Path) -> None:
+    first = UnixPico(tmp_path / "a.txt", "--chips", "1", "--leds", "2")
+    where = {"path": first.path}
+    link = SerialLink(None, find_port=lambda: where["path"], retry_ms=50)
+    try:
+        assert link.connect()
+        collect(link, lambda _: link.session.state is not None)
+        link.session.test_switches([(6, True)])
+        assert pairs(collect(link, lambda c: len(c) >= 1)) == [(6, True)]
+        first.stop()  # the Pico reboots (unplugged, power lost): a new port appears
+        second = UnixPico(tmp_path / "b.txt", "--chips", "1", "--leds", "2")
+        where["path"] = second.path
+        try:
+            got = collect(link, lambda c: len(c) >= 1, timeout=10)
+            assert pairs(got) == [(6, False)]  # the fresh firmware sees an empty chain
+            assert link.health().reconnects == 1 and link.connected
+        finally:
+            second.stop()
+    finally:
+        link.close()
+
+
+def test_link_lost_pattern_when_host_goes_quiet(pico: UnixPico) -> None:
+    link = SerialLink(pico.path, ping_ms=100)
+    assert link.connect()
+    link.send_leds([(0, 0, 200)] * 6)
+    collect(link, lambda _: link.health().firmware_counters.get("led_frames", 0) >= 1)
+    link.close()  # no more pings: after 600 ms the firmware shows the amber pattern
+    def amber_shown() -> bool:
+        frames = pico.strip_frames()
+        last = frames[-1][1] if frames else b""
+        return any(last[i:i + 3] == bytes((16, 48, 0)) for i in range(0, len(last), 3))
+
+    assert wait_until(amber_shown, timeout=5)
+
+
+def wait_until(cond: Callable[[], bool], timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.01)
+    return False
