@@ -451,9 +451,12 @@ def _offset(pts: Sequence[Point], m: float) -> list[Point]:
         dot = n1[0] * n2[0] + n1[1] * n2[1]
         miter = 2 / (1 + dot) if dot > -1 + _EPS else math.inf
         cross = (pt[0] - a[0]) * (b[1] - pt[1]) - (pt[1] - a[1]) * (b[0] - pt[0])
-        if cross > 0 and dot < -0.2:  # a sharp outer corner: bevel it
-            out.append(_add((1, pt), (m, n1)))
-            out.append(_add((1, pt), (m, n2)))
+        if cross > 0 and dot < -0.2:  # a sharp outer corner: bevel it, tangent to the
+            # circle of radius m round the corner, so the edge keeps m from the corner hole
+            t = m * math.tan(math.acos(max(-1.0, min(1.0, dot))) / 4)
+            d1, d2 = (-n1[1], n1[0]), (-n2[1], n2[0])  # edge directions
+            out.append(_add((1, pt), (m, n1), (t, d1)))
+            out.append(_add((1, pt), (m, n2), (-t, d2)))
         else:
             out.append(_add((1, pt), (m * miter / 2, (n1[0] + n2[0], n1[1] + n2[1]))))
     return out
