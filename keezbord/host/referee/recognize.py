@@ -291,10 +291,12 @@ class Repair:
 
 
 def references(pos: Position, exps: Sequence[Expectation]) -> list[Sig]:
-    """Boards the players may be asked to restore: the position before the move, and
-    for a 7 every legal first part."""
+    """Boards the players may be asked to restore: the position before the move, every
+    legal move's result (a knocked pawn is put back, the move itself stays), and for a 7
+    every legal first part. The nearest wins; on a tie, the position before the move."""
     refs = [pos_sig(pos)]
     for exp in exps:
+        refs.extend(exp.by_sig)
         if exp.card == "7":
             refs.extend(exp.firsts)
     return refs

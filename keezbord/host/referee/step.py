@@ -118,6 +118,8 @@ def _fire_timers(state: RefereeState, t: int, effects: list[Effect]) -> RefereeS
             return state
         state = replace(state, now=due)
         state = _judge(state, due, effects, final=state.stage >= 1)
+        state, leds = _with_frame(state, due)
+        effects.extend(leds)
 
 
 def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
