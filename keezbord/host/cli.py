@@ -23,7 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("rules", "let bots play complete games and print a summary"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "journal": ("referee", "export a game from the referee's journal"),
-    "firmware": ("devices", "install the Pico firmware and its configuration"),
+    "firmware": ("firmware", "install the Pico firmware and its configuration"),
     "cards": ("devices", "enroll the RFID tags of a card deck"),
     "selftest": ("devices", "walk a newly built board hole by hole"),
     "board": ("board", "drilling template, wiring sheet and bill of materials"),

@@ -1,0 +1,93 @@
+"""``keezbord firmware``: board.json from options or board.toml, the mpremote commands,
+and the MAINTENANCE request against the firmware under the unix port."""
+
+# mypy: disable-error-code="import-not-found"
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from keezbord.host.cli import main
+from keezbord.host.commands import firmware as fwcmd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware"))
+from unix_pico import UnixPico, micropython_binary
+
+
+def test_dry_run_prints_board_json_and_mpremote(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["firmware", "install", "--chips", "12", "--leds", "96", "--port",
+                 "/dev/ttyACM3", "--brightness", "80", "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert json.loads(out[0].removeprefix("# board.json: ")) == {
+        "chips": 12, "leds": 96, "brightness": 80}
+    cp = out[2].split()
+    assert cp[:5] == ["mpremote", "connect", "/dev/ttyACM3", "fs", "cp"]
+    copied = {Path(a).name for a in cp[5:-1]}
+    assert copied == {*fwcmd.FIRMWARE_FILES, "board.json"}
+    assert "fakes.py" not in copied and cp[-1] == ":"
+    assert out[3] == "mpremote connect /dev/ttyACM3 reset"
+
+
+def test_board_toml_sets_chips_leds_and_port(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    toml = tmp_path / "board.toml"
+    toml.write_text('[board]\nseats = 6\n[scanner]\nport = "/dev/ttyACM7"\n'
+                    "[leds]\nbrightness = 0.5\nbudget_ma = 1200\n")
+    assert main(["firmware", "install", "--config", str(toml), "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    cfg = json.loads(out[0].removeprefix("# board.json: "))
+    # 6 seats x 16 + 6 x 8 = 144 holes: 18 chips, 144 LEDs
+    assert cfg["chips"] == 18 and cfg["leds"] == 144
+    assert cfg["brightness"] == 128 and cfg["max_ma"] == 1200
+    assert "/dev/ttyACM7" in out[2]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--dry-run"], "--chips"),
+    (["--chips", "0", "--dry-run"], "--chips must be 1 to 255"),
+    (["--chips", "4", "--scan-hz", "50", "--dry-run"], "--scan-hz must be 200"),
+    (["--chips", "4", "--firmware-dir", "/nonexistent", "--dry-run"], "firmware files missing"),
+])
+def test_bad_input_is_one_line_exit_2(argv: list[str], message: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["firmware", "install", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_install_runs_mpremote(monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    ran: list[list[str]] = []
+    sent: list[str] = []
+
+    def fake_run(cmd: list[str], check: bool = False) -> Any:
+        ran.append(cmd)
+        if cmd[-1] == ":":
+            board = Path(cmd[-2])
+            sent.append(board.read_text())
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    assert main(["firmware", "install", "--chips", "3", "--port", "/dev/x",
+                 "--no-maintenance"]) == 0
+    assert [c[1:4] for c in ran] == [["-m", "mpremote", "connect"]] * 2
+    assert json.loads(sent[0]) == {"chips": 3, "leds": 24}
+    assert "installed on /dev/x" in capsys.readouterr().out
+
+
+@pytest.mark.micropython
+@pytest.mark.skipif(micropython_binary() is None, reason="no MicroPython unix port")
+@pytest.mark.timeout(30)
+def test_maintenance_request_stops_the_firmware(tmp_path: Path) -> None:
+    pico = UnixPico(tmp_path / "strip.txt", "--chips", "1", "--leds", "2")
+    try:
+        fwcmd._request_maintenance(pico.path, reappear_s=0)
+        # The unix harness has no machine.reset(): its run loop returns and it exits.
+        assert pico.proc.wait(timeout=10) == 0
+    finally:
+        pico.stop()
