@@ -301,6 +301,12 @@ def _structural(before: Position, card: str, after: Position) -> Reason:
                 "worden: zet hem terug",
                 f"the {ken} pawn from {hole} went to its nest without being captured: "
                 "put it back"), (hole,))
+    holes = tuple(location_hole(topo, s, to).name for s, _, to in movers)
+    swapped = (len(movers) == 2 and movers[0][1] == movers[1][2]
+               and movers[1][1] == movers[0][2])
+    if swapped and card != "J":
+        return Reason("jack_only", Text("alleen met de boer wissel je twee pionnen",
+                                        "only the jack swaps two pawns"), holes)
     # A captured pawn put somewhere other than its nest shows as a mover from a hole
     # another mover landed on.
     for seat, frm, to in movers:
@@ -312,12 +318,6 @@ def _structural(before: Position, card: str, after: Position) -> Reason:
                 f"{hole} in zijn startvak",
                 f"a captured pawn goes back to its own nest: put the {ken} pawn from {hole} in "
                 "its nest"), (hole,))
-    holes = tuple(location_hole(topo, s, to).name for s, _, to in movers)
-    swapped = (len(movers) == 2 and movers[0][1] == movers[1][2]
-               and movers[1][1] == movers[0][2])
-    if swapped and card != "J":
-        return Reason("jack_only", Text("alleen met de boer wissel je twee pionnen",
-                                        "only the jack swaps two pawns"), holes)
     if card == "J":
         return Reason("jack_track", Text(
             "de boer wisselt twee pionnen op de baan, van verschillende kleur, die niet op hun "
@@ -364,7 +364,8 @@ def _structural(before: Position, card: str, after: Position) -> Reason:
                 return Reason(BACK_INTO_HOME, Text("de 4 mag niet achteruit het thuishonk in",
                                                    "the 4 cannot go backward into the home"),
                               holes)
-            if back is None or _forward_steps(before, seat, frm, to) == 4:
+            fwd4 = _forward_steps(before, seat, frm, to)
+            if back is None or (fwd4 is not None and fwd4 <= back):
                 return Reason("four_backward", Text(
                     "met de 4 ga je 4 stappen achteruit",
                     "the 4 moves a pawn 4 steps backward"), holes)

@@ -63,7 +63,7 @@ class Move:
 
 
 _STEP_RE = re.compile(r"^([0-7]):([A-Z0-9]+)-([A-Z0-9]+)$")
-_SWAP_RE = re.compile(r"^([0-7]):T(\d+)<>([0-7]):T(\d+)$")
+_SWAP_RE = re.compile(r"^([0-7]):T(0|[1-9]\d*)<>([0-7]):T(0|[1-9]\d*)$")
 
 
 def parse_move(text: str, topo: Topology) -> Move:
