@@ -15,6 +15,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 # name -> (module in keezbord.host.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -36,10 +37,17 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (argparse prints the whole usage block first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _top_parser() -> argparse.ArgumentParser:
     from keezbord import __version__
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="keezbord",
         description="Referee, simulator and companion for a Keezen board.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -62,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as e:
         print(f"keezbord {name}: not available: {e}", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog=f"keezbord {name}", description=help_text)
+    parser = _Parser(prog=f"keezbord {name}", description=help_text)
     getattr(module, f"add_{name}_arguments")(parser)
     ns = parser.parse_args(args[1:])
     try:

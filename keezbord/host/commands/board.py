@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 from keezbord.engine.topology import DEFAULT_SEGMENT, Topology
 from keezbord.hardware.geometry import (
@@ -18,17 +17,6 @@ from keezbord.hardware.geometry import (
 from keezbord.hardware.wiring import Wiring, chip_pin, default_wiring, pin_letter
 
 SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
-
-
-class _OneLineParser(argparse.ArgumentParser):
-    """Bad options are one line on stderr and exit 2, like every other usage error."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}\n")
-
-
-def _one_line_errors(parser: argparse.ArgumentParser) -> None:
-    parser.error = _OneLineParser.error.__get__(parser)  # type: ignore[method-assign]
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -48,8 +36,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:
-    _one_line_errors(parser)
-    sub = parser.add_subparsers(dest="what", required=True, parser_class=_OneLineParser)
+    sub = parser.add_subparsers(dest="what", required=True)
     t = sub.add_parser("template", help="1:1 drilling template, SVG or PDF")
     _common(t)
     t.add_argument("--puzzle", action="store_true", help="draw the cuts into one piece a seat")
