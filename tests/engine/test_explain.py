@@ -121,16 +121,11 @@ def test_structural_reasons(before: Position, card: str, after: Position, code: 
     assert _reason(before, card, after).code == code
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a swap made with a non-jack card is "
-                   "reported as victim_not_in_nest ('put the red pawn from T20 in its nest') "
-                   "instead of jack_only")
 def test_swap_with_another_card_is_jack_only() -> None:
     r = _reason(board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T20"], 1: ["T3"]}))
     assert r.code == "jack_only"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a pawn moved 1 forward with the 4 is told "
-                   "'this one went 63' (steps backward round the ring) instead of four_backward")
 def test_four_played_forward_is_four_backward() -> None:
     r = _reason(board(4, {0: ["T3"], 1: ["T20"]}), "4", board(4, {0: ["T4"], 1: ["T20"]}))
     assert r.code == "four_backward"

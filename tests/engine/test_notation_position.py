@@ -61,8 +61,6 @@ def test_invalid_notation_raises(text: str) -> None:
         parse_move(text, Topology(4))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: swap parts accept leading zeros "
-                   "(T01) that step parts and positions refuse; the text does not round-trip")
 def test_swap_with_leading_zero_is_refused_like_a_step() -> None:
     with pytest.raises(InvalidMoveError):
         parse_move("J 0:T01<>1:T30", Topology(4))
