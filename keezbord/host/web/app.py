@@ -1,0 +1,155 @@
+"""The web app: the page, a few JSON endpoints and the live websocket (docs/web.md).
+
+``create_app(make_hub)`` builds the ASGI app; the hub is made inside the app's lifespan,
+on the loop that will run it (its SQLite connections belong to that thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+from collections.abc import AsyncIterator, Callable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from keezbord.hardware.geometry import board_geometry
+from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
+
+from .hub import Hub, HubError
+
+STATIC = Path(__file__).parent / "static"
+
+
+@lru_cache(maxsize=16)
+def geometry_json(seats: int, segment: int) -> dict[str, Any]:
+    return board_geometry(seats, segment).to_json()
+
+
+def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, Any]:
+    """LED roles -> colour and blink pattern: the LED driver's palette, for the page."""
+    return {role: {"hex": "#{:02x}{:02x}{:02x}".format(*s.colour), "pattern": s.pattern}
+            for role, s in styles.items()}
+
+
+def create_app(make_hub: Callable[[], Hub], *,
+               styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> Starlette:
+    palette = palette_json(styles)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub = make_hub()
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    def control_of(hub: Hub, token: str | None) -> bool:
+        want = hub.opts.token
+        return want is None or (token is not None and hmac.compare_digest(token, want))
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def geometry(request: Request) -> Response:
+        st = hub_of(request).session.state.pos.topology
+        return JSONResponse(geometry_json(st.seats, st.segment))
+
+    async def palette_ep(request: Request) -> Response:
+        return JSONResponse(palette)
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(hub_of(request).state())
+
+    async def export_trace(request: Request) -> Response:
+        hub = hub_of(request)
+        trace, _ = hub.export()
+        return PlainTextResponse("\n".join(trace) + "\n", media_type="application/x-ndjson",
+                                 headers=_attachment(f"keezbord-game-{hub.session.game}.jsonl"))
+
+    async def export_moves(request: Request) -> Response:
+        hub = hub_of(request)
+        _, moves = hub.export()
+        return PlainTextResponse("\n".join(moves) + "\n",
+                                 headers=_attachment(f"keezbord-game-{hub.session.game}.txt"))
+
+    async def ws(websocket: WebSocket) -> None:
+        hub = hub_of(websocket)
+        await websocket.accept()
+        control = control_of(hub, websocket.query_params.get("token"))
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        hub.listeners.add(queue)
+
+        async def sender() -> None:
+            while True:
+                await queue.get()
+                while not queue.empty():  # only the latest state matters
+                    queue.get_nowait()
+                await websocket.send_text(json.dumps(hub.state(), ensure_ascii=False))
+
+        await websocket.send_json({"type": "hello", "mode": hub.opts.mode,
+                                   "control": control, "palette": palette})
+        await websocket.send_text(json.dumps(hub.state(), ensure_ascii=False))
+        task = asyncio.create_task(sender())
+        try:
+            while True:
+                text = await websocket.receive_text()
+                reply = _handle(hub, text, control)
+                if reply is not None:
+                    await websocket.send_json(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.listeners.discard(queue)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    routes = [
+        Route("/", index),
+        Route("/api/geometry", geometry),
+        Route("/api/palette", palette_ep),
+        Route("/api/state", state),
+        Route("/api/export/trace", export_trace),
+        Route("/api/export/moves", export_moves),
+        WebSocketRoute("/ws", ws),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+def _handle(hub: Hub, text: str, control: bool) -> dict[str, Any] | None:
+    """One page message; the reply (an error, or an ack when the message has an id)."""
+    try:
+        msg = json.loads(text)
+        if not isinstance(msg, dict):
+            raise ValueError("not an object")
+    except ValueError:
+        return {"type": "error", "text": {"nl": "onleesbaar bericht",
+                                          "en": "unreadable message"}}
+    ident = msg.get("id")
+    try:
+        hub.request(msg, control)
+    except HubError as e:
+        return {"type": "error", "id": ident, "request": msg.get("type"),
+                "text": e.text.as_dict()}
+    return None if ident is None else {"type": "ack", "id": ident}

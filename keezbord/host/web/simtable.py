@@ -1,0 +1,201 @@
+"""The simulator's card table: an engine ``Game`` beside the referee, holding real hands.
+
+The referee only sees cards tapped and hands shown; the simulator must also deal them. The
+``Game`` follows from its seed, so it is never stored: it is rebuilt from the seed and the
+referee's journalled decisions (accepted moves, accepted discards, undos). The only other
+thing to remember is what partners passed each other (profile ``partner_exchange``),
+kept per deal with the seed and the seat kinds in a small table of the journal's file
+(``web_sim``; the journal's own tables are untouched).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from keezbord.engine.bots import BOT_KINDS, Bot, make_bot
+from keezbord.engine.game import Game
+from keezbord.engine.movegen import playable_cards
+from keezbord.engine.notation import parse_move
+from keezbord.engine.position import Position
+
+HUMAN: Final = "human"
+SEAT_KINDS: Final = (HUMAN, *BOT_KINDS)
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS web_sim (game INTEGER PRIMARY KEY, data TEXT NOT NULL)"
+
+
+@dataclass
+class SimInfo:
+    """What the simulator remembers of a game beside the referee's journal."""
+
+    seed: int
+    kinds: list[str]
+    teams: str | None = None
+    exchanges: dict[str, list[str]] = field(default_factory=dict)  # "shuffle.round" -> given
+
+    def to_json(self) -> str:
+        return json.dumps({"seed": self.seed, "kinds": self.kinds, "teams": self.teams,
+                           "exchanges": self.exchanges})
+
+    @classmethod
+    def from_json(cls, text: str) -> SimInfo:
+        d = json.loads(text)
+        return cls(int(d["seed"]), list(d["kinds"]), d.get("teams"), dict(d["exchanges"]))
+
+
+class SimStore:
+    """The ``web_sim`` table in the journal's SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.db = sqlite3.connect(Path(path), isolation_level=None)
+        self.db.execute(_SCHEMA)
+
+    def save(self, game: int, info: SimInfo) -> None:
+        self.db.execute("INSERT OR REPLACE INTO web_sim (game, data) VALUES (?, ?)",
+                        (game, info.to_json()))
+
+    def load(self, game: int) -> SimInfo | None:
+        row = self.db.execute("SELECT data FROM web_sim WHERE game = ?", (game,)).fetchone()
+        return None if row is None else SimInfo.from_json(row[0])
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def check_kinds(kinds: Sequence[str], seats: int) -> list[str]:
+    """Seat kinds for ``seats`` seats: missing seats become greedy bots."""
+    out = [k.strip().lower() for k in kinds][:seats]
+    for k in out:
+        if k not in SEAT_KINDS:
+            raise ValueError(f"unknown player {k!r} (one of {', '.join(SEAT_KINDS)})")
+    return out + ["greedy"] * (seats - len(out))
+
+
+class _Giver:
+    """Gives a remembered card, or asks a bot (and remembers its choice)."""
+
+    def __init__(self, table: SimTable, seat: int) -> None:
+        self.table, self.seat = table, seat
+        self.name = "giver"
+
+    def choose(self, pos: Position, hand: Sequence[str]) -> None:  # never asked to play
+        return None
+
+    def give(self, pos: Position, hand: Sequence[str]) -> str:
+        return self.table._give(self.seat, pos, hand)
+
+
+class SimTable:
+    """Hands and bots of a simulated game. ``sync(decisions)`` brings the hands in line
+    with what the referee decided."""
+
+    def __init__(self, info: SimInfo, seats: int, profile: str, store: SimStore | None,
+                 game_id: int) -> None:
+        self.info = info
+        self.seats, self.profile = seats, profile
+        self.store, self.game_id = store, game_id
+        self._deal_key = ""  # the deal whose exchange is under way (see _give)
+        self.bots: list[Bot] = [make_bot(k if k != HUMAN else "greedy",
+                                         random.Random(info.seed * 31 + s))
+                                for s, k in enumerate(info.kinds)]
+        self.game = self._fresh()
+        self._applied = 0  # decisions already applied to self.game
+        self._actions: list[tuple[str, Any]] = []
+
+    def _fresh(self) -> Game:
+        teams: Any = self.info.teams
+        game = Game(self.seats, self.profile, self.info.seed, teams=teams)
+        self._exchange(game)
+        return game
+
+    @property
+    def dealer(self) -> int:
+        return Game(self.seats, self.profile, self.info.seed).table.dealer
+
+    def is_bot(self, seat: int) -> bool:
+        return self.info.kinds[seat] != HUMAN
+
+    # -- following the referee --------------------------------------------------------
+
+    def sync(self, decisions: Sequence[dict[str, Any]]) -> None:
+        """Apply the decisions not seen yet (the referee's decisions of this game)."""
+        rebuild = False
+        for d in decisions[self._applied:]:
+            kind = d.get("type")
+            if kind == "move":
+                self._actions.append(("move", d["move"]))
+                if not rebuild:
+                    self._apply(self.game, "move", d["move"])
+            elif kind == "discard" and d.get("ok"):
+                self._actions.append(("discard", None))
+                if not rebuild:
+                    self._apply(self.game, "discard", None)
+            elif kind == "undo" and d.get("ok"):
+                while self._actions and self._actions[-1][0] != "move":
+                    self._actions.pop()  # the referee only undoes a move
+                if self._actions:
+                    self._actions.pop()
+                rebuild = True
+        self._applied = len(decisions)
+        if rebuild:
+            self.game = self._fresh()
+            for kind, arg in self._actions:
+                self._apply(self.game, kind, arg)
+
+    def _apply(self, game: Game, kind: str, arg: str | None) -> None:
+        if kind == "move":
+            assert arg is not None
+            move = parse_move(arg, game.position.topology)
+            game.play(move.card, move)
+        else:
+            # The referee accepted the discard; the hand is thrown in whatever it held.
+            game.discard()
+        self._exchange(game)
+
+    def _exchange(self, game: Game) -> None:
+        if not game.over:
+            self._deal_key = f"{game.table.shuffle_no}.{game.table.round_no}"
+            game.exchange([_Giver(self, s) for s in range(self.seats)])
+
+    def _give(self, seat: int, pos: Position, hand: Sequence[str]) -> str:
+        # Called during a Game's exchange: this deal's key comes from its own table.
+        key = self._deal_key
+        given = self.info.exchanges.get(key)
+        if given is not None and given[seat] in hand:
+            return given[seat]
+        card = self.bots[seat].give(pos, hand)
+        self.info.exchanges.setdefault(key, [""] * self.seats)[seat] = card
+        if self.store is not None:
+            self.store.save(self.game_id, self.info)
+        return card
+
+    # -- views ---------------------------------------------------------------------------
+
+    def hand(self, seat: int) -> list[str]:
+        return self.game.hand(seat)
+
+    def playable(self, seat: int) -> list[str]:
+        pos = self.game.position.replace(turn=seat)
+        return playable_cards(pos, self.game.hands[seat])
+
+    def counts(self) -> list[int]:
+        return [len(h) for h in self.game.hands]
+
+
+def sim_setup(seats: int, profile: str, seed: int, kinds: Iterable[str], *,
+              teams: str | None = None, hints: str = "targets") -> tuple[dict[str, Any],
+                                                                        SimInfo]:
+    """The referee's setup line and the simulator's info for a new game."""
+    info = SimInfo(seed, check_kinds(list(kinds), seats), teams)
+    game = Game(seats, profile, seed, teams=teams)  # type: ignore[arg-type]
+    setup: dict[str, Any] = {"type": "setup", "seats": seats, "profile": profile,
+                             "dealer": game.table.dealer, "hints": hints}
+    if teams is not None:
+        setup["teams"] = teams
+    return setup, info

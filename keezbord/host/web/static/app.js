@@ -1,0 +1,443 @@
+// keezbord web page: draws the board from the hardware geometry, mirrors the referee's
+// state from the websocket, and (in the simulator) turns clicks and drags into the
+// lift/place events a reed switch would report. Protocol: docs/web.md.
+"use strict";
+
+const UI = {
+  nl: {
+    connecting: "verbinden…", online: "verbonden", offline: "verbinding weg, opnieuw…",
+    board: "Het bord", hand_of: "Hand van", hand: "Hand", discard: "Laat hand zien (geen kaart speelbaar)",
+    score: "NK-score", messages: "Meldingen", moves: "Zetten", game: "Spel", undo: "Laatste zet terugnemen",
+    export_trace: "Exporteer trace", export_moves: "Exporteer zetten", new_game: "Nieuw spel",
+    seats: "Stoelen", profile: "Regels", teams: "Teams", teams_auto: "standaard", teams_pairs: "paren",
+    teams_none: "ieder voor zich", hints: "Hulp", hints_off: "uit", hints_targets: "doelen",
+    hints_full: "volledig", players: "Spelers", start: "Start", yes: "Ja", no: "Nee",
+    need_token: "Alleen kijken: beheer vraagt de code (open /?token=…).",
+    fix: "Zet het bord recht", turn: "Aan zet", you: "jij", bot: "bot", wins: "wint", win: "winnen",
+    played: "Gespeeld", in_hand: "In de hand", place_hint: "klik op een leeg gat om neer te zetten",
+    confirm_undo: "Laatste geaccepteerde zet terugnemen?", confirm_new: "Een nieuw spel beginnen?",
+    empty: "leeg", pawn_of: "pion van", unknown_pawn: "pion", no_cards: "geen kaarten",
+    points: "punten", game_over: "Het spel is afgelopen", bot_thinking: "denkt na…",
+    led: { turn: "aan zet", source: "kan zetten", target: "doel", victim: "geslagen pion hierheen",
+           error: "fout", restore: "hier terugzetten" },
+    decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
+                ambiguous: "Meerdere zetten mogelijk", hint: "Tip", undo: "Teruggenomen",
+                move: "Zet", turn: "Beurt", win: "Winst" },
+  },
+  en: {
+    connecting: "connecting…", online: "connected", offline: "connection lost, retrying…",
+    board: "The board", hand_of: "Hand of", hand: "Hand", discard: "Show hand (no card playable)",
+    score: "NK score", messages: "Messages", moves: "Moves", game: "Game", undo: "Take back last move",
+    export_trace: "Export trace", export_moves: "Export moves", new_game: "New game",
+    seats: "Seats", profile: "Rules", teams: "Teams", teams_auto: "default", teams_pairs: "pairs",
+    teams_none: "every one for themselves", hints: "Hints", hints_off: "off", hints_targets: "targets",
+    hints_full: "full", players: "Players", start: "Start", yes: "Yes", no: "No",
+    need_token: "View only: control needs the token (open /?token=…).",
+    fix: "Put the board right", turn: "To play", you: "you", bot: "bot", wins: "wins", win: "win",
+    played: "Played", in_hand: "In hand", place_hint: "click an empty hole to put it down",
+    confirm_undo: "Take back the last accepted move?", confirm_new: "Start a new game?",
+    empty: "empty", pawn_of: "pawn of", unknown_pawn: "pawn", no_cards: "no cards",
+    points: "points", game_over: "The game is over", bot_thinking: "thinking…",
+    led: { turn: "to play", source: "can move", target: "target", victim: "captured pawn goes here",
+           error: "wrong", restore: "put back here" },
+    decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
+                ambiguous: "More than one move fits", hint: "Hint", undo: "Taken back",
+                move: "Move", turn: "Turn", win: "Win" },
+  },
+};
+const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂" };
+const SVGNS = "http://www.w3.org/2000/svg";
+
+const app = {
+  lang: localStorage.getItem("keezbord.lang") || "nl",
+  token: null, ws: null, control: false, mode: "sim",
+  state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
+  selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
+  onState: [],  // hooks for tests and the benchmark
+};
+window.keezbord = app;
+
+function t(key) { return UI[app.lang][key] ?? key; }
+function tx(text) { return text == null ? "" : (typeof text === "string" ? text : (text[app.lang] ?? text.en)); }
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
+  }
+  for (const kid of kids) e.append(kid);
+  return e;
+}
+function svg(tag, attrs = {}) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+function seatInfo(seat) { return app.state?.players?.[seat]; }
+function seatName(seat) {
+  const p = seatInfo(seat);
+  return p ? `${p.colour.symbol} ${p.colour[app.lang]}` : `?`;
+}
+function inkFor(hex) {
+  const n = parseInt(hex.slice(1), 16), r = n >> 16, g = (n >> 8) & 255, b = n & 255;
+  return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? "#111" : "#fff";
+}
+
+// -- connection -----------------------------------------------------------------------
+
+function connect() {
+  const q = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${q}`);
+  app.ws = ws;
+  ws.onopen = () => { setConn("online"); };
+  ws.onclose = () => { setConn("offline"); setTimeout(connect, 1000); };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "hello") {
+      app.control = msg.control; app.mode = msg.mode; app.palette = msg.palette;
+      applyPalette();
+    } else if (msg.type === "state") {
+      onState(msg);
+    } else if (msg.type === "error") {
+      addLog(tx(msg.text), true);
+    }
+  };
+}
+function setConn(key) { const c = document.getElementById("conn"); c.dataset.i18n = key; c.textContent = t(key); }
+function send(msg) {
+  if (!app.ws || app.ws.readyState !== 1) return;
+  app.ws.send(JSON.stringify({ ...msg, id: ++app.seq }));
+}
+function applyPalette() {
+  if (!app.palette) return;
+  for (const [role, p] of Object.entries(app.palette)) {
+    document.documentElement.style.setProperty(`--led-${role}`, p.hex);
+  }
+  renderLegend();
+}
+
+// -- drawing the board ----------------------------------------------------------------
+
+async function ensureBoard(st) {
+  const key = `${st.seats}/${st.segment}`;
+  if (app.geoKey === key) return;
+  const r = await fetch("/api/geometry");
+  app.geometry = await r.json();
+  app.geoKey = key;
+  drawBoard(app.geometry);
+}
+
+function drawBoard(g) {
+  const board = document.getElementById("board");
+  board.replaceChildren();
+  const pad = 6;
+  board.setAttribute("viewBox", `${-pad} ${-pad} ${g.width + 2 * pad} ${g.height + 2 * pad}`);
+  board.append(svg("path", { d: g.outline_path, class: "outline" }));
+  const r = g.hole_diameter / 2;
+  for (const sc of g.seat_colours) {  // start holes get a dashed ring in the seat's colour
+    const h = g.holes.find((x) => x.name === sc.start);
+    if (h) board.append(svg("circle", { cx: h.x, cy: h.y, r: r + 6.5, class: "start-mark", stroke: sc.hex }));
+  }
+  app.holes.clear();
+  for (const h of g.holes) {
+    const grp = svg("g", { class: `hole kind-${h.kind}`, "data-hole": h.name, tabindex: "0",
+                           role: "button", transform: `translate(${h.x} ${h.y})` });
+    grp.append(svg("circle", { class: "led", r: r + 3 }));
+    grp.append(svg("circle", { class: "pit", r }));
+    const mark = svg("text", { class: "ledmark", x: r + 2, y: -r - 1 });
+    grp.append(mark);
+    const pawn = svg("g", { class: "pawn", visibility: "hidden" });
+    pawn.append(svg("circle", { r: r + 1 }));
+    pawn.append(svg("text", { y: 0.5 }));
+    grp.append(pawn);
+    board.append(grp);
+    app.holes.set(h.name, { g: grp, pawn, mark, info: h });
+  }
+}
+
+function render() {
+  const st = app.state;
+  if (!st || !app.geometry) return;
+  const occ = new Map(st.pawns.map((p) => [p.hole, p.seat]));
+  for (const [name, h] of app.holes) {
+    const seat = occ.has(name) ? occ.get(name) : undefined;
+    const role = st.leds[name];
+    if (role) { h.g.dataset.led = role; h.mark.textContent = LED_MARK[role] || ""; }
+    else { delete h.g.dataset.led; h.mark.textContent = ""; }
+    h.g.setAttribute("class", `hole kind-${h.info.kind}${role ? " led-" + role : ""}` +
+                     (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
+    let label = name + ": ";
+    if (seat === undefined) {
+      h.pawn.setAttribute("visibility", "hidden");
+      label += t("empty");
+    } else {
+      h.pawn.setAttribute("visibility", "visible");
+      const p = seat === null ? null : seatInfo(seat);
+      const circle = h.pawn.firstChild, text = h.pawn.lastChild;
+      if (p) {
+        h.pawn.setAttribute("class", "pawn");
+        circle.setAttribute("fill", p.colour.hex);
+        text.setAttribute("fill", inkFor(p.colour.hex));
+        text.textContent = p.colour.symbol;
+        label += `${t("pawn_of")} ${p.colour[app.lang]}`;
+      } else {
+        h.pawn.setAttribute("class", "pawn unknown");
+        text.textContent = "?"; text.setAttribute("fill", "#111");
+        label += t("unknown_pawn");
+      }
+    }
+    if (role) label += ` (${UI[app.lang].led[role]})`;
+    h.g.setAttribute("aria-label", label);
+  }
+  renderSide();
+}
+
+function renderLegend() {
+  const ul = document.getElementById("legend");
+  ul.replaceChildren();
+  for (const role of ["turn", "source", "target", "victim", "error", "restore"]) {
+    const sw = el("span", { class: "sw" });
+    sw.style.borderColor = `var(--led-${role})`;
+    ul.append(el("li", { "data-role": role }, sw, `${LED_MARK[role] || ""} ${UI[app.lang].led[role]}`));
+  }
+}
+
+function renderSide() {
+  const st = app.state;
+  // Status line: whose turn, which card.
+  const status = document.getElementById("status");
+  if (st.winner) {
+    status.textContent = `${st.winner.map(seatName).join(" + ")} ${st.winner.length > 1 ? t("win") : t("wins")}!`;
+  } else if (st.turn !== null) {
+    const p = seatInfo(st.turn);
+    const who = p && p.kind === "human" ? ` (${t("you")})` : p && p.kind !== "player" ? ` (${t("bot")})` : "";
+    status.textContent = `${t("turn")}: ${seatName(st.turn)}${who}` +
+      (st.bot_busy !== null && st.bot_busy !== undefined ? ` ${t("bot_thinking")}` : "");
+  }
+  const win = document.getElementById("winner");
+  win.hidden = !st.winner;
+  if (st.winner) win.textContent = status.textContent;
+
+  // Flag with reason and restore guidance.
+  const flag = document.getElementById("flag");
+  flag.hidden = !st.flag;
+  if (st.flag) {
+    document.getElementById("flag-reason").textContent = tx(st.flag.reason);
+    const ul = document.getElementById("flag-guidance");
+    ul.replaceChildren(...(st.flag.guidance || []).map((g) => el("li", { text: tx(g) })));
+    document.getElementById("fix").hidden = app.mode !== "sim";
+  }
+
+  // Card tray.
+  const cards = document.getElementById("cards");
+  const hand = st.hand;
+  document.getElementById("tray-title").textContent = hand ? `${t("hand_of")} ${seatName(hand.seat)}` : t("hand");
+  cards.replaceChildren();
+  if (hand) {
+    hand.cards.forEach((c) => {
+      const playable = hand.playable.includes(c) && st.hints !== "off";
+      const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
+                                  (st.card === c && hand.active ? " tapped" : ""),
+                               "data-card": c, text: c,
+                               "aria-label": `${c}${playable ? " ✓" : ""}` });
+      b.disabled = !hand.active;
+      b.addEventListener("click", () => send({ type: "card", card: c }));
+      cards.append(b);
+    });
+    if (!hand.cards.length) cards.append(el("span", { text: t("no_cards") }));
+  }
+  document.getElementById("tray").hidden = app.mode !== "sim";
+  document.getElementById("discard").disabled = !(hand && hand.active);
+  document.getElementById("played").textContent = st.card ? `${t("played")}: ${st.card}` : "";
+
+  // Pawns in hand (simulator): choose which one to put down.
+  const inhand = document.getElementById("inhand");
+  inhand.replaceChildren();
+  if (app.mode === "sim" && st.held.length) {
+    inhand.append(el("span", { text: `${t("in_hand")}:` }));
+    if (app.selectedHeld !== null && app.selectedHeld >= st.held.length) app.selectedHeld = null;
+    st.held.forEach((seat, i) => {
+      const p = seat === null ? null : seatInfo(seat);
+      const b = el("button", { type: "button", class: "held", text: p ? p.colour.symbol : "?",
+                               "aria-pressed": String((app.selectedHeld ?? st.held.length - 1) === i),
+                               "aria-label": p ? `${t("pawn_of")} ${p.colour[app.lang]}` : t("unknown_pawn") });
+      b.style.background = p ? p.colour.hex : "#999";
+      b.style.color = p ? inkFor(p.colour.hex) : "#111";
+      b.addEventListener("click", () => { app.selectedHeld = i; renderSide(); });
+      inhand.append(b);
+    });
+    inhand.append(el("span", { class: "hint", text: t("place_hint") }));
+  }
+
+  // Score.
+  const score = document.getElementById("score");
+  score.hidden = !st.score;
+  if (st.score) {
+    document.getElementById("score-list").replaceChildren(...st.score.map((s) =>
+      el("li", { text: `${s.seats.map(seatName).join(" + ")}: ${s.points} ${t("points")}` })));
+  }
+
+  // Messages: the referee's recent decisions that need words.
+  const log = document.getElementById("log");
+  const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win"].includes(d.type) ||
+                                         (d.type === "discard"));
+  log.replaceChildren(...shown.slice(-6).reverse().map((d) => {
+    const name = UI[app.lang].decision[d.type] || d.type;
+    let detail = d.reason ? tx(d.reason) : "";
+    if (d.type === "hint" || d.type === "undo") detail = d.move || detail;
+    if (d.type === "discard" && d.ok) detail = seatName(d.seat);
+    if (d.must_play) detail += ` (${d.must_play})`;
+    if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
+    return el("li", { class: d.ok === false || d.type === "illegal" || d.type === "card_rejected" ? "err" : "",
+                      text: `${name}: ${detail}` });
+  }));
+  if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
+
+  // History: notation and words.
+  const moves = document.getElementById("moves");
+  moves.replaceChildren(...st.history.map((h) => el("li", { "data-move": h.move },
+    el("code", { text: h.move }), " — ", el("span", { class: "words", text: tx(h.words) }))));
+  moves.scrollTop = moves.scrollHeight;
+
+  // Controls.
+  for (const id of ["undo"]) document.getElementById(id).disabled = !app.control;
+  document.querySelector("#newgame button[type=submit]").disabled = !app.control;
+  document.getElementById("token-note").hidden = app.control;
+  for (const e of document.querySelectorAll(".sim-only")) e.hidden = app.mode !== "sim";
+}
+
+function addLog(text, err) {
+  app.localLog = text;
+  if (app.state) renderSide();
+  clearTimeout(app.logTimer);
+  app.logTimer = setTimeout(() => { app.localLog = null; if (app.state) renderSide(); }, 5000);
+}
+
+async function onState(st) {
+  app.state = st;
+  await ensureBoard(st);
+  render();
+  for (const f of app.onState) f(st);
+}
+
+// -- playing on the drawn board (simulator) -------------------------------------------
+
+function occupied(name) { return app.state && app.state.pawns.some((p) => p.hole === name); }
+
+function activate(name) {
+  if (app.mode !== "sim" || !app.state) return;
+  if (occupied(name)) {
+    send({ type: "lift", hole: name });
+  } else if (app.state.held.length) {
+    const msg = { type: "place", hole: name };
+    if (app.selectedHeld !== null) msg.pawn = app.selectedHeld;
+    app.selectedHeld = null;
+    send(msg);
+  }
+}
+
+function holeAt(x, y) {
+  const e = document.elementFromPoint(x, y);
+  const g = e && e.closest ? e.closest(".hole") : null;
+  return g ? g.dataset.hole : null;
+}
+
+function setupBoardInput() {
+  const board = document.getElementById("board");
+  board.addEventListener("click", (ev) => {
+    if (app.suppressClick) { app.suppressClick = false; return; }
+    const g = ev.target.closest(".hole");
+    if (g) activate(g.dataset.hole);
+  });
+  board.addEventListener("keydown", (ev) => {
+    const g = ev.target.closest && ev.target.closest(".hole");
+    if (g && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); activate(g.dataset.hole); }
+  });
+  // Drag: the reed switch opens as the pawn leaves (lift on the first move), closes
+  // where it lands (place on release over an empty hole).
+  board.addEventListener("pointerdown", (ev) => {
+    const g = ev.target.closest(".hole");
+    if (!g || app.mode !== "sim" || !occupied(g.dataset.hole)) return;
+    app.drag = { hole: g.dataset.hole, x: ev.clientX, y: ev.clientY, lifted: false, ghost: null };
+  });
+  window.addEventListener("pointermove", (ev) => {
+    const d = app.drag;
+    if (!d) return;
+    if (!d.lifted && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 6) {
+      d.lifted = true;
+      send({ type: "lift", hole: d.hole });
+      const h = app.holes.get(d.hole);
+      d.ghost = h.pawn.cloneNode(true);
+      d.ghost.setAttribute("class", "pawn ghost");
+      d.ghost.setAttribute("visibility", "visible");
+      board.append(d.ghost);
+    }
+    if (d.ghost) {
+      const pt = board.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
+      const p = pt.matrixTransform(board.getScreenCTM().inverse());
+      d.ghost.setAttribute("transform", `translate(${p.x} ${p.y})`);
+    }
+  });
+  window.addEventListener("pointerup", (ev) => {
+    const d = app.drag;
+    app.drag = null;
+    if (!d || !d.lifted) return;
+    app.suppressClick = true;
+    setTimeout(() => { app.suppressClick = false; }, 0);
+    if (d.ghost) d.ghost.remove();
+    const target = holeAt(ev.clientX, ev.clientY);
+    if (target && target !== d.hole && !occupied(target)) {
+      send({ type: "place", hole: target });
+    } else if (target === d.hole) {
+      send({ type: "place", hole: d.hole });  // put back where it stood
+    }  // dropped off the board: the pawn stays in hand
+  });
+}
+
+// -- controls ------------------------------------------------------------------------
+
+function confirmThen(text, action) {
+  const dlg = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  dlg.returnValue = "";
+  dlg.onclose = () => { if (dlg.returnValue === "yes") action(); };
+  dlg.showModal();
+}
+
+function setupControls() {
+  document.getElementById("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl"));
+  document.getElementById("discard").addEventListener("click", () => send({ type: "discard" }));
+  document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
+  document.getElementById("undo").addEventListener("click", () =>
+    confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
+  document.getElementById("newgame").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const msg = { type: "new_game", seats: Number(f.get("seats")), profile: f.get("profile"),
+                  hints: f.get("hints") };
+    if (f.get("teams")) msg.teams = f.get("teams");
+    if (app.mode === "sim") msg.players = String(f.get("players")).split(",").map((s) => s.trim()).filter(Boolean);
+    confirmThen(t("confirm_new"), () => send(msg));
+  });
+  const q = new URLSearchParams(location.search);
+  app.token = q.get("token") || sessionStorage.getItem("keezbord.token");
+  if (app.token) sessionStorage.setItem("keezbord.token", app.token);
+  if (q.get("lang") === "en" || q.get("lang") === "nl") app.lang = q.get("lang");
+}
+
+function setLang(lang) {
+  app.lang = lang;
+  localStorage.setItem("keezbord.lang", lang);
+  document.documentElement.lang = lang;
+  const btn = document.getElementById("lang");
+  btn.textContent = lang === "nl" ? "EN" : "NL";
+  btn.setAttribute("aria-label", lang === "nl" ? "English" : "Nederlands");
+  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  renderLegend();
+  render();
+}
+
+setupControls();
+setupBoardInput();
+setLang(app.lang);
+connect();
