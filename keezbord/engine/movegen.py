@@ -322,8 +322,9 @@ def _sevens(pos: Position, mover: int, control: tuple[int, ...] | None,
                         after = apply_part(p, step)
                         all_parts = (*parts, step)
                         all_viol = viol + v if v else viol
-                        if k == left or after.winner() is not None:
-                            # All 7 used, or the game ended mid-split.
+                        if k == left or after.team_home(mover):
+                            # All 7 used, or this part completed the mover's team: the
+                            # game ends at once, mid-split.
                             yield Move("7", all_parts), after, all_viol
                         else:
                             yield from rec(after, left - k, all_parts, all_viol,

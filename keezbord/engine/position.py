@@ -201,6 +201,10 @@ class Position:
             return (seat + self.seats // 2) % self.seats
         return seat
 
+    def team_home(self, seat: int) -> bool:
+        """Has the seat's team (the seat alone, in individual play) every pawn home?"""
+        return all(self.pawns[s][0] > HOME for s in self.team_of(seat))
+
     def winner(self) -> tuple[int, ...] | None:
         """The winning seats (a team, or one seat in individual play), or None."""
         if not any(locs[0] > HOME for locs in self.pawns):

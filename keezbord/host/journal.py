@@ -1,8 +1,14 @@
 """The game journal: every input and every decision, in SQLite, before anything is shown.
 
-WAL mode with ``synchronous = FULL``: a committed transaction survives a power cut.
-The host writes each input together with the decisions it caused in one transaction and
-only then shows them (LEDs, web page), so a move the players saw accepted is never lost.
+WAL mode. The host writes each input together with the decisions it caused in one
+transaction and only then shows them (LEDs, web page). A transaction that changes the game
+(an accepted move, a discard, an undo, a win) is committed with ``synchronous = FULL``:
+it is on disk, with everything before it, before the players see it, so a move the players
+saw accepted is never lost. Transactions of mere sensor noise (lifts, places, ticks that
+decide nothing final) are committed with ``synchronous = NORMAL``: written to the WAL in
+order but not fsynced, which keeps the magnet-to-LED path inside its 5 ms budget. A power
+cut can lose only such a tail of sensor events after the last accepted move; on restart the
+referee re-reads the board and guides the players from there (session.py).
 A game is rebuilt by replaying its inputs through the pure referee (session.py).
 
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
@@ -40,6 +46,10 @@ CREATE TABLE IF NOT EXISTS decisions (
 """
 
 
+# Decisions that change the game: their transaction is fsynced before they are shown.
+DURABLE_DECISIONS = frozenset({"move", "discard", "undo", "win"})
+
+
 class JournalError(ValueError):
     """A journal that cannot be read as asked (no such game, not a journal)."""
 
@@ -54,6 +64,7 @@ class Journal:
             self.db = sqlite3.connect(self.path, isolation_level=None)
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = FULL")
+            self._sync_full = True
             self.db.executescript(SCHEMA)
         try:
             self.db.execute("SELECT 1 FROM games LIMIT 1")
@@ -64,15 +75,25 @@ class Journal:
     # -- writing ---------------------------------------------------------------------
 
     def new_game(self, setup: dict[str, Any]) -> int:
+        if not self._sync_full:
+            self.db.execute("PRAGMA synchronous = FULL")
+            self._sync_full = True
         cur = self.db.execute("INSERT INTO games (created, setup) VALUES (?, ?)",
                               (time.time(), json.dumps(setup)))
         assert cur.lastrowid is not None
         return cur.lastrowid
 
     def append(self, game: int, seq: int, data: dict[str, Any],
-               decisions: list[dict[str, Any]]) -> None:
-        """One input and its decisions, atomically and durably."""
+               decisions: list[dict[str, Any]], *, durable: bool | None = None) -> None:
+        """One input and its decisions, atomically; durably (fsynced, with everything
+        before it) when it changes the game, or when ``durable`` says so."""
         db = self.db
+        if durable is None:
+            durable = any(d.get("type") in DURABLE_DECISIONS for d in decisions)
+        if durable != self._sync_full:
+            # Only allowed outside a transaction; applies to the commits that follow.
+            db.execute("PRAGMA synchronous = FULL" if durable else "PRAGMA synchronous = NORMAL")
+            self._sync_full = durable
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute("INSERT INTO inputs (game, seq, data) VALUES (?, ?, ?)",

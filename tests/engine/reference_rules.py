@@ -117,12 +117,10 @@ def controlled(b: Board, st: State, seat: int) -> int:
     return seat
 
 
-def winner(b: Board, st: State) -> bool:
-    for seat in range(b.seats):
-        team = [seat] if not b.pairs else [seat, b.partner(seat)]
-        if all(all_home(st, s) for s in team if s is not None):
-            return True
-    return False
+def winner(b: Board, st: State, mover: int) -> bool:
+    """Has the mover's team (or the mover, playing alone) brought every pawn home?"""
+    team = [mover] if not b.pairs else [mover, b.partner(mover)]
+    return all(all_home(st, s) for s in team if s is not None)
 
 
 def move_pawn(b: Board, st: State, seat: int, frm: Pawn, to: Pawn) -> State:
@@ -252,7 +250,7 @@ def results(d: dict[str, Any], card: str) -> set[tuple[tuple[str, ...], ...]]:
     elif card == "7":
         for k1 in range(1, 8):
             for st1, s1, d1 in forward_results(b, st, [ctl], k1):
-                if k1 == 7 or winner(b, st1):
+                if k1 == 7 or winner(b, st1, mover):
                     out.append(st1)
                     continue
                 ctl2 = controlled(b, st1, mover)

@@ -112,8 +112,9 @@ def test_power_cut_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> N
     rng = random.Random(0)
     kills = games = 0
     db = tmp_path / "crash0.db"
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline and kills < 200:
+    # A fixed number of kills, not a time budget: the test must not depend on how busy
+    # the machine is.
+    while kills < 150:
         p = subprocess.Popen([sys.executable, str(script), str(db), str(seed)],
                              stdout=subprocess.PIPE, text=True, bufsize=1)
         assert p.stdout is not None
@@ -138,4 +139,4 @@ def test_power_cut_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> N
             assert got == full
             games += 1
             db = tmp_path / f"crash{games}.db"  # play it again, killed elsewhere
-    assert kills >= 100 and games >= 1
+    assert games >= 1, f"the game never finished in {kills} kills"
