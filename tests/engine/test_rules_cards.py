@@ -464,6 +464,16 @@ def test_game_ends_mid_seven_when_the_team_is_complete() -> None:
     assert after.winner() == (0, 2)
 
 
+def test_seven_is_not_cut_short_by_another_seat_already_home() -> None:
+    # Seat 2 has already won (individual play, 5 seats): seat 3's 7 still needs all 7
+    # steps unless one of its own parts brings seat 3's last pawn home.
+    p = board(5, {2: HOME4, 3: ["T40", "H2", "H3", "H4"], 4: ["T70"]}, turn=3)
+    got = moves(p, "7")
+    assert got == {"7 3:T40-T47"}
+    q = board(5, {2: HOME4, 3: ["T47", "H2", "H3", "H4"], 4: ["T70"]}, turn=3)
+    assert moves(q, "7") == {"7 3:T47-H1"}  # 2 steps, then seat 3 has won
+
+
 def test_winner_individual_and_team() -> None:
     assert board(3, {1: HOME4}).winner() == (1,)
     assert board(3, {}).winner() is None
