@@ -83,15 +83,7 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
                 if k == 0:
                     out.append((t, viol))
                 continue
-            v: Violation | None = None
-            if occ >= BLOCKADE:
-                v = Violation.of(BLOCKADE_PASS if k else BLOCKADE_LAND, seat=occ - BLOCKADE,
-                                 hole=f"T{t}")
-            elif k:
-                if occ == seat and not prof.pass_own:
-                    v = Violation.of(PASS_OWN, seat=seat, hole=f"T{t}")
-            elif occ == partner and not prof.capture_partner:
-                v = Violation.of(CAPTURE_PARTNER, seat=occ, hole=f"T{t}")
+            v = _meet(occ, t, k == 0, seat, partner, prof.pass_own, prof.capture_partner)
             if v is not None:
                 if not permissive:
                     break
@@ -99,6 +91,21 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
             if k == 0:
                 out.append((t, viol))
     return out
+
+
+def _meet(occ: int, t: int, landing: bool, seat: int, partner: int | None, pass_own: bool,
+          capture_partner: bool) -> Violation | None:
+    """The rule broken, if any, by passing (or landing on) the pawn ``occ`` on track hole
+    ``t`` with a pawn of ``seat``."""
+    if occ >= BLOCKADE:
+        return Violation.of(BLOCKADE_LAND if landing else BLOCKADE_PASS, seat=occ - BLOCKADE,
+                            hole=f"T{t}")
+    if not landing:
+        if occ == seat and not pass_own:
+            return Violation.of(PASS_OWN, seat=seat, hole=f"T{t}")
+    elif occ == partner and not capture_partner:
+        return Violation.of(CAPTURE_PARTNER, seat=occ, hole=f"T{t}")
+    return None
 
 
 def _home_walk(pos: Position, seat: int, slot: int, steps: int, viol: Viols,
@@ -154,14 +161,7 @@ def backward_landings(pos: Position, seat: int, loc: int,
             v = Violation.of(FOUR_BACK_START, hole=f"T{start}")
         occ = track[t]
         if occ != EMPTY and v is None:
-            if occ >= BLOCKADE:
-                v = Violation.of(BLOCKADE_LAND if last else BLOCKADE_PASS, seat=occ - BLOCKADE,
-                                 hole=f"T{t}")
-            elif not last:
-                if occ == seat and not prof.pass_own:
-                    v = Violation.of(PASS_OWN, seat=seat, hole=f"T{t}")
-            elif occ == partner and not prof.capture_partner:
-                v = Violation.of(CAPTURE_PARTNER, seat=occ, hole=f"T{t}")
+            v = _meet(occ, t, last, seat, partner, prof.pass_own, prof.capture_partner)
         if v is not None:
             if not permissive:
                 return out
