@@ -5,10 +5,10 @@
 HISTORY_MAX = 2000
 
 
-def _record(history, item):
+def _record(history, item, limit=HISTORY_MAX):
     history.append(item)
-    if len(history) > HISTORY_MAX:
-        del history[:HISTORY_MAX // 4]
+    if len(history) > limit:
+        del history[:len(history) - limit * 3 // 4]
 
 
 class FakeClock:
@@ -131,8 +131,9 @@ class FakeStrip:
     """Records every frame written (GRB bytes) with its time; optionally appends each as
     one line of hex to a file so another process can watch."""
 
-    def __init__(self, clock=None, path=None):
+    def __init__(self, clock=None, path=None, keep=HISTORY_MAX):
         self.clock = clock
+        self.keep = keep  # frames kept in memory (a 192-LED frame is 576 bytes)
         self.frames = []  # (t_ms, bytes)
         self.path = path
         if path is not None:
@@ -141,7 +142,7 @@ class FakeStrip:
     def write(self, grb):
         t = self.clock.ms() if self.clock is not None else 0
         data = bytes(grb)
-        _record(self.frames, (t, data))
+        _record(self.frames, (t, data), self.keep)
         if self.path is not None:
             with open(self.path, "a") as f:
                 f.write("%d %s\n" % (t, data.hex()))
@@ -157,7 +158,7 @@ class FakeWDT:
         self.feeds = []  # t_ms of each feed
 
     def feed(self):
-        _record(self.feeds, self.clock.ms() if self.clock is not None else 0)
+        _record(self.feeds, self.clock.ms() if self.clock is not None else 0, 64)
 
 
 class ListStream:

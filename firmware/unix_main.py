@@ -45,7 +45,7 @@ def main():
     chain = FakeChain(cfg["chips"], clock, cfg["tail_level"])
     scanner = ChainScanner(chain, chain.latch, cfg["chips"], cfg["tail_bytes"],
                            cfg["tail_level"], cfg["active_low"])
-    strip = FakeStrip(clock, record)
+    strip = FakeStrip(clock, record, keep=8)  # the file is the record; keep the heap small
     stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer)
     app = App(cfg, scanner, stream, strip, clock, FakeWDT(clock), test_chain=chain)
     run(app, stream)

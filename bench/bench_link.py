@@ -1,0 +1,131 @@
+"""The serial link end to end: the firmware under the MicroPython unix port on a pty,
+the host's SerialLink (pyserial) on the other end.
+
+    .venv/bin/python bench/bench_link.py [--seconds S]
+
+Prints: ping round trip; latency from a (fake) switch change inside the firmware to the
+host's SwitchChange, debounce included; switch events a second when every switch
+toggles as fast as the debounce allows; LED frames (192 LEDs) a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+sys.path.insert(0, str(ROOT))
+
+from unix_pico import UnixPico  # noqa: E402
+
+from keezbord.host.drivers.link_serial import SerialLink, SwitchChange  # noqa: E402
+
+CHIPS, LEDS, HZ, DEBOUNCE = 24, 192, 250, 4
+
+
+def pct(xs: list[float], p: float) -> float:
+    return sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        pico = UnixPico(Path(tmp) / "strip.txt", "--chips", str(CHIPS), "--leds", str(LEDS),
+                        "--scan-hz", str(HZ), "--debounce", str(DEBOUNCE))
+        try:
+            rc = run(pico, args.seconds)
+        finally:
+            err = pico.stop()
+        if rc:
+            print("firmware exit:", pico.proc.returncode, "stderr:", err[-3000:])
+        return rc
+
+
+def run(pico: UnixPico, seconds: float) -> int:
+    link = SerialLink(pico.path)
+    assert link.connect(), link.last_error
+    while link.session.state is None:
+        link.poll(0.01)
+    s = link.session
+    print(f"firmware under the MicroPython unix port: {CHIPS} chips, {LEDS} LEDs, "
+          f"{HZ} Hz scan, debounce {DEBOUNCE} samples")
+
+    rtts = []
+    for i in range(200):
+        tag = i.to_bytes(2, "little")
+        t0 = time.perf_counter()
+        s.ping(tag)
+        link.poll(0)
+        while not any(p == tag for _, p in s.pongs):
+            link.poll(0.001)
+        rtts.append((time.perf_counter() - t0) * 1000)
+    print(f"ping round trip:           median {statistics.median(rtts):6.2f} ms, "
+          f"p95 {pct(rtts, 0.95):6.2f} ms  ({len(rtts)} pings)")
+
+    lat = []
+    for i in range(100):
+        closed = i % 2 == 0
+        t0 = time.perf_counter()
+        s.test_switches([(37, closed)])
+        link.poll(0)
+        got: list[SwitchChange] = []
+        while not got:
+            got = link.poll(0.001)
+        lat.append((time.perf_counter() - t0) * 1000)
+    print(f"switch -> host event:      median {lat and statistics.median(lat):6.2f} ms, "
+          f"p95 {pct(lat, 0.95):6.2f} ms  (debounce {DEBOUNCE} x {1000 // HZ} ms included)")
+
+    events = 0
+    closed = True
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        s.test_switches([(i, closed) for i in range(CHIPS * 8)])
+        link.poll(0)
+        n = 0
+        while n < CHIPS * 8:
+            n += len(link.poll(0.005))
+        events += n
+        closed = not closed
+    dt = time.perf_counter() - t0
+    print(f"switch events:             {events / dt:8.0f} events/s "
+          f"(all {CHIPS * 8} switches toggling, {events} events in {dt:.1f} s)")
+
+    before = link.health().firmware_counters.get("led_frames", 0)
+    frames = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        colour = (frames % 256, 40, 200)
+        link.send_leds([colour] * LEDS)
+        frames += 1
+        s.ping(b"sync")
+        end = time.perf_counter() + 2
+        while not any(p == b"sync" for _, p in s.pongs) and time.perf_counter() < end:
+            link.poll(0.001)
+        if time.perf_counter() >= end:
+            print("LED frame not acknowledged:", link.health())
+            return 1
+        s.pongs.clear()
+    dt = time.perf_counter() - t0
+    end = time.perf_counter() + 1.5  # the next heartbeats carry the firmware's count
+    while time.perf_counter() < end:
+        link.poll(0.01)
+    shown = link.health().firmware_counters.get("led_frames", 0) - before
+    print(f"LED frames ({LEDS} LEDs):     {frames / dt:8.1f} frames/s sent and acknowledged "
+          f"({shown} counted by the firmware)")
+    h = link.health()
+    print(f"link health: frames ok {h.frames_ok}, bad {h.frames_bad}, gaps {h.gaps}, "
+          f"firmware rx_bad {h.firmware_counters.get('rx_bad')}, "
+          f"overruns {h.firmware_counters.get('overruns')}")
+    link.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
