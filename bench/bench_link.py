@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found"
 """The serial link end to end: the firmware under the MicroPython unix port on a pty,
 the host's SerialLink (pyserial) on the other end.
 
