@@ -96,3 +96,17 @@ def test_payload_size_limit() -> None:
     except ValueError:
         return
     raise AssertionError("oversized payload accepted")
+
+
+def test_examples_in_docs_decode() -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    examples = re.findall(r"`(00 (?:[0-9a-f]{2} )+00)`", doc)
+    assert len(examples) >= 7
+    for ex in examples:
+        d = P.Decoder()
+        frames = d.feed(bytes.fromhex(ex))
+        assert len(frames) == 1 and d.frames_bad == 0, ex
+        f = frames[0]
+        assert P.encode_frame(f.type, f.seq, f.payload) == bytes.fromhex(ex)
