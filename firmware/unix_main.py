@@ -47,6 +47,8 @@ def main():
                            cfg["tail_level"], cfg["active_low"])
     strip = FakeStrip(clock, record, keep=8)  # the file is the record; keep the heap small
     stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer)
+    import micropython
+    micropython.kbd_intr(-1)  # as on the Pico: 0x03 is data
     app = App(cfg, scanner, stream, strip, clock, FakeWDT(clock), test_chain=chain)
     run(app, stream)
 

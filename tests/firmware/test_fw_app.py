@@ -9,6 +9,8 @@ import board_config
 import protocol as P
 from app import App, WatchdogGate
 from fakes import FakeChain, FakeClock, FakeStrip, FakeWDT, ListStream
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from scan import ChainScanner
 
 
@@ -208,3 +210,33 @@ def test_invalid_board_json_falls_back_to_defaults(tmp_path: Any) -> None:
     good.write_text('{"chips": 12, "leds": 96, "bogus": 1}')
     cfg = board_config.load(str(good))
     assert cfg["chips"] == 12 and cfg["leds"] == 96 and "bogus" not in cfg
+
+
+FUZZ = settings(derandomize=True, max_examples=150, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.binary(max_size=800))
+def test_fuzz_random_bytes_into_the_firmware(garbage: bytes) -> None:
+    assume(P.Decoder().feed(garbage) == [])
+    r = Rig(test=False)
+    r.run(10)
+    r.stream.incoming += garbage
+    frames = r.run(30)
+    assert r.of(frames, P.MSG_CHANGES) == []
+    r.send(P.CMD_PING, b"still here")
+    assert r.of(r.run(2), P.MSG_PONG) == [b"still here"]
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(0x80, 0x8C), st.binary(max_size=60)), max_size=8))
+def test_fuzz_well_framed_nonsense_commands(cmds: list[tuple[int, bytes]]) -> None:
+    """Valid frames, arbitrary payloads (maintenance and test commands excluded)."""
+    r = Rig(test=False)
+    r.run(10)
+    for t, payload in cmds:
+        r.send(t, payload)
+    frames = r.run(10)
+    assert r.of(frames, P.MSG_CHANGES) == []
+    assert r.strip.last is None or len(r.strip.last) == 3 * r.app.n_leds
