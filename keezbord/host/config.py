@@ -1,0 +1,240 @@
+"""One board's configuration: a TOML file (see docs/board.example.toml).
+
+Every key is optional; defaults fit a 4-seat board on a Pico over USB. Unknown keys are
+refused (a typo must not silently fall back to a default). Errors are one line naming
+the file, the key and the problem. Relative paths are relative to the file's folder.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from keezbord.engine.profiles import PROFILES
+from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
+from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
+from keezbord.host.drivers.rfid import DEFAULT_GAP_MS
+from keezbord.host.drivers.strip_neopixel import NEOPIXEL_PINS
+
+ScannerKind = Literal["pico-serial", "gpio"]
+Hints = Literal["off", "targets", "full"]
+SCANNER_KINDS: Final = ("pico-serial", "gpio")
+LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "none")
+RFID_READERS: Final = ("pn532", "rdm6300", "none")
+HINTS: Final = ("off", "targets", "full")
+DEFAULT_CONFIG_NAME: Final = "board.toml"
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message is one line naming the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScannerConfig:
+    kind: ScannerKind = "pico-serial"
+    port: str = "/dev/ttyACM0"
+    load_pin: int = 17
+    clock_pin: int = 27
+    data_pin: int = 22
+    debounce: int = 3
+    scan_hz: int = 500
+
+
+@dataclass(frozen=True, slots=True)
+class LedConfig:
+    driver: str = "auto"  # auto: over the Pico with pico-serial, NeoPixel with gpio
+    pin: int = 18
+    brightness: float = 0.4
+    budget_ma: float | None = 2000.0
+    palette: Mapping[str, str] = field(default_factory=dict)
+    patterns: Mapping[str, str] = field(default_factory=dict)
+
+    def settings(self) -> LedSettings:
+        return LedSettings(brightness=self.brightness, budget_ma=self.budget_ma
+                           ).with_overrides(self.palette, self.patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class RfidConfig:
+    reader: str = "pn532"
+    port: str = "/dev/serial0"
+    tap_gap_ms: int = DEFAULT_GAP_MS
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    source: str = "(defaults)"
+    seats: int = 4
+    segment: int = 16
+    profile: str = "standard"
+    wiring: str = "default"  # "default" or a path to a wiring JSON
+    hints: Hints = "targets"
+    scanner: ScannerConfig = field(default_factory=ScannerConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    rfid: RfidConfig = field(default_factory=RfidConfig)
+    cards: Path = Path("cards.json")
+    journal: Path = Path("keezbord.sqlite")
+
+    def topology(self) -> Topology:
+        return Topology(self.seats, self.segment)
+
+    @property
+    def led_driver(self) -> str:
+        if self.leds.driver != "auto":
+            return self.leds.driver
+        return "pico-serial" if self.scanner.kind == "pico-serial" else "neopixel"
+
+    def load_wiring(self) -> Any:
+        """The board's keezbord.hardware.wiring.Wiring (default, or from the JSON file)."""
+        from keezbord.hardware.wiring import Wiring, default_wiring
+
+        if self.wiring == "default":
+            return default_wiring(self.topology())
+        import json
+
+        path = Path(self.wiring)
+        try:
+            with path.open(encoding="utf-8") as f:
+                data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"{path}: not valid JSON: {e}") from None
+        try:
+            return Wiring.from_json(data)
+        except (ValueError, KeyError, TypeError) as e:
+            raise ConfigError(f"{self.source}: board.wiring: {path}: {e}") from None
+
+
+class _Section:
+    """Typed reads from one TOML table, each error naming file and key."""
+
+    def __init__(self, source: str, name: str, data: Any, keys: tuple[str, ...]) -> None:
+        self.source, self.name = source, name
+        if not isinstance(data, dict):
+            raise self.error(None, "must be a table")
+        self.data: dict[str, Any] = data
+        for k in data:
+            if k not in keys:
+                raise self.error(k, f"unknown key (known: {', '.join(keys)})")
+
+    def key(self, k: str | None) -> str:
+        if k is None:
+            return self.name or "(top level)"
+        return f"{self.name}.{k}" if self.name else k
+
+    def error(self, k: str | None, problem: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {self.key(k)}: {problem}")
+
+    def get_int(self, k: str, default: int, lo: int, hi: int) -> int:
+        v = self.data.get(k, default)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.error(k, f"must be a whole number, not {v!r}")
+        if not lo <= v <= hi:
+            raise self.error(k, f"must be {lo} to {hi}, not {v}")
+        return v
+
+    def get_float(self, k: str, default: float | None, lo: float, hi: float) -> float | None:
+        v = self.data.get(k, default)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise self.error(k, f"must be a number, not {v!r}")
+        if not lo <= v <= hi:
+            raise self.error(k, f"must be {lo:g} to {hi:g}, not {v}")
+        return float(v)
+
+    def get_str(self, k: str, default: str, choices: tuple[str, ...] | None = None) -> str:
+        v = self.data.get(k, default)
+        if not isinstance(v, str) or not v:
+            raise self.error(k, f"must be a non-empty string, not {v!r}")
+        if choices is not None and v not in choices:
+            raise self.error(k, f"must be one of {', '.join(choices)}, not {v!r}")
+        return v
+
+    def get_path(self, k: str, default: str, base: Path) -> Path:
+        p = Path(self.get_str(k, default)).expanduser()
+        return p if p.is_absolute() else base / p
+
+    def table(self, k: str, keys: tuple[str, ...]) -> _Section:
+        return _Section(self.source, self.key(k), self.data.get(k, {}), keys)
+
+
+_TOP = ("board", "scanner", "leds", "rfid", "files")
+_GPIO_PINS = (2, 27)  # BCM GPIO2..GPIO27 on the 40-pin header
+
+
+def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> BoardConfig:
+    """A BoardConfig from parsed TOML data; ``base`` anchors relative paths."""
+    top = _Section(source, "", data, _TOP)
+    b = top.table("board", ("seats", "segment", "profile", "wiring", "hints"))
+    seats = b.get_int("seats", 4, MIN_SEATS, MAX_SEATS)
+    segment = b.get_int("segment", 16, MIN_SEGMENT, 64)
+    profile = b.get_str("profile", "standard", tuple(PROFILES))
+    wiring = b.get_str("wiring", "default")
+    if wiring != "default":
+        wiring = str(b.get_path("wiring", wiring, base))
+    hints: Any = b.get_str("hints", "targets", HINTS)
+
+    s = top.table("scanner", ("kind", "port", "load_pin", "clock_pin", "data_pin",
+                              "debounce", "scan_hz"))
+    kind: Any = s.get_str("kind", "pico-serial", SCANNER_KINDS)
+    pins = {k: s.get_int(k, d, *_GPIO_PINS) for k, d in
+            (("load_pin", 17), ("clock_pin", 27), ("data_pin", 22))}
+    if len(set(pins.values())) < 3:
+        raise s.error(None, f"load_pin, clock_pin and data_pin must differ, not {pins}")
+    scanner = ScannerConfig(kind, s.get_str("port", "/dev/ttyACM0"), pins["load_pin"],
+                            pins["clock_pin"], pins["data_pin"],
+                            s.get_int("debounce", 3, 1, 20), s.get_int("scan_hz", 500, 50, 5000))
+
+    le = top.table("leds", ("driver", "pin", "brightness", "budget_ma", "palette",
+                            "patterns"))
+    pin = le.get_int("pin", 18, *_GPIO_PINS)
+    if pin not in NEOPIXEL_PINS:
+        raise le.error("pin", f"must be one of GPIO {', '.join(map(str, NEOPIXEL_PINS))} "
+                              f"(pins with a NeoPixel driver), not {pin}")
+    pal = le.table("palette", ROLES)
+    for role in pal.data:
+        try:
+            parse_colour(pal.data[role])
+        except ValueError as e:
+            raise pal.error(role, str(e)) from None
+    pat = le.table("patterns", ROLES)
+    for role in pat.data:
+        pat.get_str(role, "", PATTERNS)
+    brightness = le.get_float("brightness", 0.4, 0.0, 1.0)
+    leds = LedConfig(le.get_str("driver", "auto", LED_DRIVERS), pin,
+                     0.4 if brightness is None else brightness,
+                     le.get_float("budget_ma", 2000.0, 50.0, 100000.0),
+                     dict(pal.data), dict(pat.data))
+    if kind == "gpio" and leds.driver == "pico-serial":
+        raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
+
+    r = top.table("rfid", ("reader", "port", "tap_gap_ms"))
+    rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), r.get_str("port", "/dev/serial0"),
+                      r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
+
+    f = top.table("files", ("cards", "journal"))
+    return BoardConfig(source, seats, segment, profile, wiring, hints, scanner, leds, rfid,
+                       f.get_path("cards", "cards.json", base),
+                       f.get_path("journal", "keezbord.sqlite", base))
+
+
+def load_config(path: str | Path) -> BoardConfig:
+    p = Path(path)
+    with p.open("rb") as fh:  # a missing file is an OSError: the CLI prints it in one line
+        try:
+            data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    return parse_config(data, str(p), p.parent)
+
+
+def find_config(path: str | None) -> BoardConfig:
+    """The ``--config`` file; else ./board.toml if there is one; else the defaults."""
+    if path is not None:
+        return load_config(path)
+    if Path(DEFAULT_CONFIG_NAME).is_file():
+        return load_config(DEFAULT_CONFIG_NAME)
+    return BoardConfig()

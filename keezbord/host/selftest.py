@@ -1,0 +1,435 @@
+"""Selftest: walk a newly built board hole by hole.
+
+For each hole in turn: light its LED as ``target``, ask the builder to put a pawn on the
+lit hole, and check that the switch that closes is the one the wiring puts under that
+hole (so switch and LED agree); then ask to lift it. Flags: ``swapped`` (another hole's
+switch closed: its wire, or the LED chain order, is wrong), ``unmapped`` (a switch input
+the wiring does not use closed), ``missing`` (nothing closed: skipped or timed out),
+``chatter`` (the switch flickered while the pawn sat still), and switches stuck closed
+on the empty board.
+
+The walk is a pure state machine: ``start_walk`` and ``step(walk, input, now)`` return
+the new walk and effects (LED frames, prompts, the final report); ``run_walk`` drives it
+with injected I/O (real hardware, or ``SimBoard`` for ``keezbord selftest --sim``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from keezbord.engine.text import Text
+from keezbord.host.drivers.switches import SwitchChange, WiringLike
+
+Status = Literal["ok", "swapped", "unmapped", "missing", "chatter"]
+Phase = Literal["place", "settle", "lift", "done"]
+Ask = Literal["place", "lift", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """The builder gives up on this hole (no switch closes)."""
+
+    t: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    t: int
+
+
+WalkInput = SwitchChange | Skip | Tick
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLeds:
+    frame: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    ask: Ask
+    hole: str | None
+    text: Text
+
+
+@dataclass(frozen=True, slots=True)
+class HoleResult:
+    hole: str
+    status: Status
+    expected_switch: int
+    led: int
+    switch: int | None = None  # the switch that closed
+    reads_as: str | None = None  # the hole the wiring puts on that switch
+    transitions: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hole": self.hole, "status": self.status,
+                "expected_switch": self.expected_switch, "led": self.led,
+                "switch": self.switch, "reads_as": self.reads_as,
+                "transitions": self.transitions}
+
+
+@dataclass(frozen=True, slots=True)
+class SelftestReport:
+    results: tuple[HoleResult, ...]
+    stuck_switches: tuple[int, ...]  # closed on the empty board
+    stuck_holes: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.stuck_switches and all(r.status == "ok" for r in self.results)
+
+    def counts(self) -> dict[str, int]:
+        out = {s: 0 for s in ("ok", "swapped", "unmapped", "missing", "chatter")}
+        for r in self.results:
+            out[r.status] += 1
+        return out
+
+    def swapped_pairs(self) -> list[tuple[str, str]]:
+        """Holes that each read as the other: two switch wires (or LEDs) crossed."""
+        reads = {r.hole: r.reads_as for r in self.results if r.status == "swapped"}
+        return sorted({tuple(sorted((a, b))) for a, b in reads.items()  # type: ignore[misc]
+                       if b is not None and reads.get(b) == a})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "counts": self.counts(),
+                "stuck_switches": list(self.stuck_switches),
+                "stuck_holes": list(self.stuck_holes),
+                "swapped_pairs": [list(p) for p in self.swapped_pairs()],
+                "holes": [r.to_dict() for r in self.results]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def to_text(self, lang: str) -> str:
+        def t(nl: str, en: str) -> str:
+            return Text(nl, en).get(lang)
+
+        c = self.counts()
+        lines = [t("Zelftest van het bord", "Board selftest"),
+                 t(f"{len(self.results)} gaten: {c['ok']} goed, {c['swapped']} verwisseld, "
+                   f"{c['unmapped']} onbekende schakelaar, {c['missing']} geen signaal, "
+                   f"{c['chatter']} dendert",
+                   f"{len(self.results)} holes: {c['ok']} ok, {c['swapped']} swapped, "
+                   f"{c['unmapped']} unmapped switch, {c['missing']} missing, "
+                   f"{c['chatter']} chattering")]
+        if self.stuck_switches:
+            where = ", ".join(h or f"#{i}" for i, h in zip(
+                self.stuck_switches, self.stuck_holes, strict=True))
+            lines.append(t(f"schakelaars dicht op het lege bord (vast of een pion "
+                           f"vergeten): {where}",
+                           f"switches closed on the empty board (stuck, or a pawn left "
+                           f"on it): {where}"))
+        for a, b in self.swapped_pairs():
+            lines.append(t(f"{a} en {b} zijn verwisseld", f"{a} and {b} are swapped"))
+        for r in self.results:
+            if r.status == "ok":
+                continue
+            msg = {
+                "swapped": t(f"LED {r.led} brandde, maar schakelaar {r.switch} ({r.reads_as})"
+                             f" sloot in plaats van {r.expected_switch}",
+                             f"LED {r.led} was lit, but switch {r.switch} ({r.reads_as}) "
+                             f"closed instead of {r.expected_switch}"),
+                "unmapped": t(f"schakelaar {r.switch} sloot; die hoort bij geen gat",
+                              f"switch {r.switch} closed; no hole is wired to it"),
+                "missing": t(f"geen schakelaar sloot (verwacht: {r.expected_switch})",
+                             f"no switch closed (expected: {r.expected_switch})"),
+                "chatter": t(f"schakelaar {r.switch} dendert ({r.transitions} wissels)",
+                             f"switch {r.switch} chatters ({r.transitions} changes)"),
+            }[r.status]
+            lines.append(f"  {r.hole}: {msg}")
+        lines.append(t("Resultaat: in orde", "Result: all fine") if self.ok
+                     else t("Resultaat: NIET in orde", "Result: NOT fine"))
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    report: SelftestReport
+
+
+Effect = ShowLeds | Prompt | Finished
+
+
+@dataclass(frozen=True, slots=True)
+class WalkSettings:
+    settle_ms: int = 300  # a pawn must sit still this long before it is judged
+    chatter_threshold: int = 3  # more transitions than this while settling: chatter
+    timeout_ms: int | None = None  # per hole; None: wait for the builder (or a skip)
+
+
+@dataclass(frozen=True)
+class Walk:
+    wiring: WiringLike = field(compare=False)
+    order: tuple[str, ...]
+    settings: WalkSettings
+    stuck: frozenset[int]
+    i: int = 0
+    phase: Phase = "place"
+    results: tuple[HoleResult, ...] = ()
+    closed: frozenset[int] = frozenset()
+    placed: int | None = None
+    transitions: int = 0
+    last_change: int = 0
+    phase_start: int = 0
+
+    @property
+    def hole(self) -> str | None:
+        return self.order[self.i] if self.i < len(self.order) else None
+
+
+def _ask_place(w: Walk) -> list[Effect]:
+    hole = w.hole
+    assert hole is not None
+    n, total = w.i + 1, len(w.order)
+    return [ShowLeds({hole: "target"}), Prompt("place", hole, Text(
+        nl=f"[{n}/{total}] zet een pion op het verlichte gat ({hole})",
+        en=f"[{n}/{total}] put a pawn on the lit hole ({hole})"))]
+
+
+def _report(w: Walk) -> SelftestReport:
+    stuck = tuple(sorted(w.stuck))
+    return SelftestReport(w.results, stuck,
+                          tuple(w.wiring.hole_at_switch(i) or "" for i in stuck))
+
+
+def start_walk(
+    wiring: WiringLike,
+    closed_at_start: Iterable[int],
+    now: int,
+    order: Sequence[str] | None = None,
+    settings: WalkSettings = WalkSettings(),
+) -> tuple[Walk, list[Effect]]:
+    """Begin the walk. ``order``: the holes to visit (default: along the LED chain, so
+    the builder follows the lit hole around the board)."""
+    holes = tuple(order) if order is not None else tuple(
+        h for h in wiring.led_order if h is not None)
+    stuck = frozenset(closed_at_start)
+    w = Walk(wiring, holes, settings, stuck, closed=stuck, phase_start=now,
+             last_change=now)
+    effects: list[Effect] = []
+    if stuck:
+        where = ", ".join(wiring.hole_at_switch(i) or f"#{i}" for i in sorted(stuck))
+        effects.append(Prompt("info", None, Text(
+            nl=f"let op: schakelaars dicht op het lege bord: {where}",
+            en=f"note: switches closed on the empty board: {where}")))
+    if not holes:
+        return replace(w, phase="done"), [*effects, Finished(_report(w))]
+    return w, effects + _ask_place(w)
+
+
+def _advance(w: Walk, result: HoleResult | None, now: int) -> tuple[Walk, list[Effect]]:
+    results = w.results if result is None else (*w.results, result)
+    w = replace(w, i=w.i + 1, phase="place", results=results, placed=None, transitions=0,
+                phase_start=now, last_change=now)
+    if w.hole is None:
+        w = replace(w, phase="done")
+        return w, [ShowLeds({}), Finished(_report(w))]
+    return w, _ask_place(w)
+
+
+def _missing(w: Walk) -> HoleResult:
+    hole = w.hole
+    assert hole is not None
+    return HoleResult(hole, "missing", w.wiring.switch_index(hole), w.wiring.led_index(hole))
+
+
+def _judge(w: Walk) -> HoleResult:
+    hole, s = w.hole, w.placed
+    assert hole is not None and s is not None
+    reads = w.wiring.hole_at_switch(s) if 0 <= s < len(w.wiring.switch_order) else None
+    status: Status
+    if reads is None:
+        status = "unmapped"
+    elif reads != hole:
+        status = "swapped"
+    elif w.transitions > w.settings.chatter_threshold:
+        status = "chatter"
+    else:
+        status = "ok"
+    return HoleResult(hole, status, w.wiring.switch_index(hole), w.wiring.led_index(hole),
+                      s, reads, w.transitions)
+
+
+def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[Effect]]:
+    """One input (a switch change, a skip or a tick) at ``now`` ms."""
+    if w.phase == "done":
+        return w, []
+    if isinstance(inp, SwitchChange):
+        closed = w.closed | {inp.index} if inp.closed else w.closed - {inp.index}
+        w = replace(w, closed=closed)
+        if inp.index in w.stuck:
+            pass  # a stuck switch is reported once, not judged per hole
+        elif w.phase == "place" and inp.closed:
+            w = replace(w, phase="settle", placed=inp.index, transitions=1,
+                        last_change=now)
+        elif w.phase == "settle" and inp.index == w.placed:
+            w = replace(w, transitions=w.transitions + 1, last_change=now)
+        elif w.phase == "lift":
+            w = replace(w, last_change=now)
+    elif isinstance(inp, Skip) and w.phase in ("place", "settle"):
+        return _advance(w, _missing(w), now)
+
+    st = w.settings
+    if w.phase == "place" and st.timeout_ms is not None and now - w.phase_start >= \
+            st.timeout_ms:
+        return _advance(w, _missing(w), now)
+    if w.phase == "settle" and now - w.last_change >= st.settle_ms:
+        if w.placed not in w.closed:  # the pawn did not stay: wait for it again
+            return replace(w, phase="place", placed=None, transitions=0), []
+        result = _judge(w)
+        w = replace(w, phase="lift", results=(*w.results, result), phase_start=now,
+                    last_change=now)
+        return w, [Prompt("lift", w.hole, Text(nl="haal de pion weg", en="lift the pawn"))]
+    if w.phase == "lift" and not (w.closed - w.stuck) and now - w.last_change >= \
+            st.settle_ms:
+        return _advance(w, None, now)
+    return w, []
+
+
+# --- driving it ---------------------------------------------------------------------------
+
+
+class WalkIO(Protocol):
+    def poll(self, now: int) -> list[WalkInput]:
+        """Switch changes (and skips) since the last poll."""
+        ...
+
+    def apply(self, effect: ShowLeds | Prompt) -> None: ...
+
+
+def run_walk(
+    walk: Walk,
+    effects: list[Effect],
+    io: WalkIO,
+    clock: Callable[[], int],
+    wait: Callable[[], None] = lambda: None,
+    max_ms: int | None = None,
+) -> SelftestReport | None:
+    """Drive the walk until it finishes (its report) or ``max_ms`` pass (None)."""
+    pending = list(effects)
+    start = clock()
+    while True:
+        for e in pending:
+            if isinstance(e, Finished):
+                return e.report
+            io.apply(e)
+        pending = []
+        now = clock()
+        if max_ms is not None and now - start > max_ms:
+            return None
+        for inp in io.poll(now) or [Tick(now)]:
+            walk, effs = step(walk, inp, now)
+            pending += effs
+        wait()
+
+
+# --- simulated board ----------------------------------------------------------------------
+
+
+@dataclass
+class SimFaults:
+    """Faults to build into a simulated board (hole names)."""
+
+    swapped: list[tuple[str, str]] = field(default_factory=list)  # switch wires crossed
+    missing: list[str] = field(default_factory=list)  # no switch (or a dead one)
+    chatter: list[str] = field(default_factory=list)  # flickers when a pawn sits on it
+    stuck: list[str] = field(default_factory=list)  # closed all the time
+    led_swapped: list[tuple[str, str]] = field(default_factory=list)  # LED chain crossed
+
+    @classmethod
+    def parse(cls, text: str) -> SimFaults:
+        """``swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2``"""
+        f = cls()
+        for part in filter(None, (p.strip() for p in text.split(";"))):
+            kind, _, arg = part.partition(":")
+            holes = [h.strip() for h in arg.split(",") if h.strip()]
+            if kind in ("swap", "led-swap") and len(holes) == 2:
+                (f.swapped if kind == "swap" else f.led_swapped).append((holes[0], holes[1]))
+            elif kind in ("missing", "chatter", "stuck") and holes:
+                getattr(f, kind).extend(holes)
+            else:
+                raise ValueError(f"bad fault {part!r} (e.g. swap:T3,T4;missing:T7;"
+                                 "chatter:T9;stuck:N0.1;led-swap:T1,T2)")
+        return f
+
+
+class SimBoard:
+    """A built board with faults, and a patient builder who does what the prompts say:
+    puts a pawn on the hole that is physically lit, lifts it when asked."""
+
+    def __init__(self, wiring: WiringLike, faults: SimFaults | None = None,
+                 react_ms: int = 400) -> None:
+        self.wiring = wiring
+        f = faults or SimFaults()
+        holes = [h for h in wiring.switch_order if h is not None]
+        for h in [*f.missing, *f.chatter, *f.stuck, *(x for p in f.swapped for x in p),
+                  *(x for p in f.led_swapped for x in p)]:
+            if h not in holes:
+                raise ValueError(f"fault names {h!r}, which is not a hole of this board")
+        # the switch physically under each hole, and the hole physically above each LED
+        self.switch_under: dict[str, int | None] = {h: wiring.switch_index(h) for h in holes}
+        for a, b in f.swapped:
+            self.switch_under[a], self.switch_under[b] = (self.switch_under[b],
+                                                          self.switch_under[a])
+        for h in f.missing:
+            self.switch_under[h] = None
+        self.above_led: dict[int, str] = {wiring.led_index(h): h for h in holes}
+        for a, b in f.led_swapped:
+            ia, ib = wiring.led_index(a), wiring.led_index(b)
+            self.above_led[ia], self.above_led[ib] = b, a
+        self.chatter = set(f.chatter)
+        self.stuck = {s for h in f.stuck if (s := self.switch_under[h]) is not None}
+        self.react_ms = react_ms
+        self.lit: str | None = None  # the physical hole under the lit LED
+        self.pawn: str | None = None
+        self._todo: list[tuple[int, WalkInput]] = []
+        self._ask: Ask | None = None
+        self._asked_at: int | None = None
+        self.log: list[str] = []
+
+    def closed_at_start(self) -> frozenset[int]:
+        return frozenset(self.stuck)
+
+    def apply(self, effect: ShowLeds | Prompt) -> None:
+        if isinstance(effect, ShowLeds):
+            self.lit = None
+            for hole, role in effect.frame.items():
+                if role == "target":
+                    self.lit = self.above_led[self.wiring.led_index(hole)]
+        else:
+            self.log.append(effect.text.en)
+            if effect.ask != "info":
+                self._ask, self._asked_at = effect.ask, None
+
+    def poll(self, now: int) -> list[WalkInput]:
+        if self._ask is not None and self._asked_at is None:
+            self._asked_at = now
+        if self._ask is not None and self._asked_at is not None and \
+                now - self._asked_at >= self.react_ms:
+            self._act(now)
+            self._ask = None
+        due = [inp for t, inp in self._todo if t <= now]
+        self._todo = [(t, inp) for t, inp in self._todo if t > now]
+        return due
+
+    def _act(self, now: int) -> None:
+        if self._ask == "place" and self.lit is not None:
+            self.pawn = self.lit
+            s = self.switch_under[self.lit]
+            if s is None or s in self.stuck:  # nothing changes: the builder gives up
+                self._todo.append((now + 5000, Skip(now + 5000)))
+            else:
+                self._todo.append((now, SwitchChange(now, s, True)))
+                if self.pawn in self.chatter:
+                    for k in range(1, 7):
+                        self._todo.append((now + 20 * k, SwitchChange(now + 20 * k, s,
+                                                                      k % 2 == 0)))
+        elif self._ask == "lift" and self.pawn is not None:
+            s = self.switch_under[self.pawn]
+            if s is not None and s not in self.stuck:
+                self._todo.append((now, SwitchChange(now, s, False)))
+            self.pawn = None

@@ -1,0 +1,105 @@
+"""The board configuration: the example validates, bad input gives one line naming the key."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from keezbord.host.cli import main
+from keezbord.host.config import BoardConfig, ConfigError, find_config, load_config, parse_config
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "board.example.toml"
+
+
+def test_example_loads_and_matches_the_defaults_it_documents() -> None:
+    cfg = load_config(EXAMPLE)
+    assert (cfg.seats, cfg.segment, cfg.profile, cfg.hints) == (4, 16, "standard", "targets")
+    assert cfg.scanner.kind == "pico-serial" and cfg.scanner.data_pin == 22
+    assert cfg.rfid.reader == "pn532"
+    assert cfg.cards == EXAMPLE.parent / "cards.json"  # relative to the file
+    assert cfg.led_driver == "pico-serial"
+    s = cfg.leds.settings()
+    assert s.brightness == 0.4 and s.budget_ma == 2000.0
+    assert s.styles["target"].colour == (0x00, 0x9E, 0x73)
+    # the example spells out the defaults: same values as no file at all
+    d = BoardConfig()
+    assert (cfg.scanner, cfg.rfid, cfg.seats) == (d.scanner, d.rfid, d.seats)
+
+
+def test_a_gpio_board() -> None:
+    cfg = parse_config({"board": {"seats": 6, "wiring": "w.json"},
+                        "scanner": {"kind": "gpio", "data_pin": 5},
+                        "leds": {"palette": {"error": "#ff0000"}, "budget_ma": 900}},
+                       base=Path("/boards"))
+    assert cfg.topology().ring == 96
+    assert cfg.led_driver == "neopixel"
+    assert cfg.wiring == "/boards/w.json"
+    assert cfg.leds.settings().styles["error"].colour == (255, 0, 0)
+
+
+@pytest.mark.parametrize(("data", "key", "problem"), [
+    ({"board": {"seats": 9}}, "board.seats", "2 to 8"),
+    ({"board": {"seats": "four"}}, "board.seats", "whole number"),
+    ({"board": {"seets": 4}}, "board.seets", "unknown key"),
+    ({"bord": {}}, "bord", "unknown key"),
+    ({"board": {"profile": "chaos"}}, "board.profile", "one of"),
+    ({"board": {"hints": "all"}}, "board.hints", "off, targets, full"),
+    ({"board": 3}, "board", "table"),
+    ({"scanner": {"kind": "usb"}}, "scanner.kind", "pico-serial, gpio"),
+    ({"scanner": {"clock_pin": 40}}, "scanner.clock_pin", "2 to 27"),
+    ({"scanner": {"clock_pin": 22}}, "scanner", "must differ"),
+    ({"scanner": {"debounce": 0}}, "scanner.debounce", "1 to 20"),
+    ({"leds": {"brightness": 1.5}}, "leds.brightness", "0 to 1"),
+    ({"leds": {"brightness": True}}, "leds.brightness", "number"),
+    ({"leds": {"pin": 4}}, "leds.pin", "NeoPixel"),
+    ({"leds": {"palette": {"target": "green"}}}, "leds.palette.target", "#RRGGBB"),
+    ({"leds": {"palette": {"glow": "#000000"}}}, "leds.palette.glow", "unknown key"),
+    ({"leds": {"patterns": {"error": "disco"}}}, "leds.patterns.error", "one of"),
+    ({"scanner": {"kind": "gpio"}, "leds": {"driver": "pico-serial"}}, "leds.driver",
+     "pico-serial"),
+    ({"rfid": {"reader": "nfc"}}, "rfid.reader", "pn532, rdm6300, none"),
+    ({"rfid": {"port": ""}}, "rfid.port", "non-empty"),
+    ({"files": {"cards": 7}}, "files.cards", "string"),
+])
+def test_bad_config_names_the_key(data: dict[str, object], key: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, "board.toml")
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert msg.startswith(f"board.toml: {key}: ")
+    assert problem in msg
+
+
+def test_bad_toml_and_missing_file(tmp_path: Path) -> None:
+    p = tmp_path / "board.toml"
+    p.write_text("[board\nseats = 4\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(p)
+    with pytest.raises(OSError):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_find_config_prefers_the_flag_then_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert find_config(None) == BoardConfig()
+    (tmp_path / "board.toml").write_text("[board]\nseats = 3\n")
+    assert find_config(None).seats == 3
+    (tmp_path / "six.toml").write_text("[board]\nseats = 6\n")
+    assert find_config("six.toml").seats == 6
+
+
+def test_example_is_valid_toml_with_only_known_sections() -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    assert set(data) == {"board", "scanner", "leds", "rfid", "files"}
+
+
+def test_command_with_a_bad_config_exits_2_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "board.toml"
+    p.write_text("[board]\nseats = 12\n")
+    assert main(["cards", "list", "--config", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "board.seats" in err
