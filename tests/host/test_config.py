@@ -103,3 +103,22 @@ def test_command_with_a_bad_config_exits_2_with_one_line(
     assert main(["cards", "list", "--config", str(p)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "board.seats" in err
+
+
+def test_wiring_default_or_from_a_json_file(tmp_path: Path) -> None:
+    import json
+
+    from keezbord.hardware.wiring import default_wiring
+
+    cfg = parse_config({"board": {"seats": 3}})
+    w = cfg.load_wiring()
+    assert w == default_wiring(cfg.topology())
+    (tmp_path / "w.json").write_text(json.dumps(w.to_json()))
+    cfg2 = parse_config({"board": {"seats": 3, "wiring": "w.json"}}, "b.toml", tmp_path)
+    assert cfg2.load_wiring().led_order == w.led_order
+    (tmp_path / "w.json").write_text("{nope")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        cfg2.load_wiring()
+    (tmp_path / "w.json").write_text('{"seats": 3}')
+    with pytest.raises(ConfigError, match=r"^b\.toml: board\.wiring: "):
+        cfg2.load_wiring()

@@ -1,12 +1,10 @@
 """Commands for the board's devices: ``keezbord cards`` (enroll and list the RFID tags of a
 deck) and ``keezbord selftest`` (walk a newly built board hole by hole).
-``keezbord firmware`` is delegated to keezbord.host.commands.firmware when present.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import queue
 import random
 import sys
@@ -36,30 +34,6 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE",
                    help="board configuration (default: ./board.toml if present)")
     p.add_argument("--lang", default="nl", choices=("nl", "en"), help="language of messages")
-
-
-# --- firmware (the firmware engineer's module, when present) --------------------------------
-
-
-def _firmware_module() -> Any:
-    try:
-        return importlib.import_module("keezbord.host.commands.firmware")
-    except ImportError:
-        return None
-
-
-def add_firmware_arguments(parser: argparse.ArgumentParser) -> None:
-    mod = _firmware_module()
-    if mod is not None:
-        mod.add_firmware_arguments(parser)
-
-
-def run_firmware(args: argparse.Namespace) -> int:
-    mod = _firmware_module()
-    if mod is None:
-        raise UsageError("firmware installation is not available in this version")
-    result: int = mod.run_firmware(args)
-    return result
 
 
 # --- cards ---------------------------------------------------------------------------------
