@@ -4,10 +4,11 @@ mock pin factory: the test asserts on the pin history and on the decoded switche
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import pytest
 
+from keezbord.engine.topology import Topology
+from keezbord.hardware.wiring import default_wiring
 from keezbord.host.drivers.fakes import FakeShiftChain
 from keezbord.host.drivers.pins import MockPinFactory
 from keezbord.host.drivers.scanner_gpio import (
@@ -85,27 +86,30 @@ def test_debouncer_needs_consistent_samples() -> None:
     assert d.stable == (0, 1, 0)
 
 
-def test_scanner_reports_debounced_hole_events_through_the_wiring(wiring_for: Any) -> None:
-    holes = [f"T{i}" for i in range(12)]
-    wiring = wiring_for(holes)
-    _, chain, reader = make(chips=2)
-    scanner = GpioScanner(reader, wiring, samples=2)
+# the real board wiring: 2 seats of 7 holes give 30 holes on 4 chips, with spare inputs
+WIRING = default_wiring(Topology(2, 7))
+
+
+def test_scanner_reports_debounced_hole_events_through_the_wiring() -> None:
+    _, chain, reader = make(chips=WIRING.chips)
+    scanner = GpioScanner(reader, WIRING, samples=2)
     assert scanner.hole_events(0) == []  # baseline: everything open
-    chain.close_switch(5)
-    chain.close_switch(14)  # a spare bit, no hole on it
+    t5 = WIRING.switch_index("T5")
+    spare = WIRING.switch_order.index(None)
+    chain.close_switch(t5)
+    chain.close_switch(spare)  # no hole on it: no event
     assert scanner.hole_events(5) == []
     assert scanner.hole_events(10) == [HoleEvent(10, "place", "T5")]
     assert scanner.closed_holes() == {"T5"}
-    assert scanner.closed_switches() == {5, 14}
-    chain.close_switch(5, False)
+    assert scanner.closed_switches() == {t5, spare}
+    chain.close_switch(t5, False)
     assert scanner.scan(15) == []
-    assert scanner.scan(20) == [SwitchChange(20, 5, False)]
+    assert scanner.scan(20) == [SwitchChange(20, t5, False)]
 
 
-def test_a_broken_read_feeds_nothing_to_the_debouncer(wiring_for: Any) -> None:
-    wiring = wiring_for([f"T{i}" for i in range(16)])
-    _, chain, reader = make(chips=2)
-    scanner = GpioScanner(reader, wiring, samples=1)
+def test_a_broken_read_feeds_nothing_to_the_debouncer() -> None:
+    _, chain, reader = make(chips=WIRING.chips)
+    scanner = GpioScanner(reader, WIRING, samples=1)
     scanner.scan(0)
     chain.broken_from = 3
     for t in (1, 2):
