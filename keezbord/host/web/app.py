@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import traceback
 from collections.abc import AsyncIterator, Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -152,4 +153,8 @@ def _handle(hub: Hub, text: str, control: bool) -> dict[str, Any] | None:
     except HubError as e:
         return {"type": "error", "id": ident, "request": msg.get("type"),
                 "text": e.text.as_dict()}
+    except Exception as e:  # a bug must not take the page's connection down
+        traceback.print_exc()
+        return {"type": "error", "id": ident, "request": msg.get("type"),
+                "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"}}
     return None if ident is None else {"type": "ack", "id": ident}

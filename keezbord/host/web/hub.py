@@ -209,8 +209,10 @@ class Hub:
         while True:
             await asyncio.sleep(self.opts.tick_ms / 1000)
             try:
+                before = self.session.state
                 effects = self.session.tick(self.now())
-                if effects:
+                # A judged board can change the state (a flag cleared) with no effect.
+                if effects or self.session.state is not before:
                     self._after(effects)
                 self._maybe_bot()
             except Exception as e:  # the host must keep running whatever one tick does

@@ -1,0 +1,272 @@
+"""The websocket protocol (docs/web.md) through Starlette's TestClient: no browser."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # starlette's note about httpx, at import time
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+from web_helpers import opening_seed
+
+from keezbord.host.cli import main as cli_main
+from keezbord.host.drivers.leds import DEFAULT_STYLES
+from keezbord.host.web.app import create_app
+from keezbord.host.web.drivers import FakeBoard
+from keezbord.host.web.hub import Hub, HubOptions
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+State = dict[str, Any]
+
+
+def sim_app(db: Path, kinds: list[str], seed: int, **kw: Any) -> Any:
+    opts = HubOptions(db=db, seed=seed, bot_speed=0.05, think_ms=100, **kw)
+    return create_app(lambda: Hub.open_sim(opts, kinds=kinds))
+
+
+def until(ws: WebSocketTestSession, pred: Callable[[State], bool], limit: int = 400) -> State:
+    """Read messages until a state satisfies ``pred``."""
+    for _ in range(limit):
+        msg: State = ws.receive_json()
+        if msg.get("type") == "state" and pred(msg):
+            return msg
+    raise AssertionError("no such state arrived")
+
+
+def hello(ws: WebSocketTestSession) -> tuple[State, State]:
+    h = ws.receive_json()
+    assert h["type"] == "hello"
+    s = ws.receive_json()
+    assert s["type"] == "state"
+    return h, s
+
+
+def play_opening(ws: WebSocketTestSession, card: str) -> State:
+    """Seat 0 taps ``card`` and brings a pawn out onto its start hole."""
+    ws.send_json({"type": "card", "card": card})
+    until(ws, lambda s: s["card"] == card)
+    ws.send_json({"type": "lift", "hole": "N0.1"})
+    lifted = until(ws, lambda s: "N0.1" not in {p["hole"] for p in s["pawns"]})
+    assert lifted["leds"].get("T0") == "target"  # the lifted pawn's target lights
+    assert lifted["held"] == [0]
+    ws.send_json({"type": "place", "hole": "T0"})
+    return until(ws, lambda s: bool(s["history"]))
+
+
+def test_hello_state_geometry_and_palette(tmp_path: Path) -> None:
+    seed, _ = opening_seed()
+    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c:
+        geo = c.get("/api/geometry").json()
+        pal = c.get("/api/palette").json()
+        assert pal["error"]["hex"] == "#d55e00" and DEFAULT_STYLES["error"].colour == (213, 94, 0)
+        assert {r: p["pattern"] for r, p in pal.items()} == {
+            r: s.pattern for r, s in DEFAULT_STYLES.items()}
+        with c.websocket_connect("/ws") as ws:
+            h, s = hello(ws)
+            assert h["mode"] == "sim" and h["control"] is True and h["palette"] == pal
+            names = {hole["name"] for hole in geo["holes"]}
+            assert {p["hole"] for p in s["pawns"]} <= names
+            assert len(s["pawns"]) == 16 and all(p["seat"] is not None for p in s["pawns"])
+            assert s["turn"] == 0 and s["hand"]["active"] and len(s["hand"]["cards"]) == 5
+            assert s["leds"] == {"T0": "turn"}
+        assert c.get("/").headers["content-type"].startswith("text/html")
+        assert "app.js" in c.get("/").text
+        assert c.get("/static/app.js").status_code == 200
+
+
+def test_a_move_through_the_socket_then_undo_restores_the_hand(tmp_path: Path) -> None:
+    seed, card = opening_seed()
+    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
+            c.websocket_connect("/ws") as ws:
+        _, s0 = hello(ws)
+        hand0 = s0["hand"]["cards"]
+        s = play_opening(ws, card)
+        assert s["history"][0]["move"] == f"{card} 0:N-S"
+        assert s["history"][0]["words"]["en"].endswith("red brings a pawn out")
+        assert s["history"][0]["words"]["nl"].endswith("rood zet een pion op")
+        assert s["turn"] == 1
+        assert {"hole": "T0", "seat": 0} in s["pawns"]
+        held_by_1 = s["hand"]["cards"]
+        assert s["hand"]["seat"] == 1 and len(held_by_1) == 5
+        ws.send_json({"type": "undo"})
+        s = until(ws, lambda s: not s["history"])
+        assert s["turn"] == 0 and sorted(s["hand"]["cards"]) == sorted(hand0)
+        assert s["decisions"][-2]["type"] == "undo" or any(
+            d["type"] == "undo" and d["ok"] for d in s["decisions"])
+        # The board still shows the move: after the settle time the referee asks to put
+        # the pawn back (restore guidance), and the page's "fix" does it.
+        s = until(ws, lambda s: s["flag"] is not None)
+        assert s["leds"].get("T0") == "error"
+        assert any(g["en"].startswith("move the pawn on T0") for g in s["flag"]["guidance"])
+        ws.send_json({"type": "fix"})
+        s = until(ws, lambda s: s["flag"] is None and "T0" not in
+                  {p["hole"] for p in s["pawns"]})
+        assert s["leds"] == {"T0": "turn"}
+
+
+def test_illegal_placement_is_flagged_with_its_reason_and_put_right(tmp_path: Path) -> None:
+    seed, card = opening_seed()
+    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
+            c.websocket_connect("/ws") as ws:
+        hello(ws)
+        ws.send_json({"type": "card", "card": card})
+        ws.send_json({"type": "lift", "hole": "N0.1"})
+        ws.send_json({"type": "place", "hole": "T5"})
+        s = until(ws, lambda s: s["flag"] is not None)
+        assert s["flag"]["reason"]["nl"] and s["flag"]["reason"]["en"]
+        assert s["leds"]["T5"] == "error" and s["leds"].get("N0.1") == "restore"
+        assert s["flag"]["guidance"][0]["en"] == "move the pawn on T5 back to N0.1"
+        assert not s["history"]
+        ws.send_json({"type": "lift", "hole": "T5"})
+        ws.send_json({"type": "place", "hole": "N0.1"})
+        s = until(ws, lambda s: s["flag"] is None and len(s["pawns"]) == 16)
+        assert not s["history"] and s["turn"] == 0
+
+
+def test_refusals_are_bilingual_errors(tmp_path: Path) -> None:
+    seed, _ = opening_seed()
+    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
+            c.websocket_connect("/ws") as ws:
+        _, s = hello(ws)
+        not_held = next(c for c in "A23456789JQK" if c not in s["hand"]["cards"])
+        for msg, en in [({"type": "lift", "hole": "T9"}, "there is no pawn there"),
+                        ({"type": "place", "hole": "T9"}, "you hold no pawn"),
+                        ({"type": "lift", "hole": "X1"}, "unknown hole"),
+                        ({"type": "card", "card": not_held}, "that card is not in the hand"),
+                        ({"type": "nonsense"}, "unknown message")]:
+            ws.send_json({**msg, "id": 7})
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["id"] == 7, reply
+            assert reply["text"]["en"].startswith(en) and reply["text"]["nl"]
+        ws.send_text("not json")
+        assert ws.receive_json()["type"] == "error"
+        ws.send_json({"type": "lift", "hole": "N0.2", "id": 8})
+        assert until(ws, lambda s: bool(s["held"]))["held"] == [0]
+
+
+def test_a_bot_plays_its_turn_through_the_referee(tmp_path: Path) -> None:
+    seed, _ = opening_seed(seat=1)
+    with TestClient(sim_app(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"],
+                            seed)) as c, c.websocket_connect("/ws") as ws:
+        _, s = hello(ws)
+        assert s["turn"] == 1 and s["hand"]["seat"] == 0 and not s["hand"]["active"]
+        seen_busy = False
+        for _ in range(2000):
+            s = ws.receive_json()
+            if s.get("type") != "state":
+                continue
+            seen_busy |= s["bot_busy"] == 1 and s["last"] is not None
+            if s["history"]:
+                break
+        assert seen_busy  # the bot's lifts and places were shown one by one
+        assert s["history"][0]["seat"] == 1
+        assert s["players"][1]["cards"] == 4
+        # The referee accepted the bot's physical events: journalled as lift/place inputs.
+        lines = [json.loads(x) for x in c.get("/api/export/trace").text.splitlines()]
+        kinds = [d["type"] for d in lines]
+        assert kinds[0] == "setup" and kinds[1] == "card"
+        assert "lift" in kinds and "place" in kinds
+
+
+def test_a_restart_resumes_the_game_and_its_hands(tmp_path: Path) -> None:
+    seed, card = opening_seed()
+    db = tmp_path / "g.sqlite"
+    with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect("/ws") as ws:
+        hello(ws)
+        before = play_opening(ws, card)
+    with TestClient(sim_app(db, ["human"] * 4, seed + 1)) as c, \
+            c.websocket_connect("/ws") as ws:
+        _, after = hello(ws)
+        assert after["game"] == before["game"]
+        assert after["history"] == before["history"]
+        assert after["hand"] == before["hand"]
+        assert after["pawns"] == before["pawns"]
+        trace = c.get("/api/export/trace").text.splitlines()
+        assert '"type": "setup"' in trace[0] and len(trace) >= 4
+        moves = c.get("/api/export/moves").text
+        assert moves.startswith(f"1. {card} 0:N-S\t")
+
+
+def test_new_game_from_the_page(tmp_path: Path) -> None:
+    seed, _ = opening_seed()
+    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
+            c.websocket_connect("/ws") as ws:
+        _, s = hello(ws)
+        ws.send_json({"type": "new_game", "seats": 6, "profile": "nk", "hints": "full",
+                      "players": ["human", "random"], "seed": 3})
+        s = until(ws, lambda s: s["seats"] == 6)
+        assert s["profile"] == "nk" and s["hints"] == "full" and s["game"] == 2
+        assert [p["kind"] for p in s["players"]] == ["human", "random"] + ["greedy"] * 4
+        assert s["score"] is not None and all(x["points"] == 0 for x in s["score"])
+        assert c.get("/api/geometry").json()["seats"] == 6
+        ws.send_json({"type": "new_game", "seats": 9, "id": 1})
+        assert ws.receive_json()["text"]["en"] == "seats: 2 to 8"
+
+
+def run_app(db: Path, board: FakeBoard, token: str = "secret") -> Any:
+    opts = HubOptions(mode="run", db=db, token=token)
+    setup = {"type": "setup", "seats": 4, "dealer": 3}
+    return create_app(lambda: Hub.open_run(opts, setup, board))
+
+
+def test_run_mode_is_read_only_without_the_token(tmp_path: Path) -> None:
+    board = FakeBoard()
+    with TestClient(run_app(tmp_path / "b.sqlite", board)) as c:
+        with c.websocket_connect("/ws") as ws:
+            h, s = hello(ws)
+            assert h["mode"] == "run" and h["control"] is False and s["hand"] is None
+            for msg, en in [({"type": "lift", "hole": "N0.1"}, "this is a real board"),
+                            ({"type": "card", "card": "K"}, "this is a real board"),
+                            ({"type": "undo"}, "this needs the control token"),
+                            ({"type": "new_game"}, "this needs the control token")]:
+                ws.send_json(msg)
+                assert ws.receive_json()["text"]["en"].startswith(en)
+            # The real board's events show on the page and light its LEDs.
+            board.put(__import__("keezbord.host.events", fromlist=["CardTap"]).CardTap(
+                0, "K"))
+            until(ws, lambda s: s["card"] == "K")
+            board.lift("N0.1")
+            s = until(ws, lambda s: s["leds"].get("T0") == "target")
+            board.place("T0")
+            s = until(ws, lambda s: bool(s["history"]))
+            assert s["history"][0]["move"] == "K 0:N-S"
+            assert any(f.get("T0") == "target" for _, f in board.frames)
+            assert board.frames[-1][1] == s["leds"]
+        with c.websocket_connect("/ws?token=wrong") as ws:
+            assert hello(ws)[0]["control"] is False
+        with c.websocket_connect("/ws?token=secret") as ws:
+            h, _ = hello(ws)
+            assert h["control"] is True
+            ws.send_json({"type": "undo"})
+            until(ws, lambda s: not s["history"])
+    assert board.closed
+
+
+def test_cli_refuses_bad_sim_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["sim", "--bots", "human,wizard", "--no-browser"]) == 2
+    assert "unknown player 'wizard'" in capsys.readouterr().err
+    assert cli_main(["sim", "--seats", "9", "--no-browser"]) == 2
+    assert "--seats must be 2 to 8" in capsys.readouterr().err
+
+
+def test_hub_clock_continues_the_journalled_clock(tmp_path: Path) -> None:
+    seed, card = opening_seed()
+    db = tmp_path / "g.sqlite"
+    with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect("/ws") as ws:
+        hello(ws)
+        play_opening(ws, card)
+        time.sleep(0.05)
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        then = hub.session.state.now
+    with TestClient(sim_app(db, ["human"] * 4, seed)) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert hub.now() > then
