@@ -20,8 +20,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from web_helpers import opening_seed  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS
+from web_helpers import opening_seed
 
 CLICK_TO_LED = """async ([lift]) => {
   const g = document.querySelector(".hole[data-hole='T0']");
