@@ -232,6 +232,11 @@ function renderSide() {
   const cards = document.getElementById("cards");
   const hand = st.hand;
   document.getElementById("tray-title").textContent = hand ? `${t("hand_of")} ${seatName(hand.seat)}` : t("hand");
+  // Rebuild the tray only when it changes, and keep the keyboard focus on its card.
+  const trayKey = JSON.stringify([hand, st.card, st.hints, app.lang]);
+  if (trayKey !== app.trayKey) {
+  app.trayKey = trayKey;
+  const focused = document.activeElement?.dataset?.card;
   cards.replaceChildren();
   if (hand) {
     hand.cards.forEach((c) => {
@@ -245,6 +250,8 @@ function renderSide() {
       cards.append(b);
     });
     if (!hand.cards.length) cards.append(el("span", { text: t("no_cards") }));
+  }
+  if (focused) cards.querySelector(`[data-card="${focused}"]`)?.focus();
   }
   document.getElementById("tray").hidden = app.mode !== "sim";
   document.getElementById("discard").disabled = !(hand && hand.active);
