@@ -64,7 +64,6 @@ def add_moves_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_moves(args: argparse.Namespace) -> int:
-    from keezbord.engine.explain import no_move_reason
     from keezbord.engine.movegen import successor_positions
 
     pos = read_position(args.position)
@@ -73,6 +72,8 @@ def run_moves(args: argparse.Namespace) -> int:
         {"move": move.text(pos.topology), "position": after.to_dict()}
         for after, move in found.items()]}
     if not found:
+        from keezbord.engine.explain import no_move_reason  # only needed here: start fast
+
         out["reason"] = no_move_reason(pos, args.card).get(args.lang)
     _print(out)
     return 0
