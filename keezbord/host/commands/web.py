@@ -118,18 +118,12 @@ def _real_board(cfg: Any, setup: dict[str, Any]) -> Any:
     """The configured drivers; without a working link the page still serves the game."""
     from keezbord.host.cards import load_registry
     from keezbord.host.drivers.rfid import open_reader
-    from keezbord.host.web.drivers import SerialBoard
 
     reg = load_registry(cfg.cards)
     if reg.tags:
         setup["tags"] = dict(reg.tags)
     if cfg.rfid.reader == "none":
         setup["card_reader"] = False
-    if cfg.scanner.kind != "pico-serial":
-        raise UsageError("keezbord run drives a Pico over serial (scanner.kind = "
-                         "\"pico-serial\"); the Pi-direct GPIO scanner is not wired in yet")
-    from keezbord.host.drivers.link_serial import SerialLink
-
     reader = None
     if cfg.rfid.reader != "none":
         try:
@@ -138,8 +132,51 @@ def _real_board(cfg: Any, setup: dict[str, Any]) -> Any:
             print(f"keezbord run: card reader not available ({e}); moves are checked "
                   "against every card", flush=True)
             setup["card_reader"] = False
-    return SerialBoard(SerialLink(cfg.scanner.port), cfg.load_wiring(),
-                       cfg.leds.settings(), reader)
+    wiring = cfg.load_wiring()
+    strip = _strip(cfg, wiring) if cfg.led_driver == "neopixel" else None
+    if cfg.scanner.kind == "gpio":
+        return gpio_board(cfg, wiring, _pin_factory(), strip, reader)
+    from keezbord.host.drivers.link_serial import SerialLink
+    from keezbord.host.web.drivers import SerialBoard
+
+    sink: Any = "link" if cfg.led_driver == "pico-serial" else \
+        (strip.show if strip is not None else None)
+    return SerialBoard(SerialLink(cfg.scanner.port, emit_initial=False), wiring,
+                       cfg.leds.settings(), reader, led_sink=sink)
+
+
+def gpio_board(cfg: Any, wiring: Any, factory: Any, strip: Any, reader: Any = None) -> Any:
+    """The Pi-direct board: the chain behind ``factory``'s pins, LEDs on ``strip``."""
+    from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
+    from keezbord.host.web.drivers import GpioBoard
+
+    sc = cfg.scanner
+    chain = ChainReader(factory, len(wiring.switch_order),
+                        ChainPins(sc.load_pin, sc.clock_pin, sc.data_pin))
+    scanner = GpioScanner(chain, wiring, sc.debounce)
+    return GpioBoard(scanner, wiring, cfg.leds.settings(), strip, reader,
+                     scan_hz=sc.scan_hz)
+
+
+def _pin_factory() -> Any:
+    from keezbord.host.drivers.pins import RPiGPIOFactory
+
+    try:
+        return RPiGPIOFactory()
+    except (ImportError, RuntimeError) as e:
+        raise UsageError(f"scanner.kind = \"gpio\" needs the Pi's GPIO (pip install "
+                         f"'keezbord[pi]'): {e}") from None
+
+
+def _strip(cfg: Any, wiring: Any) -> Any:
+    from keezbord.host.drivers.strip_neopixel import NeoPixelStrip, open_neopixel
+
+    try:
+        return NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+    except (ImportError, RuntimeError, OSError, ValueError) as e:
+        print(f"keezbord run: LED strip not available ({e}); the page still shows the "
+              "LEDs", flush=True)
+        return None
 
 
 def _serve(make: Any, host: str, port: int, styles: Any = None) -> int:

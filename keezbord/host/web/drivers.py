@@ -3,21 +3,32 @@
 - ``FakeBoard``: events put in by hand (tests); records every LED frame with its time.
 - ``TraceBoard``: plays a recorded or simulated sensor trace as if people were at the
   table (``keezbord run --simulate``): the spectator page with no hardware.
-- ``SerialBoard``: the Pico over USB serial (keezbord/host/drivers/link_serial.py) and
-  an optional RFID reader, each polled in a thread.
+- ``SerialBoard``: the Pico over USB serial (keezbord/host/drivers/link_serial.py).
+- ``GpioBoard``: the Pi reads the 74HC165 chain itself (keezbord/host/drivers/
+  scanner_gpio.py) and drives a NeoPixel strip (keezbord/host/drivers/strip_neopixel.py).
+
+Both real boards share ``PolledBoard``: one thread polls the switches and re-renders the
+LED frame every ``refresh_ms`` (blink patterns are a function of time, so a steady frame
+must still be re-rendered), another polls the card reader. Frames are rendered by
+keezbord/host/drivers/leds.py (palette, patterns, brightness, current budget) into the
+wiring's LED order. The first full read of the switches is posted as a ``Board`` input so
+the referee resyncs to what is really on the board.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from keezbord.host.drivers.leds import LedRenderer, LedSettings
+from keezbord.host.drivers.leds import RGB, LedRenderer, LedSettings
 from keezbord.host.events import Event, HoleEvent
+from keezbord.host.referee.state import Board, Input
 
-Post = Callable[[Event], None]
+Post = Callable[[Input], None]
+LedSink = Callable[[list[RGB]], object]
 Clock = Callable[[], int]
 
 
@@ -91,58 +102,198 @@ def _retime(ev: Event, t: int) -> Event:
     return replace(ev, t=t)
 
 
-class SerialBoard:
-    """The Pico's serial link (and a card reader): polled in threads; LED frames are
-    rendered with the configured palette and re-sent so that blink patterns run."""
+class PolledBoard:
+    """A real board polled from a thread. Subclasses implement ``poll_switches`` and
+    ``switch_health``; LED frames go to ``led_sink`` (None: no LEDs)."""
 
-    def __init__(self, link: Any, wiring: Any, settings: LedSettings,
-                 reader: Any | None = None) -> None:
-        self.link = link
+    kind = "board"
+
+    def __init__(self, wiring: Any, settings: LedSettings, led_sink: LedSink | None,
+                 reader: Any | None = None, *, refresh_ms: int = 50,
+                 period_s: float = 0.002) -> None:
         self.wiring = wiring
-        self.renderer = LedRenderer(wiring.led_order(), settings)
+        self.renderer = LedRenderer(wiring.led_order, settings)
+        self.led_sink = led_sink
         self.reader = reader
+        self.refresh_ms = refresh_ms
+        self.period_s = period_s
+        self.led_writes = 0
         self._frame: dict[str, str] = {}
+        self._last_refresh: int | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
 
+    # -- one step (the thread's loop body; tests call it directly) --------------------
+
+    def poll_switches(self, now: int) -> list[Input]:
+        raise NotImplementedError
+
+    def pump(self, now: int) -> list[Input]:
+        """Poll the switches once and re-render the LEDs if ``refresh_ms`` has passed."""
+        with self._lock:
+            inputs = self.poll_switches(now)
+            if self._last_refresh is None or now - self._last_refresh >= self.refresh_ms:
+                self._render(now)
+        return inputs
+
+    def _render(self, t: int) -> None:
+        self._last_refresh = t
+        if self.led_sink is not None:
+            self.led_sink(self.renderer.render(self._frame, t))
+            self.led_writes += 1
+
+    def show_leds(self, holes: Mapping[str, str], t: int) -> None:
+        with self._lock:
+            self._frame = dict(holes)
+            self._render(t)
+
+    # -- threads ------------------------------------------------------------------------
+
     def start(self, post: Post, now: Clock) -> None:
-        def links() -> None:
-            last_leds = 0.0
+        def switches() -> None:
             while not self._stop.is_set():
-                with self._lock:
-                    events = self.link.hole_events(0.01, self.wiring)
-                    if time.monotonic() - last_leds > 0.05:
-                        last_leds = time.monotonic()
-                        self.link.send_leds(self.renderer.render(self._frame, now()))
-                for ev in events:
-                    post(HoleEvent(now(), ev.action, ev.hole))
-                if not events:
-                    time.sleep(0.002)
+                began = time.monotonic()
+                try:
+                    for ev in self.pump(now()):
+                        post(ev)
+                except Exception as e:  # a driver hiccup must not end the game
+                    print(f"keezbord: {self.kind} poll failed: {e!r}", flush=True)
+                    self._stop.wait(0.5)
+                rest = self.period_s - (time.monotonic() - began)
+                if rest > 0:
+                    self._stop.wait(rest)
 
         def cards() -> None:
             while not self._stop.is_set():
                 assert self.reader is not None
                 for tap in self.reader.poll(now()):
                     post(tap)
-                time.sleep(0.02)
+                self._stop.wait(0.02)
 
-        self._threads.append(threading.Thread(target=links, daemon=True, name="link"))
+        self._threads.append(threading.Thread(target=switches, daemon=True, name=self.kind))
         if self.reader is not None:
             self._threads.append(threading.Thread(target=cards, daemon=True, name="rfid"))
         for th in self._threads:
             th.start()
 
-    def show_leds(self, holes: Mapping[str, str], t: int) -> None:
+    def health(self) -> dict[str, Any]:
+        """The board link's health for the page (``health.link`` in docs/web.md)."""
         with self._lock:
-            self._frame = dict(holes)
-            self.link.send_leds(self.renderer.render(self._frame, t))
+            return {"kind": self.kind, **self.switch_health()}
+
+    def switch_health(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def close_hardware(self) -> None:
+        pass
 
     def close(self) -> None:
         self._stop.set()
         for th in self._threads:
             th.join(timeout=1)
         with self._lock:
-            self.link.close()
+            self.close_hardware()
         if self.reader is not None:
             self.reader.close()
+
+
+class SerialBoard(PolledBoard):
+    """The Pico's serial link (and a card reader). LEDs go over the link by default
+    (``led_sink`` to drive them otherwise, e.g. a NeoPixel strip on the Pi). The host
+    renders brightness and the current budget itself, so on every (re)connect the Pico is
+    told brightness 255 (no second dimming) and the same budget as its own safety cap."""
+
+    kind = "pico-serial"
+
+    def __init__(self, link: Any, wiring: Any, settings: LedSettings,
+                 reader: Any | None = None, *, led_sink: LedSink | str | None = "link",
+                 timeout_s: float = 0.01) -> None:
+        sink: LedSink | None = link.send_leds if led_sink == "link" else \
+            None if isinstance(led_sink, str) else led_sink
+        super().__init__(wiring, settings, sink, reader)
+        self.link = link
+        self.leds_over_link = led_sink == "link"
+        self.budget_ma = int(settings.budget_ma) if settings.budget_ma else 60_000
+        self.timeout_s = timeout_s
+        self._synced = False
+        self._connects = 0
+
+    def poll_switches(self, now: int) -> list[Input]:
+        changes = self.link.poll(self.timeout_s)
+        if self.leds_over_link and self.link.connects != self._connects and \
+                self.link.connected:
+            self._connects = self.link.connects
+            self.link.send_config(255, self.budget_ma)
+            self._last_refresh = None  # show the current frame at once
+        out: list[Input] = []
+        session = self.link.session
+        if not self._synced:
+            if session.state is None:
+                return out
+            self._synced = True  # the first snapshot: the whole board, as a resync
+            closed = [h for i in range(session.n_bits)
+                      if session.closed(i) and (h := self.wiring.hole_at_switch(i))]
+            return [Board(now, frozenset(closed))]
+        for c in changes:
+            hole = self.wiring.hole_at_switch(c.index)
+            if hole is not None:
+                out.append(HoleEvent(now, "place" if c.closed else "lift", hole))
+        return out
+
+    def switch_health(self) -> dict[str, Any]:
+        d: dict[str, Any] = self.link.health().to_dict()
+        return d
+
+    def close_hardware(self) -> None:
+        self.link.close()
+
+
+class GpioBoard(PolledBoard):
+    """The Pi-direct chain scanner (``scan_hz`` scans a second, debounced) and a NeoPixel
+    strip (or any ``led_sink``). A broken chain is counted and shown in the health; its
+    scans are dropped, so it never shows up as moves."""
+
+    kind = "gpio"
+
+    def __init__(self, scanner: Any, wiring: Any, settings: LedSettings,
+                 strip: Any | None = None, reader: Any | None = None, *,
+                 scan_hz: int = 500) -> None:
+        super().__init__(wiring, settings, strip.show if strip is not None else None,
+                         reader, period_s=1 / scan_hz)
+        self.scanner = scanner
+        self.strip = strip
+        self.scans = 0
+        self.chain_ok: bool | None = None
+        self.chain_error: str | None = None
+        self._synced = False
+
+    def poll_switches(self, now: int) -> list[Input]:
+        from keezbord.host.drivers.scanner_gpio import BrokenChainError
+
+        try:
+            changes = self.scanner.scan(now)
+        except BrokenChainError as e:
+            self.chain_ok, self.chain_error = False, str(e)
+            return []
+        self.scans += 1
+        self.chain_ok, self.chain_error = True, None
+        if not self._synced:
+            self._synced = True  # the first good scan is the baseline: the whole board
+            return [Board(now, self.scanner.closed_holes())]
+        out: list[Input] = []
+        for c in changes:
+            hole = self.wiring.hole_at_switch(c.index)
+            if hole is not None:
+                out.append(HoleEvent(now, "place" if c.closed else "lift", hole))
+        return out
+
+    def switch_health(self) -> dict[str, Any]:
+        return {"ok": self.chain_ok is not False, "connected": True,
+                "chain_ok": self.chain_ok, "scans": self.scans,
+                "broken_reads": self.scanner.broken_reads, "error": self.chain_error}
+
+    def close_hardware(self) -> None:
+        if self.strip is not None:
+            with contextlib.suppress(Exception):
+                self.strip.close()

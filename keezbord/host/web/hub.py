@@ -30,11 +30,11 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.scoring import nk_score
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.events import CardTap, Discard, Event, HoleEvent
+from keezbord.host.events import CardTap, Discard, HoleEvent
 from keezbord.host.session import GameSession
 
 from ..referee.recognize import board_sig, colours, nest_seat, pos_sig
-from ..referee.state import HINT_LEVELS, Decision, Effect, Input, Leds
+from ..referee.state import HINT_LEVELS, Board, Decision, Effect, Input, Leds
 from ..sim.physical import events_for_move
 from .simtable import HUMAN, SimStore, SimTable, check_kinds, sim_setup
 
@@ -65,7 +65,7 @@ UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
 class Driver(Protocol):
     """Hardware at the edge: delivers events with ``post`` and shows LED frames."""
 
-    def start(self, post: Callable[[Event], None], now: Callable[[], int]) -> None: ...
+    def start(self, post: Callable[[Input], None], now: Callable[[], int]) -> None: ...
 
     def show_leds(self, holes: Mapping[str, str], t: int) -> None: ...
 
@@ -173,13 +173,21 @@ class Hub:
     def now(self) -> int:
         return self._base + int((time.monotonic() - self._t0) * 1000)
 
-    def post(self, event: Event) -> None:
+    def post(self, event: Input) -> None:
         """From a driver thread: feed ``event`` on the loop."""
         if self._loop is None:
             return
         self._loop.call_soon_threadsafe(self._feed_external, event)
 
-    def _feed_external(self, event: Event) -> None:
+    def _feed_external(self, event: Input) -> None:
+        if isinstance(event, Board):
+            # The driver's full read (at start or after a reconnect): news only if it
+            # differs from what the referee believes.
+            if event.holes == self.session.state.sensed:
+                return
+            self.feed(event)
+            self._recolour()
+            return
         if isinstance(event, HoleEvent):
             self._track(event)
         self.feed(event)
