@@ -109,3 +109,82 @@ def test_a_board_that_differs_at_start_is_resynced_and_flagged(tmp_path: Path) -
         assert s["leds"]["T5"] == "error" and s["leds"]["N0.1"] == "restore"
         lines = c.get("/api/export/trace").text.splitlines()
         assert '"type": "board"' in lines[1]
+
+
+def run_app_opts(db: Path, board: Any) -> Any:
+    opts = HubOptions(mode="run", db=db, token="secret", health_ms=50)
+    setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
+    return create_app(lambda: Hub.open_run(opts, setup, board))
+
+
+def test_health_chatter_and_broken_chain_reach_the_page(tmp_path: Path) -> None:
+    gpio = FakeGpio(nests())
+    with TestClient(run_app_opts(tmp_path / "r.sqlite", gpio.board)) as c, \
+            c.websocket_connect("/ws") as ws:
+        _, s = hello(ws)
+        assert s["health"]["sensors"]["ok"] is True and s["health"]["sensors"]["bad"] == []
+        assert s["health"]["link"]["kind"] == "gpio" and s["health"]["link"]["ok"] is True
+        for k in range(10):  # a loose magnet: T9 flickers
+            gpio.set("T9", k % 2 == 0)
+            time.sleep(0.04)
+        s = until(ws, lambda s: "T9" in s["health"]["sensors"]["bad"], limit=2000)
+        assert s["health"]["sensors"]["chattering"] == ["T9"]
+        assert "T9" in s["health"]["sensors"]["text"]["nl"]
+        assert s["health"]["sensors"]["text"]["en"].startswith("switch chatters")
+        gpio.chain.broken_from = 3  # the ribbon cable comes loose
+        s = until(ws, lambda s: s["health"]["link"]["ok"] is False, limit=2000)
+        assert s["health"]["link"]["chain_ok"] is False
+        assert s["health"]["link"]["broken_reads"] > 0
+        assert c.get("/api/state").json()["health"]["link"]["chain_ok"] is False
+
+
+def test_stuck_switch_is_reported_after_a_while(tmp_path: Path) -> None:
+    from keezbord.host.health import HealthMonitor
+
+    gpio = FakeGpio([*nests(), "T20"])  # closed from the start where no pawn should be
+    app = run_app_opts(tmp_path / "r.sqlite", gpio.board)
+    with TestClient(app) as c, c.websocket_connect("/ws") as ws:
+        hello(ws)
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        until(ws, lambda s: s["flag"] is not None)  # the referee flags the extra pawn too
+        topo = hub.session.state.pos.topology
+        hub.monitor = HealthMonitor(topo.hole_names, hub.session.state.sensed,
+                                    start=hub.now(), stuck_ms=100)
+        s = until(ws, lambda s: s["health"]["sensors"]["stuck_closed"] == ["T20"], limit=2000)
+        assert s["health"]["sensors"]["bad"] == ["T20"]
+
+
+class LinkBoard:
+    """A FakeBoard-like driver whose link reports trouble (as SerialLink.health does)."""
+
+    def __init__(self) -> None:
+        from keezbord.host.web.drivers import FakeBoard
+
+        self.inner = FakeBoard()
+        self.health_calls = 0
+
+    def start(self, post: Any, now: Any) -> None:
+        self.inner.start(post, now)
+
+    def show_leds(self, holes: Any, t: int) -> None:
+        self.inner.show_leds(holes, t)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def health(self) -> dict[str, Any]:
+        self.health_calls += 1
+        return {"kind": "pico-serial", "ok": False, "connected": False,
+                "port": "/dev/ttyACM0", "frames_bad": 3, "gaps": 2,
+                "last_heartbeat_age_ms": 4200, "chain_ok": True, "error": "read failed"}
+
+
+def test_serial_link_health_is_in_the_state(tmp_path: Path) -> None:
+    board = LinkBoard()
+    with TestClient(run_app_opts(tmp_path / "r.sqlite", board)) as c, \
+            c.websocket_connect("/ws") as ws:
+        _, s = hello(ws)
+        link = s["health"]["link"]
+        assert link["ok"] is False and link["frames_bad"] == 3 and link["gaps"] == 2
+        assert link["last_heartbeat_age_ms"] == 4200 and link["error"] == "read failed"
+    assert board.health_calls > 0

@@ -31,9 +31,10 @@ from keezbord.engine.scoring import nk_score
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
 from keezbord.host.events import CardTap, Discard, HoleEvent
+from keezbord.host.health import HealthMonitor
 from keezbord.host.session import GameSession
 
-from ..referee.recognize import board_sig, colours, nest_seat, pos_sig
+from ..referee.recognize import board_of, board_sig, colours, nest_seat, pos_sig
 from ..referee.state import HINT_LEVELS, Board, Decision, Effect, Input, Leds
 from ..sim.physical import events_for_move
 from .simtable import HUMAN, SimStore, SimTable, check_kinds, sim_setup
@@ -81,6 +82,7 @@ class HubOptions:
     token: str | None = None  # control token (run mode)
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
+    health_ms: int = 1000  # how often the health is checked for a change to broadcast
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -109,6 +111,9 @@ class Hub:
         self._words: dict[int, dict[str, str]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._rng = random.Random()
+        self.monitor = self._new_monitor()
+        self._health_key: Any = None
+        self._resynced: set[str] = set()  # holes a Board read changed (this turn)
         self._recolour()
 
     # -- building --------------------------------------------------------------------
@@ -183,12 +188,18 @@ class Hub:
         if isinstance(event, Board):
             # The driver's full read (at start or after a reconnect): news only if it
             # differs from what the referee believes.
-            if event.holes == self.session.state.sensed:
+            sensed = self.session.state.sensed
+            if event.holes == sensed:
                 return
+            self._resynced |= event.holes ^ sensed
+            for h in sorted(event.holes ^ sensed):
+                self.monitor.observe(HoleEvent(event.t, "place" if h in event.holes
+                                               else "lift", h))
             self.feed(event)
             self._recolour()
             return
         if isinstance(event, HoleEvent):
+            self.monitor.observe(event)
             self._track(event)
         self.feed(event)
 
@@ -203,6 +214,7 @@ class Hub:
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo") for r in records):
+            self._resynced.clear()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -214,8 +226,12 @@ class Hub:
             q.put_nowait(self.version)
 
     async def _ticker(self) -> None:
+        next_health = 0.0
         while True:
             await asyncio.sleep(self.opts.tick_ms / 1000)
+            if self.opts.mode == "run" and time.monotonic() >= next_health:
+                next_health = time.monotonic() + self.opts.health_ms / 1000
+                self._check_health()
             try:
                 before = self.session.state
                 effects = self.session.tick(self.now())
@@ -225,6 +241,46 @@ class Hub:
                 self._maybe_bot()
             except Exception as e:  # the host must keep running whatever one tick does
                 print(f"keezbord: tick failed: {e!r}")
+
+    # -- sensor and link health (run mode) ------------------------------------------------
+
+    def _new_monitor(self) -> HealthMonitor:
+        st = self.session.state
+        return HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
+
+    def health(self) -> dict[str, Any] | None:
+        """Sensors (chatter, stuck switches) and the board's link, for the page."""
+        if self.opts.mode != "run":
+            return None
+        st = self.session.state
+        # A switch closed where the game has no pawn, and not placed on this turn (a
+        # pawn put there by mistake is the referee's flag, not a stuck switch); a switch
+        # found closed by a full read (at start) counts, it was never seen to close.
+        expected = set(board_of(st.pos)) | (st.touched - self._resynced)
+        summary = self.monitor.summary(self.now(), expected)
+        sensors = {**summary.to_dict(), "bad": list(summary.bad_holes)}
+        del sensors["never_changed"]  # the selftest's business, not the game's
+        link = None
+        health = getattr(self.driver, "health", None)
+        if callable(health):
+            try:
+                link = health()
+            except Exception as e:  # shown on the page, not fatal
+                link = {"ok": False, "error": repr(e)}
+        return {"sensors": sensors, "link": link}
+
+    def _check_health(self) -> None:
+        """Broadcast when the health changed (ages and counters of good frames aside)."""
+        h = self.health()
+        if h is None:
+            return
+        link = h["link"] or {}
+        key = (h["sensors"]["ok"], tuple(h["sensors"]["bad"]), link.get("ok"),
+               link.get("connected"), link.get("frames_bad"), link.get("gaps"),
+               link.get("chain_ok"), link.get("broken_reads"), link.get("error"))
+        if key != self._health_key:
+            self._health_key = key
+            self.changed()
 
     # -- the simulated board (which seat's pawn stands where: the page's drawing) -----
 
@@ -397,6 +453,8 @@ class Hub:
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._words.clear()
+        self.monitor = self._new_monitor()
+        self._resynced.clear()
         self.pawn_seat = {}
         self.last = None
         self._recolour()
@@ -515,6 +573,7 @@ class Hub:
             "leds": snap["leds"], "flag": flag, "ambiguous": snap["ambiguous"],
             "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
             "score": score, "hand": hand, "bot_busy": self.bot_busy, "last": self.last,
+            "health": self.health(),
         }
         self._cache = (self.version, out)
         return out

@@ -18,6 +18,10 @@ const UI = {
     confirm_undo: "Laatste geaccepteerde zet terugnemen?", confirm_new: "Een nieuw spel beginnen?",
     empty: "leeg", pawn_of: "pion van", unknown_pawn: "pion", no_cards: "geen kaarten",
     points: "punten", game_over: "Het spel is afgelopen", bot_thinking: "denkt na…",
+    health: "Bordstatus", link_ok: "verbinding met het bord in orde", link_lost: "verbinding met het bord weg",
+    bad_frames: "slechte frames", gaps: "gaten", heartbeat: "laatste hartslag", ago: "geleden",
+    chain_broken: "schuifregisterketen onderbroken", broken_reads: "mislukte scans",
+    chatter: "sensor dendert", stuck: "sensor blijft gesloten zonder pion", bad_switch: "sensor defect",
     led: { turn: "aan zet", source: "kan zetten", target: "doel", victim: "geslagen pion hierheen",
            error: "fout", restore: "hier terugzetten" },
     decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
@@ -38,6 +42,10 @@ const UI = {
     confirm_undo: "Take back the last accepted move?", confirm_new: "Start a new game?",
     empty: "empty", pawn_of: "pawn of", unknown_pawn: "pawn", no_cards: "no cards",
     points: "points", game_over: "The game is over", bot_thinking: "thinking…",
+    health: "Board health", link_ok: "link to the board ok", link_lost: "link to the board lost",
+    bad_frames: "bad frames", gaps: "gaps", heartbeat: "last heartbeat", ago: "ago",
+    chain_broken: "shift-register chain broken", broken_reads: "failed scans",
+    chatter: "switch chatters", stuck: "switch stays closed with no pawn", bad_switch: "bad switch",
     led: { turn: "to play", source: "can move", target: "target", victim: "captured pawn goes here",
            error: "wrong", restore: "put back here" },
     decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
@@ -159,12 +167,14 @@ function render() {
   const st = app.state;
   if (!st || !app.geometry) return;
   const occ = new Map(st.pawns.map((p) => [p.hole, p.seat]));
+  const bad = new Set(st.health?.sensors?.bad || []);
   for (const [name, h] of app.holes) {
     const seat = occ.has(name) ? occ.get(name) : undefined;
     const role = st.leds[name];
     if (role) { h.g.dataset.led = role; h.mark.textContent = LED_MARK[role] || ""; }
     else { delete h.g.dataset.led; h.mark.textContent = ""; }
     h.g.setAttribute("class", `hole kind-${h.info.kind}${role ? " led-" + role : ""}` +
+                     (bad.has(name) ? " bad" : "") +
                      (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
     let label = name + ": ";
     if (seat === undefined) {
@@ -187,6 +197,7 @@ function render() {
       }
     }
     if (role) label += ` (${UI[app.lang].led[role]})`;
+    if (bad.has(name)) label += ` (! ${t("bad_switch")})`;
     h.g.setAttribute("aria-label", label);
   }
   renderSide();
@@ -284,6 +295,8 @@ function renderSide() {
       el("li", { text: `${s.seats.map(seatName).join(" + ")}: ${s.points} ${t("points")}` })));
   }
 
+  renderHealth(st);
+
   // Messages: the referee's recent decisions that need words.
   const log = document.getElementById("log");
   const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win"].includes(d.type) ||
@@ -311,6 +324,38 @@ function renderSide() {
   document.querySelector("#newgame button[type=submit]").disabled = !app.control;
   document.getElementById("token-note").hidden = app.control;
   for (const e of document.querySelectorAll(".sim-only")) e.hidden = app.mode !== "sim";
+}
+
+function renderHealth(st) {
+  // Run mode: the board's link (Pico serial or the Pi's own chain) and the switches.
+  const box = document.getElementById("health");
+  box.hidden = !st.health;
+  if (!st.health) return;
+  const items = [];
+  const link = st.health.link;
+  if (link) {
+    const ok = link.ok !== false;
+    const parts = [ok ? t("link_ok") : t("link_lost")];
+    if (link.port) parts.push(link.port);
+    if (link.error) parts.push(link.error);
+    items.push(el("li", { class: ok ? "" : "err", "data-health": "link", text: parts.join(" — ") }));
+    if (link.kind === "gpio") {
+      if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
+      items.push(el("li", { text: `${t("broken_reads")}: ${link.broken_reads ?? 0}` }));
+    } else {
+      items.push(el("li", { "data-health": "frames",
+                            text: `${t("bad_frames")}: ${link.frames_bad ?? 0}, ${t("gaps")}: ${link.gaps ?? 0}` }));
+      const age = link.last_heartbeat_age_ms;
+      items.push(el("li", { "data-health": "heartbeat",
+                            text: `${t("heartbeat")}: ${age == null ? "—" : (age / 1000).toFixed(1) + " s " + t("ago")}` }));
+      if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
+    }
+  }
+  const s = st.health.sensors;
+  if (s) {
+    items.push(el("li", { class: s.ok ? "" : "err", "data-health": "sensors", text: tx(s.text) }));
+  }
+  document.getElementById("health-list").replaceChildren(...items);
 }
 
 function addLog(text, err) {
