@@ -46,7 +46,23 @@ class Tick:
     t: int
 
 
-Event = HoleEvent | CardTap | Discard | Tick
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """The NK table penalty against ``seat`` (partners consulted): the referee sends the
+    offender's front pawn back to its nest (else the partner's)."""
+
+    t: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLimit:
+    """The game is stopped by the time limit (NK: pawns home count, no win bonus)."""
+
+    t: int
+
+
+Event = HoleEvent | CardTap | Discard | Tick | Penalty | TimeLimit
 
 
 class EventFormatError(ValueError):
@@ -78,6 +94,13 @@ def event_from_dict(d: Any) -> Event:
         return Discard(t, tuple(cards))
     if kind == "tick":
         return Tick(t)
+    if kind == "penalty":
+        seat = d.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise EventFormatError(f"penalty event at t={t} needs a 'seat'")
+        return Penalty(t, seat)
+    if kind == "time_limit":
+        return TimeLimit(t)
     raise EventFormatError(f"unknown event type {kind!r}")
 
 
@@ -88,4 +111,8 @@ def event_to_dict(e: Event) -> dict[str, Any]:
         return {"t": e.t, "type": "card", **({"card": e.card} if e.card else {"tag": e.tag})}
     if isinstance(e, Discard):
         return {"t": e.t, "type": "discard", "cards": list(e.cards)}
+    if isinstance(e, Penalty):
+        return {"t": e.t, "type": "penalty", "seat": e.seat}
+    if isinstance(e, TimeLimit):
+        return {"t": e.t, "type": "time_limit"}
     return {"t": e.t, "type": "tick"}

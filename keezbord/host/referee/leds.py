@@ -36,6 +36,8 @@ def frame(state: RefereeState) -> dict[str, str]:
             for k in range(1, 5):
                 put(f"H{seat}.{k}", "turn")
         return roles
+    if state.stopped:
+        return roles
     to_play = state.seat
     if to_play is not None:
         put(f"T{topo.start(to_play)}", "turn")

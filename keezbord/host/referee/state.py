@@ -146,13 +146,18 @@ class RefereeState:
     amb_touched: frozenset[str] = frozenset()  # holes touched since the ambiguity
     partial: Sig | None = None  # the legal first part of a 7 on the board
     winner: tuple[int, ...] | None = None
+    stopped: bool = False  # ended by the time limit (no winner)
     history: tuple[MoveRecord, ...] = ()
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
 
     @property
     def seat(self) -> int | None:
-        """The seat to play, or None once the game is won."""
-        return None if self.winner is not None else self.table.turn
+        """The seat to play, or None once the game is won or stopped."""
+        return None if self.winner is not None or self.stopped else self.table.turn
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None or self.stopped
 
     @property
     def at_rest(self) -> bool:

@@ -9,6 +9,7 @@ the deadlines that have passed, at their own times.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -17,10 +18,11 @@ from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
 from keezbord.engine.notation import Move
-from keezbord.engine.position import Position
+from keezbord.engine.position import Position, location_hole
+from keezbord.engine.scoring import front_pawn_penalty, nk_score
 from keezbord.engine.text import CARD_NAMES, Text
-from keezbord.engine.topology import TopologyError
-from keezbord.host.events import CardTap, Discard, HoleEvent, Tick
+from keezbord.engine.topology import SEAT_COLOURS, TopologyError
+from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, Tick, TimeLimit
 
 from .leds import frame
 from .recognize import (
@@ -87,6 +89,10 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _discard(state, event, t, effects)
     elif isinstance(event, Undo):
         state = _undo(state, t, effects)
+    elif isinstance(event, Penalty):
+        state = _penalty(state, event, t, effects)
+    elif isinstance(event, TimeLimit):
+        state = _time_limit(state, t, effects)
     elif isinstance(event, Board):
         changed = state.sensed ^ event.holes
         state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
@@ -99,7 +105,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
 
 def deadline(state: RefereeState) -> int | None:
     """When the board will next be judged if nothing happens."""
-    if state.winner is not None or not state.at_rest:
+    if state.over or not state.at_rest:
         return None
     if state.stage == 0:
         return state.since + state.config.settle_ms
@@ -140,6 +146,8 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
             return replace(state, outcome="patient", partial=board_sig(state.sensed,
                                                                        pos.seats))
         return _accept(state, move, after, t, effects)
+    if j.outcome in ("ambiguous", "before", "partial"):
+        state = _resolved(state, t, effects)
     if j.outcome == "ambiguous":
         if state.ambiguous != j.moves:
             topo = pos.topology
@@ -153,6 +161,15 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
     if j.outcome == "patient" and not final:
         return replace(state, outcome="patient")
     return _flag(state, t, effects)
+
+
+def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """A flagged board was put right (it is the position, a legal move's board or part
+    of one): say so, so hosts need not compare states."""
+    if state.flag is None:
+        return state
+    effects.append(Decision(t, "resolved", {"seat": state.seat}))
+    return replace(state, flag=None)
 
 
 def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -192,6 +209,7 @@ def _accept(state: RefereeState, move: Move, after: Position, t: int,
             effects: list[Effect]) -> RefereeState:
     seat = state.table.turn
     assert seat is not None
+    state = _resolved(state, t, effects)
     topo = after.topology
     text = move.text(topo)
     table = _advance(state.table.played(seat))
@@ -230,7 +248,7 @@ def _new_turn(state: RefereeState, pos: Position, table: Table,
 
 def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """The next card or a shown hand: a move already on the board is taken at once."""
-    if state.winner is not None or not state.at_rest or state.stage >= 2:
+    if state.over or not state.at_rest or state.stage >= 2:
         return state
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
@@ -289,7 +307,7 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         effects.append(Decision(t, "card_rejected", ident, problem))
         return state
     assert card is not None
-    if state.winner is not None:
+    if state.over:
         effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
         return state
     state = _settle_pending(state, t, effects)
@@ -315,7 +333,7 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
 
 
 def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) -> RefereeState:
-    if state.winner is not None:
+    if state.over:
         effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
         return state
     state = _settle_pending(state, t, effects)
@@ -355,10 +373,12 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
 def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """Back to the position before the last move; the players put the pawns back,
     guided by the restore LEDs once the board has rested."""
-    if not state.history or state.history[-1].table_after != state.table:
+    if state.stopped or not state.history or state.history[-1].table_after != state.table \
+            or state.history[-1].after != state.pos:
         effects.append(Decision(t, "undo", {"ok": False}, Text(
-            "er is geen zet om terug te nemen (of er is sindsdien gepast)",
-            "there is no move to take back (or a hand was discarded since)")))
+            "er is geen zet om terug te nemen (of er is sindsdien gepast, gestraft of "
+            "gestopt)", "there is no move to take back (or a hand was discarded, a "
+            "penalty given or the game stopped since)")))
         return state
     last = state.history[-1]
     effects.append(Decision(t, "undo", {"ok": True, "seat": last.seat, "move": last.text}))
@@ -366,6 +386,63 @@ def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
                       history=state.history[:-1])
     effects.append(Decision(t, "turn", {"seat": last.seat}))
     return replace(state, since=t, stage=0, outcome="none")
+
+
+def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) -> RefereeState:
+    """NK table penalty: the offender's front pawn goes back to its nest (else the
+    partner's). The expected position changes at once; the flag's error and restore LEDs
+    guide the players to carry the pawn, and play goes on once the board matches."""
+    ident: dict[str, Any] = {"seat": ev.seat}
+    if state.over:
+        effects.append(Decision(t, "penalty", {**ident, "ok": False}, GAME_OVER))
+        return state
+    if not 0 <= ev.seat < state.pos.seats:
+        effects.append(Decision(t, "penalty", {**ident, "ok": False},
+                                Text(f"onbekende stoel {ev.seat}", f"unknown seat {ev.seat}")))
+        return state
+    state = _settle_pending(state, t, effects)  # a move already on the board counts first
+    if state.over:
+        effects.append(Decision(t, "penalty", {**ident, "ok": False}, GAME_OVER))
+        return state
+    pos = state.pos
+    after = front_pawn_penalty(pos, ev.seat)
+    if after == pos:
+        effects.append(Decision(t, "penalty", {**ident, "ok": False}, Text(
+            "geen pion van deze stoel of zijn partner op de baan: geen straf",
+            "no pawn of this seat or its partner on the track: no penalty")))
+        return state
+    owner = next(s for s in range(pos.seats) if pos.pawns[s] != after.pawns[s])
+    loc = next(iter(Counter(pos.pawns[owner]) - Counter(after.pawns[owner])))
+    hole = location_hole(pos.topology, owner, loc).name
+    c = SEAT_COLOURS[owner]
+    reason = Text(f"strafzet: zet de pion van {c.nl} op {hole} terug in het nest",
+                  f"penalty: put {c.en}'s pawn on {hole} back in its nest")
+    effects.append(Decision(t, "penalty", {**ident, "ok": True, "owner": owner,
+                                           "pawn": hole}, reason))
+    exps = expectations(after, state.card, state.config.reader)
+    fix = repair(after.topology, state.sensed, references(after, exps))
+    flag = Flag(reason, fix.error, fix.restore, fix.pairs) if fix.pairs else None
+    return replace(state, pos=after, flag=flag, ambiguous=(), amb_touched=frozenset(),
+                   partial=None, since=t, stage=0, outcome="none")
+
+
+def _time_limit(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """Stop the game at the time limit (NK): pawns home score, no win bonus."""
+    if state.over or state.pos.profile.scoring != "nk":
+        why = GAME_OVER if state.over else Text(
+            "alleen bij NK-scoring stopt de tijdslimiet het spel",
+            "only NK scoring stops the game at the time limit")
+        effects.append(Decision(t, "time_limit", {"ok": False}, why))
+        return state
+    state = _settle_pending(state, t, effects)
+    if state.over:
+        effects.append(Decision(t, "time_limit", {"ok": False}, GAME_OVER))
+        return state
+    score = [{"seats": list(team), "points": pts}
+             for team, pts in nk_score(state.pos, timed_out=True).items()]
+    effects.append(Decision(t, "time_limit", {"ok": True, "score": score}, Text(
+        "de tijd is om: alleen de pionnen thuis tellen", "time is up: only pawns home count")))
+    return replace(state, stopped=True, card=None, flag=None, ambiguous=())
 
 
 def _with_frame(state: RefereeState, t: int) -> tuple[RefereeState, list[Effect]]:

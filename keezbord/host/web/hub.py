@@ -27,10 +27,10 @@ from keezbord.engine.movegen import successors
 from keezbord.engine.notation import Move, Step
 from keezbord.engine.position import NEST, location_hole
 from keezbord.engine.profiles import PROFILES
-from keezbord.engine.scoring import nk_score
+from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.events import CardTap, Discard, HoleEvent
+from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.health import HealthMonitor
 from keezbord.host.session import GameSession
 
@@ -61,6 +61,7 @@ NOT_YOUR_CARD = Text("die kaart zit niet in de hand van wie aan zet is",
                      "that card is not in the hand of the player to play")
 NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this seat")
 UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
+NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
 
 
 class Driver(Protocol):
@@ -213,7 +214,7 @@ class Hub:
         self.decisions.extend(records)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
-        if any(r["type"] in ("move", "undo") for r in records):
+        if any(r["type"] in ("move", "undo", "penalty") for r in records):
             self._resynced.clear()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
@@ -233,10 +234,8 @@ class Hub:
                 next_health = time.monotonic() + self.opts.health_ms / 1000
                 self._check_health()
             try:
-                before = self.session.state
                 effects = self.session.tick(self.now())
-                # A judged board can change the state (a flag cleared) with no effect.
-                if effects or self.session.state is not before:
+                if effects:  # a flag cleared comes as a "resolved" decision
                     self._after(effects)
                 self._maybe_bot()
             except Exception as e:  # the host must keep running whatever one tick does
@@ -328,8 +327,11 @@ class Hub:
                 raise HubError(NOT_SIM)
             if self.bot_busy is not None:
                 raise HubError(BOT_BUSY)
-        elif kind in ("undo", "new_game") and not control:
+        elif kind in ("undo", "new_game", "penalty", "time_limit") and not control:
             raise HubError(NEED_TOKEN)
+        if kind in ("penalty", "time_limit") and \
+                self.session.state.pos.profile.scoring != "nk":
+            raise HubError(NK_ONLY)
         if kind == "lift" or kind == "place":
             self._hole_request(kind, msg)
         elif kind == "card":
@@ -347,6 +349,14 @@ class Hub:
             self._fix()
         elif kind == "undo":
             self.undo()
+        elif kind == "penalty":
+            offender = msg.get("seat")
+            if isinstance(offender, bool) or not isinstance(offender, int) or \
+                    not 0 <= offender < self.session.state.pos.seats:
+                raise HubError(Text("kies een stoel", "choose a seat"))
+            self.feed(Penalty(self.now(), offender))
+        elif kind == "time_limit":
+            self.feed(TimeLimit(self.now()))
         elif kind == "new_game":
             self.new_game(msg)
         else:
@@ -559,9 +569,15 @@ class Hub:
             flag["guidance"] = [_guidance(a, b).as_dict() for a, b in st.flag.pairs] \
                 if st.flag is not None else []
         score = None
-        if pos.profile.scoring == "nk":
+        nk = pos.profile.scoring == "nk"
+        if nk:
             score = [{"seats": list(team), "points": pts}
-                     for team, pts in nk_score(pos).items()]
+                     for team, pts in nk_score(pos, timed_out=st.stopped).items()]
+        # Game time: the referee's clock continues over restarts (it starts at 0).
+        clock = {"elapsed_ms": st.now if st.over else self.now(),
+                 "running": not st.over,
+                 "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
+                 "stopped": st.stopped}
         out = {
             "type": "state", "version": self.version, "mode": self.opts.mode,
             "game": snap["game"], "seats": pos.seats, "segment": pos.topology.segment,
@@ -573,7 +589,7 @@ class Hub:
             "leds": snap["leds"], "flag": flag, "ambiguous": snap["ambiguous"],
             "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
             "score": score, "hand": hand, "bot_busy": self.bot_busy, "last": self.last,
-            "health": self.health(),
+            "health": self.health(), "clock": clock, "stopped": st.stopped,
         }
         self._cache = (self.version, out)
         return out

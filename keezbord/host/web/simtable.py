@@ -23,6 +23,7 @@ from keezbord.engine.game import Game
 from keezbord.engine.movegen import playable_cards
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
+from keezbord.engine.scoring import front_pawn_penalty
 
 HUMAN: Final = "human"
 SEAT_KINDS: Final = (HUMAN, *BOT_KINDS)
@@ -136,6 +137,10 @@ class SimTable:
                 self._actions.append(("discard", None))
                 if not rebuild:
                     self._apply(self.game, "discard", None)
+            elif kind == "penalty" and d.get("ok"):
+                self._actions.append(("penalty", d["seat"]))
+                if not rebuild:
+                    self._apply(self.game, "penalty", d["seat"])
             elif kind == "undo" and d.get("ok"):
                 while self._actions and self._actions[-1][0] != "move":
                     self._actions.pop()  # the referee only undoes a move
@@ -148,7 +153,10 @@ class SimTable:
             for kind, arg in self._actions:
                 self._apply(self.game, kind, arg)
 
-    def _apply(self, game: Game, kind: str, arg: str | None) -> None:
+    def _apply(self, game: Game, kind: str, arg: Any) -> None:
+        if kind == "penalty":  # the referee's position changed: the hands' game follows
+            game.position = front_pawn_penalty(game.position, arg)
+            return
         if kind == "move":
             assert arg is not None
             move = parse_move(arg, game.position.topology)

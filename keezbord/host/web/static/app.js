@@ -22,11 +22,15 @@ const UI = {
     bad_frames: "slechte frames", gaps: "gaten", heartbeat: "laatste hartslag", ago: "geleden",
     chain_broken: "schuifregisterketen onderbroken", broken_reads: "mislukte scans",
     chatter: "sensor dendert", stuck: "sensor blijft gesloten zonder pion", bad_switch: "sensor defect",
+    penalty_seat: "Overtreder", penalty: "Strafzet: voorste pion terug",
+    time_limit: "Stop: tijd is om", confirm_penalty: "Strafzet geven aan", confirm_time: "Het spel stoppen op de tijdslimiet? Alleen pionnen thuis tellen.",
+    stopped: "Gestopt op de tijdslimiet", elapsed: "Speeltijd",
     led: { turn: "aan zet", source: "kan zetten", target: "doel", victim: "geslagen pion hierheen",
            error: "fout", restore: "hier terugzetten" },
     decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
                 ambiguous: "Meerdere zetten mogelijk", hint: "Tip", undo: "Teruggenomen",
-                move: "Zet", turn: "Beurt", win: "Winst" },
+                move: "Zet", turn: "Beurt", win: "Winst", penalty: "Strafzet", time_limit: "Tijdslimiet",
+                resolved: "Bord in orde" },
   },
   en: {
     connecting: "connecting…", online: "connected", offline: "connection lost, retrying…",
@@ -46,11 +50,15 @@ const UI = {
     bad_frames: "bad frames", gaps: "gaps", heartbeat: "last heartbeat", ago: "ago",
     chain_broken: "shift-register chain broken", broken_reads: "failed scans",
     chatter: "switch chatters", stuck: "switch stays closed with no pawn", bad_switch: "bad switch",
+    penalty_seat: "Offender", penalty: "Penalty: front pawn back",
+    time_limit: "Stop: time is up", confirm_penalty: "Give the penalty to", confirm_time: "Stop the game at the time limit? Only pawns home count.",
+    stopped: "Stopped at the time limit", elapsed: "Game time",
     led: { turn: "to play", source: "can move", target: "target", victim: "captured pawn goes here",
            error: "wrong", restore: "put back here" },
     decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
                 ambiguous: "More than one move fits", hint: "Hint", undo: "Taken back",
-                move: "Move", turn: "Turn", win: "Win" },
+                move: "Move", turn: "Turn", win: "Win", penalty: "Penalty", time_limit: "Time limit",
+                resolved: "Board put right" },
   },
 };
 const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂" };
@@ -225,9 +233,11 @@ function renderSide() {
     status.textContent = `${t("turn")}: ${seatName(st.turn)}${who}` +
       (st.bot_busy !== null && st.bot_busy !== undefined ? ` ${t("bot_thinking")}` : "");
   }
+  if (st.stopped) status.textContent = t("stopped");
   const win = document.getElementById("winner");
-  win.hidden = !st.winner;
-  if (st.winner) win.textContent = status.textContent;
+  win.hidden = !st.winner && !st.stopped;
+  if (st.winner || st.stopped) win.textContent = status.textContent;
+  renderClock();
 
   // Flag with reason and restore guidance.
   const flag = document.getElementById("flag");
@@ -299,13 +309,14 @@ function renderSide() {
 
   // Messages: the referee's recent decisions that need words.
   const log = document.getElementById("log");
-  const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win"].includes(d.type) ||
+  const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit", "resolved", "exchange"].includes(d.type) ||
                                          (d.type === "discard"));
   log.replaceChildren(...shown.slice(-6).reverse().map((d) => {
     const name = UI[app.lang].decision[d.type] || d.type;
     let detail = d.reason ? tx(d.reason) : "";
     if (d.type === "hint" || d.type === "undo") detail = d.move || detail;
     if (d.type === "discard" && d.ok) detail = seatName(d.seat);
+    if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
     if (d.must_play) detail += ` (${d.must_play})`;
     if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
     return el("li", { class: d.ok === false || d.type === "illegal" || d.type === "card_rejected" ? "err" : "",
@@ -319,7 +330,21 @@ function renderSide() {
     el("code", { text: h.move }), " — ", el("span", { class: "words", text: tx(h.words) }))));
   moves.scrollTop = moves.scrollHeight;
 
-  // Controls.
+  // Controls. NK: the table penalty and the time limit.
+  const nk = st.profile === "nk";
+  document.getElementById("nk-controls").hidden = !nk;
+  if (nk) {
+    const sel = document.getElementById("penalty-seat");
+    const key = JSON.stringify([st.seats, app.lang]);
+    if (sel.dataset.key !== key) {
+      sel.dataset.key = key;
+      sel.replaceChildren(...st.players.map((p) => el("option", { value: String(p.seat), text: seatName(p.seat) })));
+    }
+    for (const id of ["penalty", "time-limit"]) {
+      document.getElementById(id).disabled = !app.control || !!st.winner || !!st.stopped;
+    }
+    sel.disabled = !app.control;
+  }
   for (const id of ["undo"]) document.getElementById(id).disabled = !app.control;
   document.querySelector("#newgame button[type=submit]").disabled = !app.control;
   document.getElementById("token-note").hidden = app.control;
@@ -356,6 +381,22 @@ function renderHealth(st) {
     items.push(el("li", { class: s.ok ? "" : "err", "data-health": "sensors", text: tx(s.text) }));
   }
   document.getElementById("health-list").replaceChildren(...items);
+}
+
+function fmtTime(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function renderClock() {
+  // Game time from the state, running on locally between states.
+  const st = app.state, c = st && st.clock;
+  const out = document.getElementById("clock");
+  if (!c) { out.textContent = ""; return; }
+  if (app.clockVersion !== st.version) { app.clockVersion = st.version; app.clockAt = Date.now(); }
+  const ms = c.elapsed_ms + (c.running ? Date.now() - app.clockAt : 0);
+  out.textContent = `${t("elapsed")} ${fmtTime(ms)}` + (c.limit_ms ? ` / ${fmtTime(c.limit_ms)}` : "");
+  out.classList.toggle("over", !!c.limit_ms && ms >= c.limit_ms);
 }
 
 function addLog(text, err) {
@@ -462,6 +503,13 @@ function setupControls() {
   document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
   document.getElementById("undo").addEventListener("click", () =>
     confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
+  document.getElementById("penalty").addEventListener("click", () => {
+    const seat = Number(document.getElementById("penalty-seat").value);
+    confirmThen(`${t("confirm_penalty")} ${seatName(seat)}?`, () => send({ type: "penalty", seat }));
+  });
+  document.getElementById("time-limit").addEventListener("click", () =>
+    confirmThen(t("confirm_time"), () => send({ type: "time_limit" })));
+  setInterval(renderClock, 1000);
   document.getElementById("newgame").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);
