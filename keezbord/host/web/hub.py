@@ -61,6 +61,7 @@ NOT_YOUR_CARD = Text("die kaart zit niet in de hand van wie aan zet is",
                      "that card is not in the hand of the player to play")
 NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this seat")
 UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
+GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
 
 
@@ -322,11 +323,13 @@ class Hub:
     def request(self, msg: Mapping[str, Any], control: bool) -> None:
         """One message from a page (docs/web.md). Raises HubError with a player text."""
         kind = msg.get("type")
-        if kind in ("lift", "place", "card", "discard", "fix"):
+        if kind in ("lift", "place", "card", "discard", "fix", "give"):
             if self.sim is None:
                 raise HubError(NOT_SIM)
             if self.bot_busy is not None:
                 raise HubError(BOT_BUSY)
+            if kind in ("card", "discard") and self.sim.waiting:
+                raise HubError(GIVE_FIRST)
         elif kind in ("undo", "new_game", "penalty", "time_limit") and not control:
             raise HubError(NEED_TOKEN)
         if kind in ("penalty", "time_limit") and \
@@ -347,6 +350,18 @@ class Hub:
             self.feed(Discard(self.now(), tuple(self.sim.hand(seat))))
         elif kind == "fix":
             self._fix()
+        elif kind == "give":
+            assert self.sim is not None
+            seat = msg.get("seat", self.sim.waiting[0] if self.sim.waiting else None)
+            card = msg.get("card")
+            if not isinstance(seat, int) or not isinstance(card, str):
+                raise HubError(Text("kies een kaart", "choose a card"))
+            try:
+                self.sim.give(seat, card)
+            except ValueError as e:
+                raise HubError(Text("die kaart kan nu niet doorgegeven worden",
+                                    f"that card cannot be passed now ({e})")) from None
+            self.changed()
         elif kind == "undo":
             self.undo()
         elif kind == "penalty":
@@ -477,7 +492,7 @@ class Hub:
     def _maybe_bot(self) -> None:
         sim = self.sim
         st = self.session.state
-        if sim is None or self.bot_busy is not None or st.seat is None:
+        if sim is None or self.bot_busy is not None or st.seat is None or sim.waiting:
             return
         if not sim.is_bot(st.seat) or st.flag is not None or st.card is not None:
             return
@@ -554,7 +569,13 @@ class Hub:
         for k in [k for k in self._words if k >= len(st.history)]:
             del self._words[k]
         hand = None
-        if sim is not None:
+        exchange = None
+        if sim is not None and sim.waiting:
+            giver = sim.waiting[0]
+            exchange = {"seat": giver, "partner": sim.partner(giver), "cards": sim.hand(giver),
+                        "waiting": list(sim.waiting)}
+            hand = {"seat": giver, "cards": sim.hand(giver), "playable": [], "active": False}
+        elif sim is not None:
             seat = st.seat
             if seat is None or sim.is_bot(seat):
                 humans = [s for s in range(pos.seats) if not sim.is_bot(s)]
@@ -590,6 +611,7 @@ class Hub:
             "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
             "score": score, "hand": hand, "bot_busy": self.bot_busy, "last": self.last,
             "health": self.health(), "clock": clock, "stopped": st.stopped,
+            "exchange": exchange,
         }
         self._cache = (self.version, out)
         return out

@@ -3,9 +3,11 @@
 The referee only sees cards tapped and hands shown; the simulator must also deal them. The
 ``Game`` follows from its seed, so it is never stored: it is rebuilt from the seed and the
 referee's journalled decisions (accepted moves, accepted discards, undos). The only other
-thing to remember is what partners passed each other (profile ``partner_exchange``),
-kept per deal with the seed and the seat kinds in a small table of the journal's file
-(``web_sim``; the journal's own tables are untouched).
+thing to remember is what partners passed each other (profile ``partner_exchange``:
+human seats choose on the page, ``give``; bots choose when every human has), kept per
+deal with the seed and the seat kinds in a small table of the journal's file (``web_sim``;
+the journal's own tables are untouched). Penalties move the game's position as the
+referee's.
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ class SimTable:
         self.seats, self.profile = seats, profile
         self.store, self.game_id = store, game_id
         self._deal_key = ""  # the deal whose exchange is under way (see _give)
+        self.waiting: list[int] = []  # human seats still to pass a card this deal
         self.bots: list[Bot] = [make_bot(k if k != HUMAN else "greedy",
                                          random.Random(info.seed * 31 + s))
                                 for s, k in enumerate(info.kinds)]
@@ -167,9 +170,33 @@ class SimTable:
         self._exchange(game)
 
     def _exchange(self, game: Game) -> None:
-        if not game.over:
-            self._deal_key = f"{game.table.shuffle_no}.{game.table.round_no}"
-            game.exchange([_Giver(self, s) for s in range(self.seats)])
+        if game.over:
+            return
+        self._deal_key = f"{game.table.shuffle_no}.{game.table.round_no}"
+        self.waiting = []
+        # The engine keeps "an exchange is due" to itself; read it, never write it.
+        if getattr(game, "_exchange_pending", False):
+            given = self.info.exchanges.get(self._deal_key, [])
+            self.waiting = [s for s in range(self.seats) if not self.is_bot(s) and (
+                s >= len(given) or given[s] not in game.hands[s])]
+            if self.waiting:
+                return  # the human seats choose on the page first (``give``)
+        game.exchange([_Giver(self, s) for s in range(self.seats)])
+
+    def give(self, seat: int, card: str) -> None:
+        """A human seat passes ``card`` to its partner; when every human seat has chosen,
+        the exchange is made (bots choose theirs then)."""
+        if seat not in self.waiting:
+            raise ValueError(f"seat {seat} has nothing to pass now")
+        if card not in self.game.hands[seat]:
+            raise ValueError(f"seat {seat} holds no {card}")
+        self.info.exchanges.setdefault(self._deal_key, [""] * self.seats)[seat] = card
+        if self.store is not None:
+            self.store.save(self.game_id, self.info)
+        self._exchange(self.game)
+
+    def partner(self, seat: int) -> int | None:
+        return self.game.position.partner(seat)
 
     def _give(self, seat: int, pos: Position, hand: Sequence[str]) -> str:
         # Called during a Game's exchange: this deal's key comes from its own table.

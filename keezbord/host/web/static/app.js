@@ -25,6 +25,7 @@ const UI = {
     penalty_seat: "Overtreder", penalty: "Strafzet: voorste pion terug",
     time_limit: "Stop: tijd is om", confirm_penalty: "Strafzet geven aan", confirm_time: "Het spel stoppen op de tijdslimiet? Alleen pionnen thuis tellen.",
     stopped: "Gestopt op de tijdslimiet", elapsed: "Speeltijd",
+    give_to: "kies een kaart voor je partner", give: "Geef aan partner",
     led: { turn: "aan zet", source: "kan zetten", target: "doel", victim: "geslagen pion hierheen",
            error: "fout", restore: "hier terugzetten" },
     decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
@@ -53,6 +54,7 @@ const UI = {
     penalty_seat: "Offender", penalty: "Penalty: front pawn back",
     time_limit: "Stop: time is up", confirm_penalty: "Give the penalty to", confirm_time: "Stop the game at the time limit? Only pawns home count.",
     stopped: "Stopped at the time limit", elapsed: "Game time",
+    give_to: "choose a card for your partner", give: "Pass to partner",
     led: { turn: "to play", source: "can move", target: "target", victim: "captured pawn goes here",
            error: "wrong", restore: "put back here" },
     decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
@@ -252,14 +254,26 @@ function renderSide() {
   // Card tray.
   const cards = document.getElementById("cards");
   const hand = st.hand;
-  document.getElementById("tray-title").textContent = hand ? `${t("hand_of")} ${seatName(hand.seat)}` : t("hand");
+  const ex = st.exchange;
+  document.getElementById("tray-title").textContent = ex
+    ? `${seatName(ex.seat)}: ${t("give_to")} (${seatName(ex.partner)})`
+    : hand ? `${t("hand_of")} ${seatName(hand.seat)}` : t("hand");
   // Rebuild the tray only when it changes, and keep the keyboard focus on its card.
-  const trayKey = JSON.stringify([hand, st.card, st.hints, app.lang]);
+  const trayKey = JSON.stringify([hand, st.card, st.hints, app.lang, ex]);
   if (trayKey !== app.trayKey) {
   app.trayKey = trayKey;
   const focused = document.activeElement?.dataset?.card;
   cards.replaceChildren();
-  if (hand) {
+  if (ex) {
+    // Partner exchange (reiseditie): each card is a button that passes it, face down.
+    ex.cards.forEach((c) => {
+      const b = el("button", { type: "button", class: "card give", "data-card": c, text: c,
+                               "aria-label": `${t("give")}: ${c}` });
+      b.addEventListener("click", () => send({ type: "give", seat: ex.seat, card: c }));
+      cards.append(b);
+    });
+    if (!focused) setTimeout(() => cards.querySelector("button")?.focus(), 0);
+  } else if (hand) {
     hand.cards.forEach((c) => {
       const playable = hand.playable.includes(c) && st.hints !== "off";
       const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
