@@ -63,6 +63,12 @@ class Game:
     def over(self) -> bool:
         return self.position.winner() is not None
 
+    @property
+    def exchange_pending(self) -> bool:
+        """Partners still have to pass each other a card before this round's first play
+        (profile ``partner_exchange``)."""
+        return self._exchange_pending
+
     def hand(self, seat: int) -> list[str]:
         return list(self.hands[seat])
 

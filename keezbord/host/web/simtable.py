@@ -174,8 +174,7 @@ class SimTable:
             return
         self._deal_key = f"{game.table.shuffle_no}.{game.table.round_no}"
         self.waiting = []
-        # The engine keeps "an exchange is due" to itself; read it, never write it.
-        if getattr(game, "_exchange_pending", False):
+        if game.exchange_pending:
             given = self.info.exchanges.get(self._deal_key, [])
             self.waiting = [s for s in range(self.seats) if not self.is_bot(s) and (
                 s >= len(given) or given[s] not in game.hands[s])]
