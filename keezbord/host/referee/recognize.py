@@ -242,17 +242,49 @@ class Judgement:
     also_partial: bool = False  # the board is also a legal first part of a 7
 
 
+def in_lift_order(pos: Position, moves: Sequence[Successor],
+                  lifted: Sequence[str]) -> Successor:
+    """Of several moves leading to one position (a 7's parts in different orders), the
+    one whose parts start from holes in the order the player first lifted them; the
+    first move when the lifts do not tell."""
+    if len(moves) == 1 or not lifted:
+        return moves[0]
+    topo = pos.topology
+    first = {h: i for i, h in enumerate(lifted)}
+
+    def order(move: Move) -> list[int] | None:
+        idx = []
+        for part in move.parts:
+            if not isinstance(part, Step) or part.frm == NEST:
+                return None
+            i = first.get(location_hole(topo, part.seat, part.frm).name)
+            if i is None:
+                return None
+            idx.append(i)
+        return idx
+
+    for m, a in moves:
+        idx = order(m)
+        if idx is not None and idx == sorted(idx):
+            return m, a
+    return moves[0]
+
+
 def judge(pos: Position, exps: Sequence[Expectation], sensed: frozenset[str],
           touched: frozenset[str], co_empty: frozenset[tuple[str, str]],
-          amb_touched: frozenset[str] = frozenset()) -> Judgement:
+          amb_touched: frozenset[str] = frozenset(),
+          lifted: Sequence[str] = ()) -> Judgement:
     sig = board_sig(sensed, pos.seats)
     before = pos_sig(pos)
-    # Distinct positions that fit, each with its first move (rank order, then generator).
+    # Distinct positions that fit, each with its first move (rank order, then generator;
+    # among one card's orders of a 7's parts, the order the pawns were lifted in).
     fits: dict[tuple[tuple[int, ...], ...], tuple[Successor, bool, frozenset[str]]] = {}
     for exp in exps:
         for m, a in exp.by_sig.get(sig, ()):
             if a.pawns in fits:
                 continue
+            same = [s for s in exp.by_sig[sig] if s[1].pawns == a.pawns]
+            m, a = in_lift_order(pos, same, lifted)
             d = changed_holes(pos, a)
             if not d <= touched:
                 continue  # no hand made that colouring

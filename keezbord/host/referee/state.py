@@ -140,6 +140,7 @@ class RefereeState:
     outcome: Outcome = "none"
     card: str | None = None
     touched: frozenset[str] = frozenset()  # holes lifted or filled this turn
+    lifted: tuple[str, ...] = ()  # holes in the order first lifted this turn (a 7's parts)
     co_empty: frozenset[tuple[str, str]] = frozenset()  # lifted holes empty at once
     flag: Flag | None = None
     ambiguous: tuple[tuple[Move, Position], ...] = ()

@@ -134,7 +134,8 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
     was tapped or a hand shown, so a move that fits is taken without waiting."""
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
-    j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched)
+    j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched,
+              state.lifted)
     stage = 2 if final or tap else 1
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     state = replace(state, stage=stage, partial=partial)
@@ -240,7 +241,7 @@ def _turn_decision(t: int, before: Table, after: Table) -> Decision:
 
 def _new_turn(state: RefereeState, pos: Position, table: Table,
               history: tuple[MoveRecord, ...] | None = None) -> RefereeState:
-    return replace(state, pos=pos, table=table, card=None, touched=frozenset(),
+    return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
                    co_empty=frozenset(), flag=None, ambiguous=(), amb_touched=frozenset(),
                    partial=None, outcome="accepted", stage=2,
                    history=state.history if history is None else history)
@@ -254,7 +255,7 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
     if not exps:
         return state
     j: Judgement = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
-                         state.amb_touched)
+                         state.amb_touched, state.lifted)
     if j.outcome == "accepted":
         return _accept(state, *j.moves[0], t, effects)
     return state
@@ -274,14 +275,16 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int) -> RefereeState:
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
         co_empty = state.co_empty | pairs if pairs else state.co_empty
+        lifted = state.lifted if h in state.lifted else (*state.lifted, h)
     else:
         sensed = state.sensed | {h}
         touched = state.touched | {h}
         co_empty = state.co_empty
+        lifted = state.lifted
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
         state.amb_touched
-    return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, since=t,
-                   stage=0, amb_touched=amb)
+    return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
+                   since=t, stage=0, amb_touched=amb)
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:

@@ -194,6 +194,19 @@ def test_seven_split_waits_for_the_second_part_with_targets_lit() -> None:
     assert r.frame_at(3000).get("T24") == "target"
 
 
+def test_seven_notation_lists_the_parts_in_the_order_they_were_made() -> None:
+    # The generator lists T5-T8 first; the player moves the T20 pawn first.
+    r = play(setup(), ev(1000, "card", "7"), move(1100, "T20", "T24"), move(3000, "T5", "T8"))
+    assert r.moves == ["7 0:T20-T24 0:T5-T8"]
+    r = play(setup(), ev(1000, "card", "7"), move(1100, "T5", "T8"), move(3000, "T20", "T24"))
+    assert r.moves == ["7 0:T5-T8 0:T20-T24"]
+    # Both pawns held at once, the T20 pawn lifted first: its part comes first.
+    r = play(setup(), ev(1000, "card", "7"), ev(1100, "lift", "T20"), ev(1150, "lift", "T5"),
+             ev(1300, "place", "T8"), ev(1400, "place", "T24"))
+    assert r.moves == ["7 0:T20-T24 0:T5-T8"]
+    no_flags(r)
+
+
 def test_seven_first_part_then_wrong_second_part_is_flagged_against_the_first_part() -> None:
     r = play(setup(), ev(1000, "card", "7"), move(1100, "T5", "T8"), move(3000, "T20", "T25"),
              ev(4000, "tick"))
