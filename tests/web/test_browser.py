@@ -97,6 +97,8 @@ def test_illegal_placement_by_keyboard_and_language(serve: Serve, page: Any,
     shot(page, "5-flagged-en")
     page.focus(".hole[data-hole='T5']")
     page.keyboard.press("Enter")
+    # The page places only a pawn it knows is in hand: wait for the lift to come back.
+    page.wait_for_selector("#inhand button.held")
     page.focus(".hole[data-hole='N0.1']")
     page.keyboard.press("Enter")
     page.wait_for_selector("#flag", state="hidden")
