@@ -42,7 +42,10 @@ def frame(state: RefereeState) -> dict[str, str]:
     if to_play is not None:
         put(f"T{topo.start(to_play)}", "turn")
     exps = expectations(pos, state.card, state.config.reader)
-    if state.flag is not None:
+    if state.missing:
+        for h in state.missing:
+            put(h, "restore")
+    elif state.flag is not None:
         fix = repair(topo, state.sensed, references(pos, exps))
         for h in fix.error:
             put(h, "error")

@@ -23,6 +23,7 @@ HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
 DEFAULT_PATIENCE_MS: Final = 3000
+DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked back
 
 # LED roles (FORMATS.md); one role a hole, the first of this order wins.
 ROLE_ORDER: Final = ("error", "restore", "victim", "target", "source", "turn")
@@ -37,6 +38,7 @@ class Config:
     patience_ms: int = DEFAULT_PATIENCE_MS
     tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
     reader: bool = True  # False: no card reader, moves are checked against every card
+    missing_ms: int = DEFAULT_MISSING_MS  # 0: never ask for a missing pawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +145,7 @@ class RefereeState:
     lifted: tuple[str, ...] = ()  # holes in the order first lifted this turn (a 7's parts)
     co_empty: frozenset[tuple[str, str]] = frozenset()  # lifted holes empty at once
     flag: Flag | None = None
+    missing: tuple[str, ...] = ()  # holes whose pawn is off the board too long (flagged)
     ambiguous: tuple[tuple[Move, Position], ...] = ()
     amb_touched: frozenset[str] = frozenset()  # holes touched since the ambiguity
     partial: Sig | None = None  # the legal first part of a 7 on the board

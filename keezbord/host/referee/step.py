@@ -29,9 +29,11 @@ from .recognize import (
     Judgement,
     board_of,
     board_sig,
+    changed_holes,
     expectation,
     expectations,
     guess_after,
+    hole_key,
     judge,
     references,
     repair,
@@ -99,13 +101,20 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
                         stage=0)
     else:
         assert isinstance(event, Tick)
+    if state.missing:
+        state = _missing_back(state, t, effects)
     state, leds = _with_frame(state, t)
     return state, effects + leds
 
 
 def deadline(state: RefereeState) -> int | None:
-    """When the board will next be judged if nothing happens."""
-    if state.over or not state.at_rest:
+    """When the board will next be judged (or a missing pawn asked back) if nothing
+    happens."""
+    if state.over:
+        return None
+    if not state.at_rest:
+        if state.stage == 0 and state.config.missing_ms > 0:
+            return state.since + state.config.missing_ms
         return None
     if state.stage == 0:
         return state.since + state.config.settle_ms
@@ -123,7 +132,10 @@ def _fire_timers(state: RefereeState, t: int, effects: list[Effect]) -> RefereeS
         if due is None or due > t:
             return state
         state = replace(state, now=due)
-        state = _judge(state, due, effects, final=state.stage >= 1)
+        if state.at_rest:
+            state = _judge(state, due, effects, final=state.stage >= 1)
+        else:
+            state = _missing(state, due, effects)
         state, leds = _with_frame(state, due)
         effects.extend(leds)
 
@@ -162,6 +174,59 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
     if j.outcome == "patient" and not final:
         return replace(state, outcome="patient")
     return _flag(state, t, effects)
+
+
+def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """The board has not been at rest for ``missing_ms``: a pawn is off the board. Holes
+    whose pawn a legal move of the tapped card moves (or captures) are in a hand; any
+    other empty hole the board should have a pawn on is asked back, once an episode."""
+    state = replace(state, stage=1)
+    if state.flag is not None and not state.missing:
+        return state  # an illegal board or a penalty: its own guidance stands
+    pos = state.pos
+    exps = expectations(pos, state.card, state.config.reader)
+    in_play: set[str] = set()
+    for exp in exps:
+        in_play |= exp.departures.keys()
+        if state.partial is not None:
+            in_play |= exp.second_departures(state.partial).keys()
+        for _, after in exp.moves:
+            in_play |= changed_holes(pos, after)
+    fix = repair(pos.topology, state.sensed, references(pos, exps))
+    gone = state.total - len(state.sensed)
+    # Holes lifted this turn first (where the pawn came from), the latest first.
+    holes = sorted((h for h in fix.restore if hole_key(h) not in in_play),
+                   key=lambda h: -state.lifted.index(h) if h in state.lifted else 1)[:gone]
+    if not holes:
+        return state
+    missing = tuple(sorted(holes, key=fix.restore.index))
+    flag = Flag(_missing_reason(missing), (), missing, tuple((None, h) for h in missing))
+    if not state.missing:
+        effects.append(Decision(t, "missing", {"seat": state.seat, "holes": list(missing)},
+                                flag.reason))
+    return replace(state, flag=flag, missing=missing)
+
+
+def _missing_reason(holes: tuple[str, ...]) -> Text:
+    where = ", ".join(holes)
+    if len(holes) == 1:
+        return Text(f"een pion ontbreekt: zet hem terug op {where}",
+                    f"a pawn is missing: put it back on {where}")
+    return Text(f"er ontbreken pionnen: zet ze terug op {where}",
+                f"pawns are missing: put them back on {where}")
+
+
+def _missing_back(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """A missing pawn was put back: the flag clears once every pawn is on the board (or
+    on the holes asked for); the board is then judged as usual."""
+    left = tuple(h for h in state.missing if h not in state.sensed)
+    if state.at_rest or not left:
+        return replace(_resolved(state, t, effects), missing=())
+    if left == state.missing or state.flag is None:
+        return state
+    return replace(state, missing=left, flag=replace(
+        state.flag, reason=_missing_reason(left), restore=left,
+        pairs=tuple((None, h) for h in left)))
 
 
 def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -242,7 +307,8 @@ def _turn_decision(t: int, before: Table, after: Table) -> Decision:
 def _new_turn(state: RefereeState, pos: Position, table: Table,
               history: tuple[MoveRecord, ...] | None = None) -> RefereeState:
     return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
-                   co_empty=frozenset(), flag=None, ambiguous=(), amb_touched=frozenset(),
+                   co_empty=frozenset(), flag=None, missing=(), ambiguous=(),
+                   amb_touched=frozenset(),
                    partial=None, outcome="accepted", stage=2,
                    history=state.history if history is None else history)
 
@@ -425,7 +491,8 @@ def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) ->
     exps = expectations(after, state.card, state.config.reader)
     fix = repair(after.topology, state.sensed, references(after, exps))
     flag = Flag(reason, fix.error, fix.restore, fix.pairs) if fix.pairs else None
-    return replace(state, pos=after, flag=flag, ambiguous=(), amb_touched=frozenset(),
+    return replace(state, pos=after, flag=flag, missing=(), ambiguous=(),
+                   amb_touched=frozenset(),
                    partial=None, since=t, stage=0, outcome="none")
 
 
@@ -445,7 +512,7 @@ def _time_limit(state: RefereeState, t: int, effects: list[Effect]) -> RefereeSt
              for team, pts in nk_score(state.pos, timed_out=True).items()]
     effects.append(Decision(t, "time_limit", {"ok": True, "score": score}, Text(
         "de tijd is om: alleen de pionnen thuis tellen", "time is up: only pawns home count")))
-    return replace(state, stopped=True, card=None, flag=None, ambiguous=())
+    return replace(state, stopped=True, card=None, flag=None, missing=(), ambiguous=())
 
 
 def _with_frame(state: RefereeState, t: int) -> tuple[RefereeState, list[Effect]]:

@@ -1,7 +1,8 @@
 """Sensor traces (FORMATS.md "Sensor trace"): the setup line and the events after it.
 
 Our own optional setup fields, beside those of FORMATS.md: ``"card_reader": false`` (no
-reader: every move is checked against every card), ``"patience_ms"``, and ``"turn"``
+reader: every move is checked against every card), ``"patience_ms"``, ``"missing_ms"``
+(how long a pawn may be off the board before it is asked back; 0: never), and ``"turn"``
 (the seat to play when starting mid-game, default that of ``position``).
 """
 
@@ -17,6 +18,7 @@ from keezbord.engine.topology import TopologyError
 from keezbord.host.events import EventFormatError, HoleEvent, event_from_dict, event_to_dict
 
 from .state import (
+    DEFAULT_MISSING_MS,
     DEFAULT_PATIENCE_MS,
     HINT_LEVELS,
     MAX_SETTLE_MS,
@@ -26,6 +28,8 @@ from .state import (
     Input,
     Undo,
 )
+
+MAX_MISSING_MS = 600_000
 
 
 class TraceError(ValueError):
@@ -42,7 +46,7 @@ class Setup:
 
 
 _SETUP_KEYS = {"type", "seats", "profile", "dealer", "position", "tags", "settle_ms", "hints",
-               "card_reader", "patience_ms", "segment", "teams", "turn"}
+               "card_reader", "patience_ms", "missing_ms", "segment", "teams", "turn"}
 
 
 def setup_from_dict(d: Any) -> Setup:
@@ -78,6 +82,9 @@ def setup_from_dict(d: Any) -> Setup:
     patience = d.get("patience_ms", DEFAULT_PATIENCE_MS)
     if not _int(patience) or not settle <= patience <= DEFAULT_PATIENCE_MS:
         raise TraceError(f"'patience_ms' must be {settle} to {DEFAULT_PATIENCE_MS}")
+    missing = d.get("missing_ms", DEFAULT_MISSING_MS)
+    if not _int(missing) or not (missing == 0 or patience <= missing <= MAX_MISSING_MS):
+        raise TraceError(f"'missing_ms' must be 0 (never) or {patience} to {MAX_MISSING_MS}")
     hints = d.get("hints", "targets")
     if hints not in HINT_LEVELS:
         raise TraceError(f"'hints' must be one of {', '.join(HINT_LEVELS)}, not {hints!r}")
@@ -85,7 +92,7 @@ def setup_from_dict(d: Any) -> Setup:
     if not isinstance(reader, bool):
         raise TraceError("'card_reader' must be true or false")
     level: HintLevel = hints
-    config = Config(level, settle, patience, dict(tags), reader)
+    config = Config(level, settle, patience, dict(tags), reader, missing)
     return Setup(pos, dealer, config, turn, dict(d))
 
 

@@ -31,7 +31,7 @@ const UI = {
     decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
                 ambiguous: "Meerdere zetten mogelijk", hint: "Tip", undo: "Teruggenomen",
                 move: "Zet", turn: "Beurt", win: "Winst", penalty: "Strafzet", time_limit: "Tijdslimiet",
-                resolved: "Bord in orde" },
+                resolved: "Bord in orde", missing: "Pion ontbreekt" },
   },
   en: {
     connecting: "connecting…", online: "connected", offline: "connection lost, retrying…",
@@ -60,7 +60,7 @@ const UI = {
     decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
                 ambiguous: "More than one move fits", hint: "Hint", undo: "Taken back",
                 move: "Move", turn: "Turn", win: "Win", penalty: "Penalty", time_limit: "Time limit",
-                resolved: "Board put right" },
+                resolved: "Board put right", missing: "Pawn missing" },
   },
 };
 const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂" };
@@ -323,7 +323,7 @@ function renderSide() {
 
   // Messages: the referee's recent decisions that need words.
   const log = document.getElementById("log");
-  const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit", "resolved", "exchange"].includes(d.type) ||
+  const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit", "resolved", "exchange", "missing"].includes(d.type) ||
                                          (d.type === "discard"));
   log.replaceChildren(...shown.slice(-6).reverse().map((d) => {
     const name = UI[app.lang].decision[d.type] || d.type;
@@ -333,7 +333,7 @@ function renderSide() {
     if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
     if (d.must_play) detail += ` (${d.must_play})`;
     if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
-    return el("li", { class: d.ok === false || d.type === "illegal" || d.type === "card_rejected" ? "err" : "",
+    return el("li", { class: d.ok === false || ["illegal", "card_rejected", "missing"].includes(d.type) ? "err" : "",
                       text: `${name}: ${detail}` });
   }));
   if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
