@@ -290,6 +290,7 @@ function renderSide() {
   }
   document.getElementById("tray").hidden = app.mode !== "sim";
   document.getElementById("discard").disabled = !(hand && hand.active);
+  document.getElementById("discard").hidden = !!ex;  // no hand to show while passing a card
   document.getElementById("played").textContent = st.card ? `${t("played")}: ${st.card}` : "";
 
   // Pawns in hand (simulator): choose which one to put down.
@@ -333,8 +334,12 @@ function renderSide() {
     if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
     if (d.must_play) detail += ` (${d.must_play})`;
     if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
+    // A reason that already starts with the label ("penalty: ...") is not labelled twice.
+    const text = !detail ? name
+      : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
+      : `${name}: ${detail}`;
     return el("li", { class: d.ok === false || ["illegal", "card_rejected", "missing"].includes(d.type) ? "err" : "",
-                      text: `${name}: ${detail}` });
+                      text });
   }));
   if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
 

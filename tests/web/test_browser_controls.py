@@ -1,0 +1,135 @@
+"""The newer page controls in real headless Chromium: the partner exchange (reiseditie)
+by keyboard, the NK penalty with its restore guidance, and the board-health panel of
+run mode fed by the fake GPIO board. Screenshots go to test-artifacts/web/."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LiveServer, shot
+from test_run_mode import FakeGpio, nests
+from web_helpers import opening_seed
+
+from keezbord.engine.game import Game
+from keezbord.host.web.hub import Hub, HubOptions
+
+pytestmark = pytest.mark.browser
+
+Serve = Callable[[Callable[[], Hub]], LiveServer]
+
+
+def sim(db: Path, kinds: list[str], seed: int, **kw: Any) -> Callable[[], Hub]:
+    opts = HubOptions(db=db, seed=seed, bot_speed=0.15, think_ms=300)
+    return lambda: Hub.open_sim(opts, kinds=kinds, **kw)
+
+
+def keyboard_move(page: Any, frm: str, to: str) -> None:
+    page.focus(f".hole[data-hole='{frm}']")
+    page.keyboard.press("Space")
+    page.wait_for_selector("#inhand button.held")
+    page.focus(f".hole[data-hole='{to}']")
+    page.keyboard.press("Enter")
+
+
+def test_partner_exchange_by_keyboard_then_play_goes_on(serve: Serve, page: Any,
+                                                        tmp_path: Path) -> None:
+    seed = 0  # seat 0 to play, dealt K 9 8 Q 2
+    dealt = Game(4, "reiseditie", seed, teams="pairs").hand(0)
+    assert dealt[:2] == ["K", "9"]
+    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed,
+                    profile="reiseditie", teams="pairs"))
+    page.goto(srv.url + "/?lang=en")
+    page.wait_for_selector("#cards .card.give")
+    assert "choose a card for your partner" in page.inner_text("#tray-title")
+    assert page.locator("#cards .card.give").count() == 5
+    assert not page.is_visible("#discard")  # no hand to show while passing a card
+    # The first card has the focus; Tab to the 9 and pass it with Enter.
+    page.wait_for_function("document.activeElement?.dataset?.card === 'K'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.card") == "9"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == \
+        "Pass to partner: 9"
+    shot(page, "7-exchange")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => { const s = window.keezbord.state; "
+                           "return s && s.exchange === null && s.hand.active; }")
+    hub = srv.hub
+    assert hub.sim is not None and "9" in hub.sim.hand(2)
+    assert "Hand of" in page.inner_text("#tray-title")
+    assert page.locator("#cards .card.give").count() == 0
+    assert page.locator("#cards .card").count() == 5
+    assert page.is_visible("#discard")
+    # Play goes on: the K brings a pawn out, then the bots take their turns.
+    page.focus("#cards .card[data-card='K']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#played:has-text('Played')")
+    keyboard_move(page, "N0.1", "T0")
+    page.wait_for_selector("#moves li[data-move='K 0:N-S']")
+    page.wait_for_function("""() => window.keezbord.state.decisions.some(
+        (d) => d.seat === 1 && (d.type === "move" || (d.type === "discard" && d.ok)))""",
+                           timeout=20000)
+    shot(page, "8-exchange-played")
+
+
+def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
+        serve: Serve, page: Any, tmp_path: Path) -> None:
+    seed, card = opening_seed()
+    srv = serve(sim(tmp_path / "s.sqlite", ["human"] * 4, seed))
+    page.goto(srv.url + "/?lang=en")
+    page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
+    assert not page.is_visible("#nk-controls") and not page.is_visible("#penalty")
+    srv.stop()
+    srv = serve(sim(tmp_path / "nk.sqlite", ["human"] * 4, seed, profile="nk"))
+    page.goto(srv.url + "/?lang=en")
+    page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
+    assert page.is_visible("#penalty") and page.is_visible("#time-limit")
+    assert "50:00" in page.inner_text("#clock")
+    page.click(f".card[data-card='{card}']")
+    keyboard_move(page, "N0.1", "T0")
+    page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")
+    page.select_option("#penalty-seat", "0")
+    page.click("#penalty")
+    page.wait_for_selector("#confirm[open]")
+    assert "Give the penalty to" in page.inner_text("#confirm-text")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#flag:not([hidden])")
+    assert page.inner_text("#flag-reason").startswith("penalty: put red's pawn on T0")
+    assert page.get_attribute(".hole[data-hole='T0']", "data-led") == "error"
+    restore = page.eval_on_selector_all(".hole[data-led='restore']",
+                                        "es => es.map((e) => e.dataset.hole)")
+    assert len(restore) == 1 and restore[0].startswith("N0.")
+    assert "move the pawn on T0 back to N0." in page.inner_text("#flag-guidance")
+    log = page.inner_text("#log")
+    assert "Penalty: put red's pawn on T0" in log and "enalty: penalty" not in log
+    shot(page, "9-nk-penalty")
+    page.click("#fix")
+    page.wait_for_selector("#flag", state="hidden")
+    assert page.locator(".hole[data-hole='T0'] .pawn").get_attribute("visibility") == "hidden"
+    assert page.get_attribute(".hole[data-hole='T0']", "data-led") is None
+    assert page.inner_text("#log").splitlines()[0] == "Board put right"
+    shot(page, "10-nk-put-right")
+
+
+def test_board_health_panel_shows_a_chattering_switch(serve: Serve, page: Any,
+                                                      tmp_path: Path) -> None:
+    gpio = FakeGpio(nests())
+    opts = HubOptions(mode="run", db=tmp_path / "r.sqlite", token="secret", health_ms=50)
+    setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
+    srv = serve(lambda: Hub.open_run(opts, setup, gpio.board))
+    page.goto(srv.url + "/?lang=en")
+    page.wait_for_selector("#health:not([hidden]) [data-health='sensors']")
+    assert "link to the board ok" in page.inner_text("#health-list")
+    assert page.locator("#health-list li.err").count() == 0
+    for k in range(10):  # a loose magnet: T9 flickers
+        gpio.set("T9", k % 2 == 0)
+        time.sleep(0.04)
+    page.wait_for_selector("[data-health='sensors'].err:has-text('T9')")
+    assert page.inner_text("[data-health='sensors']").startswith("switch chatters")
+    page.wait_for_selector(".hole.bad[data-hole='T9']")
+    assert "bad switch" in page.get_attribute(".hole[data-hole='T9']", "aria-label")
+    assert not page.is_visible("#tray")  # run mode: the board is the input
+    shot(page, "11-health-chatter")
