@@ -88,6 +88,10 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert page.is_visible("#penalty") and page.is_visible("#time-limit")
     assert "50:00" in page.inner_text("#clock")
+    # The new-game form starts from the game being played.
+    assert page.eval_on_selector("#newgame [name=profile]", "e => e.value") == "nk"
+    assert page.eval_on_selector("#newgame [name=players]", "e => e.value") == \
+        "human,human,human,human"
     page.click(f".card[data-card='{card}']")
     keyboard_move(page, "N0.1", "T0")
     page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")

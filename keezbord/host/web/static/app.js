@@ -429,7 +429,21 @@ async function onState(st) {
   app.state = st;
   await ensureBoard(st);
   render();
+  prefillNewGame(st);
   for (const f of app.onState) f(st);
+}
+
+// The new-game form starts from the game being played, once per game (so a player's own
+// edits of the form are not overwritten by every state update).
+function prefillNewGame(st) {
+  if (app.formGame === st.game) return;
+  app.formGame = st.game;
+  const f = document.getElementById("newgame");
+  f.elements.seats.value = String(st.seats);
+  f.elements.profile.value = st.profile;
+  f.elements.teams.value = st.teams || "";
+  f.elements.hints.value = st.hints;
+  if (st.players) f.elements.players.value = st.players.map((p) => p.kind).join(",");
 }
 
 // -- playing on the drawn board (simulator) -------------------------------------------
