@@ -133,7 +133,6 @@ def run_selfplay(args: argparse.Namespace) -> int:
     from keezbord.engine.bots import BOT_KINDS, make_bot
     from keezbord.engine.describe import describe_move
     from keezbord.engine.game import play_game
-    from keezbord.engine.position import InvalidPositionError as _IPE
     from keezbord.engine.topology import SEAT_COLOURS
 
     if args.games < 1:
@@ -153,7 +152,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
         bots = [make_bot(k, random.Random(rng.random())) for k in kinds]
         try:
             result = play_game(args.seats, args.profile, seed, bots, teams=args.teams)
-        except _IPE as e:
+        except InvalidPositionError as e:
             raise UsageError(str(e)) from None
         turns += result.turns
         discards += result.discards
