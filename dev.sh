@@ -39,11 +39,7 @@ case "${1:-}" in
     sim)
         shift
         venv
-        if "$VENV/bin/python" -c "import keezbord.host.commands.web" 2>/dev/null; then
-            exec "$VENV/bin/keezbord" sim "$@"
-        fi
-        # Until the web simulator lands: a self-play demo that prints a readable game.
-        exec "$VENV/bin/keezbord" selfplay --games 1 --show --bot greedy,random,greedy,random "$@"
+        exec "$VENV/bin/keezbord" sim "$@"
         ;;
     test)
         shift
