@@ -42,11 +42,14 @@ class SwitchChange:
     closed: bool
 
 
-def hole_events(changes: Iterable[SwitchChange], wiring: WiringLike) -> list[HoleEvent]:
-    """Closed is ``place``, open is ``lift``; bits with no hole (spare inputs) are dropped."""
+def hole_events(changes: Iterable[SwitchChange], wiring: WiringLike,
+                t: int | None = None) -> list[HoleEvent]:
+    """Closed is ``place``, open is ``lift``; bits with no hole (spare inputs) are dropped.
+    ``t`` stamps every event with that time instead of the change's own (a host that
+    runs the referee on its own clock)."""
     out: list[HoleEvent] = []
     for c in changes:
         hole = wiring.hole_at_switch(c.index)
         if hole is not None:
-            out.append(HoleEvent(c.t, "place" if c.closed else "lift", hole))
+            out.append(HoleEvent(c.t if t is None else t, "place" if c.closed else "lift", hole))
     return out

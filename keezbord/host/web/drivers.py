@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from keezbord.host.drivers.leds import RGB, LedRenderer, LedSettings
+from keezbord.host.drivers.switches import hole_events
 from keezbord.host.events import Event, HoleEvent
 from keezbord.host.referee.state import Board, Input
 
@@ -235,10 +236,7 @@ class SerialBoard(PolledBoard):
             closed = [h for i in range(session.n_bits)
                       if session.closed(i) and (h := self.wiring.hole_at_switch(i))]
             return [Board(now, frozenset(closed))]
-        for c in changes:
-            hole = self.wiring.hole_at_switch(c.index)
-            if hole is not None:
-                out.append(HoleEvent(now, "place" if c.closed else "lift", hole))
+        out.extend(hole_events(changes, self.wiring, t=now))
         return out
 
     def switch_health(self) -> dict[str, Any]:
@@ -282,10 +280,7 @@ class GpioBoard(PolledBoard):
             self._synced = True  # the first good scan is the baseline: the whole board
             return [Board(now, self.scanner.closed_holes())]
         out: list[Input] = []
-        for c in changes:
-            hole = self.wiring.hole_at_switch(c.index)
-            if hole is not None:
-                out.append(HoleEvent(now, "place" if c.closed else "lift", hole))
+        out.extend(hole_events(changes, self.wiring, t=now))
         return out
 
     def switch_health(self) -> dict[str, Any]:
