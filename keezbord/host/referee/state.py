@@ -24,6 +24,7 @@ DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
 DEFAULT_PATIENCE_MS: Final = 3000
 DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked back
+BOUNCE_MS: Final = 25  # a hole lifted and closed again quicker than a hand can: a bounce
 
 # LED roles (FORMATS.md); one role a hole, the first of this order wins.
 ROLE_ORDER: Final = ("error", "restore", "victim", "target", "source", "turn")
@@ -95,6 +96,8 @@ class MoveRecord:
     after: Position
     table_before: Table
     table_after: Table
+    cards_before: tuple[tuple[str, str | None], ...] = ()  # cards played this deal before
+    overruled: str | None = None  # the referee's reason when a person overruled the machine
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,15 @@ class RefereeState:
     stopped: bool = False  # ended by the time limit (no winner)
     history: tuple[MoveRecord, ...] = ()
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
+    # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
+    # added). A place on the same hole within BOUNCE_MS, nothing between, drops the pairs.
+    bounce: tuple[str, int, frozenset[tuple[str, str]]] | None = None
+    restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
+    multi_hand: bool = False  # since then, a pawn was placed with two or more in hand
+    ask: tuple[str, ...] = ()  # holes of a swap-or-restore question (lit "source")
+    card_tag: str | None = None  # the RFID tag of the turn's card
+    second_card: str | None = None  # a second card tapped in the turn (flagged)
+    cards_played: tuple[tuple[str, str | None], ...] = ()  # (card, tag) tapped this deal
 
     @property
     def seat(self) -> int | None:

@@ -17,8 +17,8 @@ from keezbord.engine.bots import greedy_move
 from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
-from keezbord.engine.notation import Move
-from keezbord.engine.position import Position, location_hole
+from keezbord.engine.notation import Move, Swap
+from keezbord.engine.position import NEST, Position, location_hole
 from keezbord.engine.scoring import front_pawn_penalty, nk_score
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
@@ -29,16 +29,19 @@ from .recognize import (
     Judgement,
     board_of,
     board_sig,
-    changed_holes,
+    colours,
     expectation,
     expectations,
     guess_after,
     hole_key,
     judge,
+    move_holes,
+    pos_sig,
     references,
     repair,
 )
 from .state import (
+    BOUNCE_MS,
     Board,
     Config,
     Decision,
@@ -56,6 +59,10 @@ NO_CARD_FITS = Text("geen enkele kaart staat deze zet toe", "no card allows this
 NOT_ONE_MOVE = Text("de pionnen zijn niet verzet zoals één geldige zet dat doet",
                     "the pawns were not moved the way one legal move moves them")
 GAME_OVER = Text("het spel is afgelopen", "the game is over")
+TWO_CARDS = Text("twee kaarten gespeeld in één beurt: een getoonde kaart is gespeeld; "
+                  "neem de tweede kaart terug met 'ongedaan maken'",
+                  "two cards played in one turn: a card shown is a card played; take the "
+                  "second card back with 'undo'")
 RESOLVE_FIRST = Text("wijs eerst aan welke zet bedoeld is: til de bedoelde pion op",
                      "first show which move was meant: lift the pawn you moved")
 
@@ -84,7 +91,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     state = _fire_timers(state, t, effects)
     state = replace(state, now=t)
     if isinstance(event, HoleEvent):
-        state = _hole(state, event, t)
+        state = _hole(state, event, t, effects)
     elif isinstance(event, CardTap):
         state = _card(state, event, t, effects)
     elif isinstance(event, Discard):
@@ -144,11 +151,16 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
            tap: bool = False) -> RefereeState:
     """Judge the board at rest. ``final``: the patience is over; ``tap``: the next card
     was tapped or a hand shown, so a move that fits is taken without waiting."""
+    stage = 2 if final or tap else 1
+    if state.second_card is not None:
+        return replace(state, stage=stage, outcome="illegal")  # until a card is taken back
+    restored = _flag_restored(state, t, effects)
+    if restored is not None:
+        return replace(restored, stage=stage)
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
     j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched,
               state.lifted)
-    stage = 2 if final or tap else 1
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     state = replace(state, stage=stage, partial=partial)
     if j.outcome == "accepted":
@@ -190,8 +202,8 @@ def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
         in_play |= exp.departures.keys()
         if state.partial is not None:
             in_play |= exp.second_departures(state.partial).keys()
-        for _, after in exp.moves:
-            in_play |= changed_holes(pos, after)
+        for m, _ in exp.moves:
+            in_play |= move_holes(pos, m)
     fix = repair(pos.topology, state.sensed, references(pos, exps))
     gone = state.total - len(state.sensed)
     # Holes lifted this turn first (where the pawn came from), the latest first.
@@ -232,7 +244,7 @@ def _missing_back(state: RefereeState, t: int, effects: list[Effect]) -> Referee
 def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """A flagged board was put right (it is the position, a legal move's board or part
     of one): say so, so hosts need not compare states."""
-    if state.flag is None:
+    if state.flag is None or state.second_card is not None:
         return state
     effects.append(Decision(t, "resolved", {"seat": state.seat}))
     return replace(state, flag=None)
@@ -251,7 +263,44 @@ def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     effects.append(Decision(t, "illegal", {
         "seat": state.seat, "holes": list(_merge(fix.error, fix.restore)),
         "restore": [[a, b] for a, b in fix.pairs]}, reason))
-    return replace(state, flag=flag)
+    return replace(state, flag=flag, restoring=True, multi_hand=False)
+
+
+def _flag_restored(state: RefereeState, t: int, effects: list[Effect]
+                   ) -> RefereeState | None:
+    """A flagged (or undone) board put back to the position before the move. The restore
+    clears what the flagged attempt touched, so lifting and putting back is never read
+    as a jack swap (issue 11, item 3). When pawns were placed with two in hand, a swap
+    and a restore look the same to the switches: the referee asks instead of guessing
+    (lights both holes, names which pawn goes where) and takes the board as put back; a
+    swap meant is made again. None when this is not such a board."""
+    if not state.restoring or state.missing or not state.at_rest:
+        return None
+    pos = state.pos
+    if board_sig(state.sensed, pos.seats) != pos_sig(pos):
+        return None
+    asked: tuple[str, ...] = ()
+    state = _resolved(state, t, effects)
+    if state.multi_hand:
+        exps = expectations(pos, state.card, state.config.reader)
+        j = judge(pos, exps, state.sensed, state.touched, state.co_empty)
+        if j.outcome in ("accepted", "ambiguous"):
+            holes = sorted(set().union(*(move_holes(pos, m) for m, _ in j.moves)),
+                           key=lambda h: int(h[1:]) if h[0] == "T" else -1)
+            asked = tuple(holes)
+            seat_of = colours(pos)
+            nl = ", ".join(f"{SEAT_COLOURS[seat_of[h]].nl} op {h}" for h in holes)
+            en = ", ".join(f"{SEAT_COLOURS[seat_of[h]].en} on {h}" for h in holes)
+            effects.append(Decision(t, "ambiguous", {
+                "seat": state.seat, "moves": [m.text(pos.topology) for m, _ in j.moves],
+                "holes": list(holes)}, Text(
+                    f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
+                    "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
+                    f"swapped or put back? set the pawns as before the move ({en}); if you "
+                    "meant the swap, swap again holding both pawns")))
+    return replace(state, touched=frozenset(), lifted=(), co_empty=frozenset(), bounce=None,
+                   restoring=False, multi_hand=False, outcome="before", ambiguous=(),
+                   amb_touched=frozenset(), partial=None, ask=asked)
 
 
 def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
@@ -284,13 +333,24 @@ def _accept(state: RefereeState, move: Move, after: Position, t: int,
                             else after.turn)
     effects.append(Decision(t, "move", {"seat": seat, "move": text,
                                         "position": new_pos.to_dict()}))
-    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table)
+    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table,
+                        _without_turn_card(state))
     state = _new_turn(state, new_pos, table, history=(*state.history, record))
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
         return replace(state, winner=winner)
     effects.append(_turn_decision(t, state.table, table))
     return state
+
+
+def _without_turn_card(state: RefereeState) -> tuple[tuple[str, str | None], ...]:
+    """The cards played this deal before the turn's card (what an undo goes back to)."""
+    played = state.cards_played
+    mine = (state.card, state.card_tag)
+    for i in range(len(played) - 1, -1, -1):
+        if played[i] == mine:
+            return played[:i] + played[i + 1:]
+    return played
 
 
 def _advance(table: Table) -> Table:
@@ -306,17 +366,25 @@ def _turn_decision(t: int, before: Table, after: Table) -> Decision:
 
 def _new_turn(state: RefereeState, pos: Position, table: Table,
               history: tuple[MoveRecord, ...] | None = None) -> RefereeState:
+    # A new deal (shuffle): every physical card is back in the deck.
+    played = state.cards_played if table.shuffle_no == state.table.shuffle_no else ()
     return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
                    co_empty=frozenset(), flag=None, missing=(), ambiguous=(),
                    amb_touched=frozenset(),
                    partial=None, outcome="accepted", stage=2,
-                   history=state.history if history is None else history)
+                   history=state.history if history is None else history,
+                   bounce=None, restoring=False, multi_hand=False, ask=(), card_tag=None,
+                   second_card=None, cards_played=played)
 
 
 def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
-    """The next card or a shown hand: a move already on the board is taken at once."""
-    if state.over or not state.at_rest or state.stage >= 2:
+    """The next card or a shown hand: a move already on the board is taken at once, and
+    a flagged board already put right is resolved at once (issue 11, item 5)."""
+    if state.over or not state.at_rest or state.stage >= 2 or state.second_card is not None:
         return state
+    restored = _flag_restored(state, t, effects)
+    if restored is not None:
+        return restored
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return state
@@ -324,33 +392,96 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
                          state.amb_touched, state.lifted)
     if j.outcome == "accepted":
         return _accept(state, *j.moves[0], t, effects)
+    if j.outcome in ("before", "partial", "ambiguous") and not state.missing:
+        return _resolved(state, t, effects)
     return state
+
+
+def _close_on_lift(state: RefereeState, hole: str, t: int,
+                   effects: list[Effect]) -> RefereeState:
+    """A pawn lifted that cannot be part of the move on the board (not a pawn it moves,
+    not one it can capture, not a 7's next pawn) closes that move at once: the next
+    player does not wait for the settle time or a 7's patience (issue 11, items 6-7)."""
+    if (state.over or not state.at_rest or state.stage >= 2 or hole not in state.sensed
+            or state.second_card is not None or state.flag is not None):
+        return state
+    pos = state.pos
+    exps = expectations(pos, state.card, state.config.reader)
+    if not exps:
+        return state
+    j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched,
+              state.lifted)
+    if j.outcome != "accepted":
+        return state
+    move, after = j.moves[0]
+    if hole_key(hole) in _belongs(state, exps, move):
+        return state
+    return _accept(state, move, after, t, effects)
+
+
+def _belongs(state: RefereeState, exps: list[Any], move: Move) -> set[str]:
+    """Hole keys of pawns that may still be part of the move on the board: those it
+    moves or captures, a 7's next pawns (and their victims) and, with a card reader,
+    every pawn of the mover the tapped card could move (a player changing their mind)."""
+    pos = state.pos
+    keys = set(move_holes(pos, move))
+    sig = board_sig(state.sensed, pos.seats)
+    ctrl = pos.controlled_seat(pos.turn)
+    seat_of = colours(pos)
+    for exp in exps:
+        if exp.card == "7":
+            for key, tgts in exp.second_departures(sig).items():
+                keys.add(key)
+                keys.update(tg.hole for tg in tgts if tg.victim is not None)
+        if state.config.reader:
+            keys.update(k for k in exp.departures
+                        if seat_of.get(k) == ctrl or k == f"N{ctrl}")
+    for part in move.parts:
+        if not isinstance(part, Swap) and part.frm == NEST:
+            keys.add(f"N{part.seat}")
+    return keys
 
 
 # -- events ------------------------------------------------------------------------------
 
 
-def _hole(state: RefereeState, ev: HoleEvent, t: int) -> RefereeState:
+def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect]) -> RefereeState:
     try:
         state.pos.topology.parse_hole(ev.hole)
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
+    bounce = None
+    multi = state.multi_hand
+    ask = state.ask
     if ev.action == "lift":
+        state = _close_on_lift(state, h, t, effects)
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
         co_empty = state.co_empty | pairs if pairs else state.co_empty
         lifted = state.lifted if h in state.lifted else (*state.lifted, h)
+        if h in state.sensed:
+            bounce = (h, t, frozenset(pairs) - state.co_empty)
+        if h in ask:
+            ask = ()
     else:
         sensed = state.sensed | {h}
         touched = state.touched | {h}
         co_empty = state.co_empty
+        b = state.bounce
+        if b is not None and b[0] == h and t - b[1] < min(BOUNCE_MS, state.config.settle_ms):
+            # The switch bounced (nothing happened between): the same pawn never left,
+            # so its hole was never empty together with another (issue 11, item 4).
+            co_empty = co_empty - b[2]
+        elif h not in state.sensed and state.total - len(state.sensed) >= 2:
+            multi = True  # placed with two or more pawns in hand: which one is unknown
         lifted = state.lifted
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
         state.amb_touched
     return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
-                   since=t, stage=0, amb_touched=amb)
+                   since=t, stage=0, amb_touched=amb, bounce=bounce, multi_hand=multi,
+                   ask=ask)
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:
@@ -387,12 +518,39 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         effects.append(Decision(t, "card_rejected", ident, RESOLVE_FIRST))
         return state
     pos = state.pos
+    if state.card is not None and (ev.tag == state.card_tag if ev.tag is not None
+                                   else state.card_tag is None and card == state.card):
+        return state  # the turn's own card read again
+    if ev.tag is not None and any(tag == ev.tag for _, tag in state.cards_played):
+        name = CARD_NAMES[card]
+        effects.append(Decision(t, "card_rejected", ident, Text(
+            f"{name.nl} (tag {ev.tag}) is deze deling al gespeeld: een kaart van de "
+            "aflegstapel telt niet", f"{name.en} (tag {ev.tag}) was already played this "
+            "deal: a card from the discard pile does not count")))
+        return state
+    if sum(1 for c, _ in state.cards_played if c == card) >= pos.seats:
+        name = CARD_NAMES[card]
+        effects.append(Decision(t, "card_rejected", ident, Text(
+            f"{name.nl}: alle {pos.seats} van deze soort zijn deze deling al gespeeld",
+            f"{name.en}: all {pos.seats} of this rank were already played this deal")))
+        return state
     exp = expectation(pos, card)
     if not exp.moves:
         effects.append(Decision(t, "card_rejected", {**ident, "seat": state.seat},
                                 no_move_reason(pos, card).text))
         return state
-    state = replace(state, card=card, since=t, stage=0, outcome="none")
+    if state.card is not None:
+        # A card shown is a card played: a second card in the turn is flagged, the
+        # first still holds; undo takes the second back (issue 11, item 8).
+        if state.second_card is not None:
+            effects.append(Decision(t, "card_rejected", ident, TWO_CARDS))
+            return state
+        flag = Flag(TWO_CARDS, (), (), ())
+        effects.append(Decision(t, "illegal", {"seat": state.seat, "holes": [], "restore": [],
+                                               "cards": [state.card, card]}, TWO_CARDS))
+        return replace(state, second_card=card, flag=flag, missing=(), since=t, stage=0)
+    state = replace(state, card=card, card_tag=ev.tag, since=t, stage=0, outcome="none",
+                    cards_played=(*state.cards_played, (card, ev.tag)))
     if state.config.hints == "full":
         hint = greedy_move(pos, card)
         if hint is not None:
@@ -441,7 +599,14 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
 
 def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """Back to the position before the last move; the players put the pawns back,
-    guided by the restore LEDs once the board has rested."""
+    guided by the restore LEDs once the board has rested. With a second card flagged,
+    undo takes that card back instead."""
+    if state.second_card is not None:
+        card = state.second_card
+        effects.append(Decision(t, "undo", {"ok": True, "seat": state.seat, "card": card}))
+        state = replace(state, second_card=None)
+        state = _resolved(state, t, effects)
+        return replace(state, since=t, stage=0, outcome="none")
     if state.stopped or not state.history or state.history[-1].table_after != state.table \
             or state.history[-1].after != state.pos:
         effects.append(Decision(t, "undo", {"ok": False}, Text(
@@ -454,7 +619,8 @@ def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     state = _new_turn(replace(state, winner=None), last.before, last.table_before,
                       history=state.history[:-1])
     effects.append(Decision(t, "turn", {"seat": last.seat}))
-    return replace(state, since=t, stage=0, outcome="none")
+    return replace(state, since=t, stage=0, outcome="none", cards_played=last.cards_before,
+                   restoring=True)
 
 
 def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) -> RefereeState:
@@ -492,7 +658,7 @@ def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) ->
     fix = repair(after.topology, state.sensed, references(after, exps))
     flag = Flag(reason, fix.error, fix.restore, fix.pairs) if fix.pairs else None
     return replace(state, pos=after, flag=flag, missing=(), ambiguous=(),
-                   amb_touched=frozenset(),
+                   amb_touched=frozenset(), restoring=True, multi_hand=False,
                    partial=None, since=t, stage=0, outcome="none")
 
 

@@ -64,7 +64,7 @@ def test_item3_undoing_a_flagged_capture_is_no_swap() -> None:
     assert len(r.of("illegal")) == 1
     assert r.moves == []
     assert [d["type"] for d in r.decisions].count("resolved") == 1
-    assert r.state.pos.to_dict()["pawns"][1][0] == "T10"  # blue still on T10
+    assert "T10" in r.state.pos.to_dict()["pawns"][1]  # blue still on T10
     assert r.of("ambiguous") == []
     # The real swap afterwards is taken.
     r = play(setup(JACK), *CAPTURE_ATTEMPT, move(3000, "T10", "T5"), move(3400, "N1.4", "T10"),
@@ -83,7 +83,7 @@ def test_item3_restore_and_swap_indistinguishable_asks() -> None:
     assert "red on T5" in amb["reason"] and "blue on T10" in amb["reason"]
     frame = r.frame_at(4000)
     assert frame.get("T5") == "source" and frame.get("T10") == "source"
-    assert r.state.pos.to_dict()["pawns"][0][0] == "T5"
+    assert "T5" in r.state.pos.to_dict()["pawns"][0]
     # The player sets the pawns as asked and swaps again: the swap is taken.
     r2 = play(setup(JACK), *CAPTURE_ATTEMPT, ev(3000, "lift", "T10"), ev(3100, "lift", "N1.4"),
               ev(3300, "place", "T5"), ev(3400, "place", "T10"), ev(5000, "tick"),
@@ -99,7 +99,7 @@ def test_item3_without_reader_an_undone_capture_is_no_swap() -> None:
     assert r.moves == ["5 0:T5-T10"]
     assert [u["ok"] for u in r.of("undo")] == [True]
     assert r.state.history == ()
-    assert r.state.pos.to_dict()["pawns"][1][0] == "T10"
+    assert "T10" in r.state.pos.to_dict()["pawns"][1]
 
 
 # -- 4: a bounce is never judged ------------------------------------------------------------
