@@ -165,6 +165,9 @@ class RefereeState:
     card_tag: str | None = None  # the RFID tag of the turn's card
     second_card: str | None = None  # a second card tapped in the turn (flagged)
     cards_played: tuple[tuple[str, str | None], ...] = ()  # (card, tag) tapped this deal
+    # A lift that closes the move on the board, held back for BOUNCE_MS in case the
+    # switch merely bounced: (the state before the lift, the lift's hole and time).
+    pending: tuple[RefereeState, str, int] | None = None
 
     @property
     def seat(self) -> int | None:

@@ -88,10 +88,12 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     """Feed one event; returns the new state and what to show (decisions, LED frames)."""
     effects: list[Effect] = []
     t = max(event.t, state.now)
+    if state.pending is not None:
+        state = _pending_lift(state, event, effects)
     state = _fire_timers(state, t, effects)
     state = replace(state, now=t)
     if isinstance(event, HoleEvent):
-        state = _hole(state, event, t, effects)
+        state = _hole(state, event, t)
     elif isinstance(event, CardTap):
         state = _card(state, event, t, effects)
     elif isinstance(event, Discard):
@@ -115,8 +117,14 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
 
 
 def deadline(state: RefereeState) -> int | None:
-    """When the board will next be judged (or a missing pawn asked back) if nothing
-    happens."""
+    """When the board will next be judged (or a missing pawn asked back, or a lift that
+    closes a move taken as no bounce) if nothing happens."""
+    if state.pending is not None:
+        return state.pending[2] + BOUNCE_MS
+    return _deadline(state)
+
+
+def _deadline(state: RefereeState) -> int | None:
     if state.over:
         return None
     if not state.at_rest:
@@ -135,7 +143,7 @@ def deadline(state: RefereeState) -> int | None:
 
 def _fire_timers(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     while True:
-        due = deadline(state)
+        due = _deadline(state)
         if due is None or due > t:
             return state
         state = replace(state, now=due)
@@ -397,33 +405,53 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
     return state
 
 
-def _close_on_lift(state: RefereeState, hole: str, t: int,
-                   effects: list[Effect]) -> RefereeState:
-    """A pawn lifted that cannot be part of the move on the board (not a pawn it moves,
-    not one it can capture, not a 7's next pawn) closes that move at once: the next
-    player does not wait for the settle time or a 7's patience (issue 11, items 6-7)."""
+def _closes(state: RefereeState, hole: str) -> bool:
+    """Does lifting ``hole`` close the move on the board? Yes when the board at rest
+    shows a legal move and the pawn cannot be part of it (not a pawn it moves, not one
+    it can capture, not a 7's next pawn): the next player does not wait for the settle
+    time or a 7's patience (issue 11, items 6-7)."""
     if (state.over or not state.at_rest or state.stage >= 2 or hole not in state.sensed
             or state.second_card is not None or state.flag is not None):
-        return state
-    pos = state.pos
-    exps = expectations(pos, state.card, state.config.reader)
+        return False
+    move = _move_on_board(state)
+    return move is not None and hole_key(hole) not in _belongs(state, move[0])
+
+
+def _move_on_board(state: RefereeState) -> tuple[Move, Position] | None:
+    exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
-        return state
-    j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched,
-              state.lifted)
-    if j.outcome != "accepted":
-        return state
-    move, after = j.moves[0]
-    if hole_key(hole) in _belongs(state, exps, move):
-        return state
-    return _accept(state, move, after, t, effects)
+        return None
+    j = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
+              state.amb_touched, state.lifted)
+    return j.moves[0] if j.outcome == "accepted" else None
 
 
-def _belongs(state: RefereeState, exps: list[Any], move: Move) -> set[str]:
+def _pending_lift(state: RefereeState, event: Input, effects: list[Effect]) -> RefereeState:
+    """Settle a held-back closing lift: a place on its hole within BOUNCE_MS was a
+    bounce (the move stays open); anything else closes the move at the lift's time and
+    the lift counts for the next turn."""
+    assert state.pending is not None
+    before, hole, t = state.pending
+    if isinstance(event, HoleEvent) and event.action == "place" and event.hole == hole \
+            and event.t - t < BOUNCE_MS:
+        return replace(state, pending=None)
+    if isinstance(event, Tick) and event.t < t + BOUNCE_MS:
+        return state
+    move = _move_on_board(before)
+    if move is None:
+        return replace(state, pending=None)
+    closed = _accept(before, *move, t, effects)
+    closed, leds = _with_frame(closed, t)
+    effects.extend(leds)
+    return _hole(replace(closed, now=t), HoleEvent(t, "lift", hole), t, closes=False)
+
+
+def _belongs(state: RefereeState, move: Move) -> set[str]:
     """Hole keys of pawns that may still be part of the move on the board: those it
     moves or captures, a 7's next pawns (and their victims) and, with a card reader,
     every pawn of the mover the tapped card could move (a player changing their mind)."""
     pos = state.pos
+    exps = expectations(pos, state.card, state.config.reader)
     keys = set(move_holes(pos, move))
     sig = board_sig(state.sensed, pos.seats)
     ctrl = pos.controlled_seat(pos.turn)
@@ -445,7 +473,8 @@ def _belongs(state: RefereeState, exps: list[Any], move: Move) -> set[str]:
 # -- events ------------------------------------------------------------------------------
 
 
-def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect]) -> RefereeState:
+def _hole(state: RefereeState, ev: HoleEvent, t: int, *, closes: bool = True
+          ) -> RefereeState:
     try:
         state.pos.topology.parse_hole(ev.hole)
     except TopologyError:
@@ -455,7 +484,9 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect]) -> 
     multi = state.multi_hand
     ask = state.ask
     if ev.action == "lift":
-        state = _close_on_lift(state, h, t, effects)
+        if closes and _closes(state, h):
+            # Closes the move on the board unless the switch bounces back at once.
+            state = replace(state, pending=(state, h, t))
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}

@@ -224,3 +224,11 @@ def test_item8_undo_gives_the_card_back_to_the_deal() -> None:
              move(3100, "T13", "T10"), ev(3500, "card", "3"), move(3600, "T10", "T13"))
     assert r.of("card_rejected") == []
     assert r.moves == ["3 0:T5-T8", "3 1:T10-T13", "3 1:T10-T13"]
+
+
+def test_item4_7_a_bounce_never_closes_the_waiting_turn() -> None:
+    # Without a reader a bounce on another player's pawn is not the next player acting.
+    r = play(setup(MID, card_reader=False), move(1000, "T5", "T8"), ev(1500, "lift", "T10"),
+             ev(1502, "place", "T10"), move(2000, "T20", "T24"))
+    assert r.moves == ["7 0:T5-T8 0:T20-T24"]
+    no_flags(r)
