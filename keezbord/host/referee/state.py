@@ -15,7 +15,7 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
-from keezbord.host.events import Event
+from keezbord.host.events import Event, HoleEvent
 
 HintLevel = Literal["off", "targets", "full"]
 HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
@@ -168,6 +168,10 @@ class RefereeState:
     # A lift that closes the move on the board, held back for BOUNCE_MS in case the
     # switch merely bounced: (the state before the lift, the lift's hole and time).
     pending: tuple[RefereeState, str, int] | None = None
+    # A lift of a pawn the move on the board may still use (a swapped pawn, the moved
+    # pawn): the state before it and the hole events since, so that the next card (or,
+    # without a reader, a board only the next turn explains) can close that move there.
+    held: tuple[RefereeState, tuple[HoleEvent, ...]] | None = None
 
     @property
     def seat(self) -> int | None:

@@ -93,7 +93,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     state = _fire_timers(state, t, effects)
     state = replace(state, now=t)
     if isinstance(event, HoleEvent):
-        state = _hole(state, event, t)
+        state = _hole(state, event, t, effects)
     elif isinstance(event, CardTap):
         state = _card(state, event, t, effects)
     elif isinstance(event, Discard):
@@ -179,8 +179,19 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
             return replace(state, outcome="patient", partial=board_sig(state.sensed,
                                                                        pos.seats))
         return _accept(state, move, after, t, effects)
+    if state.held is not None and j.outcome != "before":
+        # The other reading: the move before the held lift was complete and the next
+        # player has started (a swapped pawn moved on; without a reader, a player who
+        # plays again moving the same pawn). Taken when it needs no flag and the board
+        # is wrong for this turn, or it completes the next turn's move while this turn
+        # is merely in progress.
+        alt, alt_effects = _held_alternative(state, t)
+        wrong = j.outcome == "illegal" or (final and j.outcome == "patient")
+        if alt.flag is None and (wrong or len(alt.history) >= len(state.history) + 2):
+            effects.extend(alt_effects)
+            return alt
     if j.outcome in ("ambiguous", "before", "partial"):
-        state = _resolved(state, t, effects)
+        state = replace(_resolved(state, t, effects), held=None)
     if j.outcome == "ambiguous":
         if state.ambiguous != j.moves:
             topo = pos.topology
@@ -382,7 +393,20 @@ def _new_turn(state: RefereeState, pos: Position, table: Table,
                    partial=None, outcome="accepted", stage=2,
                    history=state.history if history is None else history,
                    bounce=None, restoring=False, multi_hand=False, ask=(), card_tag=None,
-                   second_card=None, cards_played=played)
+                   second_card=None, cards_played=played, held=None)
+
+
+def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """A card tapped or a hand shown: with a held lift and no move on the board now, the
+    move before that lift was complete (the lift was the next player's); then as
+    ``_settle_pending``."""
+    # Players in quick succession: each held lift may have been the next player's.
+    while state.held is not None and state.second_card is None and not (
+            state.at_rest and _move_on_board(state) is not None):
+        alt, alt_effects = _held_alternative(state, t)
+        effects.extend(alt_effects)
+        state = alt
+    return _settle_pending(state, t, effects)
 
 
 def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -405,16 +429,41 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
     return state
 
 
-def _closes(state: RefereeState, hole: str) -> bool:
-    """Does lifting ``hole`` close the move on the board? Yes when the board at rest
+def _lift_verdict(state: RefereeState, hole: str) -> str | None:
+    """What lifting ``hole`` does to the move on the board. "close": the board at rest
     shows a legal move and the pawn cannot be part of it (not a pawn it moves, not one
     it can capture, not a 7's next pawn): the next player does not wait for the settle
-    time or a 7's patience (issue 11, items 6-7)."""
+    time or a 7's patience (issue 11, items 6-7). "hold": the pawn may be part of it;
+    remembered so the next card can still close the move. None: no move on the board."""
     if (state.over or not state.at_rest or state.stage >= 2 or hole not in state.sensed
             or state.second_card is not None or state.flag is not None):
-        return False
+        return None
     move = _move_on_board(state)
-    return move is not None and hole_key(hole) not in _belongs(state, move[0])
+    if move is None:
+        return None
+    return "hold" if hole_key(hole) in _belongs(state, move[0]) else "close"
+
+
+def _held_alternative(state: RefereeState, t: int) -> tuple[RefereeState, list[Effect]]:
+    """The reading where the move on the board before the held lift was complete: it
+    is accepted at that lift, and the hole events since are replayed as the next
+    turn's, up to ``t``."""
+    assert state.held is not None
+    pre, evs = state.held
+    effects: list[Effect] = []
+    move = _move_on_board(pre)
+    assert move is not None and evs
+    alt = _accept(pre, *move, evs[0].t, effects)
+    alt = replace(alt, now=evs[0].t)
+    for e in evs:
+        alt, eff = step(alt, e)
+        effects += eff
+    if t > alt.now or alt.pending is not None:
+        alt, eff = step(alt, Tick(max(t, alt.now)))
+        effects += eff
+    if state.flag is not None:
+        effects.insert(0, Decision(evs[0].t, "resolved", {"seat": state.seat}))
+    return alt, effects
 
 
 def _move_on_board(state: RefereeState) -> tuple[Move, Position] | None:
@@ -473,20 +522,34 @@ def _belongs(state: RefereeState, move: Move) -> set[str]:
 # -- events ------------------------------------------------------------------------------
 
 
-def _hole(state: RefereeState, ev: HoleEvent, t: int, *, closes: bool = True
-          ) -> RefereeState:
+def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | None = None,
+          *, closes: bool = True) -> RefereeState:
     try:
         state.pos.topology.parse_hole(ev.hole)
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
+    if (effects is not None and ev.action == "lift" and state.held is not None
+            and state.at_rest and h in state.sensed):
+        # Someone reaches for a pawn that is no part of either reading while the held
+        # events lie on the board as a whole move of the next turn (a jack swap keeps
+        # the board's look): that reading wins.
+        if _lift_verdict(state, h) == "close":
+            alt, alt_effects = _held_alternative(state, t)
+            if alt.flag is None and _lift_verdict(alt, h) == "close":
+                effects.extend(alt_effects)
+                state = alt
     bounce = None
     multi = state.multi_hand
     ask = state.ask
+    held = state.held
     if ev.action == "lift":
-        if closes and _closes(state, h):
+        verdict = _lift_verdict(state, h) if closes else None
+        if verdict == "close":
             # Closes the move on the board unless the switch bounces back at once.
             state = replace(state, pending=(state, h, t))
+        elif verdict == "hold" and held is None:
+            held = (state, ())
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
@@ -510,9 +573,11 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, *, closes: bool = True
         lifted = state.lifted
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
         state.amb_touched
+    if held is not None:
+        held = (held[0], (*held[1], ev))
     return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
                    since=t, stage=0, amb_touched=amb, bounce=bounce, multi_hand=multi,
-                   ask=ask)
+                   ask=ask, held=held)
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:
@@ -541,7 +606,7 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
     if state.over:
         effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
         return state
-    state = _settle_pending(state, t, effects)
+    state = _next_player(state, t, effects)
     if state.winner is not None:
         effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
         return state
@@ -594,7 +659,7 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
     if state.over:
         effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
         return state
-    state = _settle_pending(state, t, effects)
+    state = _next_player(state, t, effects)
     seat = state.seat
     if seat is None:
         effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
