@@ -22,6 +22,7 @@ HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
 
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
+MAX_HELD: Final = 6  # held lifts remembered in a turn (each a possible end of the move)
 DEFAULT_PATIENCE_MS: Final = 3000
 DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked back
 BOUNCE_MS: Final = 25  # a hole lifted and closed again quicker than a hand can: a bounce
@@ -157,8 +158,9 @@ class RefereeState:
     history: tuple[MoveRecord, ...] = ()
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
     # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
-    # added). A place on the same hole within BOUNCE_MS, nothing between, drops the pairs.
-    bounce: tuple[str, int, frozenset[tuple[str, str]]] | None = None
+    # added, since and stage before it). A place on the same hole within BOUNCE_MS,
+    # nothing between, undoes it for judging: the board never changed.
+    bounce: tuple[str, int, frozenset[tuple[str, str]], int, int] | None = None
     restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
     multi_hand: bool = False  # since then, a pawn was placed with two or more in hand
     ask: tuple[str, ...] = ()  # holes of a swap-or-restore question (lit "source")
@@ -168,10 +170,11 @@ class RefereeState:
     # A lift that closes the move on the board, held back for BOUNCE_MS in case the
     # switch merely bounced: (the state before the lift, the lift's hole and time).
     pending: tuple[RefereeState, str, int] | None = None
-    # A lift of a pawn the move on the board may still use (a swapped pawn, the moved
-    # pawn): the state before it and the hole events since, so that the next card (or,
-    # without a reader, a board only the next turn explains) can close that move there.
-    held: tuple[RefereeState, tuple[HoleEvent, ...]] | None = None
+    # Lifts of a pawn the move on the board may still use (a swapped pawn, the moved
+    # pawn), the latest last: the state before each and the hole events since, so that
+    # the next card (or, without a reader, a board only the next turn explains) can
+    # close that move there.
+    held: tuple[tuple[RefereeState, tuple[HoleEvent, ...]], ...] = ()
 
     @property
     def seat(self) -> int | None:

@@ -10,6 +10,7 @@ the deadlines that have passed, at their own times.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -42,6 +43,7 @@ from .recognize import (
 )
 from .state import (
     BOUNCE_MS,
+    MAX_HELD,
     Board,
     Config,
     Decision,
@@ -179,19 +181,19 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
             return replace(state, outcome="patient", partial=board_sig(state.sensed,
                                                                        pos.seats))
         return _accept(state, move, after, t, effects)
-    if state.held is not None and j.outcome != "before":
-        # The other reading: the move before the held lift was complete and the next
+    if state.held and j.outcome != "before":
+        # The other reading: the move before a held lift was complete and the next
         # player has started (a swapped pawn moved on; without a reader, a player who
         # plays again moving the same pawn). Taken when it needs no flag and the board
         # is wrong for this turn, or it completes the next turn's move while this turn
         # is merely in progress.
-        alt, alt_effects = _held_alternative(state, t)
         wrong = j.outcome == "illegal" or (final and j.outcome == "patient")
-        if alt.flag is None and (wrong or len(alt.history) >= len(state.history) + 2):
-            effects.extend(alt_effects)
-            return alt
+        for alt, alt_effects in _held_alternatives(state, t):
+            if alt.flag is None and (wrong or len(alt.history) >= len(state.history) + 2):
+                effects.extend(alt_effects)
+                return alt
     if j.outcome in ("ambiguous", "before", "partial"):
-        state = replace(_resolved(state, t, effects), held=None)
+        state = replace(_resolved(state, t, effects), held=())
     if j.outcome == "ambiguous":
         if state.ambiguous != j.moves:
             topo = pos.topology
@@ -393,7 +395,7 @@ def _new_turn(state: RefereeState, pos: Position, table: Table,
                    partial=None, outcome="accepted", stage=2,
                    history=state.history if history is None else history,
                    bounce=None, restoring=False, multi_hand=False, ask=(), card_tag=None,
-                   second_card=None, cards_played=played, held=None)
+                   second_card=None, cards_played=played, held=())
 
 
 def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -401,9 +403,10 @@ def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeS
     move before that lift was complete (the lift was the next player's); then as
     ``_settle_pending``."""
     # Players in quick succession: each held lift may have been the next player's.
-    while state.held is not None and state.second_card is None and not (
+    while state.held and state.second_card is None and not (
             state.at_rest and _move_on_board(state) is not None):
-        alt, alt_effects = _held_alternative(state, t)
+        alts = list(_held_alternatives(state, t))
+        alt, alt_effects = next((a for a in alts if a[0].flag is None), alts[-1])
         effects.extend(alt_effects)
         state = alt
     return _settle_pending(state, t, effects)
@@ -444,26 +447,27 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
     return "hold" if hole_key(hole) in _belongs(state, move[0]) else "close"
 
 
-def _held_alternative(state: RefereeState, t: int) -> tuple[RefereeState, list[Effect]]:
-    """The reading where the move on the board before the held lift was complete: it
-    is accepted at that lift, and the hole events since are replayed as the next
-    turn's, up to ``t``."""
-    assert state.held is not None
-    pre, evs = state.held
-    effects: list[Effect] = []
-    move = _move_on_board(pre)
-    assert move is not None and evs
-    alt = _accept(pre, *move, evs[0].t, effects)
-    alt = replace(alt, now=evs[0].t)
-    for e in evs:
-        alt, eff = step(alt, e)
-        effects += eff
-    if t > alt.now or alt.pending is not None:
-        alt, eff = step(alt, Tick(max(t, alt.now)))
-        effects += eff
-    if state.flag is not None:
-        effects.insert(0, Decision(evs[0].t, "resolved", {"seat": state.seat}))
-    return alt, effects
+def _held_alternatives(state: RefereeState, t: int
+                       ) -> Iterator[tuple[RefereeState, list[Effect]]]:
+    """The readings where the move on the board before a held lift was complete (the
+    latest lift first): it is accepted at that lift, and the hole events since are
+    replayed as the next turn's, up to ``t``."""
+    for pre, evs in reversed(state.held):
+        effects: list[Effect] = []
+        move = _move_on_board(pre)
+        if move is None or not evs:
+            continue
+        alt = _accept(pre, *move, evs[0].t, effects)
+        alt = replace(alt, now=evs[0].t)
+        for e in evs:
+            alt, eff = step(alt, e)
+            effects += eff
+        if t > alt.now or alt.pending is not None:
+            alt, eff = step(alt, Tick(max(t, alt.now)))
+            effects += eff
+        if state.flag is not None:
+            effects.insert(0, Decision(evs[0].t, "resolved", {"seat": state.seat}))
+        yield alt, effects
 
 
 def _move_on_board(state: RefereeState) -> tuple[Move, Position] | None:
@@ -501,20 +505,30 @@ def _belongs(state: RefereeState, move: Move) -> set[str]:
     every pawn of the mover the tapped card could move (a player changing their mind)."""
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
-    keys = set(move_holes(pos, move))
-    sig = board_sig(state.sensed, pos.seats)
     ctrl = pos.controlled_seat(pos.turn)
     seat_of = colours(pos)
+    # Rested for the settle time already (only a 7's patience keeps it open): only a
+    # 7's next pawn may still be part of it.
+    rested = state.stage >= 1
+    keys = set() if rested else set(move_holes(pos, move))
+    for part in move.parts:
+        if isinstance(part, Swap):
+            # A swap on the board is whole: the other seat's pawn, now on the mover's
+            # old hole, is its owner's to move next (the mover's own one may be adjusted).
+            for hole, owner in ((f"T{part.b}", part.seat_a), (f"T{part.a}", part.seat_b)):
+                if owner != ctrl:
+                    keys.discard(hole)
+    sig = board_sig(state.sensed, pos.seats)
     for exp in exps:
         if exp.card == "7":
             for key, tgts in exp.second_departures(sig).items():
                 keys.add(key)
                 keys.update(tg.hole for tg in tgts if tg.victim is not None)
-        if state.config.reader:
+        if state.config.reader and not rested:
             keys.update(k for k in exp.departures
                         if seat_of.get(k) == ctrl or k == f"N{ctrl}")
     for part in move.parts:
-        if not isinstance(part, Swap) and part.frm == NEST:
+        if not isinstance(part, Swap) and part.frm == NEST and not rested:
             keys.add(f"N{part.seat}")
     return keys
 
@@ -529,34 +543,39 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
-    if (effects is not None and ev.action == "lift" and state.held is not None
-            and state.at_rest and h in state.sensed):
+    if (effects is not None and ev.action == "lift" and state.held and state.at_rest
+            and h in state.sensed and _lift_verdict(state, h) == "close"):
         # Someone reaches for a pawn that is no part of either reading while the held
-        # events lie on the board as a whole move of the next turn (a jack swap keeps
-        # the board's look): that reading wins.
-        if _lift_verdict(state, h) == "close":
-            alt, alt_effects = _held_alternative(state, t)
-            if alt.flag is None and _lift_verdict(alt, h) == "close":
+        # events lie on the board as a whole move of the next (other) player (a jack
+        # swap keeps the board's look): that reading wins.
+        for alt, alt_effects in _held_alternatives(state, t):
+            split = alt.history[len(state.history)] if len(alt.history) > len(
+                state.history) else None
+            if (alt.flag is None and split is not None
+                    and split.table_after.turn != state.seat
+                    and _lift_verdict(alt, h) == "close"):
                 effects.extend(alt_effects)
                 state = alt
+                break
     bounce = None
     multi = state.multi_hand
     ask = state.ask
     held = state.held
+    since, stage = t, 0
     if ev.action == "lift":
         verdict = _lift_verdict(state, h) if closes else None
         if verdict == "close":
             # Closes the move on the board unless the switch bounces back at once.
             state = replace(state, pending=(state, h, t))
-        elif verdict == "hold" and held is None:
-            held = (state, ())
+        elif verdict == "hold":
+            held = (*held[1 - MAX_HELD:], (replace(state, held=()), ()))
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
         co_empty = state.co_empty | pairs if pairs else state.co_empty
         lifted = state.lifted if h in state.lifted else (*state.lifted, h)
         if h in state.sensed:
-            bounce = (h, t, frozenset(pairs) - state.co_empty)
+            bounce = (h, t, frozenset(pairs) - state.co_empty, state.since, state.stage)
         if h in ask:
             ask = ()
     else:
@@ -568,16 +587,17 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
             # The switch bounced (nothing happened between): the same pawn never left,
             # so its hole was never empty together with another (issue 11, item 4).
             co_empty = co_empty - b[2]
+            since, stage = b[3], b[4]
         elif h not in state.sensed and state.total - len(state.sensed) >= 2:
             multi = True  # placed with two or more pawns in hand: which one is unknown
         lifted = state.lifted
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
         state.amb_touched
-    if held is not None:
-        held = (held[0], (*held[1], ev))
+    if held:
+        held = tuple((pre, (*evs, ev)) for pre, evs in held)
     return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
-                   since=t, stage=0, amb_touched=amb, bounce=bounce, multi_hand=multi,
-                   ask=ask, held=held)
+                   since=since, stage=stage, amb_touched=amb, bounce=bounce,
+                   multi_hand=multi, ask=ask, held=held)
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:

@@ -52,6 +52,7 @@ def pace_game(seats: int, profile: str, seed: int, *, reader: bool = True,
                     "dealer": game.table.dealer, "card_reader": reader})
     board = board_of(game.position)
     t = 1000  # the previous placement
+    sim_discarded = False
     while not game.over and len(game.history) < max_turns:
         game.exchange(bots)
         seat = game.table.turn
@@ -59,7 +60,11 @@ def pace_game(seats: int, profile: str, seed: int, *, reader: bool = True,
         pos = game.position.replace(turn=seat)
         dead = [c for c in game.hand(seat) if not has_legal_move(pos, c)]
         turn = game.play_turn(bots[seat])
-        act = t + rng.randint(*gap)
+        # The next player acts ``gap`` after the previous placement; a player who plays
+        # again (the others sit out) first picks the next card: a normal pause.
+        again = sim.moves and sim.moves[-1][0] == seat and not sim_discarded
+        act = t + (rng.randint(600, 2500) if again else rng.randint(*gap))
+        sim_discarded = turn.move is None
         if turn.move is None:
             sim.events.append(Discard(act, turn.discarded))
             sim.discards += 1
