@@ -173,6 +173,19 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
               state.lifted)
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     state = replace(state, stage=stage, partial=partial)
+    if state.held and j.outcome != "before":
+        # The other reading: the move before a held lift was complete and the next
+        # player has started (a swapped pawn moved on; without a reader, a player who
+        # plays again moving the same pawn). Taken when it needs no flag and the board
+        # is wrong for this turn, or it completes the next turn's move while this turn
+        # is merely in progress, or the next (other) player's whole move lies on the
+        # board where this turn's move still looks right (a jack swap).
+        wrong = j.outcome == "illegal" or (final and j.outcome == "patient")
+        alt_pick = _better_alternative(state, t, wrong=wrong,
+                                       in_progress=j.outcome != "accepted")
+        if alt_pick is not None:
+            effects.extend(alt_pick[1])
+            return alt_pick[0]
     if j.outcome == "accepted":
         move, after = j.moves[0]
         # Without a reader a 7's first part may also be a whole move of a smaller card:
@@ -181,17 +194,6 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
             return replace(state, outcome="patient", partial=board_sig(state.sensed,
                                                                        pos.seats))
         return _accept(state, move, after, t, effects)
-    if state.held and j.outcome != "before":
-        # The other reading: the move before a held lift was complete and the next
-        # player has started (a swapped pawn moved on; without a reader, a player who
-        # plays again moving the same pawn). Taken when it needs no flag and the board
-        # is wrong for this turn, or it completes the next turn's move while this turn
-        # is merely in progress.
-        wrong = j.outcome == "illegal" or (final and j.outcome == "patient")
-        for alt, alt_effects in _held_alternatives(state, t):
-            if alt.flag is None and (wrong or len(alt.history) >= len(state.history) + 2):
-                effects.extend(alt_effects)
-                return alt
     if j.outcome in ("ambiguous", "before", "partial"):
         state = replace(_resolved(state, t, effects), held=())
     if j.outcome == "ambiguous":
@@ -403,12 +405,15 @@ def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeS
     move before that lift was complete (the lift was the next player's); then as
     ``_settle_pending``."""
     # Players in quick succession: each held lift may have been the next player's.
-    while state.held and state.second_card is None and not (
-            state.at_rest and _move_on_board(state) is not None):
-        alts = list(_held_alternatives(state, t))
-        alt, alt_effects = next((a for a in alts if a[0].flag is None), alts[-1])
-        effects.extend(alt_effects)
-        state = alt
+    while state.held and state.second_card is None:
+        current_ok = state.at_rest and _move_on_board(state) is not None
+        pick = _better_alternative(state, t, wrong=not current_ok, in_progress=False)
+        if pick is None:
+            if current_ok:
+                break
+            pick = list(_held_alternatives(state, t))[-1]  # the earliest: make progress
+        effects.extend(pick[1])
+        state = pick[0]
     return _settle_pending(state, t, effects)
 
 
@@ -445,6 +450,45 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
     if move is None:
         return None
     return "hold" if hole_key(hole) in _belongs(state, move[0]) else "close"
+
+
+def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress: bool,
+                        lifted: str | None = None
+                        ) -> tuple[RefereeState, list[Effect]] | None:
+    """The first held reading (latest split first) that needs no flag and beats the
+    current one: the current board is ``wrong`` for this turn; or the next turn's move
+    is complete too while this turn is ``in_progress``; or the held events are a whole
+    move of the next, other player (on the board, or taken) - and, for a ``lifted``
+    hole, that lift closes it too."""
+    for alt, alt_effects in _held_alternatives(state, t):
+        if not _sound(alt):
+            continue
+        n = len(state.history)
+        split = alt.history[n] if len(alt.history) > n else None
+        if split is None:
+            continue
+        took_next = len(alt.history) >= n + 2
+        if lifted is not None:
+            ok = split.table_after.turn != state.seat and _lift_verdict(alt, lifted) == "close"
+        else:
+            ok = wrong or (in_progress and took_next) or (
+                split.table_after.turn != state.seat
+                and (took_next or (alt.at_rest and _move_on_board(alt) is not None)))
+        if ok:
+            return alt, alt_effects
+    return None
+
+
+def _sound(state: RefereeState) -> bool:
+    """No flag, and a board at rest that is not wrong (judged as at a tap)."""
+    if state.flag is not None or state.second_card is not None:
+        return False
+    if not state.at_rest or state.over:
+        return True
+    exps = expectations(state.pos, state.card, state.config.reader)
+    j = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
+              state.amb_touched, state.lifted)
+    return j.outcome != "illegal"
 
 
 def _held_alternatives(state: RefereeState, t: int
@@ -548,15 +592,10 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
         # Someone reaches for a pawn that is no part of either reading while the held
         # events lie on the board as a whole move of the next (other) player (a jack
         # swap keeps the board's look): that reading wins.
-        for alt, alt_effects in _held_alternatives(state, t):
-            split = alt.history[len(state.history)] if len(alt.history) > len(
-                state.history) else None
-            if (alt.flag is None and split is not None
-                    and split.table_after.turn != state.seat
-                    and _lift_verdict(alt, h) == "close"):
-                effects.extend(alt_effects)
-                state = alt
-                break
+        pick = _better_alternative(state, t, wrong=False, in_progress=False, lifted=h)
+        if pick is not None:
+            effects.extend(pick[1])
+            state = pick[0]
     bounce = None
     multi = state.multi_hand
     ask = state.ask
