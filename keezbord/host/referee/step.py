@@ -409,9 +409,7 @@ def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeS
         current_ok = state.at_rest and _move_on_board(state) is not None
         pick = _better_alternative(state, t, wrong=not current_ok, in_progress=False)
         if pick is None:
-            if current_ok:
-                break
-            pick = list(_held_alternatives(state, t))[-1]  # the earliest: make progress
+            break
         effects.extend(pick[1])
         state = pick[0]
     return _settle_pending(state, t, effects)
@@ -461,7 +459,7 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
     move of the next, other player (on the board, or taken) - and, for a ``lifted``
     hole, that lift closes it too."""
     for alt, alt_effects in _held_alternatives(state, t):
-        if not _sound(alt):
+        if not _sound(alt, alt_effects):
             continue
         n = len(state.history)
         split = alt.history[n] if len(alt.history) > n else None
@@ -479,9 +477,12 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
     return None
 
 
-def _sound(state: RefereeState) -> bool:
-    """No flag, and a board at rest that is not wrong (judged as at a tap)."""
-    if state.flag is not None or state.second_card is not None:
+def _sound(state: RefereeState, effects: list[Effect]) -> bool:
+    """No flag (now or on the way), and a board at rest that is not wrong (judged as at
+    a tap)."""
+    if state.flag is not None or state.second_card is not None or any(
+            isinstance(e, Decision) and e.type in ("illegal", "missing", "ambiguous")
+            for e in effects):
         return False
     if not state.at_rest or state.over:
         return True

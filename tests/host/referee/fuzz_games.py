@@ -60,10 +60,12 @@ def pace_game(seats: int, profile: str, seed: int, *, reader: bool = True,
         pos = game.position.replace(turn=seat)
         dead = [c for c in game.hand(seat) if not has_legal_move(pos, c)]
         turn = game.play_turn(bots[seat])
-        # The next player acts ``gap`` after the previous placement; a player who plays
-        # again (the others sit out) first picks the next card: a normal pause.
+        # The next player acts ``gap`` after the previous placement. A player who plays
+        # again (the others sit out) first picks the next card: a normal pause; without
+        # a reader at least the 7's patience (docs/referee.md, known limits).
         again = sim.moves and sim.moves[-1][0] == seat and not sim_discarded
-        act = t + (rng.randint(600, 2500) if again else rng.randint(*gap))
+        pause = (600, 2500) if reader else (3100, 4500)
+        act = t + (rng.randint(*pause) if again else rng.randint(*gap))
         sim_discarded = turn.move is None
         if turn.move is None:
             sim.events.append(Discard(act, turn.discarded))
