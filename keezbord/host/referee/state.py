@@ -22,7 +22,7 @@ HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
 
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
-MAX_HELD: Final = 6  # held lifts remembered in a turn (each a possible end of the move)
+MAX_HELD: Final = 8  # held lifts remembered in a turn (each a possible end of the move)
 DEFAULT_PATIENCE_MS: Final = 3000
 DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked back
 BOUNCE_MS: Final = 25  # a hole lifted and closed again quicker than a hand can: a bounce
@@ -171,7 +171,7 @@ class RefereeState:
     # switch merely bounced: (the state before the lift, the lift's hole and time).
     pending: tuple[RefereeState, str, int] | None = None
     # Lifts of a pawn the move on the board may still use (a swapped pawn, the moved
-    # pawn), the latest last: the state before each and the hole events since, so that
+    # pawn), in order: the state before each and the hole events since, so that
     # the next card (or, without a reader, a board only the next turn explains) can
     # close that move there.
     held: tuple[tuple[RefereeState, tuple[HoleEvent, ...]], ...] = ()

@@ -453,7 +453,7 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
 def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress: bool,
                         lifted: str | None = None
                         ) -> tuple[RefereeState, list[Effect]] | None:
-    """The first held reading (latest split first) that needs no flag and beats the
+    """The first held reading (earliest split first) that needs no flag and beats the
     current one: the current board is ``wrong`` for this turn; or the next turn's move
     is complete too while this turn is ``in_progress``; or the held events are a whole
     move of the next, other player (on the board, or taken) - and, for a ``lifted``
@@ -495,9 +495,10 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
 def _held_alternatives(state: RefereeState, t: int
                        ) -> Iterator[tuple[RefereeState, list[Effect]]]:
     """The readings where the move on the board before a held lift was complete (the
-    latest lift first): it is accepted at that lift, and the hole events since are
+    earliest lift first: the first end of the turn that fits; later ends are found by
+    the replay itself): it is accepted at that lift, and the hole events since are
     replayed as the next turn's, up to ``t``."""
-    for pre, evs in reversed(state.held):
+    for pre, evs in state.held:
         effects: list[Effect] = []
         move = _move_on_board(pre)
         if move is None or not evs:
@@ -607,8 +608,11 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
         if verdict == "close":
             # Closes the move on the board unless the switch bounces back at once.
             state = replace(state, pending=(state, h, t))
-        elif verdict == "hold":
-            held = (*held[1 - MAX_HELD:], (replace(state, held=()), ()))
+        elif verdict == "hold" and t - state.since >= BOUNCE_MS:
+            # (A pawn slid over a hole is lifted again at once: no hand let go of it.)
+            held = (*held, (replace(state, held=()), ()))
+            if len(held) > MAX_HELD:  # keep the earliest and the latest splits
+                held = held[:MAX_HELD // 2] + held[MAX_HELD // 2 + 1:]
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
