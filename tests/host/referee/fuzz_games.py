@@ -193,3 +193,126 @@ def accepted_moves_legal(out: Refereed, setup: dict[str, Any]) -> int:
         before = after.to_dict()
         n += 1
     return n
+
+
+# -- illegal mutations --------------------------------------------------------------------
+
+MUTATIONS = ("wrong_hole", "off_by_one", "second_card")
+
+
+def mutated_game(seed: int, *, turns: int = 40, rate: float = 0.4) -> tuple[int, int]:
+    """A 4-seat bot game refereed live; before some intended moves an illegal mutation
+    is played (a pawn to a hole no legal move gives, the intended pawn one hole off, or
+    a second card tapped after that). Each must be flagged (never accepted), and putting
+    the board right along the flag's restore pairs (undo for a second card) must resume
+    play so that the intended move is then accepted. Returns (mutations, moves)."""
+    from keezbord.engine.movegen import successors
+    from keezbord.host.referee.recognize import board_sig, pos_sig
+    from keezbord.host.referee.state import Config, Undo
+
+    rng = random.Random(seed)
+    game = Game(4, "standard", 500 + seed)
+    bots = [RandomBot(random.Random(seed * 7 + s)) for s in range(4)]
+    state, _ = new_game(game.position, game.table.dealer, Config())
+    t = 1000
+    mutations = 0
+
+    def feed(*evs: Input) -> list[Decision]:
+        nonlocal state
+        out: list[Decision] = []
+        for e in evs:
+            state, eff = step(state, e)
+            out += [x for x in eff if isinstance(x, Decision)]
+        return out
+
+    while not game.over and len(game.history) < turns:
+        seat = game.table.turn
+        assert seat is not None
+        pos = game.position.replace(turn=seat)
+        turn = game.play_turn(bots[seat])
+        if turn.move is None:
+            feed(Discard(t, turn.discarded))
+            t += 1000
+            continue
+        assert turn.card is not None and turn.after is not None
+        feed(CardTap(t, turn.card))
+        legal = {pos_sig(a) for _, a in successors(pos, turn.card)}
+        partial = {pos_sig(f) for f in _firsts(pos, turn.card)}
+        kind = rng.choice(MUTATIONS) if rng.random() < rate else None
+        wrong = _mutation(pos, state.sensed, turn.move, legal | partial, rng, kind)
+        if wrong is not None:
+            src, dst = wrong
+            ds = feed(HoleEvent(t + 100, "lift", src), HoleEvent(t + 300, "place", dst),
+                      Tick(t + 3400))
+            assert not [d for d in ds if d.type == "move"], (kind, src, dst)
+            flags = [d for d in ds if d.type == "illegal"]
+            assert len(flags) == 1 and [dst, src] in flags[0].data["restore"], (kind, ds)
+            t += 3500
+            if kind == "second_card":
+                played = [c for c, _ in state.cards_played]
+                other = next((c for c in ("A", "K", "2", "3", "5", "6", "8", "9", "10", "Q")
+                              if c != turn.card and played.count(c) < 4
+                              and any(True for _ in successors(pos, c))), None)
+                ds = feed(CardTap(t, other)) if other else []
+                if other:
+                    assert [d.data.get("cards") for d in ds if d.type == "illegal"] == [
+                        [turn.card, other]], ds
+                    ds = feed(Undo(t + 100))
+                    assert [d.data.get("card") for d in ds if d.type == "undo"] == [other]
+                t += 200
+            for a, b in flags[0].data["restore"]:
+                feed(HoleEvent(t, "lift", a), HoleEvent(t + 150, "place", b))
+                t += 300
+            ds = feed(Tick(t + 600))
+            assert state.flag is None and board_sig(state.sensed, 4) == pos_sig(pos), ds
+            assert not [d for d in ds if d.type == "move"]
+            mutations += 1
+            t += 700
+        evs = events_for_move(pos, turn.move, turn.after, rng, t, state.sensed)
+        feed(*evs)
+        t = (evs[-1].t if evs else t) + 1500
+        feed(Tick(t))
+        assert state.history and state.history[-1].after.pawns == turn.after.pawns
+        t += 100
+    return mutations, len(state.history)
+
+
+def _firsts(pos: Position, card: str) -> list[Position]:
+    from keezbord.host.referee.recognize import expectation
+    return [f for fs in expectation(pos, card).firsts.values() for f, _ in fs]
+
+
+def _mutation(pos: Position, board: frozenset[str], move: Any, legal: set[Any],
+              rng: random.Random, kind: str | None) -> tuple[str, str] | None:
+    from keezbord.engine.notation import Step
+    from keezbord.engine.position import NEST, location_hole
+    from keezbord.host.referee.recognize import pos_sig
+
+    if kind is None:
+        return None
+    topo = pos.topology
+    empty = [f"T{i}" for i in range(topo.ring) if f"T{i}" not in board]
+
+    def ok(src: str, dst: str) -> bool:
+        th, nests = pos_sig(pos)
+        return src in board and dst in empty and ((th - {src}) | {dst}, nests) not in legal
+
+    if kind == "off_by_one":
+        part = move.parts[0]
+        if isinstance(part, Step) and part.frm != NEST and 0 <= part.to < 10_000:
+            src = location_hole(topo, part.seat, part.frm).name
+            for d in (1, -1, 2):
+                dst = f"T{(part.to + d) % topo.ring}"
+                if ok(src, dst):
+                    return src, dst
+        return None
+    seat = pos.controlled_seat(pos.turn)
+    mine = sorted(h for h in board if h[0] == "T" and pos.track[int(h[1:])] >= 0
+                  and pos.track[int(h[1:])] % 16 == seat)
+    for _ in range(20):
+        if not mine or not empty:
+            return None
+        src, dst = rng.choice(mine), rng.choice(empty)
+        if ok(src, dst):
+            return src, dst
+    return None
