@@ -116,7 +116,20 @@ class Board:
     holes: frozenset[str]
 
 
-Input = Event | Undo | Board
+@dataclass(frozen=True, slots=True)
+class Overrule:
+    """A person with the control token overrules the machine, with a reason (a host
+    input, journalled like an event). ``correct`` False: the board as it stands (a
+    flagged move, or ``move`` when given, which must be what the board shows) counts as
+    played. ``correct`` True: the last recorded move is replaced by ``move``."""
+
+    t: int
+    reason: str
+    move: str | None = None
+    correct: bool = False
+
+
+Input = Event | Undo | Board | Overrule
 
 
 @dataclass(frozen=True, slots=True)

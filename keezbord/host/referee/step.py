@@ -18,8 +18,9 @@ from keezbord.engine.bots import greedy_move
 from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
-from keezbord.engine.notation import Move, Swap
-from keezbord.engine.position import NEST, Position, location_hole
+from keezbord.engine.movegen import apply_part
+from keezbord.engine.notation import InvalidMoveError, Move, Step, Swap, parse_move
+from keezbord.engine.position import NEST, InvalidPositionError, Position, location_hole
 from keezbord.engine.scoring import front_pawn_penalty, nk_score
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
@@ -52,6 +53,7 @@ from .state import (
     Input,
     Leds,
     MoveRecord,
+    Overrule,
     RefereeState,
     Undo,
 )
@@ -106,6 +108,8 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _penalty(state, event, t, effects)
     elif isinstance(event, TimeLimit):
         state = _time_limit(state, t, effects)
+    elif isinstance(event, Overrule):
+        state = _overrule(state, event, t, effects)
     elif isinstance(event, Board):
         changed = state.sensed ^ event.holes
         state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
@@ -344,7 +348,7 @@ def _illegal_reason(state: RefereeState) -> Text:
 
 
 def _accept(state: RefereeState, move: Move, after: Position, t: int,
-            effects: list[Effect]) -> RefereeState:
+            effects: list[Effect], overruled: str | None = None) -> RefereeState:
     seat = state.table.turn
     assert seat is not None
     state = _resolved(state, t, effects)
@@ -354,10 +358,12 @@ def _accept(state: RefereeState, move: Move, after: Position, t: int,
     winner = after.winner()
     new_pos = after.replace(turn=table.turn if winner is None and table.turn is not None
                             else after.turn)
-    effects.append(Decision(t, "move", {"seat": seat, "move": text,
-                                        "position": new_pos.to_dict()}))
+    data: dict[str, Any] = {"seat": seat, "move": text, "position": new_pos.to_dict()}
+    if overruled is not None:
+        data["overruled"] = overruled
+    effects.append(Decision(t, "move", data))
     record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table,
-                        _without_turn_card(state))
+                        _without_turn_card(state), overruled)
     state = _new_turn(state, new_pos, table, history=(*state.history, record))
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
@@ -820,6 +826,94 @@ def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) ->
     return replace(state, pos=after, flag=flag, missing=(), ambiguous=(),
                    amb_touched=frozenset(), restoring=True, multi_hand=False,
                    partial=None, since=t, stage=0, outcome="none")
+
+
+def _overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]
+              ) -> RefereeState:
+    """The referee (a person with the control token) overrules the machine (issue 11,
+    item 15): a flagged board accepted as played, or the last recorded move corrected.
+    Journalled like any input; the move counts like any move (scores, history) and
+    carries the reason."""
+    kind = "correct" if ev.correct else "accept"
+    reason = ev.reason.strip() if isinstance(ev.reason, str) else ""
+
+    def refuse(why: Text) -> RefereeState:
+        effects.append(Decision(t, "overrule", {"ok": False, "kind": kind}, why))
+        return state
+
+    if not reason:
+        return refuse(Text("geef een reden op", "give a reason"))
+    if state.over and not ev.correct:
+        return refuse(GAME_OVER)
+    if ev.correct:
+        if state.stopped or not state.history or state.history[-1].after != state.pos \
+                or state.history[-1].table_after != state.table:
+            return refuse(Text("er is geen zet om te verbeteren (of er is sindsdien gepast "
+                               "of gestraft)", "there is no move to correct (or a hand was "
+                               "discarded or a penalty given since)"))
+        if ev.move is None:
+            return refuse(Text("geef de juiste zet op", "give the right move"))
+        last = state.history[-1]
+        base = _new_turn(replace(state, winner=None), last.before, last.table_before,
+                         history=state.history[:-1])
+        base = replace(base, cards_played=last.cards_before, card=last.card)
+        parsed = _overrule_move(base, ev.move)
+        if isinstance(parsed, Text):
+            return refuse(parsed)
+        move, after = parsed
+        effects.append(Decision(t, "overrule", {
+            "ok": True, "kind": kind, "seat": last.seat, "move": move.text(after.topology),
+            "replaces": last.text, "note": reason}))
+        state = _accept(base, move, after, t, effects, overruled=reason)
+        # The board is judged afresh against the corrected position (restore LEDs).
+        return replace(state, since=t, stage=0, outcome="none", restoring=True)
+    if not state.at_rest:
+        return refuse(Text("zet eerst elke pion op een gat", "put every pawn on a hole first"))
+    if ev.move is not None:
+        parsed = _overrule_move(state, ev.move)
+        if isinstance(parsed, Text):
+            return refuse(parsed)
+        move, after = parsed
+        if pos_sig(after) != board_sig(state.sensed, after.seats):
+            return refuse(Text("het bord toont die zet niet", "the board does not show that move"))
+    else:
+        guess = guess_after(state.pos, state.sensed)
+        if guess is None or guess.pawns == state.pos.pawns:
+            return refuse(Text("het bord toont geen zet om te aanvaarden",
+                               "the board shows no move to accept"))
+        after = guess
+        move = _diff_move(state.pos, after, state.card or "?")
+    effects.append(Decision(t, "overrule", {"ok": True, "kind": kind, "seat": state.seat,
+                                            "move": move.text(after.topology),
+                                            "note": reason}))
+    return _accept(replace(state, second_card=None), move, after, t, effects,
+                   overruled=reason)
+
+
+def _overrule_move(state: RefereeState, text: str) -> tuple[Move, Position] | Text:
+    """A move in notation applied without the rules (the referee has overruled them)."""
+    pos = state.pos
+    try:
+        move = parse_move(text, pos.topology)
+        after = pos
+        for part in move.parts:
+            after = apply_part(after, part)
+        after.validate()
+    except (InvalidMoveError, InvalidPositionError, ValueError) as e:
+        return Text(f"die zet past niet op de stand: {e}",
+                    f"that move does not fit the position: {e}")
+    return move, after
+
+
+def _diff_move(before: Position, after: Position, card: str) -> Move:
+    """Notation for a board accepted as it is: each seat's pawns that left a location
+    paired with the locations they arrived at."""
+    parts: list[Step] = []
+    for seat in range(before.seats):
+        gone = sorted((Counter(before.pawns[seat]) - Counter(after.pawns[seat])).elements())
+        came = sorted((Counter(after.pawns[seat]) - Counter(before.pawns[seat])).elements())
+        parts.extend(Step(seat, a, b) for a, b in zip(gone, came, strict=False))
+    return Move(card, tuple(parts))
 
 
 def _time_limit(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
