@@ -15,7 +15,7 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
-from keezbord.host.events import Event, HoleEvent
+from keezbord.host.events import CardTap, Discard, Event, HoleEvent
 
 HintLevel = Literal["off", "targets", "full"]
 HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
@@ -187,7 +187,7 @@ class RefereeState:
     # pawn), in order: the state before each and the hole events since, so that
     # the next card (or, without a reader, a board only the next turn explains) can
     # close that move there.
-    held: tuple[tuple[RefereeState, tuple[HoleEvent, ...]], ...] = ()
+    held: tuple[tuple[RefereeState, tuple[HoleEvent | CardTap | Discard, ...]], ...] = ()
 
     @property
     def seat(self) -> int | None:

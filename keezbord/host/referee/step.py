@@ -99,9 +99,9 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     if isinstance(event, HoleEvent):
         state = _hole(state, event, t, effects)
     elif isinstance(event, CardTap):
-        state = _card(state, event, t, effects)
+        state = _keep_held(_card(state, event, t, effects), event)
     elif isinstance(event, Discard):
-        state = _discard(state, event, t, effects)
+        state = _keep_held(_discard(state, event, t, effects), event)
     elif isinstance(event, Undo):
         state = _undo(state, t, effects)
     elif isinstance(event, Penalty):
@@ -120,6 +120,13 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _missing_back(state, t, effects)
     state, leds = _with_frame(state, t)
     return state, effects + leds
+
+
+def _keep_held(state: RefereeState, event: CardTap | Discard) -> RefereeState:
+    """A reading that ends the turn at an earlier held lift replays this input too."""
+    if not state.held:
+        return state
+    return replace(state, held=tuple((pre, (*evs, event)) for pre, evs in state.held))
 
 
 def deadline(state: RefereeState) -> int | None:
