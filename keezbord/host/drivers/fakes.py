@@ -1,6 +1,6 @@
 """Fakes for the hardware that must be faked: a 74HC165 chain simulated bit by bit behind
-the mock pin factory or a fake spidev, a NeoPixel strip that records frames. (The RFID fakes live beside their parsers in
-rfid_fakes.py: they answer over a pseudo-terminal.)
+the mock pin factory or a fake spidev, a NeoPixel strip that records frames. (The RFID
+fakes live beside their parsers in rfid_fakes.py: they answer over a pseudo-terminal.)
 
 Each fake records what was asked of it, with a timestamp, so tests assert on history.
 """
@@ -11,6 +11,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from keezbord.host.drivers.pins import MockPinFactory
 from keezbord.host.drivers.scanner_gpio import DEFAULT_PINS, TAIL_LEVEL, ChainPins
@@ -60,10 +61,8 @@ class Hc165Chain:
         self.inputs: list[Level] = [1] * self.bits
         self.signature = signature
         self.tail_level = tail_level
-        if float_level is None:
-            coin = random.Random(165)
-            float_level = lambda: coin.getrandbits(1)  # noqa: E731
-        self.float_level = float_level
+        # A CMOS input left open reads anything: a seeded coin by default.
+        self.float_level = float_level or partial(random.Random(165).getrandbits, 1)
         self.data_connected = True
         self.powered = True
         self.missing: set[int] = set()

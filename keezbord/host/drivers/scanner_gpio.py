@@ -201,11 +201,24 @@ class SpiChainReader:
 
 def open_spidev(bus: int = 0, device: int = 0) -> SpiBus:
     """``/dev/spidev<bus>.<device>`` through the spidev package (the pi4/pi5 extras).
-    CE0 (GPIO8) is driven by the kernel during a transfer; leave it unconnected."""
-    import spidev
-
+    CE0 (GPIO8) is driven by the kernel during a transfer; leave it unconnected.
+    Raises RuntimeError with what to do when SPI is not set up."""
+    path = f"/dev/spidev{bus}.{device}"
+    try:
+        import spidev
+    except ImportError:
+        raise RuntimeError("the spidev package is missing: pip install 'keezbord[pi4]' "
+                           "(or [pi5])") from None
     spi = spidev.SpiDev()
-    spi.open(bus, device)
+    try:
+        spi.open(bus, device)
+    except FileNotFoundError:
+        raise RuntimeError(f"{path} does not exist: add dtparam=spi=on to "
+                           "/boot/firmware/config.txt and reboot, or set scanner.method = "
+                           "\"bitbang\"") from None
+    except PermissionError:
+        raise RuntimeError(f"{path}: permission denied: add the user to the spi group "
+                           "(sudo usermod -aG spi,gpio $USER) and log in again") from None
     bus_: SpiBus = spi
     return bus_
 
