@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
+from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
 from keezbord.host.drivers.rfid import DEFAULT_GAP_MS
 from keezbord.host.drivers.scanner_gpio import (
@@ -76,7 +77,8 @@ class LedConfig:
 @dataclass(frozen=True, slots=True)
 class RfidConfig:
     reader: str = "pn532"
-    port: str = "/dev/serial0"
+    # The UART on GPIO14/15: /dev/ttyAMA0 on a Pi 5, /dev/serial0 elsewhere (drivers/pi.py).
+    port: str = field(default_factory=lambda: pi.default_rfid_port(pi.PI_MODEL_PATH))
     tap_gap_ms: int = DEFAULT_GAP_MS
 
 
@@ -237,7 +239,8 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
         raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
 
     r = top.table("rfid", ("reader", "port", "tap_gap_ms"))
-    rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), r.get_str("port", "/dev/serial0"),
+    rfid_port = r.get_str("port", pi.default_rfid_port(pi.PI_MODEL_PATH))
+    rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), rfid_port,
                       r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
 
     f = top.table("files", ("cards", "journal"))
