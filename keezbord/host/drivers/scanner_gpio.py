@@ -23,6 +23,8 @@ from itertools import chain as _concat
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from keezbord.engine.text import Text
+from keezbord.hardware.wiring import REFERENCE_SIGNATURE as REFERENCE_SIGNATURE
+from keezbord.hardware.wiring import TAIL_LEVEL as TAIL_LEVEL
 from keezbord.host.drivers.pins import OutputPin, PinFactory
 from keezbord.host.drivers.switches import SwitchChange, WiringLike, hole_events
 from keezbord.host.events import HoleEvent
@@ -30,8 +32,6 @@ from keezbord.host.events import HoleEvent
 if TYPE_CHECKING:
     from keezbord.host.config import ScannerConfig
 
-TAIL_LEVEL: Final = 1  # the far end's DS is tied to 3V3; the data line is pulled down
-REFERENCE_SIGNATURE: Final = 0xA5  # the signature chip of the reference design
 SPI_MODE: Final = 0  # CPOL 0, CPHA 0: sample on the rising edge, before the chips shift
 DEFAULT_SPI_HZ: Final = 1_000_000
 SPI_MAX_HZ: Final = 8_000_000  # a 74HC165 at 3.3 V over a board's length of ribbon cable
