@@ -68,8 +68,13 @@ class Hc165Chain:
         self.missing: set[int] = set()
         self.cut_after: int | None = None
         self.broken_from: int | None = None
-        n = chips + (1 if signature is not None else 0)
-        self._regs: list[list[Level]] = [[1] * 8 for _ in range(n)]  # [A..H] stages
+        # Every chip's eight stages in one integer, chip 0 in the top byte; within a chip's
+        # byte bit 0 is stage A and bit 7 stage H (its QH). One left shift is one clock
+        # edge for the whole chain: chip k's stage A takes chip k+1's QH by itself; the
+        # far end, and any DS that floats, are set after the shift.
+        self._n = chips + (1 if signature is not None else 0)
+        self._mask = (1 << 8 * self._n) - 1
+        self._reg = self._mask
         self._pl = 1
         self._cp = 0
         self._shifts = 0
@@ -88,9 +93,6 @@ class Hc165Chain:
         self.inputs[i] = 0 if closed else 1
 
     # the chips
-    def _n(self) -> int:
-        return len(self._regs)
-
     def _parallel(self, k: int) -> list[Level]:
         """Chip k's inputs A..H."""
         if self.signature is not None and k == self.chips:
@@ -105,18 +107,18 @@ class Hc165Chain:
         return self.powered and k not in self.missing
 
     def _load(self) -> None:
-        for k in range(self._n()):
-            self._regs[k] = [self._resolve(v) for v in self._parallel(k)]
+        reg = 0
+        for k in range(self._n):
+            for j, v in enumerate(self._parallel(k)):
+                reg |= self._resolve(v) << (8 * (self._n - 1 - k) + j)
+        self._reg = reg
         self._shifts = 0
         self.loads += 1
 
-    def _ds(self, k: int, qh: list[Level]) -> Level:
-        """What chip k's DS sees just before an edge."""
-        if self.cut_after == k:
-            return None
-        if k + 1 < self._n():
-            return qh[k + 1] if self._drives(k + 1) else None
-        return self.tail_level
+    def _floating_ds(self) -> list[int]:
+        """The chips whose DS nothing drives: a loose link, or a missing next chip."""
+        return [k for k in range(self._n - 1)
+                if self.cut_after == k or (k + 1) in self.missing]
 
     def latch(self, level: int) -> None:
         if level == 0:
@@ -131,10 +133,13 @@ class Hc165Chain:
         self.edges += 1
         if self._pl == 0 or not self.powered:
             return  # /PL low overrides the clock
-        qh = [r[7] for r in self._regs]
-        for k in range(self._n()):
-            if self._drives(k):
-                self._regs[k] = [self._resolve(self._ds(k, qh)), *self._regs[k][:7]]
+        far = self.tail_level if self.cut_after != self._n - 1 else None
+        reg = (self._reg << 1 & self._mask) | self._resolve(far)
+        if self.cut_after is not None or self.missing:
+            for k in self._floating_ds():
+                a = 1 << 8 * (self._n - 1 - k)  # chip k's stage A
+                reg = (reg & ~a) | (a if self.float_level() else 0)
+        self._reg = reg
         self._shifts += 1
 
     def qh(self) -> Level:
@@ -145,7 +150,7 @@ class Hc165Chain:
             return None
         if self._pl == 0:
             self._load()  # asynchronous: the inputs show through while /PL is low
-        return self._regs[0][7]
+        return self._reg >> (8 * self._n - 1)
 
 
 FakeShiftChain = Hc165Chain  # the name the older tests use
