@@ -234,3 +234,23 @@ def test_scanner_from_config_picks_the_reader() -> None:
     s2 = scanner_from_config(bb.scanner, wiring, f2)
     assert isinstance(s2.reader, ChainReader) and f2.pulls[22] == 0
     s2.scan(0)
+
+
+@pytest.mark.pi
+def test_spi_reader_on_a_real_pi() -> None:  # pragma: no cover - needs the hardware
+    """On a Pi with dtparam=spi=on: the real spidev takes mode 0 and one readbytes a scan;
+    with no chain attached the pulled-down line fails the tail check."""
+    from keezbord.host.drivers.pins import RPiGPIOFactory
+    from keezbord.host.drivers.scanner_gpio import open_spidev
+
+    f = RPiGPIOFactory()
+    try:
+        reader = open_chain(f, 8, method="spi", pins=PINS, spi=open_spidev)
+        assert isinstance(reader, SpiChainReader) and reader.spi.mode == 0
+        try:
+            assert len(reader.read()) == 8  # a chain is attached
+        except BrokenChainError as e:
+            assert set(e.got) == {0}  # nothing attached: the pull-down, never a tail of 1s
+        reader.close()
+    finally:
+        f.close()
