@@ -186,3 +186,16 @@ def test_bom_defaults_to_the_config_defaults_not_a_fixed_quarter(
     p = json.loads(text)["power"]
     assert code == 0 and p["brightness"] == 0.4 and p["budget_ma"] == 2000
     assert p["strip_ma"] == pytest.approx(2000)
+
+
+def test_wiring_sheet_follows_the_config(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text("[board]\nseats = 3\n")  # no signature chip on this board
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "3 seats" in text and "signature chip" not in text
+    cfg.write_text("[board]\nseats = 3\n[scanner]\nsignature = 0x5A\n")
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "inputs hard-wired to 0x5A" in text
+    feeds, tail = _chain_edges(text)
+    assert feeds[8] == ("signature chip", 9) and tail == "9"

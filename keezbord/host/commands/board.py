@@ -24,6 +24,7 @@ from keezbord.hardware.wiring import (
     pin_letter,
 )
 from keezbord.host.cli import UsageError
+from keezbord.host.config import BoardConfig
 
 SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
 
@@ -59,9 +60,11 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     w = sub.add_parser("wiring", help="wiring sheet: chip by chip, LED by LED")
     _common(w)
     w.add_argument("--format", choices=("text", "csv", "json"), default="text")
-    w.add_argument("--signature", type=_signature, default=REFERENCE_SIGNATURE,
-                   metavar="BYTE|none", help="the signature chip's byte (default 0xA5, the "
-                   "reference design); none: no signature chip")
+    w.add_argument("--config", metavar="FILE",
+                   help="board.toml: seats, segment and scanner.signature from it")
+    w.add_argument("--signature", type=_signature, default=None, metavar="BYTE|none",
+                   help="the signature chip's byte (default: scanner.signature with "
+                   "--config, else 0xA5, the reference design); none: no signature chip")
     w.add_argument("--out", help="write to this file instead of standard output")
     b = sub.add_parser("bom", help="bill of materials, power budget, fuse and wire gauge")
     _common(b)
@@ -99,6 +102,15 @@ def _signature(text: str) -> int | str:
     return v
 
 
+def _chosen_signature(args: argparse.Namespace, cfg: BoardConfig | None) -> int | None:
+    """--signature, else the configuration's, else the reference design's."""
+    if args.signature == "none":
+        return None
+    if args.signature is not None:
+        return int(args.signature)
+    return cfg.scanner.signature if cfg is not None else REFERENCE_SIGNATURE
+
+
 def _geometry(args: argparse.Namespace) -> Geometry:
     seats = 4 if args.seats is None else args.seats
     segment = DEFAULT_SEGMENT if args.segment is None else args.segment
@@ -106,7 +118,7 @@ def _geometry(args: argparse.Namespace) -> Geometry:
 
 
 def run_board(args: argparse.Namespace) -> int:
-    cfg = None
+    cfg: BoardConfig | None = None
     if getattr(args, "config", None):
         from keezbord.host.config import load_config
 
@@ -122,8 +134,7 @@ def run_board(args: argparse.Namespace) -> int:
         return 0
     wiring = default_wiring(g.topology, g)
     if args.what == "wiring":
-        text = _wiring_text(args.format, g, wiring,
-                            None if args.signature == "none" else args.signature)
+        text = _wiring_text(args.format, g, wiring, _chosen_signature(args, cfg))
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
             print(f"wrote {args.out}: {wiring.chips} chips, {len(wiring.led_order)} LEDs")
@@ -134,11 +145,7 @@ def run_board(args: argparse.Namespace) -> int:
     from keezbord.host.config import LedConfig
 
     leds = cfg.leds if cfg is not None else LedConfig()
-    signature = args.signature
-    if signature is None:
-        signature = cfg.scanner.signature if cfg is not None else REFERENCE_SIGNATURE
-    elif signature == "none":
-        signature = None
+    signature = _chosen_signature(args, cfg)
     try:
         bom = bill_of_materials(
             g, wiring, puzzle=args.puzzle,
