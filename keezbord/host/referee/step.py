@@ -603,9 +603,8 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
         return state  # a switch the board does not have: noise
     h = ev.hole
     if (effects is not None and ev.action == "lift" and state.held and state.at_rest
-            and h in state.sensed and _lift_verdict(state, h) != "hold"):
-        # Someone reaches for a pawn that is no part of this turn's move (or there is none
-        # on the board) nor of the other reading, while the held
+            and h in state.sensed and _lift_verdict(state, h) == "close"):
+        # Someone reaches for a pawn that is no part of either reading while the held
         # events lie on the board as a whole move of the next (other) player (a jack
         # swap keeps the board's look): that reading wins.
         pick = _better_alternative(state, t, wrong=False, in_progress=False, lifted=h)
