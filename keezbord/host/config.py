@@ -235,6 +235,14 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
             and pin in SPI0_PINS.values()):
         raise le.error("pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use "
                               "GPIO 18, 12 or 21")
+    if kind == "gpio" and leds.led_driver_for(kind) == "neopixel":
+        # The strip's data pin and the chain's pins are driven by different libraries:
+        # sharing one would garble both (SPI leaves only /PL on a GPIO of its own).
+        used = {"load_pin": pins["load_pin"]} if method == "spi" else pins
+        for key, gpio in used.items():
+            if gpio == pin:
+                raise le.error("pin", f"GPIO{pin} is already scanner.{key}; the LED strip "
+                                      "needs a pin of its own")
     if kind == "gpio" and leds.driver == "pico-serial":
         raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
 
