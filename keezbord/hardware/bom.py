@@ -91,8 +91,9 @@ def power_budget(
     lit = leds if lit is None else lit
     if not 0 <= lit <= leds:
         raise BomError(f"LEDs lit at once must be 0 to {leds}, not {lit}")
-    if budget_ma is not None and budget_ma <= 0:
-        raise BomError(f"the LED current budget must be above 0 mA, not {budget_ma:g}")
+    if budget_ma is not None and not 0 < budget_ma < math.inf:  # nan fails both sides
+        raise BomError(f"the LED current budget must be above 0 mA and finite, "
+                       f"not {budget_ma:g}")
     led_ma = lit * WS2812_FULL_WHITE_MA * brightness
     idle_ma = (leds - lit) * WS2812_IDLE_MA
     strip_ma = led_ma + idle_ma

@@ -90,6 +90,8 @@ def test_geometry_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["bom", "--brightness", "1.5"], "brightness"),
         (["bom", "--max-lit", "500"], "lit at once"),
         (["bom", "--budget-ma", "0"], "budget"),
+        (["bom", "--budget-ma", "nan"], "budget"),  # nan would silently lift the cap
+        (["bom", "--budget-ma", "inf"], "finite"),
         (["bom", "--signature", "0x1FF"], "0 to 255"),
         (["wiring", "--signature", "A5"], "not a byte"),
         (["bom", "--config", "missing.toml"], "missing.toml"),
