@@ -126,3 +126,33 @@ def test_a_checkout_or_editable_install_uses_the_firmware_folder() -> None:
     assert found in (ROOT / "firmware", Path(sys.modules["keezbord"].__file__ or "")
                      .parent / "_firmware")
     assert all((found / f).is_file() for f in FIRMWARE_FILES)
+
+
+def _local_imports(path: Path) -> set[str]:
+    """The firmware modules ``path`` imports (anywhere in it: main.py imports late)."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if (path.parent / f"{n}.py").is_file()}
+
+
+def test_firmware_install_copies_every_module_main_py_imports() -> None:
+    """A module the Pico's main.py reaches but FIRMWARE_FILES lacks would pass every
+    unix-port test and fail with ImportError on the first real Pico."""
+    fw = ROOT / "firmware"
+    seen: set[str] = set()
+    todo = ["main"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_local_imports(fw / f"{name}.py") - seen)
+    missing = {f"{n}.py" for n in seen} - set(FIRMWARE_FILES)
+    assert not missing, f"add to FIRMWARE_FILES: {sorted(missing)}"
+    assert "fakes.py" not in FIRMWARE_FILES and "unix_main.py" not in FIRMWARE_FILES
