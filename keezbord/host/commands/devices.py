@@ -318,7 +318,12 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
                 open_neopixel,
             )
 
-            strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+            try:
+                strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+            except (ImportError, RuntimeError, OSError, ValueError) as e:
+                # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
+                raise UsageError(f"LED strip (leds.driver = neopixel, GPIO{cfg.leds.pin}): "
+                                 f"{e}") from None
             closers.append(strip.close)
             leds = StripLeds(strip, renderer)
             show = leds.show_frame
