@@ -43,4 +43,22 @@ def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert "LED strip" in err and str(error) in err
     assert factories and factories[0].closed  # the chain's GPIOs are released
+    if isinstance(error, ImportError):
+        assert "keezbord[pi4]" in err  # says what to install
+
+
+def test_no_gpio_library_says_which_extra_to_install(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text('[board]\nseats = 2\nsegment = 8\n[scanner]\nkind = "gpio"\n')
+
+    def no_rpi() -> pins.MockPinFactory:
+        raise ImportError("No module named 'RPi'")
+
+    monkeypatch.setattr(pins, "RPiGPIOFactory", no_rpi)
+    assert main(["selftest", "--config", str(cfg), "--quiet",
+                 "--report", str(tmp_path / "r.json")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "keezbord[pi4]" in err
     assert not (tmp_path / "r.json").exists()
