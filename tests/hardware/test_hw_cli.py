@@ -239,3 +239,19 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     d = BoardConfig()
     assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin, d.leds.pin) == (
         17, 27, 22, 18)
+
+
+def test_bom_for_a_pi_direct_board_has_no_pico(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text('[board]\nseats = 2\n[scanner]\nkind = "gpio"\n')
+    code, text, _ = _run(capsys, "bom", "--config", str(cfg), "--format", "json")
+    d = json.loads(text)
+    parts = {x["part"] for x in d["parts"]}
+    notes = " ".join(d["notes"])
+    assert code == 0 and "Raspberry Pi Pico" not in parts
+    assert "VBUS" not in notes and "header pins 2 and 4" in notes
+    code, text, _ = _run(capsys, "bom", "--seats", "2", "--format", "json")
+    d = json.loads(text)
+    assert "Raspberry Pi Pico" in {x["part"] for x in d["parts"]}
+    assert "VBUS (pin 40)" in " ".join(d["notes"])
