@@ -101,10 +101,12 @@ def link_lost_into(out, n_leds, phase):
     """GRB of the "host gone" pattern: every 8th LED amber, marching slowly."""
     fill(out, n_leds * 3, 0)
     r, g, b = LINK_LOST_RGB
-    for i in range(phase, n_leds, LINK_LOST_SPACING):
+    i = phase
+    while i < n_leds:  # (a range() with a variable step would allocate)
         out[3 * i] = g
         out[3 * i + 1] = r
         out[3 * i + 2] = b
+        i += LINK_LOST_SPACING
     return out
 
 
