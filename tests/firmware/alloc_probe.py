@@ -13,11 +13,11 @@ import sys
 
 sys.path.insert(0, sys.argv[1])
 
-import board_config  # noqa: E402
-import protocol as P  # noqa: E402
-from app import App  # noqa: E402
-from fakes import FakeClock  # noqa: E402
-from scan import ChainScanner  # noqa: E402
+import board_config
+import protocol as P
+from app import App
+from fakes import FakeClock
+from scan import ChainScanner
 
 CHIPS = 24
 
@@ -131,8 +131,8 @@ def main():
     if len(sys.argv) > 2:
         from stream import PollStream
 
-        rx = open(sys.argv[2], "rb")
-        tx = open("/dev/null", "wb")
+        rx = open(sys.argv[2], "rb")  # noqa: SIM115 -- open for the whole probe
+        tx = open("/dev/null", "wb")  # noqa: SIM115
         ps = PollStream(rx, rx, tx)
         app2 = App(cfg, ChainScanner(Spi(), Pin(), CHIPS), ps, strip, clock)
         app2.step()  # the file's first frames, to warm up
@@ -154,7 +154,7 @@ def main():
     for _ in range(1000):
         app.step()
         clock.advance(1)
-        app.link.poll(clock.ms()) or []  # noqa: B018 -- `[]` allocates, like the old loop
+        app.link.poll(clock.ms()) or []
     control = gc.mem_alloc() - a
     gc.enable()
     print("control_steps", 1000, "alloc", control)
