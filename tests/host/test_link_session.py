@@ -47,7 +47,8 @@ class Pico:
     def __init__(self, chips: int = 2, leds: int = 4, **cfg: Any) -> None:
         self.clock = FakeClock(5000)
         self.cfg = dict(board_config.DEFAULTS, chips=chips, leds=leds, scan_hz=250,
-                        debounce=3, brightness=255, max_ma=100_000, **cfg)
+                        debounce=3, brightness=255, max_ma=60_000)
+        self.cfg.update(cfg)
         self.chain = FakeChain(chips, self.clock)
         self.stream = LossyStream()
         self.strip = FakeStrip(self.clock)
