@@ -238,14 +238,10 @@ class App:
         self.log("unknown command 0x%02x" % msg_type)
 
     def _set_colours(self, buf, first, end):
-        rgb = self.rgb
         j = first * 3
-        n3 = len(rgb)
-        for i in range(5, end):
-            if j >= n3:
-                break
-            rgb[j] = buf[i]
-            j += 1
+        n = min(end - 5, len(self.rgb) - j)
+        if n > 0:
+            P.copy(self.rgb, j, buf, 5, n)  # type: ignore[arg-type]  # viper ptr8
 
     def _set_patterns(self, buf, first, end):
         pats = self.pats

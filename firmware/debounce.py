@@ -2,6 +2,8 @@
 # agree on its new value. Byte-wise (and/or over the recent samples) so a scan of a
 # 24-chip chain costs a byte comparison when nothing moves; step() allocates nothing.
 
+from protocol import copy
+
 
 class Debouncer:
     def __init__(self, n_bytes, samples=4):
@@ -29,10 +31,8 @@ class Debouncer:
         """Take one sample; return how many bits became stable now (their entries are in
         self.changed). Allocation-free."""
         hist = self.hist
-        h = hist[self.pos]
         n = self.n_bytes
-        for j in range(n):
-            h[j] = sample[j]
+        copy(hist[self.pos], 0, sample, 0, n)  # type: ignore[arg-type]  # viper ptr8
         self.pos = (self.pos + 1) % self.samples
         stable = self.stable
         if sample == stable:

@@ -265,15 +265,20 @@ class ListStream:
         self.sent = bytearray()
         self.writable = True
 
-    def read_byte(self):
-        if self.pos >= len(self.incoming):
-            if self.pos:
-                self.incoming = bytearray()
-                self.pos = 0
-            return -1
-        b = self.incoming[self.pos]
-        self.pos += 1
-        return b
+    def read_into(self, buf, pos, n):
+        k = 0
+        inc = self.incoming
+        while k < n and self.pos < len(inc):
+            b = inc[self.pos]
+            self.pos += 1
+            buf[pos + k] = b
+            k += 1
+            if b == 0:
+                break
+        if self.pos >= len(inc) and self.pos:
+            self.incoming = bytearray()
+            self.pos = 0
+        return k
 
     def write(self, buf, n):
         if not self.writable:

@@ -1,14 +1,15 @@
 # The Pico's end of the serial link: frames in and out over a byte stream, without
-# allocating (preallocated buffers; received bytes go one by one into a FrameReader).
+# allocating (preallocated buffers; received bytes go straight into a FrameReader).
 #
-# `stream` has read_byte() -> 0..255 or -1 (non-blocking: -1 when nothing is waiting)
-# and write(buf, n) -> bool (False if the n bytes could not be sent whole; the stream
-# never blocks: a frame it cannot take at once is dropped). On the Pico it wraps USB CDC
-# stdin/stdout, under tests a pty or a list.
+# `stream` has read_into(buf, pos, n) -> count (non-blocking: the bytes waiting, at most
+# n, stopping after a 00 byte; 0 when nothing is waiting) and write(buf, n) -> bool
+# (False if the n bytes could not be sent whole; the stream never blocks: a frame it
+# cannot take at once is dropped). On the Pico it wraps USB CDC stdin/stdout, under tests
+# a pty or a list.
 
 import protocol as P
 
-MAX_READ = 256  # bytes taken per poll, so a long frame never delays a scan by much
+MAX_READ = 64  # bytes per poll (about 1 ms of Pico time): a long frame never delays a scan
 
 
 class Link:
@@ -37,24 +38,19 @@ class Link:
         self.reader (type self.msg_type(), payload self.reader.buf[3:self.reader.end]).
         Call again until False."""
         self.polls += 1
-        stream = self.stream
         reader = self.reader
-        for _ in range(MAX_READ):
-            b = stream.read_byte()
-            if b < 0:
-                return False
-            if reader.push(b):
-                buf = reader.buf
-                seq = buf[1] | (buf[2] << 8)
-                if buf[0] == P.CMD_HELLO:
-                    pass  # a (re)connecting host starts its sequence afresh
-                elif self.rx_seq >= 0 and seq != (self.rx_seq + 1) & 0xFFFF:
-                    self.rx_gaps += 1
-                self.rx_seq = seq
-                self.rx_frames += 1
-                self.last_rx_ms = now_ms
-                return True
-        return False
+        if not reader.read_from(self.stream, MAX_READ):
+            return False
+        buf = reader.buf
+        seq = buf[1] | (buf[2] << 8)
+        if buf[0] == P.CMD_HELLO:
+            pass  # a (re)connecting host starts its sequence afresh
+        elif self.rx_seq >= 0 and seq != (self.rx_seq + 1) & 0xFFFF:
+            self.rx_gaps += 1
+        self.rx_seq = seq
+        self.rx_frames += 1
+        self.last_rx_ms = now_ms
+        return True
 
     def msg_type(self):
         return self.reader.buf[0]

@@ -49,7 +49,7 @@ def _make_table():
 _CRC_TABLE = _make_table()
 
 
-def crc16_n(buf, start, end):
+def _crc16_n_py(buf, start, end):
     """crc16 of buf[start:end] without slicing (allocation-free)."""
     t = _CRC_TABLE
     crc = 0xFFFF
@@ -125,7 +125,7 @@ def encode_frame(msg_type, seq, payload=b""):
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
-def cobs_decode_inplace(buf, n):
+def _cobs_decode_inplace_py(buf, n):
     """Decode the COBS block buf[:n] in place (the output never overtakes the input);
     the decoded length, or -1 if malformed. Allocation-free."""
     i = 0
@@ -146,6 +146,36 @@ def cobs_decode_inplace(buf, n):
             buf[j] = 0
             j += 1
     return j
+
+
+def _copy_py(dst, doff, src, soff, n):
+    for i in range(n):
+        dst[doff + i] = src[soff + i]
+
+
+def _xor_copy_py(dst, src, n, x):
+    for i in range(n):
+        dst[i] = src[i] ^ x
+
+
+try:  # native code on MicroPython (proto_viper.py), the Python above elsewhere
+    from array import array
+
+    import proto_viper as _V
+
+    _CRC_ARRAY = array("H", _CRC_TABLE)
+
+    def crc16_n(buf, start, end):
+        return _V.crc16_n(buf, start, end, _CRC_ARRAY)  # type: ignore[arg-type]  # viper ptr16
+
+    cobs_decode_inplace = _V.cobs_decode_inplace
+    copy = _V.copy
+    xor_copy = _V.xor_copy
+except ImportError:
+    crc16_n = _crc16_n_py
+    cobs_decode_inplace = _cobs_decode_inplace_py
+    copy = _copy_py
+    xor_copy = _xor_copy_py
 
 
 def encode_frame_into(out, body, n):
@@ -207,6 +237,36 @@ class FrameReader:
             else:
                 self.overflow = True
             return False
+        return self.frame_done()
+
+    def read_from(self, stream, max_bytes):
+        """Take bytes from stream.read_into() (which stops after a 00) until a frame
+        ends or max_bytes were read or nothing is waiting; True if a good frame is in."""
+        buf = self.buf
+        size = len(buf)
+        while max_bytes > 0:
+            n = self.n
+            room = size - n
+            if room <= 0:  # too long for a frame: drop it, read on to the next 00
+                self.overflow = True
+                self.n = 0
+                n = 0
+                room = size
+            k = stream.read_into(buf, n, min(room, max_bytes))
+            if k <= 0:
+                return False
+            max_bytes -= k
+            n += k
+            if buf[n - 1] == 0:
+                self.n = n - 1
+                if self.frame_done():
+                    return True
+            else:
+                self.n = n
+        return False
+
+    def frame_done(self):
+        """A 00 arrived: check the frame collected so far."""
         n = self.n
         self.n = 0
         if self.overflow:
@@ -216,7 +276,7 @@ class FrameReader:
         if n == 0:
             return False
         buf = self.buf
-        m = cobs_decode_inplace(buf, n)
+        m = cobs_decode_inplace(buf, n)  # type: ignore[arg-type]  # viper ptr8
         if m < 5 or crc16_n(buf, 0, m - 2) != (buf[m - 2] << 8) | buf[m - 1]:
             self.frames_bad += 1
             return False

@@ -14,6 +14,8 @@
 # the chain must read right RECOVER_SCANS times in a row before samples count again (a
 # floating input can pass one check by chance, not four).
 
+from protocol import xor_copy
+
 SPI_POLARITY = 0  # SPI mode 0: the 74HC165 shifts on the rising edge of CP, and mode 0
 SPI_PHASE = 0  # samples on that same edge, so the bit before the shift is read
 
@@ -83,8 +85,5 @@ class ChainScanner:
             if self.good_run < RECOVER_SCANS:
                 return False
             self.chain_ok = True
-        sample = self.sample
-        inv = self.invert
-        for j in range(self.chips):
-            sample[j] = buf[j] ^ inv
+        xor_copy(self.sample, buf, self.chips, self.invert)  # type: ignore[arg-type]  # viper ptr8
         return True

@@ -2,8 +2,9 @@
 # pty under the unix port), allocation-free.
 #
 # Reading: stdin reads block until their buffer is full, so one byte at a time, and only
-# while poll says input is waiting. Writing: MicroPython's CDC write waits up to 500 ms
-# for a host that does not read and then drops what is left, so a frame is written only
+# while poll says input is waiting (all in one tight loop: the per-byte cost matters).
+# Writing: MicroPython's CDC write waits up to 500 ms for a host that does not read and
+# then drops what is left, so a frame is written only
 # when poll says the port can take data; a frame that cannot be written, or only in
 # part, counts as dropped (the host's decoder discards the half frame at the next 00).
 
@@ -35,16 +36,29 @@ class PollStream:
             return bool(ev[1] & select.POLLOUT)
         return False
 
-    def read_byte(self):
-        if not self._readable(0):
-            return -1
-        try:
-            n = self.rx.readinto(self.one)
-        except OSError:
-            return -1
-        if not n:
-            return -1
-        return self.one[0]
+    def read_into(self, buf, pos, n):
+        """Up to n waiting bytes into buf[pos:], stopping after a 00 byte; the count."""
+        poller = self.poller
+        rx = self.rx
+        one = self.one
+        k = 0
+        while k < n:
+            ready = 0
+            for ev in poller.ipoll(0):
+                ready = ev[1] & 1  # POLLIN
+            if not ready:
+                break
+            try:
+                if not rx.readinto(one):
+                    break
+            except OSError:
+                break
+            b = one[0]
+            buf[pos + k] = b
+            k += 1
+            if b == 0:
+                break
+        return k
 
     def write(self, buf, n):
         if not self.writable():

@@ -70,12 +70,17 @@ class Stream:
         self.n = len(data)
         self.pos = 0
 
-    def read_byte(self):
-        if self.pos >= self.n:
-            return -1
-        b = self.buf[self.pos]
-        self.pos += 1
-        return b
+    def read_into(self, buf, pos, n):
+        src = self.buf
+        k = 0
+        while k < n and self.pos < self.n:
+            b = src[self.pos]
+            self.pos += 1
+            buf[pos + k] = b
+            k += 1
+            if b == 0:
+                break
+        return k
 
     def write(self, buf, n):
         self.sent += n

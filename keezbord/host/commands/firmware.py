@@ -26,9 +26,9 @@ from typing import Any
 from keezbord.host.cli import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
-FIRMWARE_FILES = ("protocol.py", "scan.py", "debounce.py", "leds.py", "leds_viper.py",
-                  "patterns.py", "link.py", "stream.py", "app.py", "board_config.py",
-                  "ws2812.py", "ws2812_timing.py", "main.py")
+FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
+                  "leds_viper.py", "patterns.py", "link.py", "stream.py", "app.py",
+                  "board_config.py", "ws2812.py", "ws2812_timing.py", "main.py")
 DEFAULT_FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
 
 
