@@ -200,3 +200,37 @@ def test_discovery_ignores_a_debug_probe() -> None:
     assert find_pico_port([probe, other, pico]) == "/dev/ttyACM1"
     assert find_pico_port([probe, other]) is None
     assert (PICO_VID, PICO_PID) == (0x2E8A, 0x0005)
+
+
+class CountingPort(RecordingPort):
+    """Counts how often the read timeout is set (pyserial reconfigures termios each time)."""
+
+    def __init__(self, pico: Pico) -> None:
+        self.timeout_sets = 0
+        self._t: float | None = 0.0
+        super().__init__(pico)
+        self.timeout_sets = 0  # count the link's settings only
+
+    @property  # type: ignore[override]
+    def timeout(self) -> float | None:
+        return self._t
+
+    @timeout.setter
+    def timeout(self, v: float | None) -> None:
+        self.timeout_sets += 1
+        self._t = v
+
+
+def test_termios_is_not_reconfigured_on_every_poll() -> None:
+    pico = Pico()
+    ports: list[CountingPort] = []
+
+    def open_port(name: str) -> CountingPort:
+        ports.append(CountingPort(pico))
+        return ports[-1]
+
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=open_port)
+    for _ in range(200):
+        link.poll(0.01)
+    link.poll(0.0)
+    assert ports[0].timeout_sets == 2  # 0.01 once, then 0.0 once
