@@ -141,6 +141,21 @@ def test_link_lost_pattern_when_host_goes_quiet(pico: UnixPico) -> None:
     assert wait_until(amber_shown, timeout=5)
 
 
+def test_ports_are_opened_exclusively(pico: UnixPico) -> None:
+    from keezbord.host.cli import UsageError
+    from keezbord.host.commands import firmware as fwcmd
+
+    first = SerialLink(pico.path)
+    assert first.connect()
+    second = SerialLink(pico.path)
+    assert not second.connect() and "exclusive" in (second.last_error or "").lower()
+    with pytest.raises(UsageError, match="cannot open"):
+        fwcmd._request_maintenance(pico.path, reappear_s=0)
+    first.close()
+    assert second.connect()
+    second.close()
+
+
 class WatchedPort:
     """A pyserial port that logs (time, "read"/"write", bytes) for the order test."""
 

@@ -148,7 +148,8 @@ def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
     from keezbord.host.drivers import link_protocol as P
 
     try:
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
+        # exclusive: fails while `keezbord run` holds the port (it opens it exclusively)
+        s = serial.serial_for_url(port, baudrate=115200, timeout=0.1, exclusive=True)
     except OSError as e:
         raise UsageError(f"{port}: cannot open: {e}") from None
     answered = False
