@@ -71,7 +71,7 @@ def build(cfg):
     scanner = ChainScanner(spi, latch, cfg["chips"], cfg["tail_bytes"], cfg["tail_level"],
                            cfg["active_low"], cfg["signature"])
     strip = PioStrip(cfg["led_pin"], cfg["leds"])
-    stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer)
+    stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer, sys.stdout)
     return App(cfg, scanner, stream, strip, PicoClock()), stream, strip
 
 
