@@ -182,7 +182,16 @@ def pattern_tick():
     app.dirty = True
     app._leds(clock.ms())
 
+small = P.encode_frame(P.CMD_LEDS, 1, P.u16(40) + rgb[:12])  # a 4-LED span, as in play
+
+def led_span():
+    stream.load(small)
+    app.link.rx_seq = 0
+    app.step()
+
 print("led_frame_us", bench(led_frame))
+print("led_span_us", bench(led_span))
+print("led_span_wire_bytes", len(small))
 print("led_receive_us", bench(led_receive_only))
 print("led_render_viper_us", bench(led_render_only))
 print("led_render_python_us", bench(led_render_python))
@@ -218,6 +227,8 @@ def main() -> int:
         ("  of which receive (bytes into frames, colours stored)", "led_receive_us"),
         ("  of which render + pack (viper)", "led_render_viper_us"),
         ("render in plain Python (for comparison)", "led_render_python_us"),
+        (f"LED span of 4 LEDs ({r['led_span_wire_bytes']} bytes): receive + render + pack",
+         "led_span_us"),
     ]
     print(f"{'':58} {'unix us':>9} {'Pico ms (est.)':>15}")
     for label, key in rows:

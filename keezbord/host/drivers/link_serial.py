@@ -70,6 +70,8 @@ class LinkHealth:
     firmware_counters: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     log: tuple[str, ...] = ()
+    led_updates: int = 0  # LED state updates sent (paced: at most 20 a second)
+    tx_timeouts: int = 0  # writes the Pico did not take in time (no reconnect for those)
 
     @property
     def ok(self) -> bool:
@@ -84,7 +86,8 @@ class LinkHealth:
             "frames_bad": self.frames_bad, "gaps": self.gaps, "snapshots": self.snapshots,
             "reconnects": self.reconnects, "last_heartbeat_age_ms": self.last_heartbeat_age_ms,
             "chain_ok": self.chain_ok, "firmware_counters": dict(self.firmware_counters),
-            "error": self.error, "log": list(self.log),
+            "error": self.error, "log": list(self.log), "led_updates": self.led_updates,
+            "tx_timeouts": self.tx_timeouts,
         }
 
 
@@ -582,4 +585,6 @@ class SerialLink:
             firmware_counters=dict(s.heartbeat.counters) if s.heartbeat else {},
             error=s.error or (None if self.connected else self.last_error),
             log=tuple(s.log),
+            led_updates=s.led_updates,
+            tx_timeouts=self.tx_timeouts,
         )
