@@ -130,6 +130,9 @@ class App:
         if not self.primed:
             db.reset(sc.sample)
             self.primed = True
+            # A host may have asked for a snapshot before the chain was trusted (it
+            # greets at our first heartbeat): tell it the real state now.
+            self._send_snapshot(now)
             return
         n = db.step(sc.sample)
         if n:
@@ -274,7 +277,17 @@ class App:
             self.log("board.json: " + p)
 
     def _send_snapshot(self, now):
-        self.link.send(P.MSG_SNAPSHOT, self.snapshot_payload(now))
+        # built in the link's buffer: no allocation (one is sent when the chain is first
+        # trusted, whatever the host did)
+        lk = self.link
+        body = lk.body()
+        sc = self.scanner
+        P.put_u32(body, 3, now)
+        P.put_u16(body, 7, sc.n_bits)
+        body[9] = 1 if sc.chain_ok else 0
+        n = len(self.debouncer.stable)
+        P.copy(body, 10, self.debouncer.stable, 0, n)  # type: ignore[arg-type]  # viper
+        lk.finish(P.MSG_SNAPSHOT, 7 + n)
 
     def snapshot_payload(self, now):
         return P.encode_snapshot(now, self.scanner.n_bits, self.scanner.chain_ok,
