@@ -162,6 +162,23 @@ def test_chain_faults_through_the_unix_port_firmware(pico: UnixPico) -> None:
     link.close()
 
 
+def test_signature_chip_in_the_unix_port_firmware(tmp_path: Path) -> None:
+    pico = UnixPico(tmp_path / "s.txt", "--chips", "2", "--leds", "2", "--signature", "165",
+                    "--heartbeat", "200")
+    link = SerialLink(pico.path)
+    try:
+        assert link.connect()
+        collect(link, lambda _: link.health().chain_ok is True)
+        assert link.health().chain_ok is True
+        link.session.test_chain(2)  # the signature chip's socket empty: the tail floats
+        collect(link, lambda _: link.health().chain_ok is False)
+        assert link.health().chain_ok is False
+    finally:
+        link.close()
+        err = pico.stop()
+    assert "Traceback" not in err, err
+
+
 def test_ports_are_opened_exclusively(pico: UnixPico) -> None:
     from keezbord.host.cli import UsageError
     from keezbord.host.commands import firmware as fwcmd
