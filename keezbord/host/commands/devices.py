@@ -323,7 +323,9 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
             leds = StripLeds(strip, renderer)
             show = leds.show_frame
         elif cfg.led_driver == "pico-serial":
-            show = lambda frame, now: link.send_leds(renderer.render(frame, now))  # noqa: E731
+            from keezbord.host.selftest import link_led_show
+
+            show = link_led_show(link, renderer)
         else:
             show = lambda frame, now: None  # noqa: E731
         say("s + Enter: gat overslaan / skip a hole; q + Enter: stoppen / stop")
