@@ -3,7 +3,9 @@
 Our own optional setup fields, beside those of FORMATS.md: ``"card_reader": false`` (no
 reader: every move is checked against every card), ``"patience_ms"``, ``"missing_ms"``
 (how long a pawn may be off the board before it is asked back; 0: never), and ``"turn"``
-(the seat to play when starting mid-game, default that of ``position``).
+(the seat to play when starting mid-game, default that of ``position``), and ``"mode"``
+(``"run"``, ``"sim"`` or ``"simulated"``: which command played the game, so that each
+resumes its own games from the journal they share; the referee ignores it).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from keezbord.engine.position import Position
 from keezbord.engine.topology import TopologyError
 from keezbord.host.events import EventFormatError, HoleEvent, event_from_dict, event_to_dict
+from keezbord.host.jsontext import JsonTextError, loads
 
 from .state import (
     DEFAULT_MISSING_MS,
@@ -46,7 +49,9 @@ class Setup:
 
 
 _SETUP_KEYS = {"type", "seats", "profile", "dealer", "position", "tags", "settle_ms", "hints",
-               "card_reader", "patience_ms", "missing_ms", "segment", "teams", "turn"}
+               "card_reader", "patience_ms", "missing_ms", "segment", "teams", "turn",
+               "mode"}
+MODES = ("run", "sim", "simulated")
 
 
 def setup_from_dict(d: Any) -> Setup:
@@ -88,6 +93,8 @@ def setup_from_dict(d: Any) -> Setup:
     hints = d.get("hints", "targets")
     if hints not in HINT_LEVELS:
         raise TraceError(f"'hints' must be one of {', '.join(HINT_LEVELS)}, not {hints!r}")
+    if d.get("mode", "run") not in MODES:
+        raise TraceError(f"'mode' must be one of {', '.join(MODES)}, not {d['mode']!r}")
     reader = d.get("card_reader", True)
     if not isinstance(reader, bool):
         raise TraceError("'card_reader' must be true or false")
@@ -137,9 +144,9 @@ def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
         if not line.strip():
             continue
         try:
-            d = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise TraceError(f"line {no}: not JSON ({e.msg})") from None
+            d = loads(line)
+        except JsonTextError as e:
+            raise TraceError(f"line {no}: {e}") from None
         try:
             if setup is None:
                 setup = setup_from_dict(d)
