@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from keezbord.engine.profiles import PROFILES
+from keezbord.engine.text import Text
 from keezbord.host.cli import UsageError, add_lang_argument
 
 
@@ -94,7 +95,6 @@ def run_sim(args: argparse.Namespace) -> int:
 
 def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int | None, Any]:
     """The simulator game to resume (None: a new one) and how to say so."""
-    from keezbord.engine.text import Text
     from keezbord.host.journal import Journal
     from keezbord.host.web.simtable import SimStore
 
@@ -184,19 +184,27 @@ def run_run(args: argparse.Namespace) -> int:
         return Hub.open_run(opts, setup, driver, resume=args.simulate is None)
 
     def banner(url: str) -> None:
-        say(args.lang, f"keezbord run: {url}  (journal {db})", f"keezbord run: {url}  "
-                                                                f"(journal {db})")
-        if args.host in ("0.0.0.0", "::", ""):
-            spectators = f"http://{_lan_address()}:{url.rsplit(':', 1)[1]}"
-            say(args.lang,
-                f"luistert op alle netwerkaansluitingen; toeschouwers openen {spectators} "
-                "(--host 127.0.0.1: alleen deze computer)",
-                f"listening on every interface; spectators open {spectators} "
-                "(--host 127.0.0.1: this computer only)")
-        say(args.lang, f"beheercode: {token}   (open /?token={token} om het spel te beheren)",
-            f"control token: {token}   (open /?token={token} to control the game)")
+        for line in run_banner(url, args.host, db, token, args.lang):
+            print(line, flush=True)
 
     return _serve(make, args.host, args.port, banner, styles)
+
+
+def run_banner(url: str, host: str, db: Path, token: str, lang: str) -> list[str]:
+    """What ``run`` says at start: the address, whether every interface listens (and
+    the address spectators should open), the control token."""
+    lines = [Text(f"keezbord run: {url}  (journal {db})",
+                  f"keezbord run: {url}  (journal {db})")]
+    if host in ("0.0.0.0", "::"):
+        spectators = f"http://{_lan_address()}:{url.rstrip('/').rsplit(':', 1)[1]}/"
+        lines.append(Text(
+            f"luistert op alle netwerkaansluitingen; toeschouwers openen {spectators} "
+            "(--host 127.0.0.1: alleen deze computer)",
+            f"listening on every interface; spectators open {spectators} "
+            "(--host 127.0.0.1: this computer only)"))
+    lines.append(Text(f"beheercode: {token}   (open /?token={token} om het spel te beheren)",
+                      f"control token: {token}   (open /?token={token} to control the game)"))
+    return [t.get(lang) for t in lines]
 
 
 def _lan_address() -> str:
