@@ -56,7 +56,7 @@ def journal_path(configured: Path | None, override: str | Path | None = None) ->
     folders), except the data folder, which is ours to create."""
     chosen = override if override is not None else configured
     if chosen is not None:
-        path = Path(chosen)
+        path = Path(chosen).absolute()  # say, and use, the same file whatever the cwd
         check_journal_folder(path)
         return path
     folder = data_dir()
