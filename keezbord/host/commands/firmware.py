@@ -27,8 +27,9 @@ from keezbord.hardware.wiring import REFERENCE_SIGNATURE, TAIL_LEVEL
 from keezbord.host.cli import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
-FIRMWARE_FILES = ("protocol.py", "scan.py", "debounce.py", "leds.py", "link.py", "stream.py",
-                  "app.py", "board_config.py", "ws2812.py", "main.py")
+FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
+                  "leds_viper.py", "patterns.py", "link.py", "stream.py", "app.py",
+                  "board_config.py", "ws2812.py", "ws2812_timing.py", "main.py")
 
 
 def firmware_dir() -> Path | None:
