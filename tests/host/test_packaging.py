@@ -90,6 +90,14 @@ def test_each_pi_extra_installs_that_pis_backends_on_a_pi(wheel: Path, machine: 
     assert any(r.startswith("keezbord[pi4,pi5]") for r in meta.get_all("Requires-Dist") or [])
 
 
+def test_the_pi4_extra_covers_the_armv6l_pis(wheel: Path) -> None:
+    """A Zero W or a Pi 1 (armv6l) gets the Pi 4 set (rpi_ws281x, rpi-lgpio, spidev), as
+    drivers/pi.py's pi_extra says; never the Pi 5 backend."""
+    meta = _metadata(wheel)
+    assert _extra(meta, "pi4", "Linux", "armv6l") == PI4
+    assert _extra(meta, "pi5", "Linux", "armv6l") == set()
+
+
 @pytest.mark.parametrize(("platform", "machine"), [
     ("Linux", "x86_64"), ("Darwin", "arm64"), ("Windows", "AMD64"), ("Linux", "riscv64")])
 def test_the_pi_extras_install_nothing_elsewhere(wheel: Path, platform: str,
