@@ -18,6 +18,8 @@ from typing import Final
 PI_MODEL_PATH: Final = Path("/proc/device-tree/model")
 SERIAL0: Final = "/dev/serial0"
 PI5_UART0: Final = "/dev/ttyAMA0"
+# The names of the UART on GPIO14/15 (a USB serial adapter leaves those pins free).
+HEADER_UARTS: Final = frozenset({SERIAL0, PI5_UART0, "/dev/ttyS0"})
 # The config.txt line that puts a full UART (PL011) on GPIO14/15, per generation.
 UART_CONFIG: Final = {5: "dtparam=uart0=on", 4: "dtoverlay=disable-bt"}
 _GENERATION = re.compile(r"Raspberry Pi (?:Compute Module )?(\d)")
