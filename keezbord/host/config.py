@@ -94,7 +94,7 @@ class BoardConfig:
     leds: LedConfig = field(default_factory=LedConfig)
     rfid: RfidConfig = field(default_factory=RfidConfig)
     cards: Path = Path("cards.json")
-    journal: Path = Path("keezbord.sqlite")
+    journal: Path | None = None  # [files] journal; None: the rule of keezbord/host/paths.py
 
     def topology(self) -> Topology:
         return Topology(self.seats, self.segment)
@@ -109,14 +109,13 @@ class BoardConfig:
 
         if self.wiring == "default":
             return default_wiring(self.topology())
-        import json
+        from keezbord.host.jsontext import JsonTextError, loads
 
         path = Path(self.wiring)
         try:
-            with path.open(encoding="utf-8") as f:
-                data = json.load(f)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"{path}: not valid JSON: {e}") from None
+            data = loads(path.read_bytes())
+        except JsonTextError as e:
+            raise ConfigError(f"{self.source}: board.wiring: {path}: {e}") from None
         try:
             return Wiring.from_json(data)
         except (ValueError, KeyError, TypeError) as e:
@@ -235,6 +234,14 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
             and pin in SPI0_PINS.values()):
         raise le.error("pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use "
                               "GPIO 18, 12 or 21")
+    if kind == "gpio" and leds.led_driver_for(kind) == "neopixel":
+        # The strip's data pin and the chain's pins are driven by different libraries:
+        # sharing one would garble both (SPI leaves only /PL on a GPIO of its own).
+        used = {"load_pin": pins["load_pin"]} if method == "spi" else pins
+        for key, gpio in used.items():
+            if gpio == pin:
+                raise le.error("pin", f"GPIO{pin} is already scanner.{key}; the LED strip "
+                                      "needs a pin of its own")
     if kind == "gpio" and leds.driver == "pico-serial":
         raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
 
@@ -242,11 +249,18 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     rfid_port = r.get_str("port", pi.default_rfid_port(pi.PI_MODEL_PATH))
     rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), rfid_port,
                       r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
+    if kind == "gpio" and rfid.reader != "none" and rfid.port in pi.HEADER_UARTS:
+        # The card reader's UART owns GPIO14 (TXD) and GPIO15 (RXD).
+        chain = {"load_pin": pins["load_pin"]} if method == "spi" else pins
+        for key, gpio in chain.items():
+            if gpio in (14, 15):
+                raise s.error(key, f"GPIO{gpio} is the card reader's UART ({rfid.port} on "
+                                   "GPIO14/15); pick another pin")
 
     f = top.table("files", ("cards", "journal"))
+    journal = f.get_path("journal", "", base) if "journal" in f.data else None
     return BoardConfig(source, seats, segment, profile, wiring, hints, scanner, leds, rfid,
-                       f.get_path("cards", "cards.json", base),
-                       f.get_path("journal", "keezbord.sqlite", base))
+                       f.get_path("cards", "cards.json", base), journal)
 
 
 def load_config(path: str | Path) -> BoardConfig:
@@ -260,9 +274,16 @@ def load_config(path: str | Path) -> BoardConfig:
 
 
 def find_config(path: str | None) -> BoardConfig:
-    """The ``--config`` file; else ./board.toml if there is one; else the defaults."""
-    if path is not None:
-        return load_config(path)
-    if Path(DEFAULT_CONFIG_NAME).is_file():
-        return load_config(DEFAULT_CONFIG_NAME)
-    return BoardConfig()
+    """The ``--config`` file; else ./board.toml; else /etc/keezbord/board.toml; else the
+    defaults (the rule of keezbord/host/paths.py)."""
+    from keezbord.host.paths import config_path
+
+    found = config_path(path)
+    return BoardConfig() if found is None else load_config(found)
+
+
+def journal_of(cfg: BoardConfig, override: str | Path | None = None) -> Path:
+    """The journal every command uses with this configuration (keezbord/host/paths.py)."""
+    from keezbord.host.paths import journal_path
+
+    return journal_path(cfg.journal, override)
