@@ -479,15 +479,30 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
         if split is None:
             continue
         took_next = len(alt.history) >= n + 2
+        nxt = alt.history[n + 1].move if took_next else None
+        if nxt is None and alt.at_rest:
+            on_board = _move_on_board(alt)
+            nxt = on_board[0] if on_board is not None else None
+        # While this turn's own reading holds, the other one must move a pawn this seat
+        # does not play (a partner playing on with the same pawn is one move).
+        other = nxt is not None and _moves_other_pawns(state, nxt)
         if lifted is not None:
             ok = split.table_after.turn != state.seat and _lift_verdict(alt, lifted) == "close"
         else:
-            ok = wrong or (in_progress and took_next) or (
-                split.table_after.turn != state.seat
-                and (took_next or (alt.at_rest and _move_on_board(alt) is not None)))
+            ok = wrong or (split.table_after.turn != state.seat
+                           and ((in_progress and took_next) or other))
         if ok:
             return alt, alt_effects
     return None
+
+
+def _moves_other_pawns(state: RefereeState, move: Move) -> bool:
+    ctrl = state.pos.controlled_seat(state.pos.turn)
+    for part in move.parts:
+        seats = (part.seat_a, part.seat_b) if isinstance(part, Swap) else (part.seat,)
+        if any(s != ctrl for s in seats):
+            return True
+    return False
 
 
 def _sound(state: RefereeState, effects: list[Effect]) -> bool:
