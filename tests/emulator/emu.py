@@ -7,6 +7,7 @@ Times from the harness are simulated nanoseconds (8 ns a CPU cycle at 125 MHz).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -221,12 +222,24 @@ class EmulatedPico:
                     raise HarnessError("event not seen in time")
                 self._cond.wait(min(left, 0.5))
 
+    def wait_first_frame(self, timeout: float = 60.0) -> int:
+        """Wait (wall seconds) until the firmware has sent a frame that decodes; return
+        the simulated time it arrived."""
+        from keezbord.host.drivers import link_protocol as P
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            dec = P.Decoder()
+            for t, hexdata in self.call("rx_log")["log"]:
+                if dec.feed(bytes.fromhex(hexdata)):
+                    return int(t)
+            time.sleep(0.1)
+        raise HarnessError(f"no frame from the firmware ({self.status()})")
+
     def stop(self) -> None:
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(HarnessError):
                 self.call("quit", timeout=5)
-            except HarnessError:
-                pass
             try:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -235,10 +248,8 @@ class EmulatedPico:
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
-        try:
+        with contextlib.suppress(OSError):
             os.close(self.slave_fd)
-        except OSError:
-            pass
 
 
 def grb_words(colours: Iterable[tuple[int, int, int]]) -> list[int]:

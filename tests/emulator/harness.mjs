@@ -299,6 +299,8 @@ const ptyFd = cfg.pty_fd;
 let toDevice = []; // Buffers waiting for room in the 512-byte host FIFO
 let toDeviceLen = 0;
 const timedInjections = []; // {at, bytes} raw bytes into the CDC at a simulated time
+const timedActions = []; // {at, fn}, latest first
+const switchLog = []; // [t, set, closed] as applied
 let usbConnectedAt = null;
 let usbConfigured = false;
 let rxBytes = 0; // device -> host
@@ -359,7 +361,7 @@ function fromDevice(buffer) {
   rxBytes += buffer.length;
   const t = nowNs();
   lastRxAt = t;
-  rxLog.push([t, buffer.length]);
+  rxLog.push([t, Buffer.from(buffer).toString('hex')]);
   if (rxLog.length > 4096) rxLog.splice(0, 2048);
   if (cfg.echo_rx) rxText.push(Buffer.from(buffer));
   if (ptyFd !== undefined && ptyFd !== null) {
@@ -374,6 +376,57 @@ function fromDevice(buffer) {
 const rxText = [];
 
 // ---------------------------------------------------------------------------------------
+// Flash writes. rp2040js models XIP reads but not the flash chip's command set, so the boot
+// ROM's flash routines are run here instead when the CPU calls them: erase fills with 0xFF,
+// program ANDs the data in (NOR flash), each taking the time a W25Q16JV typically takes
+// (sector erase 45 ms, page program 0.4 ms) with the CPU held, as on the board. The
+// connect / exit-XIP / flush / enter-XIP routines have nothing to do here.
+
+function romFunc(code) {
+  let p = bootromBuf.readUInt16LE(0x14);
+  for (;;) {
+    const c = bootromBuf.readUInt16LE(p);
+    if (!c) return null;
+    if (c === (code.charCodeAt(0) | (code.charCodeAt(1) << 8))) return bootromBuf.readUInt16LE(p + 2) & ~1;
+    p += 4;
+  }
+}
+const ROM_ERASE = romFunc('RE');
+const ROM_PROGRAM = romFunc('RP');
+const ROM_NOOPS = new Set(['IF', 'EX', 'FC', 'CX'].map(romFunc));
+const ROM_TRAP_MAX = Math.max(ROM_ERASE, ROM_PROGRAM, ...ROM_NOOPS);
+let flashErases = 0;
+let flashPrograms = 0;
+
+function romTrap(pc) {
+  const core = rp.core;
+  const r = core.registers;
+  let ns = 0;
+  if (pc === ROM_ERASE) {
+    const addr = r[0] >>> 0;
+    const count = r[1] >>> 0;
+    rp.flash.fill(0xff, addr, addr + count);
+    flashErases++;
+    ns = Math.ceil(count / 4096) * 45e6;
+  } else if (pc === ROM_PROGRAM) {
+    const addr = r[0] >>> 0;
+    const data = r[1] >>> 0;
+    const count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) rp.flash[addr + i] &= rp.readUint8(data + i);
+    flashPrograms++;
+    ns = Math.ceil(count / 256) * 0.4e6;
+  } else if (!ROM_NOOPS.has(pc)) {
+    return false;
+  }
+  core.PC = core.LR & ~1;
+  if (ns) {
+    rp.clock.tick(ns);
+    busyCycles += (ns * rp.clkSys) / 1e9;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
 // Boot (and reboot after a watchdog or machine.reset()).
 
 let flashCopy = null;
@@ -383,15 +436,16 @@ const bootLog = [];
 
 function boot() {
   const prevNs = rp ? nowNs() : 0;
+  const rp0 = rp;
   rp = new RP2040();
   rp.logger = { debug() {}, info() {}, warn() {}, error() {} };
   rp.loadBootrom(bootrom);
-  if (flashCopy) {
-    rp.flash.set(flashCopy);
+  if (rp0) {
+    rp.flash.set(rp0.flash.subarray(0, flashCopy.length)); // what the firmware wrote survives
   } else {
     for (const [off, data] of uf2Blocks) rp.flash.set(data, off);
     if (fsImage) rp.flash.set(fsImage, FS_OFFSET);
-    flashCopy = rp.flash.slice(0, FS_OFFSET + (fsImage ? fsImage.length : 0));
+    flashCopy = { length: FS_OFFSET + (fsImage ? fsImage.length : 0) };
   }
   base = prevNs;
   boots++;
@@ -503,6 +557,8 @@ function runSlice(limitNs) {
       clock.tick(dt);
       idleNs += dt;
     } else {
+      const pc = core.registers[15];
+      if (pc <= ROM_TRAP_MAX && romTrap(pc)) continue;
       const c = core.executeInstruction();
       clock.tick(c * cyc);
       busyCycles += c;
@@ -540,6 +596,10 @@ function tick() {
       target = Math.min(target, inj.at);
     }
   }
+  while (timedActions.length && timedActions[timedActions.length - 1].at <= nowNs()) {
+    timedActions.pop().fn();
+  }
+  if (timedActions.length) target = Math.min(target, timedActions[timedActions.length - 1].at);
   feedDevice();
   if (nowNs() < target) {
     runSlice(target);
@@ -587,6 +647,8 @@ function status() {
     usb: usbConfigured,
     latches,
     spi_bytes: spiBytes,
+    flash_erases: flashErases,
+    flash_programs: flashPrograms,
     spi_mode: spiModeSeen,
     rx_bytes: rxBytes,
     tx_bytes: txBytes,
@@ -605,14 +667,40 @@ async function handle(msg) {
     case 'status':
       return status();
     case 'switches': {
-      // {closed: [i,...]} replaces the set; {set: [[i, closed], ...]} changes some
-      if (msg.closed) chain.closed = new Set(msg.closed);
-      for (const [i, c] of msg.set || []) {
-        if (c) chain.closed.add(i);
-        else chain.closed.delete(i);
-      }
+      // {closed: [i,...]} replaces the set; {set: [[i, closed], ...]} changes some;
+      // with `at` (simulated ns) the change happens then, not now.
+      const apply = () => {
+        if (msg.closed) chain.closed = new Set(msg.closed);
+        for (const [i, c] of msg.set || []) {
+          if (c) chain.closed.add(i);
+          else chain.closed.delete(i);
+        }
+        switchLog.push([nowNs(), msg.set || [], msg.closed || null]);
+        if (switchLog.length > 4096) switchLog.splice(0, 2048);
+      };
+      if (msg.at !== undefined && msg.at > nowNs()) {
+        timedActions.push({ at: msg.at, fn: apply });
+        timedActions.sort((a, b) => b.at - a.at);
+      } else apply();
       return { t: nowNs(), latches };
     }
+    case 'schedule': {
+      // Many timed switch changes at once: {changes: [[t_ns, index, closed], ...]}.
+      for (const [at, i, c] of msg.changes) {
+        timedActions.push({
+          at,
+          fn: () => {
+            if (c) chain.closed.add(i);
+            else chain.closed.delete(i);
+            switchLog.push([nowNs(), [[i, c]], null]);
+          },
+        });
+      }
+      timedActions.sort((a, b) => b.at - a.at);
+      return { t: nowNs(), pending: timedActions.length };
+    }
+    case 'switch_log':
+      return { log: switchLog.filter(([t]) => t >= (msg.since || 0)) };
     case 'chain': {
       for (const k of ['chips', 'signature', 'tail_level', 'mode', 'break_after', 'float_level', 'stall']) {
         if (k in msg) chain[k] = msg[k];
