@@ -85,7 +85,8 @@ class EmulatedPico:
     def __init__(self, workdir: Path, board: dict[str, Any] | None = None, *,
                  chain: dict[str, Any] | None = None, pace: float = 1.0,
                  safe_pin_low: bool = False, extra_files: dict[str, bytes] | None = None,
-                 firmware_dir: Path = FIRMWARE, echo_rx: bool = False) -> None:
+                 firmware_dir: Path = FIRMWARE, echo_rx: bool = False,
+                 inject: list[tuple[int, bytes]] | None = None) -> None:
         if node_binary() is None:
             raise HarnessError("node is not installed")
         ensure_node_modules()
@@ -107,6 +108,7 @@ class EmulatedPico:
             "uf2": str(UF2), "bootrom": str(BOOTROM), "fs": str(image), "pty_fd": master,
             "pins": pins, "chain": chain or {}, "pace": pace, "safe_pin_low": safe_pin_low,
             "echo_rx": echo_rx,
+            "inject": [{"at": at, "bytes": list(data)} for at, data in inject or []],
         }
         conf_path = workdir / "harness.json"
         conf_path.write_text(json.dumps(conf))
@@ -230,9 +232,14 @@ class EmulatedPico:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             dec = P.Decoder()
+            text = b""
             for t, hexdata in self.call("rx_log")["log"]:
-                if dec.feed(bytes.fromhex(hexdata)):
+                data = bytes.fromhex(hexdata)
+                text += data
+                if dec.feed(data):
                     return int(t)
+            if b"\n>>> " in text:
+                raise HarnessError(f"the firmware stopped at the REPL: {text[-300:]!r}")
             time.sleep(0.1)
         raise HarnessError(f"no frame from the firmware ({self.status()})")
 
@@ -240,16 +247,18 @@ class EmulatedPico:
         if self.proc.poll() is None:
             with contextlib.suppress(HarnessError):
                 self.call("quit", timeout=5)
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        # Node's exit waits for its thread blocked reading the pty master; closing the
+        # last slave end makes that read fail at once.
+        with contextlib.suppress(OSError):
+            os.close(self.slave_fd)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
-        with contextlib.suppress(OSError):
-            os.close(self.slave_fd)
 
 
 def grb_words(colours: Iterable[tuple[int, int, int]]) -> list[int]:

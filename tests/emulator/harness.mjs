@@ -501,6 +501,10 @@ function boot() {
   if (cfg.pins.safe !== undefined) rp.gpio[cfg.pins.safe].setInputValue(!cfg.safe_pin_low);
   rp.watchdog = rp.peripherals[0x40058];
   rp.watchdog.onWatchdogTrigger = () => {
+    // The chip resets: stop the (periodic) watchdog alarm, or it fires again at once.
+    rp.watchdog.alarm.enable = false;
+    rp.watchdog.timer.enable = false;
+    if (pendingReboot) return;
     if (rp.watchdog.reason === 2) softResets++;
     else watchdogResets++;
     event({ event: 'reset', reason: rp.watchdog.reason === 2 ? 'forced' : 'watchdog', t: nowNs() });
@@ -647,6 +651,7 @@ function status() {
     usb: usbConfigured,
     latches,
     spi_bytes: spiBytes,
+    watchdog: { enable: rp.watchdog.enable, counter: rp.watchdog.timer.counter, tick: rp.watchdog.tickEnable, alarm: rp.watchdog.alarm.enable },
     flash_erases: flashErases,
     flash_programs: flashPrograms,
     spi_mode: spiModeSeen,
@@ -760,7 +765,8 @@ async function handle(msg) {
     case 'heap':
       return heapInfo();
     case 'quit':
-      setTimeout(() => process.exit(0), 10);
+      fs.writeSync(1, JSON.stringify({ id: msg.id, ok: true }) + '\n');
+      process.exit(0);
       return {};
     default:
       throw new Error(`unknown command ${msg.cmd}`);
@@ -821,6 +827,7 @@ function heapInfo() {
 // ---------------------------------------------------------------------------------------
 
 boot();
+for (const inj of cfg.inject || []) timedInjections.push({ at: inj.at, bytes: inj.bytes });
 startPtyReader();
 const rl = readline.createInterface({ input: process.stdin });
 rl.on('line', async (line) => {
