@@ -32,12 +32,13 @@ class LossyStream(ListStream):  # type: ignore[misc]
         self.drop_type: int | None = None
         self.drop = 0
 
-    def write(self, data: bytes) -> bool:
+    def write(self, buf: bytes, n: int) -> bool:
+        data = bytes(buf[:n])
         body = P.cobs_decode(bytes(data[1:-1]))
         if self.drop and body and body[0] == self.drop_type:
             self.drop -= 1
             return True
-        return bool(super().write(data))
+        return bool(super().write(data, n))
 
 
 class Pico:
@@ -46,7 +47,8 @@ class Pico:
     def __init__(self, chips: int = 2, leds: int = 4, **cfg: Any) -> None:
         self.clock = FakeClock(5000)
         self.cfg = dict(board_config.DEFAULTS, chips=chips, leds=leds, scan_hz=250,
-                        debounce=3, brightness=255, max_ma=100_000, **cfg)
+                        debounce=3, brightness=255, max_ma=60_000)
+        self.cfg.update(cfg)
         self.chain = FakeChain(chips, self.clock)
         self.stream = LossyStream()
         self.strip = FakeStrip(self.clock)
@@ -101,8 +103,16 @@ class FakePort:
 
 
 def connect(pico: Pico, **kw: Any) -> SerialLink:
+    """Open the port and wait (polling) for the firmware's first frame: only then does
+    the host send its HELLO and SNAPSHOT requests."""
     link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port, **kw)
     assert link.connect()
+    assert link.session.take_outgoing() == b""  # nothing sent yet
+    for _ in range(100):
+        link.poll()
+        if link.session.peer_seen:
+            break
+    assert link.session.peer_seen
     return link
 
 
@@ -197,7 +207,7 @@ def test_unplug_and_replug_resyncs() -> None:
     pico.chain.set(7, True)
     pico.run(50)
     pico.unplugged = False
-    changes = poll_for(link, 300)
+    changes = poll_for(link, 1500)  # reconnect, then the next heartbeat, then resync
     assert sorted((c.index, c.closed) for c in changes) == [(2, False), (7, True)]
     h = link.health()
     assert h.connected and h.reconnects == 1 and h.snapshots == 2

@@ -270,15 +270,15 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
     try:
         if cfg.scanner.kind == "gpio":
             from keezbord.host.drivers.pins import RPiGPIOFactory
-            from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
+            from keezbord.host.drivers.scanner_gpio import scanner_from_config
 
-            factory = RPiGPIOFactory()
-            closers.append(factory.close)
+            try:
+                factory = RPiGPIOFactory()
+                closers.append(factory.close)
+                scanner = scanner_from_config(cfg.scanner, wiring, factory)
+            except (ImportError, RuntimeError, ValueError) as e:
+                raise UsageError(f"scanner: {e}") from None
             s = cfg.scanner
-            scanner = GpioScanner(
-                ChainReader(factory, wiring.chips * 8, ChainPins(s.load_pin, s.clock_pin,
-                                                                 s.data_pin)),
-                wiring, samples=s.debounce)
             warned = [False]
 
             def source(now: int) -> list[Any]:
@@ -323,7 +323,9 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
             leds = StripLeds(strip, renderer)
             show = leds.show_frame
         elif cfg.led_driver == "pico-serial":
-            show = lambda frame, now: link.send_leds(renderer.render(frame, now))  # noqa: E731
+            from keezbord.host.selftest import link_led_show
+
+            show = link_led_show(link, renderer)
         else:
             show = lambda frame, now: None  # noqa: E731
         say("s + Enter: gat overslaan / skip a hole; q + Enter: stoppen / stop")
