@@ -85,6 +85,7 @@ class App:
         self.unknown = 0
         self.maintenance = False
         self.primed = False  # the debouncer starts from the first good sample
+        self.snapshot_wanted = False  # a snapshot asked for before that sample
         self.last_fault = 0
         self.counters = [0] * len(P.HEARTBEAT_FIELDS)
 
@@ -130,6 +131,9 @@ class App:
         if not self.primed:
             db.reset(sc.sample)
             self.primed = True
+            if self.snapshot_wanted:
+                self.snapshot_wanted = False
+                self._send_snapshot(now)
             return
         n = db.step(sc.sample)
         if n:
@@ -197,7 +201,10 @@ class App:
         if msg_type == P.CMD_HELLO:
             self._send_hello()
         elif msg_type == P.CMD_SNAPSHOT:
-            self._send_snapshot(now)
+            if self.primed:
+                self._send_snapshot(now)
+            else:  # nothing read yet: answer with the first good scan, not an empty board
+                self.snapshot_wanted = True
         elif msg_type == P.CMD_LEDS or msg_type == P.CMD_PATTERNS:
             if n < 2:
                 self._unknown(msg_type)

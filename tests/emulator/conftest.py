@@ -28,11 +28,11 @@ from keezbord.host.drivers.switches import SwitchChange  # noqa: E402
 FULL = os.environ.get("KEEZBORD_EMULATOR", "") == "full"
 
 # A small board for the scenarios: three switch chips, eight LEDs, the reference chain
-# (tail level 1, data line pulled down). Heartbeats come faster than the default so that
-# tests see several in a short run.
+# (tail level 1, data line pulled down, signature chip 0xA5). Heartbeats come faster than
+# the default so that tests see several in a short run.
 BOARD: dict[str, Any] = {
-    "chips": 3, "leds": 8, "tail_level": 1, "debounce": 4, "heartbeat_ms": 250,
-    "link_timeout_ms": 3000, "watchdog_ms": 2000,
+    "chips": 3, "leds": 8, "tail_level": 1, "signature": 0xA5, "debounce": 4,
+    "heartbeat_ms": 250, "link_timeout_ms": 3000, "watchdog_ms": 2000,
 }
 
 

@@ -67,8 +67,15 @@ def build_fs_image(files: dict[str, bytes]) -> bytes:
 
 def firmware_files(board: dict[str, Any] | None, firmware_dir: Path = FIRMWARE,
                    extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
-    files = {p.name: p.read_bytes() for p in sorted(firmware_dir.glob("*.py"))
-             if p.name not in ("unix_main.py", "fakes.py")}
+    """What `keezbord firmware install` copies (its FIRMWARE_FILES; every .py of a
+    scenario's own firmware folder), plus board.json and any extra files."""
+    from keezbord.host.commands.firmware import FIRMWARE_FILES
+
+    if firmware_dir == FIRMWARE:
+        names = list(FIRMWARE_FILES)
+    else:
+        names = [p.name for p in sorted(firmware_dir.glob("*.py"))]
+    files = {name: (firmware_dir / name).read_bytes() for name in names}
     if board is not None:
         files["board.json"] = json.dumps(board).encode()
     files.update(extra or {})

@@ -73,11 +73,14 @@ def test_ctrl_c_during_boot_is_survived(k: int, boot_times: tuple[int, int],
 def test_host_attached_from_power_up(make_pico: MakePico, host_for: MakeHost) -> None:
     """`keezbord run` is already waiting on the port when the Pico resets: the host's
     first bytes reach the firmware while it boots."""
-    pico = make_pico()
+    pico = make_pico(chain={"closed": [2, 12]})
     host = host_for(pico)
     host.connect(wait_boot=False)
     host.synced(timeout=60)
     assert pico.status()["latches"] > 0
+    # The snapshot the host asked for during the boot shows the pawns on the board (not
+    # the empty board of a debouncer that has not read the chain yet).
+    assert sorted(c.index for c in host.changes if c.closed) == [2, 12]
 
 
 def _repl_answers(pico: EmulatedPico, port: str) -> None:
