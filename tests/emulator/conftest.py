@@ -87,6 +87,12 @@ class Host:
                                      f"harness: {self.pico.status()}")
             self.changes += self.link.poll(0.02)
 
+    def drain(self, seconds: float) -> None:
+        """Keep polling for a while (wall seconds)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.changes += self.link.poll(0.02)
+
     def synced(self, timeout: float = 60.0) -> None:
         s = self.link.session
         self.poll_until(lambda: s.hello is not None and s.state is not None, timeout,
