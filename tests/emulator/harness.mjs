@@ -220,7 +220,7 @@ function endFrame() {
   }
   if (cur.bits.length % 24) cur.violations.push(`${cur.bits.length} bits: not whole LEDs`);
   ledFrames.push({ seq: frameSeq++, start: cur.start, end: cur.end, words, violations: cur.violations });
-  if (ledFrames.length > 2000) ledFrames.splice(0, ledFrames.length - 2000);
+  if (ledFrames.length > 20000) ledFrames.splice(0, ledFrames.length - 20000);
   cur = null;
 }
 
@@ -645,6 +645,7 @@ function status() {
     busy_cycles: busyCycles,
     idle_ns: idleNs,
     boots,
+    boot_at: base,
     watchdog_resets: watchdogResets,
     soft_resets: softResets,
     usb_at: usbConnectedAt,
