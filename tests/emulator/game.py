@@ -72,7 +72,10 @@ class GameRun:
     decisions: list[dict[str, Any]] = field(default_factory=list)
     checkpoints: list[tuple[int, list[tuple[int, int, int]], list[int]]] = field(
         default_factory=list)  # (sim ns, colours, ids) the referee's LEDs at rest
-    latencies_ms: list[float] = field(default_factory=list)  # lift/place -> target LEDs
+    # (simulated ms the host took it, hole, the referee's LEDs right after the lift, host
+    # wall ms for that step)
+    lifts: list[tuple[int, str, list[tuple[int, int, int]], list[int], float]] = field(
+        default_factory=list)
     state: RefereeState | None = None
 
 
@@ -95,6 +98,7 @@ class EmulatedTable:
         self.link = SerialLink(self.pico.path)
         self.board = SerialBoard(self.link, self.wiring, self.settings)
         self.run = GameRun()
+        self.lift_times: list[tuple[int, str]] = []
         self._apply(effects, 0)
 
     def close(self) -> None:
@@ -117,7 +121,12 @@ class EmulatedTable:
     def pump(self) -> int:
         now = self.pico.now_ns() // MS
         for inp in self.board.pump(now):
+            began = time.perf_counter()
             self.feed(inp, now)
+            if isinstance(inp, HoleEvent) and inp.action == "lift":
+                colours, ids = self.board.renderer.base(self.state.leds)
+                self.run.lifts.append((now, inp.hole, colours, ids,
+                                       (time.perf_counter() - began) * 1000))
         self.feed(Tick(max(now, self.state.now)), now)
         return now
 
@@ -143,6 +152,8 @@ class EmulatedTable:
             if isinstance(ev, HoleEvent):
                 sched.append([t, self.wiring.switch_index(ev.hole), ev.action == "place"])
         self.pico.call("schedule", changes=sched)
+        self.lift_times = [(t, ev.hole) for ev, t in zip(events, at, strict=True)
+                           if isinstance(ev, HoleEvent) and ev.action == "lift"]
         expect = set(self.sensed)
         end = time.monotonic() + 600
         for ev, t in zip(events, at, strict=True):

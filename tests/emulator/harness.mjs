@@ -88,6 +88,9 @@ let latches = 0; // /PL falling edges (one per scan)
 let latchTimes = []; // recent latch times (ns), for scan-rate and pause figures
 const LATCH_KEEP = 4096;
 let spiBytes = 0;
+let lastLatch = null;
+let latchBoot = 0;
+let gapStats = { n: 0, sum: 0, max: 0, max_at: null }; // intervals between scans
 let spiModeSeen = null;
 
 function padPullLevel() {
@@ -327,6 +330,8 @@ function feedDevice() {
     const n = Math.min(room, head.length);
     for (let i = 0; i < n; i++) cdc.sendSerialByte(head[i]);
     txBytes += n;
+    txLog.push([nowNs(), Buffer.from(head.subarray(0, n)).toString('hex')]);
+    if (txLog.length > 8192) txLog.splice(0, 4096);
     toDeviceLen -= n;
     if (n === head.length) toDevice.shift();
     else toDevice[0] = head.subarray(n);
@@ -374,6 +379,7 @@ function fromDevice(buffer) {
   }
 }
 const rxText = [];
+const txLog = []; // [t, hex] host -> device bytes as they entered the CDC FIFO
 
 // ---------------------------------------------------------------------------------------
 // Flash writes. rp2040js models XIP reads but not the flash chip's command set, so the boot
@@ -488,7 +494,19 @@ function boot() {
     if (low && !latchLow) {
       latchLow = true;
       latches++;
-      latchTimes.push(nowNs());
+      const tl = nowNs();
+      if (lastLatch !== null && boots === latchBoot) {
+        const gap = tl - lastLatch;
+        if (gap > gapStats.max) {
+          gapStats.max = gap;
+          gapStats.max_at = tl;
+        }
+        gapStats.n++;
+        gapStats.sum += gap;
+      }
+      lastLatch = tl;
+      latchBoot = boots;
+      latchTimes.push(tl);
       if (latchTimes.length > LATCH_KEEP) latchTimes.splice(0, LATCH_KEEP / 2);
       latchInputs();
     } else if (!low && latchLow) {
@@ -748,6 +766,13 @@ async function handle(msg) {
       return { t: nowNs() };
     case 'rx_text':
       return { text: Buffer.concat(rxText).toString('latin1') };
+    case 'tx_log':
+      return { log: txLog.filter(([t]) => t >= (msg.since || 0)) };
+    case 'scan_gaps': {
+      const out = { ...gapStats, mean: gapStats.n ? gapStats.sum / gapStats.n : 0 };
+      if (msg.reset) gapStats = { n: 0, sum: 0, max: 0, max_at: null };
+      return out;
+    }
     case 'rx_log':
       return { log: rxLog.filter(([t]) => t >= (msg.since || 0)) };
     case 'scans':
