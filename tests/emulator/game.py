@@ -72,8 +72,8 @@ class GameRun:
     decisions: list[dict[str, Any]] = field(default_factory=list)
     checkpoints: list[tuple[int, list[tuple[int, int, int]], list[int]]] = field(
         default_factory=list)  # (sim ns, colours, ids) the referee's LEDs at rest
-    # (simulated ms the host took it, hole, the referee's LEDs right after the lift, host
-    # wall ms for that step)
+    # Lifts that changed the LEDs: (simulated ms the host took it, hole, the referee's LEDs
+    # right after, host wall ms for that step)
     lifts: list[tuple[int, str, list[tuple[int, int, int]], list[int], float]] = field(
         default_factory=list)
     state: RefereeState | None = None
@@ -122,8 +122,10 @@ class EmulatedTable:
         now = self.pico.now_ns() // MS
         for inp in self.board.pump(now):
             began = time.perf_counter()
+            before = self.state.leds
             self.feed(inp, now)
-            if isinstance(inp, HoleEvent) and inp.action == "lift":
+            if isinstance(inp, HoleEvent) and inp.action == "lift" and \
+                    self.state.leds != before:
                 colours, ids = self.board.renderer.base(self.state.leds)
                 self.run.lifts.append((now, inp.hole, colours, ids,
                                        (time.perf_counter() - began) * 1000))
