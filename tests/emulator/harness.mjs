@@ -545,7 +545,6 @@ function boot() {
     pendingRead = size;
     completeRead();
   };
-  toDevice = toDevice.filter(() => true);
   ledLevel = 0;
   lastRise = null;
   lastFall = null;
@@ -777,17 +776,6 @@ async function handle(msg) {
       return { log: rxLog.filter(([t]) => t >= (msg.since || 0)) };
     case 'scans':
       return scanStats(msg.since || 0);
-    case 'pcs': {
-      const hist = new Map();
-      for (let i = 0; i < (msg.n || 100000); i++) {
-        if (rp.core.waiting) { hist.set('wait', (hist.get('wait') || 0) + 1); rp.clock.tick(rp.clock.nanosToNextAlarm || 1000); continue; }
-        const pc = rp.core.PC;
-        hist.set(pc.toString(16), (hist.get(pc.toString(16)) || 0) + 1);
-        const c = rp.core.executeInstruction();
-        rp.clock.tick(c * 8);
-      }
-      return { top: [...hist.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30) };
-    }
     case 'heap':
       return heapInfo();
     case 'quit':

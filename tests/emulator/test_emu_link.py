@@ -139,3 +139,31 @@ def test_snapshot_after_reconnect_resyncs(make_pico: MakePico, host_for: MakeHos
     host.poll_until(lambda: host.link.session.snapshots > n, what="a requested snapshot")
     assert host.changes == []
     assert host.link.session.closed(20) is True and host.link.session.closed(3) is False
+
+
+def test_pattern_message_blinks_on_the_pin(make_pico: MakePico, host_for: MakeHost) -> None:
+    """Protocol 2's PATTERNS: the Pico animates the blink itself; on the pin, LED 2 goes
+    on and off every 125 ms (blink_fast, 4 Hz) of simulated time, the others stay dark."""
+    pico = make_pico()
+    host = host_for(pico)
+    host.connect()
+    host.synced()
+    rgb = [(0, 0, 0)] * 8
+    rgb[2] = (200, 100, 0)
+    on = expected_words(rgb, 8, 96, 1500)[2]
+    assert on != 0
+    since = pico.frames()["next"]
+    ids = [0] * 8
+    ids[2] = 3  # firmware/patterns.py BLINK_FAST
+    assert host.link.set_leds(rgb, ids)
+    t0 = pico.now_ns()
+    host.poll_until(lambda: pico.now_ns() > t0 + 1500 * MS, what="1.5 s of blinking")
+    frames = [f for f in pico.frames(since)["frames"] if f["start"] > t0 + 200 * MS]
+    assert frames and all(f["violations"] == [] for f in frames)
+    assert all(f["words"][:2] == [0, 0] and f["words"][3:] == [0] * 5 for f in frames)
+    assert {f["words"][2] for f in frames} == {0, on}
+    toggles = [f["start"] for a, f in itertools.pairwise(frames)
+               if a["words"][2] != f["words"][2]]
+    phases = [(b - a) / MS for a, b in itertools.pairwise(toggles)]
+    assert len(phases) >= 6
+    assert all(100 <= p <= 150 for p in phases), phases
