@@ -143,11 +143,14 @@ HOLES = [h for h in WIRING.led_order if h is not None]
 
 
 def counters(link: SerialLink) -> dict[str, int]:
-    end = time.perf_counter() + 1.2  # the next heartbeat carries the firmware's counts
+    """The firmware's counters from its next heartbeat, with its clock as "t"."""
+    end = time.perf_counter() + 1.2
     before = link.session.heartbeat
     while time.perf_counter() < end and link.session.heartbeat is before:
         link.poll(0.01)
-    return dict(link.health().firmware_counters)
+    beat = link.session.heartbeat
+    assert beat is not None
+    return {**beat.counters, "t": beat.t}
 
 
 def paced_updates(link: SerialLink, seconds: float) -> None:
@@ -166,11 +169,13 @@ def paced_updates(link: SerialLink, seconds: float) -> None:
             k += 1
         dt = time.perf_counter() - t0
         c1 = counters(link)
-        scans = (c1["scans"] - c0["scans"]) / (dt + 1.2)
+        span_ms = max(1, c1["t"] - c0["t"])  # the firmware's clock between the beats
+        scans = (c1["scans"] - c0["scans"]) * 1000 / span_ms
+        writes = (c1["strip_writes"] - c0["strip_writes"]) * 1000 / span_ms
         print(f"  {label:44} {(s.led_updates - u0) / dt:5.1f} updates/s "
               f"({(s.led_messages - m0) / dt:5.1f} messages/s); firmware "
               f"{scans:5.0f} scans/s, overruns +{c1['overruns'] - c0['overruns']}, "
-              f"strip writes {(c1['strip_writes'] - c0['strip_writes']) / dt:4.0f}/s")
+              f"strip writes {writes:4.0f}/s")
 
     print("LED updates the host sends (SerialLink.set_leds, cap "
           f"{1000 // 50} a second):")

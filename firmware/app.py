@@ -85,7 +85,6 @@ class App:
         self.unknown = 0
         self.maintenance = False
         self.primed = False  # the debouncer starts from the first good sample
-        self.snapshot_wanted = False  # a snapshot asked for before that sample
         self.last_fault = 0
         self.counters = [0] * len(P.HEARTBEAT_FIELDS)
 
@@ -131,9 +130,9 @@ class App:
         if not self.primed:
             db.reset(sc.sample)
             self.primed = True
-            if self.snapshot_wanted:
-                self.snapshot_wanted = False
-                self._send_snapshot(now)
+            # A host may have asked for a snapshot before the chain was trusted (it
+            # greets at our first heartbeat): tell it the real state now.
+            self._send_snapshot(now)
             return
         n = db.step(sc.sample)
         if n:
@@ -201,10 +200,7 @@ class App:
         if msg_type == P.CMD_HELLO:
             self._send_hello()
         elif msg_type == P.CMD_SNAPSHOT:
-            if self.primed:
-                self._send_snapshot(now)
-            else:  # nothing read yet: answer with the first good scan, not an empty board
-                self.snapshot_wanted = True
+            self._send_snapshot(now)
         elif msg_type == P.CMD_LEDS or msg_type == P.CMD_PATTERNS:
             if n < 2:
                 self._unknown(msg_type)
@@ -281,7 +277,17 @@ class App:
             self.log("board.json: " + p)
 
     def _send_snapshot(self, now):
-        self.link.send(P.MSG_SNAPSHOT, self.snapshot_payload(now))
+        # built in the link's buffer: no allocation (one is sent when the chain is first
+        # trusted, whatever the host did)
+        lk = self.link
+        body = lk.body()
+        sc = self.scanner
+        P.put_u32(body, 3, now)
+        P.put_u16(body, 7, sc.n_bits)
+        body[9] = 1 if sc.chain_ok else 0
+        n = len(self.debouncer.stable)
+        P.copy(body, 10, self.debouncer.stable, 0, n)  # type: ignore[arg-type]  # viper
+        lk.finish(P.MSG_SNAPSHOT, 7 + n)
 
     def snapshot_payload(self, now):
         return P.encode_snapshot(now, self.scanner.n_bits, self.scanner.chain_ok,

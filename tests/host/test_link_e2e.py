@@ -91,6 +91,8 @@ def test_replug_resyncs_from_snapshot(pico: UnixPico) -> None:
     link.session.test_switches([(3, True)])
     assert pairs(collect(link, lambda c: len(c) >= 1)) == [(3, True)]
 
+    before = link.health().snapshots  # (1 or 2: the firmware also sends one at its first
+    # trusted read, which this host may or may not have been connected for)
     link.close()  # unplugged: pawns move meanwhile, their CHANGES frames are lost
     pico.write_raw(P.encode_frame(P.CMD_TEST_SWITCHES, 0,
                                   P.u16(3) + P.u16(9 | P.CLOSED_FLAG)))
@@ -99,7 +101,7 @@ def test_replug_resyncs_from_snapshot(pico: UnixPico) -> None:
     got = collect(link, lambda c: len(c) >= 2)
     assert sorted(pairs(got)) == [(3, False), (9, True)]
     h = link.health()
-    assert h.reconnects == 1 and h.snapshots == 2
+    assert h.reconnects == 1 and h.snapshots == before + 1
     link.close()
 
 
@@ -139,6 +141,42 @@ def test_link_lost_pattern_when_host_goes_quiet(pico: UnixPico) -> None:
         return any(last[i:i + 3] == bytes((16, 48, 0)) for i in range(0, len(last), 3))
 
     assert wait_until(amber_shown, timeout=5)
+
+
+def test_chain_faults_through_the_unix_port_firmware(pico: UnixPico) -> None:
+    link = SerialLink(pico.path)
+    assert link.connect()
+    collect(link, lambda _: link.session.state is not None)
+    link.session.test_switches([(5, True)])
+    assert pairs(collect(link, lambda c: len(c) >= 1)) == [(5, True)]
+    collect(link, lambda _: link.health().chain_ok is True)
+    link.session.test_chain(0)  # the data line open: MISO reads its pull-down
+    got = collect(link, lambda _: link.health().chain_ok is False)
+    assert link.health().chain_ok is False and got == []
+    assert any("open data line" in line for line in link.health().log)
+    link.session.test_chain(2)  # cut after chip 1: chip 1's DS floats (wanders)
+    got += collect(link, lambda _: False, timeout=1.0)
+    link.session.test_chain(None)
+    got += collect(link, lambda _: link.health().chain_ok is True)
+    assert got == [] and link.health().chain_ok is True  # never phantom switches
+    link.close()
+
+
+def test_signature_chip_in_the_unix_port_firmware(tmp_path: Path) -> None:
+    pico = UnixPico(tmp_path / "s.txt", "--chips", "2", "--leds", "2", "--signature", "165",
+                    "--heartbeat", "200")
+    link = SerialLink(pico.path)
+    try:
+        assert link.connect()
+        collect(link, lambda _: link.health().chain_ok is True)
+        assert link.health().chain_ok is True
+        link.session.test_chain(2)  # the signature chip's socket empty: the tail floats
+        collect(link, lambda _: link.health().chain_ok is False)
+        assert link.health().chain_ok is False
+    finally:
+        link.close()
+        err = pico.stop()
+    assert "Traceback" not in err, err
 
 
 def test_ports_are_opened_exclusively(pico: UnixPico) -> None:

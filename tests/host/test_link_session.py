@@ -190,7 +190,7 @@ def test_sequence_gap_heals_through_snapshot() -> None:
     changes = poll_for(link, 40)
     assert sorted((c.index, c.closed) for c in changes) == [(4, True), (5, True)]
     h = link.health()
-    assert h.gaps == 1 and h.snapshots == 2
+    assert h.gaps == 1 and h.snapshots == 3  # with the one at first trusted read
 
 
 def test_unplug_and_replug_resyncs() -> None:
@@ -210,7 +210,7 @@ def test_unplug_and_replug_resyncs() -> None:
     changes = poll_for(link, 1500)  # reconnect, then the next heartbeat, then resync
     assert sorted((c.index, c.closed) for c in changes) == [(2, False), (7, True)]
     h = link.health()
-    assert h.connected and h.reconnects == 1 and h.snapshots == 2
+    assert h.connected and h.reconnects == 1 and h.snapshots == 3
 
 
 def test_pings_keep_the_firmware_out_of_link_lost() -> None:
@@ -285,3 +285,16 @@ def test_fuzz_session_well_framed_nonsense_never_crashes(
     for t, q, p in frames:
         for c in s.receive(P.encode_frame(t, q, p)):
             assert 0 <= c.index < 16
+
+
+def test_pawns_on_the_board_at_boot_reach_a_host_that_asked_early() -> None:
+    """The host greets at the firmware's first heartbeat, sent at boot, so its snapshot
+    request can arrive before the chain is trusted (four good reads). The firmware sends
+    the real state once it has it."""
+    pico = Pico()
+    pico.chain.set(4, True)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port)
+    assert link.connect()
+    changes = poll_for(link, 100)
+    assert [(c.index, c.closed) for c in changes] == [(4, True)]
+    assert link.health().chain_ok is True

@@ -219,10 +219,11 @@ class SerialBoard(PolledBoard):
     def __init__(self, link: Any, wiring: Any, settings: LedSettings,
                  reader: Any | None = None, *, led_sink: LedSink | str | None = "link",
                  timeout_s: float = 0.01) -> None:
-        sink: LedSink | None = link.send_leds if led_sink == "link" else \
-            None if isinstance(led_sink, str) else led_sink
+        # "link": base colours and pattern ids over the link (see _render); a callable:
+        # rendered frames to that sink; None (or another string): no LEDs.
         self.leds_over_link = led_sink == "link"
-        super().__init__(wiring, settings, None if self.leds_over_link else sink, reader)
+        sink = None if isinstance(led_sink, str) else led_sink
+        super().__init__(wiring, settings, sink, reader)
         self.link = link
         self.budget_ma = int(settings.budget_ma) if settings.budget_ma else 0
         self.timeout_s = timeout_s
