@@ -33,7 +33,7 @@ PATTERNS: Final[tuple[Pattern, ...]] = (
     "steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse")
 ROLES: Final = ("turn", "source", "target", "victim", "error", "restore")
 
-_HEX_RE = re.compile(r"^#?([0-9a-fA-F]{6})$")
+_HEX_RE = re.compile(r"#?([0-9a-fA-F]{6})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ DEFAULT_STYLES: Final[Mapping[str, RoleStyle]] = {
 
 def parse_colour(text: str) -> RGB:
     """``#RRGGBB`` (or without the #) to an RGB tuple."""
-    m = _HEX_RE.match(text) if isinstance(text, str) else None
+    m = _HEX_RE.fullmatch(text) if isinstance(text, str) else None
     if not m:
         raise ValueError(f"not a colour {text!r} (expected #RRGGBB)")
     v = int(m.group(1), 16)
