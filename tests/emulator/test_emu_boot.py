@@ -13,6 +13,9 @@ import pytest
 import serial
 from conftest import BOARD, FULL, Host, chain_for, needs_node
 from emu import MS, EmulatedPico
+from test_emu_link import decoded_frames
+
+from keezbord.host.drivers import link_protocol as P
 
 pytestmark = [pytest.mark.emulator, needs_node, pytest.mark.timeout(300)]
 
@@ -78,9 +81,16 @@ def test_host_attached_from_power_up(make_pico: MakePico, host_for: MakeHost) ->
     host.connect(wait_boot=False)
     host.synced(timeout=60)
     assert pico.status()["latches"] > 0
-    # The snapshot the host asked for during the boot shows the pawns on the board (not
-    # the empty board of a debouncer that has not read the chain yet).
-    assert sorted(c.index for c in host.changes if c.closed) == [2, 12]
+    # The host greets at the firmware's first heartbeat, before the chain is trusted: a
+    # snapshot answered then must say so (chain not ok), and the firmware follows with
+    # the real board once it trusts the chain: the pawns already there reach the host.
+    host.poll_until(lambda: sorted(c.index for c in host.changes if c.closed) == [2, 12],
+                    what="the pawns on the board at power-up")
+    snaps = [P.decode_snapshot(f.payload) for _, f in
+             decoded_frames(pico.call("rx_log")["log"]) if f.type == P.MSG_SNAPSHOT]
+    assert all(s is not None for s in snaps)
+    assert all(s.chain_ok for s in snaps if s is not None and any(s.bitmap))
+    assert [s.chain_ok for s in snaps if s is not None and not any(s.bitmap)] in ([], [False])
 
 
 def _repl_answers(pico: EmulatedPico, port: str) -> None:
