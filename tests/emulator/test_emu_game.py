@@ -2,7 +2,7 @@
 through the emulated Pico, the link, the referee and back to LED frames decoded on the
 pin. Every move accepted as `keezbord replay` accepts it; the LEDs as the referee decided.
 
-Default: the opening of g101 (its first 60 trace events). KEEZBORD_EMULATOR=full plays
+Default: the opening of g101 (its first 45 trace events, 8 moves). KEEZBORD_EMULATOR=full plays
 all four games from start to end."""
 
 # mypy: disable-error-code="import-not-found"
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.emulator, needs_node, pytest.mark.timeout(1800)]
 
 GAMES = ("g101-4seats-standard", "g102-6seats-standard", "g103-4seats-keezspel",
          "g104-2seats-nk")
-CASES = [(g, None) for g in GAMES] if FULL else [("g101-4seats-standard", 60)]
+CASES = [(g, None) for g in GAMES] if FULL else [("g101-4seats-standard", 45)]
 
 
 @pytest.mark.parametrize(("game", "n_events"), CASES)

@@ -5,10 +5,10 @@ the USB CDC: boot, switch events, LED frames on the pin, heartbeats, resync."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
-from conftest import Host, needs_node
+from conftest import BOARD, Host, chain_for, needs_node
 from emu import MS, EmulatedPico, grb_words
 from leds import render
 
@@ -63,12 +63,24 @@ def test_boot_to_first_valid_frame(make_pico: MakePico, host_for: MakeHost) -> N
     assert all(len(f["words"]) == 8 and f["violations"] == [] for f in leds)
 
 
-def test_switch_reaches_host_and_leds_reach_pin(make_pico: MakePico, host_for: MakeHost
-                                                ) -> None:
-    pico = make_pico()
-    host = host_for(pico)
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EmulatedPico, Host]]:
+    """One boot shared by the scenarios below (each boot costs about 0.6 s simulated):
+    a pawn on switch 3; each scenario uses switches of its own."""
+    pico = EmulatedPico(tmp_path_factory.mktemp("link"), BOARD,
+                        chain={**chain_for(BOARD), "closed": [3]})
+    host = Host(pico)
     host.connect()
     host.synced()
+    try:
+        yield pico, host
+    finally:
+        host.close()
+        pico.stop()
+
+
+def test_switch_reaches_host_and_leds_reach_pin(rig: tuple[EmulatedPico, Host]) -> None:
+    pico, host = rig
     host.changes.clear()
 
     t_set = pico.set_switches([(5, True), (17, True)])
@@ -101,11 +113,8 @@ def test_switch_reaches_host_and_leds_reach_pin(make_pico: MakePico, host_for: M
     assert timing["min1"] >= 642 and timing["max1"] <= 958  # T1H 0.80 us +-150 ns
 
 
-def test_heartbeats_and_counters(make_pico: MakePico, host_for: MakeHost) -> None:
-    pico = make_pico()
-    host = host_for(pico)
-    host.connect()
-    host.synced()
+def test_heartbeats_and_counters(rig: tuple[EmulatedPico, Host]) -> None:
+    pico, host = rig
     t0 = pico.now_ns()
     host.poll_until(lambda: pico.now_ns() > t0 + 1200 * MS, what="1.2 s of simulated time")
     beats = [t for t, f in decoded_frames(pico.call("rx_log", since=t0)["log"])
@@ -118,11 +127,8 @@ def test_heartbeats_and_counters(make_pico: MakePico, host_for: MakeHost) -> Non
     assert h.firmware_counters["chain_errors"] == 0 and h.firmware_counters["rx_bad"] == 0
 
 
-def test_snapshot_after_reconnect_resyncs(make_pico: MakePico, host_for: MakeHost) -> None:
-    pico = make_pico(chain={"closed": [3]})
-    host = host_for(pico)
-    host.connect()
-    host.synced()
+def test_snapshot_after_reconnect_resyncs(rig: tuple[EmulatedPico, Host]) -> None:
+    pico, host = rig
     snaps = host.link.session.snapshots
     host.link.close()  # the host goes away; pawns move meanwhile
     pico.set_switches([(3, False), (20, True)])
@@ -141,13 +147,10 @@ def test_snapshot_after_reconnect_resyncs(make_pico: MakePico, host_for: MakeHos
     assert host.link.session.closed(20) is True and host.link.session.closed(3) is False
 
 
-def test_pattern_message_blinks_on_the_pin(make_pico: MakePico, host_for: MakeHost) -> None:
+def test_pattern_message_blinks_on_the_pin(rig: tuple[EmulatedPico, Host]) -> None:
     """Protocol 2's PATTERNS: the Pico animates the blink itself; on the pin, LED 2 goes
     on and off every 125 ms (blink_fast, 4 Hz) of simulated time, the others stay dark."""
-    pico = make_pico()
-    host = host_for(pico)
-    host.connect()
-    host.synced()
+    pico, host = rig
     rgb = [(0, 0, 0)] * 8
     rgb[2] = (200, 100, 0)
     on = expected_words(rgb, 8, 96, 1500)[2]
