@@ -5,8 +5,10 @@
 //
 // CONFIG_JSON (a file path) holds: uf2, bootrom, fs (littlefs image path), pty_fd (the
 // pseudo-terminal master the host's pyserial talks to, inherited from the launcher),
-// pins {sck, mosi, miso, latch, led, safe}, chain {...} (see Chain), leds, pace (simulated
-// seconds per wall second at most; 0 = flat out), safe_pin_low.
+// pins {sck, mosi, miso, latch, led, safe}, chain {...} (see the chain model below), pace
+// (simulated seconds per wall second at most; 0 = flat out), safe_pin_low, echo_rx (keep
+// the device's output as text), inject [{at, bytes}] (raw bytes into the CDC at a
+// simulated time, from the very start).
 //
 // Control channel: one JSON object per line on stdin, one reply per line on stdout
 // ({"id": ..., "ok": true, ...}); events the launcher did not ask for go to stderr.
