@@ -157,7 +157,7 @@ class EmulatedTable:
         self.lift_times = [(t, ev.hole) for ev, t in zip(events, at, strict=True)
                            if isinstance(ev, HoleEvent) and ev.action == "lift"]
         expect = set(self.sensed)
-        end = time.monotonic() + 600
+        end = time.monotonic() + 1500  # wall seconds: a whole game on a loaded machine
         for ev, t in zip(events, at, strict=True):
             if isinstance(ev, HoleEvent):
                 if ev.action == "place":
