@@ -15,6 +15,8 @@ from conftest import FULL, needs_node
 from emu import MS
 from game import EmulatedTable, consistent, expected_decisions, moves_of
 
+from keezbord.host.events import HoleEvent
+
 pytestmark = [pytest.mark.emulator, needs_node, pytest.mark.timeout(1800)]
 
 GAMES = ("g101-4seats-standard", "g102-6seats-standard", "g103-4seats-keezspel",
@@ -27,6 +29,10 @@ def test_recorded_game_through_the_emulated_pico(shared_dir: Path, tmp_path: Pat
                                                  game: str, n_events: int | None) -> None:
     trace = shared_dir / "conformance" / "games" / f"{game}.trace.jsonl"
     table = EmulatedTable(trace, tmp_path / "pico")
+    if n_events is not None:
+        # End where a move is complete: just before the next card tap or discard.
+        n_events = next((i for i in range(n_events, len(table.events))
+                         if not isinstance(table.events[i], HoleEvent)), len(table.events))
     try:
         run = table.play(n_events)
         frames = table.frames()
