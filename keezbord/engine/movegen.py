@@ -54,7 +54,7 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
     start = topo.start(seat)
     prof = pos.profile
     track = pos.track
-    partner = pos.partner(seat)
+    partner = _partner_of_mover(pos, seat)
     may_pass = prof.home_entry == "may_pass"
     dep = start if loc == FRESH else loc
     out: list[Landing] = []
@@ -91,6 +91,17 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
             if k == 0:
                 out.append((t, viol))
     return out
+
+
+def _partner_of_mover(pos: Position, seat: int) -> int | None:
+    """The seat whose pawns count as the partner's for a pawn of ``seat``: the partner of
+    the player moving it. A player moving the partner's pawns (their own are home) has
+    the partner's seat as partner still, so under ``capture_partner = false`` a partner's
+    pawn may not land on another of the partner's pawns (RULES.md, Capture)."""
+    partner = pos.partner(seat)
+    if partner is not None and partner == pos.turn:
+        return seat  # moved by the partner (the seat to play)
+    return partner
 
 
 def _meet(occ: int, t: int, landing: bool, seat: int, partner: int | None, pass_own: bool,
@@ -142,7 +153,7 @@ def backward_landings(pos: Position, seat: int, loc: int,
         return [((start - (BACK_STEPS - slot)) % ring, (Violation.of(BACK_IN_HOME),))]
     prof = pos.profile
     track = pos.track
-    partner = pos.partner(seat)
+    partner = _partner_of_mover(pos, seat)
     dep = start if loc == FRESH else loc
     from_start = dep == start
     out: list[Landing] = []

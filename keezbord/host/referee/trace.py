@@ -38,6 +38,7 @@ from .state import (
     Config,
     HintLevel,
     Input,
+    Overrule,
     Undo,
 )
 
@@ -124,6 +125,8 @@ def _nests(seats: Any) -> Any:
 def input_from_dict(d: Any) -> Input:
     """A trace event, or one of the host's own inputs (``undo``, ``board``), which only
     journal exports contain."""
+    if isinstance(d, dict) and d.get("type") == "overrule":
+        return _overrule_from_dict(d)
     if isinstance(d, dict) and d.get("type") in ("undo", "board"):
         t = d.get("t")
         if not isinstance(t, int) or isinstance(t, bool) or t < 0:
@@ -137,7 +140,21 @@ def input_from_dict(d: Any) -> Input:
     return event_from_dict(d)
 
 
+def _overrule_from_dict(d: dict[str, Any]) -> Overrule:
+    t, reason, move, correct = d.get("t"), d.get("reason"), d.get("move"), d.get("correct", False)
+    if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+        raise EventFormatError("overrule needs a time 't' in whole milliseconds")
+    if not isinstance(reason, str) or (move is not None and not isinstance(move, str)) \
+            or not isinstance(correct, bool):
+        raise EventFormatError(f"overrule at t={t} needs a 'reason' (text), an optional "
+                               "'move' (notation) and 'correct' (true or false)")
+    return Overrule(t, reason, move, correct)
+
+
 def input_to_dict(e: Input) -> dict[str, Any]:
+    if isinstance(e, Overrule):
+        return {"t": e.t, "type": "overrule", "reason": e.reason, "move": e.move,
+                "correct": e.correct}
     if isinstance(e, Undo):
         return {"t": e.t, "type": "undo"}
     if isinstance(e, Board):
