@@ -33,8 +33,7 @@ _ALL_HOME: Final = 15  # the home bitmask with slots 1..4 filled
 
 def to_move(move: FastMove) -> Move:
     card, parts = move
-    return Move(card, tuple(Step(*p) if len(p) == 3 else Swap(*p)  # type: ignore[misc]
-                            for p in parts))
+    return Move(card, tuple(Step(*p) if len(p) == 3 else Swap(*p) for p in parts))
 
 
 def from_move(move: Move) -> FastMove:

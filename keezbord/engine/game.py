@@ -218,10 +218,11 @@ def play_game(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
               max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
     """Play one complete game between bots (one per seat): on the fast board when every
     bot can play there, else through ``Game``."""
-    if all(isinstance(b, FastBot) for b in bots):
+    fast = [b for b in bots if isinstance(b, FastBot)]
+    if len(fast) == len(bots):
         from .playout import play_fast  # playout builds on this module's types
 
-        return play_fast(seats, profile, seed, bots, max_turns=max_turns, teams=teams)
+        return play_fast(seats, profile, seed, fast, max_turns=max_turns, teams=teams)
     return play_game_positions(seats, profile, seed, bots, max_turns=max_turns, teams=teams)
 
 
