@@ -74,7 +74,8 @@ class Board:
         self.partner = tuple((s + seats // 2) % seats if self.pairs else _NO_SEAT
                              for s in range(seats))
         self.team = tuple(pos.team_of(s) for s in range(seats))
-        # guard[s]: the seat whose pawns a pawn of seat s may not land on (capture_partner).
+        # guard[m]: the seat whose pawns player m may not land on (capture_partner = false):
+        # its partner, also while m moves the partner's pawns (RULES.md, Capture).
         self.guard = tuple(_NO_SEAT if prof.capture_partner else self.partner[s]
                            for s in range(seats))
         self.own_check = not prof.pass_own
@@ -216,8 +217,9 @@ class Board:
         a location)."""
         return sorted([loc for loc in self.pawns[seat] if loc != NEST])
 
-    def forward(self, seat: int, loc: int, k: int) -> list[int]:
-        """Legal landings of the seat's pawn at ``loc`` going ``k`` forward (home first)."""
+    def forward(self, seat: int, loc: int, k: int, guard: int) -> list[int]:
+        """Legal landings of the seat's pawn at ``loc`` going ``k`` forward (home first);
+        ``guard``: the seat whose pawns it may not land on (``self.guard[mover]``)."""
         if loc > HOME:
             slot = loc - HOME
             target = slot + k
@@ -226,7 +228,6 @@ class Board:
             return []
         fresh = self.fresh
         own = self.trk[seat] if self.own_check else 0
-        guard = self.guard[seat]
         occ = self.occ
         out: list[int] = []
         for dest, passed, starts in self.fwd[seat][self.ring if loc == FRESH else loc][k]:
@@ -245,27 +246,28 @@ class Board:
     def moves(self, card: str, mover: int) -> list[FastMove]:
         """Every legal move of ``mover`` with ``card``, as ``successors`` lists them."""
         seat = self.controlled(mover)
+        guard = self.guard[mover]
         if card == "A" or card == "K":
             out: list[FastMove] = []
             if NEST in self.pawns[seat]:
                 o = self.occ[self.start[seat]]
-                if o == EMPTY or (o % BLOCKADE != seat and o != self.guard[seat]):
+                if o == EMPTY or (o % BLOCKADE != seat and o != guard):
                     out.append((card, ((seat, NEST, FRESH),)))
             if card == "A":
-                self._singles(out, card, seat, 1)
+                self._singles(out, card, seat, 1, guard)
             elif self.king_13:
-                self._singles(out, card, seat, KING_STEPS)
+                self._singles(out, card, seat, KING_STEPS, guard)
             return out
         steps = FORWARD_STEPS.get(card)
         if steps is not None:
             out = []
-            self._singles(out, card, seat, steps)
+            self._singles(out, card, seat, steps, guard)
             return out
         if card == "4":
-            return self._backs(seat)
+            return self._backs(seat, guard)
         if card == "7":
             out = []
-            self._sevens(out, mover, SEVEN_STEPS, (), ())
+            self._sevens(out, mover, guard, SEVEN_STEPS, (), ())
             return out
         if card == "J":
             return self._jacks(seat)
@@ -274,16 +276,15 @@ class Board:
     def has_move(self, card: str, mover: int) -> bool:
         return bool(self.moves(card, mover))
 
-    def _singles(self, out: list[FastMove], card: str, seat: int, k: int) -> None:
+    def _singles(self, out: list[FastMove], card: str, seat: int, k: int, guard: int) -> None:
         for loc in self.movable(seat):
-            for dest in self.forward(seat, loc, k):
+            for dest in self.forward(seat, loc, k, guard):
                 out.append((card, ((seat, loc, dest),)))
 
-    def _backs(self, seat: int) -> list[FastMove]:
+    def _backs(self, seat: int, guard: int) -> list[FastMove]:
         out: list[FastMove] = []
         fresh = self.fresh
         own = self.trk[seat] if self.own_check else 0
-        guard = self.guard[seat]
         table = self.back[seat]
         for loc in self.movable(seat):
             if loc > HOME:
@@ -297,7 +298,7 @@ class Board:
             out.append(("4", ((seat, loc, dest),)))
         return out
 
-    def _sevens(self, out: list[FastMove], mover: int, left: int,
+    def _sevens(self, out: list[FastMove], mover: int, guard: int, left: int,
                 parts: tuple[FastPart, ...], moved: tuple[tuple[int, int], ...]) -> None:
         # Control is judged afresh before every part: a part that brings the player's
         # last pawn home hands the rest of the 7 to the partner's pawns.
@@ -307,7 +308,7 @@ class Board:
             if moved and (seat, loc) in moved:
                 continue
             for k in ((left,) if last_part else range(left, 0, -1)):
-                for dest in self.forward(seat, loc, k):
+                for dest in self.forward(seat, loc, k, guard):
                     step = (seat, loc, dest)
                     if k == left:
                         out.append(("7", (*parts, step)))
@@ -317,7 +318,8 @@ class Board:
                         # This part completed the mover's team: the game ends, mid-split.
                         out.append(("7", (*parts, step)))
                     else:
-                        self._sevens(out, mover, left - k, (*parts, step), (*moved, (seat, dest)))
+                        self._sevens(out, mover, guard, left - k, (*parts, step),
+                                     (*moved, (seat, dest)))
                     self._unstep(seat, loc, dest, victim, vloc)
 
     def _jacks(self, seat: int) -> list[FastMove]:
