@@ -13,6 +13,7 @@ from keezbord.engine.topology import Topology
 from keezbord.hardware.bom import power_budget
 from keezbord.hardware.geometry import geometry_for
 from keezbord.hardware.wiring import default_wiring, naive_order, wire_length
+from keezbord.host.config import LedConfig
 
 
 def main() -> None:
@@ -20,17 +21,20 @@ def main() -> None:
     ap.add_argument("--segment", type=int, default=16)
     ap.add_argument("--pitch", type=float, default=25.0)
     ap.add_argument("--hole-diameter", type=float, default=14.0)
-    ap.add_argument("--brightness", type=float, default=0.25)
+    # the configuration's defaults (leds.brightness, leds.budget_ma), as `board bom` uses
+    ap.add_argument("--brightness", type=float, default=LedConfig().brightness)
+    ap.add_argument("--budget-ma", type=float, default=LedConfig().budget_ma)
     args = ap.parse_args()
     print(
         f"segment {args.segment}, pitch {args.pitch:g} mm, drill {args.hole_diameter:g} mm, "
-        f"LED cap {args.brightness:.0%} (all lit)"
+        f"LED cap {args.brightness:.0%} (all lit), budget {args.budget_ma:g} mA, "
+        "switch chips + the signature chip"
     )
     print(
         "| seats | shape | board (mm) | plywood (m²) | holes | 74HC165 | WS2812 "
-        "| chain (m) | name order (m) | saved | 5 V supply | build (ms) |"
+        "| chain (m) | name order (m) | saved | 5 V supply | fuse | power wire | build (ms) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for seats in range(2, 9):
         topo = Topology(seats, args.segment)
         t0 = time.perf_counter()
@@ -39,12 +43,14 @@ def main() -> None:
         ms = (time.perf_counter() - t0) * 1000
         tour = wire_length(w.led_order, g) / 1000
         naive = wire_length(naive_order(topo), g) / 1000
-        power = power_budget(len(g.holes), w.chips, brightness=args.brightness)
+        power = power_budget(len(g.holes), w.chips + 1, brightness=args.brightness,
+                             budget_ma=args.budget_ma)
         print(
             f"| {seats} | {g.shape} | {g.width:.0f} x {g.height:.0f} "
-            f"| {g.outline_area() / 1e6:.3f} | {len(g.holes)} | {w.chips} "
+            f"| {g.outline_area() / 1e6:.3f} | {len(g.holes)} | {w.chips} + 1 "
             f"| {len(w.led_order)} | {tour:.2f} | {naive:.2f} | {1 - tour / naive:.0%} "
-            f"| {power.supply_a:g} A | {ms:.0f} |"
+            f"| {power.supply_a:g} A | {power.fuse_a:g} A | {power.wire_mm2:g} mm² "
+            f"| {ms:.0f} |"
         )
 
 

@@ -8,15 +8,24 @@ from typing import Any
 
 from keezbord.engine.topology import PAWNS_PER_SEAT
 from keezbord.hardware.geometry import Geometry
-from keezbord.hardware.wiring import Wiring, wire_length
+from keezbord.hardware.wiring import REFERENCE_SIGNATURE, Wiring, wire_length
 
-WS2812_FULL_WHITE_MA = 60.0  # all three colours at 255
+WS2812_FULL_WHITE_MA = 60.0  # all three colours at 255 (drivers/leds.py: 20 mA a channel)
 WS2812_IDLE_MA = 1.0  # each LED's own draw when dark
 PICO_MA = 50.0
 PN532_MA = 150.0  # reader with the RF field on
 HC165_MA = 0.1
 SUPPLY_HEADROOM = 1.25
 SUPPLY_SIZES_A = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.5, 15.0, 20.0, 25.0, 30.0)
+# Slow-blow fuse ratings (the common 5x20 mm / blade series).
+FUSE_SIZES_A = (1.0, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0, 10.0, 12.5, 16.0, 20.0, 25.0)
+# Stranded PVC hook-up wire: (mm², AWG, amperes), conservative continuous ratings for short
+# runs bundled under a board (well below the chassis-wiring figures).
+WIRE_GAUGES = ((0.35, 22, 3.0), (0.5, 20, 5.0), (0.75, 18, 7.5), (1.0, 17, 10.0),
+               (1.5, 16, 13.0), (2.5, 14, 20.0), (4.0, 12, 25.0))
+JST_XH_PIN_A = 3.0  # why the signal connector between pieces carries no LED current
+SUPPLY_LEAD_M = 1.0  # supply to the distribution block under the board's centre
+FEED_SLACK_M = 0.3
 PLYWOOD_WASTE = 1.15  # kerf, offcuts and a spare strip
 
 
@@ -35,40 +44,72 @@ class BomLine:
 @dataclass(frozen=True)
 class PowerBudget:
     """Worst-case 5 V current: ``lit`` LEDs at full white scaled by ``brightness``, the
-    rest dark, plus the logic (Pico, shift registers, card reader)."""
+    rest dark, capped (as the LED renderer caps every frame) at ``budget_ma``; plus the
+    logic (Pico, shift registers, card reader). The fuse sits at the supply and must blow
+    before the thinnest 5 V/GND conductor after it overheats: every such conductor is
+    ``wire_mm2`` (rated ``wire_a``) or thicker, and the fuse is below that rating."""
 
     leds: int
     lit: int
     brightness: float
-    led_ma: float
+    budget_ma: float | None
+    led_ma: float  # the lit LEDs before the budget
     idle_ma: float
+    strip_ma: float  # the whole strip after the budget
     logic_ma: float
     total_ma: float
     supply_a: float  # smallest common 5 V supply rating with SUPPLY_HEADROOM
+    fuse_a: float
+    wire_mm2: float
+    wire_awg: int
+    wire_a: float
 
     def text(self) -> str:
+        cap = (f", capped at the {self.budget_ma:.0f} mA budget: {self.strip_ma:.0f} mA"
+               if self.budget_ma is not None and self.strip_ma < self.led_ma + self.idle_ma
+               else "")
         return (
             f"{self.lit} of {self.leds} LEDs lit at {self.brightness:.0%} of full white: "
-            f"{self.led_ma:.0f} mA + {self.idle_ma:.0f} mA idle LEDs + {self.logic_ma:.0f} mA "
-            f"logic = {self.total_ma:.0f} mA; use a 5 V supply of at least {self.supply_a:g} A"
+            f"{self.led_ma:.0f} mA + {self.idle_ma:.0f} mA idle LEDs{cap} + "
+            f"{self.logic_ma:.0f} mA logic = {self.total_ma:.0f} mA; use a 5 V supply of at "
+            f"least {self.supply_a:g} A, a {self.fuse_a:g} A slow-blow fuse at its + output, "
+            f"and {self.wire_mm2:g} mm² ({self.wire_awg} AWG, {self.wire_a:g} A) or thicker "
+            f"for every 5 V/GND wire after the fuse"
         )
 
 
+def _smallest(sizes: tuple[float, ...], need: float) -> float:
+    return next((s for s in sizes if s >= need), float(math.ceil(need)))
+
+
 def power_budget(
-    leds: int, chips: int, *, brightness: float, lit: int | None = None
+    leds: int, chips: int, *, brightness: float, lit: int | None = None,
+    budget_ma: float | None = None,
 ) -> PowerBudget:
     if not 0 < brightness <= 1:
         raise BomError(f"brightness must be a fraction above 0 and at most 1, not {brightness:g}")
     lit = leds if lit is None else lit
     if not 0 <= lit <= leds:
         raise BomError(f"LEDs lit at once must be 0 to {leds}, not {lit}")
+    if budget_ma is not None and budget_ma <= 0:
+        raise BomError(f"the LED current budget must be above 0 mA, not {budget_ma:g}")
     led_ma = lit * WS2812_FULL_WHITE_MA * brightness
     idle_ma = (leds - lit) * WS2812_IDLE_MA
+    strip_ma = led_ma + idle_ma
+    if budget_ma is not None:
+        # drivers/leds.py scales a frame down to the budget, but never below the idle draw
+        strip_ma = min(strip_ma, max(budget_ma, leds * WS2812_IDLE_MA))
     logic_ma = PICO_MA + PN532_MA + chips * HC165_MA
-    total = led_ma + idle_ma + logic_ma
+    total = strip_ma + logic_ma
     need = total * SUPPLY_HEADROOM / 1000
-    supply = next((s for s in SUPPLY_SIZES_A if s >= need), math.ceil(need))
-    return PowerBudget(leds, lit, brightness, led_ma, idle_ma, logic_ma, total, supply)
+    supply = _smallest(SUPPLY_SIZES_A, need)
+    fuse = _smallest(FUSE_SIZES_A, need)
+    mm2, awg, amps = next((g for g in WIRE_GAUGES if g[2] > fuse), WIRE_GAUGES[-1])
+    if amps <= fuse:
+        raise BomError(f"{total:.0f} mA is more than one 5 V supply and fuse should feed: "
+                       "lower the brightness or the budget")
+    return PowerBudget(leds, lit, brightness, budget_ma, led_ma, idle_ma, strip_ma,
+                       logic_ma, total, supply, fuse, mm2, awg, amps)
 
 
 @dataclass(frozen=True)
@@ -77,6 +118,7 @@ class Bom:
     power: PowerBudget
     board_mm: tuple[float, float]
     chain_m: float
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +126,7 @@ class Bom:
             "power": asdict(self.power),
             "board_mm": [round(v, 1) for v in self.board_mm],
             "chain_m": round(self.chain_m, 2),
+            "notes": list(self.notes),
         }
 
     def text(self) -> str:
@@ -94,7 +137,19 @@ class Bom:
             out.append(f"{x.part:<{width}}  {count:>8}  {x.unit:<4}  {x.note}")
         out.append("")
         out.append("Power: " + self.power.text())
+        out += ["", "Wiring the power:"] + [f"- {n}" for n in self.notes]
         return "\n".join(out)
+
+
+def feed_lengths_m(g: Geometry) -> list[float]:
+    """Per seat's piece: the 5 V/GND feed from the distribution block under the board's
+    centre to the middle of the piece's holes, plus slack."""
+    out = []
+    for p in range(g.seats):
+        pts = [(h.x, h.y) for h in g.holes if g.piece_of(h.name) == p]
+        mid = (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
+        out.append(math.dist(mid, g.centre) / 1000 + FEED_SLACK_M)
+    return out
 
 
 def bill_of_materials(
@@ -102,51 +157,79 @@ def bill_of_materials(
     wiring: Wiring,
     *,
     puzzle: bool = False,
-    brightness: float = 0.25,
+    brightness: float = 0.4,
     lit: int | None = None,
+    budget_ma: float | None = 2000.0,
+    signature: int | None = REFERENCE_SIGNATURE,
 ) -> Bom:
+    """The parts, the power budget from the configured brightness and budget, and how to
+    wire the power (fuse, gauge, feeds per piece, grounds)."""
     holes = len(g.holes)
     chips = wiring.chips
+    sig_chips = 1 if signature is not None else 0
     pieces = g.seats if puzzle else 1
     area_m2 = g.outline_area() / 1e6
     chain_m = wire_length(wiring.led_order, g) / 1000
-    power = power_budget(holes, chips, brightness=brightness, lit=lit)
+    power = power_budget(holes, chips + sig_chips, brightness=brightness, lit=lit,
+                         budget_ma=budget_ma)
     spare_inputs = sum(1 for h in wiring.switch_order if h is None)
+    feeds = feed_lengths_m(g)
+    power_m = round((SUPPLY_LEAD_M + sum(feeds) + chain_m) * 1.2, 1)
+    wire = f"{power.wire_mm2:g} mm² ({power.wire_awg} AWG)"
+    sig_note = (f" + 1 signature chip (inputs hard-wired to 0x{signature:02X})"
+                if signature is not None else "")
     lines = [
         BomLine("reed switch (normally open)", holes, "pcs", "one under every hole"),
         BomLine("magnet for pawns", g.seats * PAWNS_PER_SEAT, "pcs", "one in each pawn's base"),
-        BomLine("74HC165 shift register", chips, "pcs", f"8 inputs each; {spare_inputs} spare"),
+        BomLine("74HC165 shift register", chips + sig_chips, "pcs",
+                f"{chips} for the switches, 8 inputs each, {spare_inputs} spare{sig_note}"),
         BomLine("10 kΩ resistor (pull-up)", holes, "pcs", "one per switch input"),
+        BomLine("10 kΩ resistor (pull-down)", 1, "pcs",
+                "data line (chip 0's QH) to GND at the reader: an open line reads 0"),
         BomLine("WS2812B LED", holes, "pcs", "one under every hole, chained in LED order"),
         BomLine(
             "100 nF ceramic capacitor",
-            holes + chips + 1,
+            holes + chips + sig_chips + 1,
             "pcs",
             "one per WS2812, per 74HC165 and the 74AHCT125",
         ),
         BomLine(
             "1000 µF 10 V electrolytic capacitor",
-            pieces,
+            g.seats,
             "pcs",
-            "across 5 V/GND where power enters " + ("each piece" if puzzle else "the board"),
+            "across 5 V/GND where each feed enters its piece",
         ),
-        BomLine("74AHCT125 level shifter", 1, "pcs", "3.3 V LED data up to 5 V"),
+        BomLine("74AHCT125 level shifter", 1, "pcs",
+                "3.3 V LED data up to 5 V: VCC pin 14 to 5 V, GND pin 7, /1OE pin 1 to GND"),
         BomLine("330 Ω resistor", 1, "pcs", "in series with the LED data line"),
-        BomLine("Raspberry Pi Pico", 1, "pcs", "scans the switches, drives the LEDs"),
+        BomLine("Raspberry Pi Pico", 1, "pcs",
+                "scans the switches, drives the LEDs; powered by its USB only"),
         BomLine("PN532 NFC module (HSU mode)", 1, "pcs", "card reader; NTAG stickers per card"),
         BomLine(
             "8-pin connector pair (JST-XH)",
             pieces,
             "pcs",
-            "5V, GND, 3V3, CLK, SH/LD, QH, LED data, spare: "
-            + (f"{pieces - 1} between pieces + 1 to the Pico" if puzzle else "board to Pico"),
+            "3V3, logic GND, CLK, /PL, QH, LED data, 2 spare; no LED current "
+            f"({JST_XH_PIN_A:g} A a pin): "
+            + (f"{pieces - 1} between pieces + 1 to the reader" if puzzle
+               else "board to the reader"),
         ),
         BomLine(
             "5 V DC supply",
             1,
             "pcs",
-            f"at least {power.supply_a:g} A (see power budget); barrel jack or screw terminal",
+            f"at least {power.supply_a:g} A (see power budget); screw terminal output",
         ),
+        BomLine("fuse, slow-blow, with holder", 1, "pcs",
+                f"{power.fuse_a:g} A at the supply's + output, below the {power.wire_a:g} A "
+                f"of the thinnest 5 V/GND wire after it"),
+        BomLine("lever connector (5 ways or more)", 2, "pcs",
+                f"distribution block under the board's centre: 5 V and GND, one way for the "
+                f"supply lead and one for each of the {g.seats} feeds"),
+        BomLine(f"power wire {wire}, red", power_m, "m",
+                f"5 V: supply lead {SUPPLY_LEAD_M:g} m, {g.seats} feeds "
+                f"{min(feeds):.1f} to {max(feeds):.1f} m, bus along the LEDs; +20%"),
+        BomLine(f"power wire {wire}, black", power_m, "m", "GND: the same runs as the 5 V"),
         BomLine(
             "birch plywood",
             round(area_m2 * PLYWOOD_WASTE, 3),
@@ -161,4 +244,31 @@ def bill_of_materials(
             f"each chain run {chain_m:.1f} m in hole order, +20% for bends",
         ),
     ]
-    return Bom(tuple(lines), power, (g.width, g.height), chain_m)
+    if puzzle:
+        lines.insert(-2, BomLine("2-pin power connector pair (XT30 or screw terminal)",
+                                 g.seats, "pcs", f"each piece's 5 V/GND feed, {wire}"))
+    per_piece = power.strip_ma / g.seats
+    notes = (
+        f"Fuse: {power.fuse_a:g} A slow-blow at the supply's + output. It must blow before "
+        f"the thinnest 5 V/GND conductor after it overheats: every one (supply lead, feeds, "
+        f"buses) is {wire} or thicker, rated {power.wire_a:g} A.",
+        f"5 V/GND into every piece: from the distribution block, one red/black feed of "
+        f"{wire} to each of the {g.seats} seat pieces (about {max(feeds):.1f} m at most), "
+        f"with 1000 µF across it where it enters; a bus of the same wire along that piece's "
+        f"LEDs. Each feed carries up to {per_piece:.0f} mA; LED current never runs through "
+        f"the signal connector ({JST_XH_PIN_A:g} A a pin) or from one piece into the next.",
+        "Logic ground: the reader's GND (Pico or Pi), every 74HC165 and the 74AHCT125 share "
+        "a separate logic GND wire in the signal connector, joined to the LED power GND at "
+        "one point only (the distribution block). LED current must not flow in it.",
+        "74AHCT125: VCC (pin 14) to 5 V with 100 nF at the pin, GND (pin 7); /1OE (pin 1) to "
+        "GND, 1A (pin 2) from the reader's LED pin, 1Y (pin 3) through 330 Ω to LED 0; "
+        "unused /2OE, /3OE, /4OE (pins 4, 10, 13) to VCC and 2A, 3A, 4A (pins 5, 9, 12) to "
+        "GND.",
+        "Never tie the board's 5 V to the Pico's VBUS (pin 40): it would feed the Pi's USB "
+        "port (and the Pi) from the LED supply, or the LEDs from the Pi. The Pico runs from "
+        "its USB cable; only GND is shared.",
+        f"Budget: at brightness {power.brightness:g} and budget_ma "
+        f"{'none' if power.budget_ma is None else f'{power.budget_ma:g}'}: keep the "
+        "firmware's max_ma and leds.budget_ma at or below what the supply gives.",
+    )
+    return Bom(tuple(lines), power, (g.width, g.height), chain_m, notes)

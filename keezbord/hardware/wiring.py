@@ -2,11 +2,12 @@
 
 Bit convention (the same in the firmware, firmware/scan.py, and the Pi-direct scanner):
 bit ``i`` is the i-th bit clocked out of the chain after the parallel load. It is chip
-``i // 8`` (chip 0's QH, pin 9, goes to the reader: the Pico's MISO or a Pi GPIO; chip k's
-DS, pin 10, takes chip k+1's QH; the last chip's DS is tied to GND) and input
-``D(7 - i % 8)``: a 74HC165 shifts out H (D7) first, then G, F, ... A (D0). Every used input
-has a 10 kΩ pull-up and its reed switch pulls it to GND (closed = pawn = 0); unused inputs
-are tied to VCC (read as open).
+``i // 8`` (chip 0's QH, pin 9, goes to the reader: the Pico's MISO or the Pi's; chip k's
+DS, pin 10, is fed by chip k+1's QH, pin 9; after the switch chips an optional signature
+chip with hard-wired inputs; the far end's DS is tied to 3V3, the tail level 1, and the
+data line is pulled down at the reader) and input ``D(7 - i % 8)``: a 74HC165 shifts out H
+(D7) first, then G, F, ... A (D0). Every used input has a 10 kΩ pull-up and its reed switch
+pulls it to GND (closed = pawn = 0); unused inputs are tied to VCC (read as open).
 
 LED index ``j`` is the j-th WS2812 along the data line from the 74AHCT125.
 
@@ -32,6 +33,25 @@ from keezbord.hardware.geometry import Geometry, Point, geometry_for
 BITS_PER_CHIP = 8
 WIRING_FORMAT = "keezbord-wiring/1"
 
+# 74HC165 (DIP-16/SO-16) pin numbers, from the datasheets (NXP, TI).
+HC165_PINS: dict[str, int] = {
+    "/PL": 1, "CLK": 2, "E": 3, "F": 4, "G": 5, "H": 6, "/QH": 7, "GND": 8,
+    "QH": 9, "DS": 10, "A": 11, "B": 12, "C": 13, "D": 14, "CLK INH": 15, "VCC": 16,
+}
+# 74AHCT125 (DIP-14/SO-14): four buffers, /OE active low.
+AHCT125_PINS: dict[str, int] = {
+    "/1OE": 1, "1A": 2, "1Y": 3, "/2OE": 4, "2A": 5, "2Y": 6, "GND": 7,
+    "3Y": 8, "3A": 9, "/3OE": 10, "4Y": 11, "4A": 12, "/4OE": 13, "VCC": 14,
+}
+TAIL_LEVEL = 1  # the far end's DS to 3V3; the reader's data line pulled down
+REFERENCE_SIGNATURE = 0xA5  # the reference design's signature chip
+# What the reader side of the chain uses (firmware defaults; Pi-direct config defaults).
+READER_PINS = {
+    "/PL": "Pico GP5 | Pi GPIO17 (scanner.load_pin)",
+    "CLK": "Pico GP2 (SPI0 SCK) | Pi GPIO11 (SPI0 SCLK; bitbang: scanner.clock_pin)",
+    "QH": "Pico GP4 (SPI0 MISO) | Pi GPIO9 (SPI0 MISO; bitbang: scanner.data_pin)",
+}
+
 
 class WiringError(ValueError):
     """A wiring map that is not a bijection between the holes and the chains."""
@@ -46,6 +66,68 @@ def chip_pin(index: int) -> tuple[int, str]:
 def pin_letter(index: int) -> str:
     """The 74HC165 datasheet's letter of a chain bit's input: D7 is H, D0 is A."""
     return "ABCDEFGH"[7 - index % BITS_PER_CHIP]
+
+
+def input_pin(index: int) -> int:
+    """The 74HC165 pin number of a chain bit's input (bit 0: H, pin 6)."""
+    return HC165_PINS[pin_letter(index)]
+
+
+def signature_ties(signature: int) -> tuple[list[str], list[str]]:
+    """The signature chip's inputs to tie high and low, as ``"H (pin 6)"``, H first."""
+    if not 0 <= signature <= 255:
+        raise WiringError(f"the signature is one byte (0 to 255), not {signature}")
+    high: list[str] = []
+    low: list[str] = []
+    for k, letter in enumerate("HGFEDCBA"):
+        (high if signature >> (7 - k) & 1 else low).append(
+            f"{letter} (pin {HC165_PINS[letter]})")
+    return high, low
+
+
+def level_shifter_connections() -> list[str]:
+    """The 74AHCT125 between the reader's LED pin (3.3 V) and LED 0 (5 V logic)."""
+    p = AHCT125_PINS
+    return [
+        f"74AHCT125: VCC (pin {p['VCC']}) to the LED 5 V with 100 nF to GND at the pin; "
+        f"GND (pin {p['GND']}) to GND.",
+        f"LED data: Pico GP6 | Pi GPIO18 (leds.pin) to 1A (pin {p['1A']}); 1Y "
+        f"(pin {p['1Y']}) through 330 Ω to LED 0's DIN; /1OE (pin {p['/1OE']}) to GND "
+        "(active low: tied low, the buffer is always on).",
+        f"Unused buffers: /2OE, /3OE, /4OE (pins {p['/2OE']}, {p['/3OE']}, {p['/4OE']}) "
+        f"to VCC; 2A, 3A, 4A (pins {p['2A']}, {p['3A']}, {p['4A']}) to GND; 2Y, 3Y, 4Y open.",
+    ]
+
+
+def chain_connections(chips: int, signature: int | None) -> list[str]:
+    """The chain's wiring, connection by connection, with 74HC165 pin numbers: data flows
+    from the far end towards chip 0, whose QH feeds the reader."""
+    p = HC165_PINS
+    sig_chip = chips if signature is not None else None
+    last = chips if sig_chip is not None else chips - 1
+    lines = [
+        "74HC165 pins: 1 /PL (SH/LD), 2 CLK, 3 E, 4 F, 5 G, 6 H, 7 /QH, 8 GND, 9 QH, "
+        "10 DS (SER), 11 A, 12 B, 13 C, 14 D, 15 CLK INH, 16 VCC.",
+        f"Every chip: VCC (pin {p['VCC']}) to 3V3 with 100 nF to GND at the pin; GND "
+        f"(pin {p['GND']}) to logic GND; CLK INH (pin {p['CLK INH']}) to GND; /PL "
+        f"(pin {p['/PL']}) to the /PL line; CLK (pin {p['CLK']}) to the CLK line; /QH "
+        f"(pin {p['/QH']}) not connected.",
+        f"/PL line: {READER_PINS['/PL']}.",
+        f"CLK line: {READER_PINS['CLK']}.",
+        f"Data line: chip 0 QH (pin {p['QH']}) to {READER_PINS['QH']}; 10 kΩ from the "
+        "data line to GND at the reader (pulled DOWN: an open line reads 0, never the tail).",
+    ]
+    for k in range(last):
+        feeder = "signature chip" if k + 1 == sig_chip else "chip"
+        lines.append(f"chip {k} DS (pin {p['DS']}) <- {feeder} {k + 1} QH (pin {p['QH']})")
+    if signature is not None:
+        high, low = signature_ties(signature)
+        lines.append(f"signature chip {chips}: inputs hard-wired to 0x{signature:02X}: "
+                     f"{', '.join(high)} to 3V3; {', '.join(low)} to GND")
+    end = "signature chip" if signature is not None else "chip"
+    lines.append(f"{end} {last} DS (pin {p['DS']}) to 3V3: the tail, read as 1 after "
+                 f"the {'signature' if signature is not None else 'switches'}")
+    return lines
 
 
 @dataclass(frozen=True)

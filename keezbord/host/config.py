@@ -15,8 +15,16 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
+from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
 from keezbord.host.drivers.rfid import DEFAULT_GAP_MS
+from keezbord.host.drivers.scanner_gpio import (
+    DEFAULT_SPI_HZ,
+    READ_METHODS,
+    SPI0_PINS,
+    SPI_MAX_HZ,
+    ReadMethod,
+)
 from keezbord.host.drivers.strip_neopixel import NEOPIXEL_PINS
 
 ScannerKind = Literal["pico-serial", "gpio"]
@@ -41,6 +49,10 @@ class ScannerConfig:
     data_pin: int = 22
     debounce: int = 3
     scan_hz: int = 500
+    # The signature chip's byte (None: no signature chip); read after the switch chips.
+    signature: int | None = None
+    method: ReadMethod = "spi"  # gpio: SPI0 (SCLK GPIO11, MISO GPIO9) or bit-banged
+    spi_hz: int = DEFAULT_SPI_HZ
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +64,11 @@ class LedConfig:
     palette: Mapping[str, str] = field(default_factory=dict)
     patterns: Mapping[str, str] = field(default_factory=dict)
 
+    def led_driver_for(self, kind: str) -> str:
+        if self.driver != "auto":
+            return self.driver
+        return "pico-serial" if kind == "pico-serial" else "neopixel"
+
     def settings(self) -> LedSettings:
         return LedSettings(brightness=self.brightness, budget_ma=self.budget_ma
                            ).with_overrides(self.palette, self.patterns)
@@ -60,7 +77,8 @@ class LedConfig:
 @dataclass(frozen=True, slots=True)
 class RfidConfig:
     reader: str = "pn532"
-    port: str = "/dev/serial0"
+    # The UART on GPIO14/15: /dev/ttyAMA0 on a Pi 5, /dev/serial0 elsewhere (drivers/pi.py).
+    port: str = field(default_factory=lambda: pi.default_rfid_port(pi.PI_MODEL_PATH))
     tap_gap_ms: int = DEFAULT_GAP_MS
 
 
@@ -83,9 +101,7 @@ class BoardConfig:
 
     @property
     def led_driver(self) -> str:
-        if self.leds.driver != "auto":
-            return self.leds.driver
-        return "pico-serial" if self.scanner.kind == "pico-serial" else "neopixel"
+        return self.leds.led_driver_for(self.scanner.kind)
 
     def load_wiring(self) -> Any:
         """The board's keezbord.hardware.wiring.Wiring (default, or from the JSON file)."""
@@ -178,15 +194,22 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     hints: Any = b.get_str("hints", "targets", HINTS)
 
     s = top.table("scanner", ("kind", "port", "load_pin", "clock_pin", "data_pin",
-                              "debounce", "scan_hz"))
+                              "debounce", "scan_hz", "signature", "method", "spi_hz"))
     kind: Any = s.get_str("kind", "pico-serial", SCANNER_KINDS)
     pins = {k: s.get_int(k, d, *_GPIO_PINS) for k, d in
             (("load_pin", 17), ("clock_pin", 27), ("data_pin", 22))}
     if len(set(pins.values())) < 3:
         raise s.error(None, f"load_pin, clock_pin and data_pin must differ, not {pins}")
+    signature = None if "signature" not in s.data else s.get_int("signature", 0, 0, 255)
+    method: Any = s.get_str("method", "spi", READ_METHODS)
+    if kind == "gpio" and method == "spi" and pins["load_pin"] in SPI0_PINS.values():
+        raise s.error("load_pin", f"GPIO{pins['load_pin']} belongs to SPI0 (GPIO 8 to 11), "
+                                  "which reads the chain; pick another pin")
     scanner = ScannerConfig(kind, s.get_str("port", "/dev/ttyACM0"), pins["load_pin"],
                             pins["clock_pin"], pins["data_pin"],
-                            s.get_int("debounce", 3, 1, 20), s.get_int("scan_hz", 500, 50, 5000))
+                            s.get_int("debounce", 3, 1, 20), s.get_int("scan_hz", 500, 50, 5000),
+                            signature, method, s.get_int("spi_hz", DEFAULT_SPI_HZ, 10_000,
+                                                         SPI_MAX_HZ))
 
     le = top.table("leds", ("driver", "pin", "brightness", "budget_ma", "palette",
                             "patterns"))
@@ -208,11 +231,16 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
                      0.4 if brightness is None else brightness,
                      le.get_float("budget_ma", 2000.0, 50.0, 100000.0),
                      dict(pal.data), dict(pat.data))
+    if (kind == "gpio" and method == "spi" and leds.led_driver_for(kind) == "neopixel"
+            and pin in SPI0_PINS.values()):
+        raise le.error("pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use "
+                              "GPIO 18, 12 or 21")
     if kind == "gpio" and leds.driver == "pico-serial":
         raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
 
     r = top.table("rfid", ("reader", "port", "tap_gap_ms"))
-    rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), r.get_str("port", "/dev/serial0"),
+    rfid_port = r.get_str("port", pi.default_rfid_port(pi.PI_MODEL_PATH))
+    rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), rfid_port,
                       r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
 
     f = top.table("files", ("cards", "journal"))

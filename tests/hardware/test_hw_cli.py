@@ -57,7 +57,7 @@ def test_wiring_formats(capsys: pytest.CaptureFixture[str]) -> None:
     rows = list(csv.DictReader(io.StringIO(text)))
     assert code == 0 and len(rows) == 72 and rows[0]["input"] == "D7"
     code, text, _ = _run(capsys, "wiring", "--seats", "3", "--segment", "12")
-    assert code == 0 and "chip  0:" in text and "D7/H=" in text and "(to VCC)" in text
+    assert code == 0 and "chip  0:" in text and "H(6)=" in text and "(to 3V3)" in text
 
 
 def test_bom_and_power(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,7 +65,8 @@ def test_bom_and_power(capsys: pytest.CaptureFixture[str]) -> None:
     d = json.loads(text)
     assert code == 0 and d["power"]["led_ma"] == pytest.approx(192 * 30)
     parts = {p["part"]: p["count"] for p in d["parts"]}
-    assert parts["74HC165 shift register"] == 24 and parts["reed switch (normally open)"] == 192
+    # 24 for the switches and the reference design's signature chip
+    assert parts["74HC165 shift register"] == 25 and parts["reed switch (normally open)"] == 192
     code, text, _ = _run(capsys, "bom", "--seats", "4", "--max-lit", "20")
     assert code == 0 and "20 of 96 LEDs" in text and "74AHCT125" in text
 
@@ -88,6 +89,10 @@ def test_geometry_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["wiring", "--pitch", "10", "--hole-diameter", "9"], "wood"),
         (["bom", "--brightness", "1.5"], "brightness"),
         (["bom", "--max-lit", "500"], "lit at once"),
+        (["bom", "--budget-ma", "0"], "budget"),
+        (["bom", "--signature", "0x1FF"], "0 to 255"),
+        (["wiring", "--signature", "A5"], "not a byte"),
+        (["bom", "--config", "missing.toml"], "missing.toml"),
         (["drill"], "invalid choice"),
         ([], "required"),
     ],
@@ -105,3 +110,92 @@ def test_bad_options_give_one_line_and_exit_2(
     assert len(err.strip().splitlines()) == 1, err
     assert words in err and "Traceback" not in err
     assert not list(tmp_path.iterdir())
+
+
+def _chain_edges(text: str) -> tuple[dict[int, tuple[str, int]], str]:
+    """From the sheet: chip k -> (what feeds its DS, that chip's number); and the tail."""
+    import re
+
+    feeds = {}
+    for m in re.finditer(r"chip (\d+) DS \(pin 10\) <- (chip|signature chip) (\d+) QH "
+                         r"\(pin 9\)", text):
+        feeds[int(m.group(1))] = (m.group(2), int(m.group(3)))
+    tail = re.search(r"(?:signature chip|chip) (\d+) DS \(pin 10\) to 3V3", text)
+    assert tail is not None
+    return feeds, tail.group(1)
+
+
+def test_wiring_sheet_feeds_chip_k_from_chip_k_plus_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = _run(capsys, "wiring", "--seats", "4")
+    assert code == 0 and "each chip's QH to the next chip's DS" not in text
+    feeds, tail = _chain_edges(text)
+    # 12 switch chips and the signature chip 12: chip k's DS from chip k+1's QH
+    assert feeds == {k: ("chip" if k < 11 else "signature chip", k + 1) for k in range(12)}
+    assert tail == "12"
+    assert "chip 0 QH (pin 9) to Pico GP4 (SPI0 MISO) | Pi GPIO9" in text
+    assert "10 kΩ from the data line to GND at the reader (pulled DOWN" in text
+    assert ("inputs hard-wired to 0xA5: H (pin 6), F (pin 4), C (pin 13), A (pin 11) to 3V3; "
+            "G (pin 5), E (pin 3), D (pin 14), B (pin 12) to GND") in text
+    for pin in ("VCC (pin 16)", "GND (pin 8)", "CLK INH (pin 15) to GND", "/PL (pin 1)",
+                "CLK (pin 2)"):
+        assert pin in text
+    # the inputs carry their pin numbers: A..D are pins 11..14, E..H pins 3..6
+    assert "H(6)=" in text and "A(11)=" in text and "D(14)=" in text and "E(3)=" in text
+    assert "/1OE (pin 1) to GND" in text and "VBUS" in text
+    code, text, _ = _run(capsys, "wiring", "--seats", "2", "--segment", "7",
+                         "--signature", "none")
+    feeds, tail = _chain_edges(text)
+    assert feeds == {0: ("chip", 1), 1: ("chip", 2), 2: ("chip", 3)} and tail == "3"
+    assert "signature chip" not in text and "chip 3 DS (pin 10) to 3V3" in text
+
+
+def test_bom_power_from_the_configured_brightness_and_budget(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text("[board]\nseats = 6\n[leds]\nbrightness = 0.2\nbudget_ma = 1500\n"
+                   "[scanner]\nsignature = 0x5A\n")
+    code, text, _ = _run(capsys, "bom", "--config", str(cfg), "--format", "json")
+    d = json.loads(text)
+    p = d["power"]
+    assert code == 0 and p["leds"] == 144 and p["brightness"] == 0.2
+    assert p["led_ma"] == pytest.approx(144 * 60 * 0.2)  # 1728 mA before the budget
+    assert p["strip_ma"] == pytest.approx(1500) and p["budget_ma"] == 1500
+    # the fuse sits above the worst case and below the thinnest power wire's rating
+    assert p["total_ma"] * 1.25 / 1000 <= p["fuse_a"] < p["wire_a"]
+    assert p["supply_a"] * 1000 >= p["total_ma"] * 1.25
+    parts = {x["part"]: x for x in d["parts"]}
+    assert "0x5A" in parts["74HC165 shift register"]["note"]
+    assert parts["74HC165 shift register"]["count"] == 18 + 1
+    notes = " ".join(d["notes"])
+    assert "VBUS" in notes and "Never tie the board's 5 V" in notes
+    assert "/1OE (pin 1) to GND" in notes and "VCC (pin 14)" in notes
+    assert "logic GND" in notes and "one point only" in notes
+    assert f"{p['wire_mm2']:g} mm²" in notes and "each of the 6 seat pieces" in notes
+    # no budget: the full draw, a bigger fuse and thicker wire
+    code, text, _ = _run(capsys, "bom", "--seats", "6", "--brightness", "1.0",
+                         "--budget-ma", "100000", "--format", "json")
+    big = json.loads(text)["power"]
+    assert big["strip_ma"] == pytest.approx(144 * 60)
+    assert big["fuse_a"] > p["fuse_a"] and big["wire_mm2"] > p["wire_mm2"]
+    assert big["fuse_a"] < big["wire_a"]
+
+
+def test_bom_defaults_to_the_config_defaults_not_a_fixed_quarter(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = _run(capsys, "bom", "--seats", "4", "--format", "json")
+    p = json.loads(text)["power"]
+    assert code == 0 and p["brightness"] == 0.4 and p["budget_ma"] == 2000
+    assert p["strip_ma"] == pytest.approx(2000)
+
+
+def test_wiring_sheet_follows_the_config(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text("[board]\nseats = 3\n")  # no signature chip on this board
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "3 seats" in text and "signature chip" not in text
+    cfg.write_text("[board]\nseats = 3\n[scanner]\nsignature = 0x5A\n")
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "inputs hard-wired to 0x5A" in text
+    feeds, tail = _chain_edges(text)
+    assert feeds[8] == ("signature chip", 9) and tail == "9"

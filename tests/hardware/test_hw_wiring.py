@@ -135,7 +135,7 @@ def test_bill_of_materials_counts() -> None:
     bom = bill_of_materials(g, w, puzzle=True, brightness=0.5)
     count = {line.part.split(" (")[0]: line.count for line in bom.lines}
     assert count["reed switch"] == count["WS2812B LED"] == 144
-    assert count["74HC165 shift register"] == 18
+    assert count["74HC165 shift register"] == 18 + 1  # and the signature chip
     assert count["magnet for pawns"] == 24
     assert count["8-pin connector pair"] == 6
     assert count["birch plywood"] == pytest.approx(g.outline_area() / 1e6 * 1.15, abs=1e-3)

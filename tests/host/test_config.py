@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,13 @@ def test_example_loads_and_matches_the_defaults_it_documents() -> None:
     s = cfg.leds.settings()
     assert s.brightness == 0.4 and s.budget_ma == 2000.0
     assert s.styles["target"].colour == (0x00, 0x9E, 0x73)
-    # the example spells out the defaults: same values as no file at all
+    # the example spells out the defaults (same values as no file at all), except that it
+    # turns on the reference design's signature chip
     d = BoardConfig()
-    assert (cfg.scanner, cfg.rfid, cfg.seats) == (d.scanner, d.rfid, d.seats)
+    assert cfg.scanner.signature == 0xA5 and d.scanner.signature is None
+    assert cfg.scanner.method == "spi" and cfg.scanner.spi_hz == 1_000_000
+    assert (replace(cfg.scanner, signature=None), cfg.rfid, cfg.seats) == (
+        d.scanner, d.rfid, d.seats)
 
 
 def test_a_gpio_board() -> None:
@@ -51,6 +56,12 @@ def test_a_gpio_board() -> None:
     ({"scanner": {"clock_pin": 40}}, "scanner.clock_pin", "2 to 27"),
     ({"scanner": {"clock_pin": 22}}, "scanner", "must differ"),
     ({"scanner": {"debounce": 0}}, "scanner.debounce", "1 to 20"),
+    ({"scanner": {"signature": 256}}, "scanner.signature", "0 to 255"),
+    ({"scanner": {"signature": "A5"}}, "scanner.signature", "whole number"),
+    ({"scanner": {"method": "usb"}}, "scanner.method", "spi, bitbang"),
+    ({"scanner": {"spi_hz": 20_000_000}}, "scanner.spi_hz", "10000 to 8000000"),
+    ({"scanner": {"kind": "gpio", "load_pin": 9}}, "scanner.load_pin", "SPI0"),
+    ({"scanner": {"kind": "gpio"}, "leds": {"pin": 10}}, "leds.pin", "SPI0 MOSI"),
     ({"leds": {"brightness": 1.5}}, "leds.brightness", "0 to 1"),
     ({"leds": {"brightness": True}}, "leds.brightness", "number"),
     ({"leds": {"pin": 4}}, "leds.pin", "NeoPixel"),

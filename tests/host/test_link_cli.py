@@ -23,8 +23,9 @@ def test_dry_run_prints_board_json_and_mpremote(capsys: pytest.CaptureFixture[st
     assert main(["firmware", "install", "--chips", "12", "--leds", "96", "--port",
                  "/dev/ttyACM3", "--brightness", "80", "--dry-run"]) == 0
     out = capsys.readouterr().out.splitlines()
+    # a board built to the reference design: tail level 1 and the 0xA5 signature chip
     assert json.loads(out[0].removeprefix("# board.json: ")) == {
-        "chips": 12, "leds": 96, "brightness": 80}
+        "chips": 12, "leds": 96, "brightness": 80, "signature": 0xA5, "tail_level": 1}
     cp = out[2].split()
     assert cp[:5] == ["mpremote", "connect", "/dev/ttyACM3", "fs", "cp"]
     copied = {Path(a).name for a in cp[5:-1]}
@@ -44,7 +45,16 @@ def test_board_toml_sets_chips_leds_and_port(tmp_path: Path,
     # 6 seats x 16 + 6 x 8 = 144 holes: 18 chips, 144 LEDs
     assert cfg["chips"] == 18 and cfg["leds"] == 144
     assert cfg["brightness"] == 128 and cfg["max_ma"] == 1200
+    assert cfg["signature"] is None  # the file has no signature chip
     assert "/dev/ttyACM7" in out[2]
+    toml.write_text("[board]\nseats = 4\n[scanner]\nsignature = 0xA5\n")
+    assert main(["firmware", "install", "--config", str(toml), "--dry-run"]) == 0
+    cfg = json.loads(capsys.readouterr().out.splitlines()[0].removeprefix("# board.json: "))
+    assert cfg["signature"] == 0xA5 and cfg["tail_level"] == 1 and cfg["chips"] == 12
+    assert main(["firmware", "install", "--chips", "4", "--signature", "none",
+                 "--dry-run"]) == 0
+    cfg = json.loads(capsys.readouterr().out.splitlines()[0].removeprefix("# board.json: "))
+    assert cfg["signature"] is None
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -52,6 +62,8 @@ def test_board_toml_sets_chips_leds_and_port(tmp_path: Path,
     (["--chips", "0", "--dry-run"], "--chips must be 1 to 255"),
     (["--chips", "4", "--scan-hz", "50", "--dry-run"], "--scan-hz must be 200"),
     (["--chips", "4", "--firmware-dir", "/nonexistent", "--dry-run"], "firmware files missing"),
+    (["--chips", "4", "--signature", "0x100", "--dry-run"], "--signature must be 0 to 255"),
+    (["--chips", "4", "--signature", "A5", "--dry-run"], "--signature must be a byte"),
 ])
 def test_bad_input_is_one_line_exit_2(argv: list[str], message: str,
                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,7 +88,7 @@ def test_install_runs_mpremote(monkeypatch: pytest.MonkeyPatch,
     assert main(["firmware", "install", "--chips", "3", "--port", "/dev/x",
                  "--no-maintenance"]) == 0
     assert [c[1:4] for c in ran] == [["-m", "mpremote", "connect"]] * 2
-    assert json.loads(sent[0]) == {"chips": 3, "leds": 24}
+    assert json.loads(sent[0]) == {"chips": 3, "leds": 24, "signature": 0xA5, "tail_level": 1}
     assert "installed on /dev/x" in capsys.readouterr().out
 
 
@@ -91,3 +103,23 @@ def test_maintenance_request_stops_the_firmware(tmp_path: Path) -> None:
         assert pico.proc.wait(timeout=10) == 0
     finally:
         pico.stop()
+
+
+def test_install_opens_the_port_exclusively() -> None:
+    """`firmware install` cannot share the Pico's port with a running `keezbord run`."""
+    import os
+
+    import serial
+
+    from keezbord.host.cli import UsageError
+
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    held = serial.Serial(path, 115200, exclusive=True)  # what `keezbord run` holds
+    try:
+        with pytest.raises(UsageError, match="cannot open"):
+            fwcmd._request_maintenance(path, reappear_s=0)
+    finally:
+        held.close()
+        os.close(master)
+        os.close(slave)

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 WIRING = default_wiring(Topology(4, 16))
 CFG = BoardConfig(scanner=ScannerConfig(kind="gpio", load_pin=5, clock_pin=6, data_pin=13,
-                                        debounce=2, scan_hz=200),
+                                        debounce=2, scan_hz=200, method="bitbang"),
                   leds=LedConfig(brightness=0.5, budget_ma=None))
 
 

@@ -14,15 +14,25 @@ from keezbord.hardware.geometry import (
     Geometry,
     geometry_for,
 )
-from keezbord.hardware.wiring import Wiring, chip_pin, default_wiring, pin_letter
+from keezbord.hardware.wiring import (
+    REFERENCE_SIGNATURE,
+    Wiring,
+    chain_connections,
+    default_wiring,
+    input_pin,
+    level_shifter_connections,
+    pin_letter,
+)
+from keezbord.host.cli import UsageError
+from keezbord.host.config import BoardConfig
 
 SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seats", type=int, default=4, help="2 to 8 (default 4)")
+    p.add_argument("--seats", type=int, default=None, help="2 to 8 (default 4)")
     p.add_argument(
-        "--segment", type=int, default=DEFAULT_SEGMENT, help="track holes a seat (default 16)"
+        "--segment", type=int, default=None, help="track holes a seat (default 16)"
     )
     p.add_argument(
         "--pitch", type=float, default=DEFAULT_PITCH_MM, help="hole centre spacing, mm (25)"
@@ -50,29 +60,71 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     w = sub.add_parser("wiring", help="wiring sheet: chip by chip, LED by LED")
     _common(w)
     w.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    w.add_argument("--config", metavar="FILE",
+                   help="board.toml: seats, segment and scanner.signature from it")
+    w.add_argument("--signature", type=_signature, default=None, metavar="BYTE|none",
+                   help="the signature chip's byte (default: scanner.signature with "
+                   "--config, else 0xA5, the reference design); none: no signature chip")
     w.add_argument("--out", help="write to this file instead of standard output")
-    b = sub.add_parser("bom", help="bill of materials and power budget")
+    b = sub.add_parser("bom", help="bill of materials, power budget, fuse and wire gauge")
     _common(b)
+    b.add_argument("--config", metavar="FILE", help="board.toml: seats, segment, "
+                   "leds.brightness, leds.budget_ma and scanner.signature from it")
     b.add_argument("--puzzle", action="store_true", help="one piece a seat (connectors, caps)")
     b.add_argument(
         "--brightness",
         type=float,
-        default=0.25,
-        help="LED brightness cap, fraction of full white (default 0.25)",
+        default=None,
+        help="LED brightness cap, fraction of full white (default: leds.brightness, 0.4)",
     )
+    b.add_argument("--budget-ma", type=float, default=None,
+                   help="LED current budget in mA (default: leds.budget_ma, 2000)")
     b.add_argument(
         "--max-lit", type=int, default=None, help="LEDs lit at once (default: all of them)"
     )
+    b.add_argument("--signature", type=_signature, default=None, metavar="BYTE|none",
+                   help="the signature chip (default: scanner.signature with --config, "
+                   "else 0xA5, the reference design)")
     b.add_argument("--format", choices=("text", "json"), default="text")
     g = sub.add_parser("geometry", help="the board as JSON (what the web page draws)")
     _common(g)
 
 
+def _signature(text: str) -> int | str:
+    if text.lower() == "none":
+        return "none"
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a byte: {text!r} (e.g. 0xA5, or none)") from None
+    if not 0 <= v <= 255:
+        raise argparse.ArgumentTypeError(f"a byte is 0 to 255, not {v}")
+    return v
+
+
+def _chosen_signature(args: argparse.Namespace, cfg: BoardConfig | None) -> int | None:
+    """--signature, else the configuration's, else the reference design's."""
+    if args.signature == "none":
+        return None
+    if args.signature is not None:
+        return int(args.signature)
+    return cfg.scanner.signature if cfg is not None else REFERENCE_SIGNATURE
+
+
 def _geometry(args: argparse.Namespace) -> Geometry:
-    return geometry_for(Topology(args.seats, args.segment), args.pitch, args.hole_diameter)
+    seats = 4 if args.seats is None else args.seats
+    segment = DEFAULT_SEGMENT if args.segment is None else args.segment
+    return geometry_for(Topology(seats, segment), args.pitch, args.hole_diameter)
 
 
 def run_board(args: argparse.Namespace) -> int:
+    cfg: BoardConfig | None = None
+    if getattr(args, "config", None):
+        from keezbord.host.config import load_config
+
+        cfg = load_config(args.config)
+        args.seats = args.seats if args.seats is not None else cfg.seats
+        args.segment = args.segment if args.segment is not None else cfg.segment
     g = _geometry(args)
     if args.what == "template":
         return _template(args, g)
@@ -82,18 +134,27 @@ def run_board(args: argparse.Namespace) -> int:
         return 0
     wiring = default_wiring(g.topology, g)
     if args.what == "wiring":
-        text = _wiring_text(args.format, g, wiring)
+        text = _wiring_text(args.format, g, wiring, _chosen_signature(args, cfg))
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
             print(f"wrote {args.out}: {wiring.chips} chips, {len(wiring.led_order)} LEDs")
         else:
             sys.stdout.write(text)
         return 0
-    from keezbord.hardware.bom import bill_of_materials
+    from keezbord.hardware.bom import BomError, bill_of_materials
+    from keezbord.host.config import LedConfig
 
-    bom = bill_of_materials(
-        g, wiring, puzzle=args.puzzle, brightness=args.brightness, lit=args.max_lit
-    )
+    leds = cfg.leds if cfg is not None else LedConfig()
+    signature = _chosen_signature(args, cfg)
+    try:
+        bom = bill_of_materials(
+            g, wiring, puzzle=args.puzzle,
+            brightness=args.brightness if args.brightness is not None else leds.brightness,
+            budget_ma=args.budget_ma if args.budget_ma is not None else leds.budget_ma,
+            lit=args.max_lit, signature=signature,
+        )
+    except BomError as e:
+        raise UsageError(str(e)) from None
     if args.format == "json":
         print(json.dumps(bom.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -115,28 +176,35 @@ def _template(args: argparse.Namespace, g: Geometry) -> int:
     return 0
 
 
-def _wiring_text(fmt: str, g: Geometry, w: Wiring) -> str:
+def _wiring_text(fmt: str, g: Geometry, w: Wiring, signature: int | None) -> str:
     if fmt == "csv":
         return w.to_csv()
     if fmt == "json":
         return json.dumps(w.to_json(), indent=1) + "\n"
+    sig = " + 1 signature chip" if signature is not None else ""
     lines = [
-        f"keezbord wiring sheet: {g.seats} seats, {len(g.holes)} holes, {w.chips} x 74HC165, "
-        f"{len(w.led_order)} x WS2812",
+        f"keezbord wiring sheet: {g.seats} seats, {len(g.holes)} holes, {w.chips} x 74HC165"
+        f"{sig}, {len(w.led_order)} x WS2812",
         "",
-        "Switch chain: chip 0's QH (pin 9) to the reader; each chip's QH to the next chip's "
-        "DS (pin 10);",
-        "the last chip's DS to GND. Bit i = i-th bit shifted out = chip i//8, input D(7 - i%8).",
+        "Switch chain (data flows towards chip 0; chip k's DS is fed by chip k+1's QH):",
+        *(f"  {line}" for line in chain_connections(w.chips, signature)),
+        "Bit i = the i-th bit read after /PL (SPI mode 0, MSB first): chip i//8, "
+        "input H first; bit 0 = chip 0's H (pin 6).",
         "",
+        "Inputs, chip by chip: letter(pin)=hole; every used input has a 10 kΩ pull-up to "
+        "3V3 and its reed switch to GND.",
     ]
     for chip in range(w.chips):
         cells = []
         for bit in range(chip * 8, chip * 8 + 8):
-            _, pin = chip_pin(bit)
             hole = w.hole_at_switch(bit)
-            cells.append(f"{pin}/{pin_letter(bit)}={hole or '(to VCC)'}")
+            cells.append(f"{pin_letter(bit)}({input_pin(bit)})={hole or '(to 3V3)'}")
         lines.append(f"chip {chip:>2}: " + "  ".join(cells))
-    lines += ["", "LED chain: data from the 74AHCT125 into LED 0, then in this order:", ""]
+    lines += ["", "LED data (3.3 V to 5 V):",
+              *(f"  {line}" for line in level_shifter_connections()),
+              "Power: 5 V and GND into every board piece (keezbord board bom gives the fuse "
+              "and the wire gauge); never tie the board's 5 V to the Pico's VBUS.",
+              "", "LED chain: data from the 74AHCT125 into LED 0, then in this order:", ""]
     for start in range(0, len(w.led_order), 8):
         cells = [
             f"{i:>3}={w.hole_at_led(i)}" for i in range(start, min(start + 8, len(w.led_order)))

@@ -270,15 +270,15 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
     try:
         if cfg.scanner.kind == "gpio":
             from keezbord.host.drivers.pins import RPiGPIOFactory
-            from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
+            from keezbord.host.drivers.scanner_gpio import scanner_from_config
 
-            factory = RPiGPIOFactory()
-            closers.append(factory.close)
+            try:
+                factory = RPiGPIOFactory()
+                closers.append(factory.close)
+                scanner = scanner_from_config(cfg.scanner, wiring, factory)
+            except (ImportError, RuntimeError, ValueError) as e:
+                raise UsageError(f"scanner: {e}") from None
             s = cfg.scanner
-            scanner = GpioScanner(
-                ChainReader(factory, wiring.chips * 8, ChainPins(s.load_pin, s.clock_pin,
-                                                                 s.data_pin)),
-                wiring, samples=s.debounce)
             warned = [False]
 
             def source(now: int) -> list[Any]:

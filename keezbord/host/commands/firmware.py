@@ -23,12 +23,28 @@ import time
 from pathlib import Path
 from typing import Any
 
+from keezbord.hardware.wiring import REFERENCE_SIGNATURE
 from keezbord.host.cli import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
 FIRMWARE_FILES = ("protocol.py", "scan.py", "debounce.py", "leds.py", "link.py", "stream.py",
                   "app.py", "board_config.py", "ws2812.py", "main.py")
-DEFAULT_FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
+# A board built to the reference design: the chain's far end tied to 3V3 (tail level 1)
+# and a signature chip (keezbord board wiring); board.json says so.
+REFERENCE_TAIL_LEVEL = 1
+
+
+def firmware_dir() -> Path | None:
+    """Where the firmware's .py files are: the package data a wheel carries
+    (keezbord/_firmware, copied from firmware/ at build time by setup.py), else the
+    repository's firmware/ next to the package (a checkout or an editable install)."""
+    import keezbord
+
+    pkg = Path(keezbord.__file__).resolve().parent
+    for d in (pkg / "_firmware", pkg.parent / "firmware"):
+        if all((d / name).is_file() for name in FIRMWARE_FILES):
+            return d
+    return None
 
 
 def add_firmware_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,8 +59,12 @@ def add_firmware_arguments(parser: argparse.ArgumentParser) -> None:
     inst.add_argument("--debounce", type=int, help="consistent samples before a change counts")
     inst.add_argument("--brightness", type=int, help="LED brightness 0..255")
     inst.add_argument("--max-ma", type=int, help="LED current budget in mA")
-    inst.add_argument("--firmware-dir", default=str(DEFAULT_FIRMWARE_DIR),
-                      help="folder holding the firmware's .py files")
+    inst.add_argument("--signature", metavar="BYTE|none",
+                      help="the chain's signature chip (default: scanner.signature with "
+                      "--config, else 0xA5: a board built to the reference design)")
+    inst.add_argument("--firmware-dir",
+                      help="folder holding the firmware's .py files (default: the copy "
+                      "installed with keezbord)")
     inst.add_argument("--dry-run", action="store_true",
                       help="print board.json and the mpremote commands, run nothing")
     inst.add_argument("--no-maintenance", action="store_true",
@@ -78,6 +98,12 @@ def board_json(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
             cfg["max_ma"] = int(board.leds.budget_ma)
         if board.scanner.kind == "pico-serial":
             port = board.scanner.port
+        cfg["signature"] = board.scanner.signature
+    else:
+        cfg["signature"] = REFERENCE_SIGNATURE
+    if args.signature is not None:
+        cfg["signature"] = _signature(args.signature)
+    cfg["tail_level"] = REFERENCE_TAIL_LEVEL
     for key, lo, hi in (("chips", 1, 255), ("leds", 0, 2000), ("scan_hz", 200, 1000),
                         ("debounce", 1, 20), ("brightness", 0, 255), ("max_ma", 100, 60_000)):
         v = getattr(args, key)
@@ -92,6 +118,19 @@ def board_json(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
     return cfg, port
 
 
+def _signature(text: str) -> int | None:
+    if text.lower() == "none":
+        return None
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise UsageError(f"--signature must be a byte (e.g. 0xA5) or none, not {text!r}") \
+            from None
+    if not 0 <= v <= 255:
+        raise UsageError(f"--signature must be 0 to 255, not {v}")
+    return v
+
+
 def mpremote_commands(port: str, files: list[Path], config_file: Path) -> list[list[str]]:
     connect = ["mpremote", "connect", port]
     return [
@@ -102,7 +141,11 @@ def mpremote_commands(port: str, files: list[Path], config_file: Path) -> list[l
 
 def _install(args: argparse.Namespace) -> int:
     cfg, config_port = board_json(args)
-    fw_dir = Path(args.firmware_dir)
+    found = Path(args.firmware_dir) if args.firmware_dir else firmware_dir()
+    if found is None:
+        raise UsageError("the firmware files are not installed with keezbord; pass "
+                         "--firmware-dir (the firmware/ folder of the source)")
+    fw_dir = found
     files = [fw_dir / name for name in FIRMWARE_FILES]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
@@ -147,7 +190,8 @@ def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
     from keezbord.host.drivers import link_protocol as P
 
     try:
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
+        # exclusive: never share the port with a running `keezbord run`
+        s = serial.serial_for_url(port, baudrate=115200, timeout=0.1, exclusive=True)
     except OSError as e:
         raise UsageError(f"{port}: cannot open: {e}") from None
     answered = False

@@ -147,13 +147,14 @@ def _real_board(cfg: Any, setup: dict[str, Any]) -> Any:
 
 def gpio_board(cfg: Any, wiring: Any, factory: Any, strip: Any, reader: Any = None) -> Any:
     """The Pi-direct board: the chain behind ``factory``'s pins, LEDs on ``strip``."""
-    from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
+    from keezbord.host.drivers.scanner_gpio import scanner_from_config
     from keezbord.host.web.drivers import GpioBoard
 
     sc = cfg.scanner
-    chain = ChainReader(factory, len(wiring.switch_order),
-                        ChainPins(sc.load_pin, sc.clock_pin, sc.data_pin))
-    scanner = GpioScanner(chain, wiring, sc.debounce)
+    try:
+        scanner = scanner_from_config(sc, wiring, factory)
+    except (RuntimeError, ValueError) as e:
+        raise UsageError(f"scanner: {e}") from None
     return GpioBoard(scanner, wiring, cfg.leds.settings(), strip, reader,
                      scan_hz=sc.scan_hz)
 
@@ -165,7 +166,7 @@ def _pin_factory() -> Any:
         return RPiGPIOFactory()
     except (ImportError, RuntimeError) as e:
         raise UsageError(f"scanner.kind = \"gpio\" needs the Pi's GPIO (pip install "
-                         f"'keezbord[pi]'): {e}") from None
+                         f"'keezbord[pi4]' or [pi5]): {e}") from None
 
 
 def _strip(cfg: Any, wiring: Any) -> Any:

@@ -110,8 +110,10 @@ class _MockIn:
 class MockPinFactory:
     """Pins in memory. ``history`` holds every write and read, in order, timestamped.
 
-    An input pin reads its ``drive``-n level, or the level a ``source`` callable returns
-    (a fake chip computing its output), or else its pull. ``on_write`` callbacks see each
+    An input pin reads the level a ``source`` callable returns (a fake chip computing its
+    output); when the source returns None (nothing drives the line: an open cable, an
+    unpowered chip) or there is none, the pad's own level: its ``drive``-n level, else
+    the pull the driver configured, as a real pad reads. ``on_write`` callbacks see each
     level written to an output pin, so a fake can react to clock edges.
     """
 
@@ -120,7 +122,8 @@ class MockPinFactory:
         self.history: list[PinRecord] = []
         self.levels: dict[int, int] = {}
         self.modes: dict[int, Literal["out", "in"]] = {}
-        self._sources: dict[int, Callable[[], int]] = {}
+        self.pulls: dict[int, int] = {}  # input pin -> level of the pull the driver chose
+        self._sources: dict[int, Callable[[], int | None]] = {}
         self._listeners: dict[int, list[Callable[[int], None]]] = {}
         self.closed = False
 
@@ -132,7 +135,8 @@ class MockPinFactory:
 
     def input(self, pin: int, pull_up: bool = True) -> InputPin:
         self._claim(pin, "in")
-        self.levels.setdefault(pin, 1 if pull_up else 0)
+        self.pulls[pin] = 1 if pull_up else 0
+        self.levels.setdefault(pin, self.pulls[pin])
         return _MockIn(self, pin)
 
     def close(self) -> None:
@@ -142,7 +146,7 @@ class MockPinFactory:
     def drive(self, pin: int, level: int) -> None:
         self.levels[pin] = 1 if level else 0
 
-    def source(self, pin: int, fn: Callable[[], int]) -> None:
+    def source(self, pin: int, fn: Callable[[], int | None]) -> None:
         self._sources[pin] = fn
 
     def on_write(self, pin: int, fn: Callable[[int], None]) -> None:
@@ -170,6 +174,7 @@ class MockPinFactory:
 
     def _read(self, pin: int) -> int:
         src = self._sources.get(pin)
-        level = (1 if src() else 0) if src is not None else self.levels.get(pin, 0)
+        driven = src() if src is not None else None
+        level = self.levels.get(pin, 0) if driven is None else (1 if driven else 0)
         self.history.append(PinRecord(self._clock(), pin, "read", level))
         return level

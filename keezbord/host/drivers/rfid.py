@@ -73,7 +73,9 @@ class SimReader:
 def open_serial(path: str, baud: int, timeout: float) -> SerialPort:
     import serial
 
-    port: SerialPort = serial.Serial(path, baud, timeout=timeout)
+    # exclusive: a second keezbord (run beside enroll, say) gets a clear error instead of
+    # stealing half of the reader's answers.
+    port: SerialPort = serial.Serial(path, baud, timeout=timeout, exclusive=True)
     return port
 
 

@@ -82,17 +82,28 @@ class Received:
 
 
 class FakePN532(PtyDevice):
-    """Answers like a PN532 in HSU mode: asleep until a 0x55 wake-up preamble, then ACK
-    and a response to each command. ``uid`` is the card in the field (None: none);
-    ``noise`` is sent before every answer (garbage the parser must skip)."""
+    """Answers like a PN532 in HSU mode: asleep (low-power) until a 0x55 wake-up
+    preamble, ignoring every frame until then; then ACK and a response to each command.
+    ``uid`` is the card in the field (None: none); ``noise`` is sent before every answer
+    (garbage the parser must skip); ``drop`` command frames are lost on the cable.
+
+    ``brown_out()`` is what a dip in the supply does: the chip resets, so it sleeps
+    again and forgets RFConfiguration; with the retries back at the reset value (0xFF:
+    try forever) InListPassiveTarget with no card in the field never answers."""
 
     def __init__(self, uid: bytes | None = None) -> None:
         self.uid = uid
         self.noise = b""
         self.awake = False
+        self.retries_limited = False
+        self.drop = 0
         self.commands: list[Received] = []
         self._parser = FrameParser()
         super().__init__()
+
+    def brown_out(self) -> None:
+        self.awake = False
+        self.retries_limited = False
 
     def on_bytes(self, data: bytes) -> None:
         super().on_bytes(data)
@@ -100,17 +111,27 @@ class FakePN532(PtyDevice):
             self.awake = True
         for f in self._parser.feed(data):
             if isinstance(f, Frame) and f.tfi == HOST_TFI and f.data and self.awake:
+                if self.drop:
+                    self.drop -= 1
+                    continue
                 self._answer(f.data[0], f.data[1:])
 
     def _answer(self, cmd: int, params: bytes) -> None:
         self.commands.append(Received(time.monotonic(), cmd, params))
         if cmd == CMD_GET_FIRMWARE_VERSION:
             reply = response_frame(cmd, b"\x32\x01\x06\x07")
-        elif cmd in (CMD_SAM_CONFIGURATION, CMD_RF_CONFIGURATION):
+        elif cmd == CMD_SAM_CONFIGURATION:
+            reply = response_frame(cmd)
+        elif cmd == CMD_RF_CONFIGURATION:
+            if params[:1] == b"\x05":  # CfgItem 5: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+                self.retries_limited = params[3:4] != b"\xff"
             reply = response_frame(cmd)
         elif cmd == CMD_IN_LIST_PASSIVE_TARGET:
             uid = self.uid
             if uid is None:
+                if not self.retries_limited:
+                    self.write(self.noise + ACK)  # then searches for a card forever
+                    return
                 reply = response_frame(cmd, b"\x00")
             else:
                 sens = b"\x00\x44" if len(uid) == 7 else b"\x00\x04"

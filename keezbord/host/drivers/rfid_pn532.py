@@ -253,13 +253,24 @@ class PN532:
 
 class PN532Reader:
     """A CardReader: every poll lists the target in the field; TapFilter makes one tap
-    of a card that stays."""
+    of a card that stays.
 
-    def __init__(self, chip: PN532, gap_ms: int = DEFAULT_GAP_MS) -> None:
+    After ``restart_after`` consecutive failed polls the chip is set up again (wake-up
+    preamble, SAMConfiguration, RFConfiguration): a brown-out or a loose cable drops a
+    PN532 in HSU mode back into low-power sleep, where it ignores every frame until it is
+    woken, and a reset also forgets the retry limit. One lost answer is not enough."""
+
+    def __init__(self, chip: PN532, gap_ms: int = DEFAULT_GAP_MS,
+                 restart_after: int = 3) -> None:
+        if restart_after < 1:
+            raise ValueError("restart_after must be at least 1")
         self.chip = chip
         self.filter = TapFilter(gap_ms)
         self.firmware = chip.begin()
-        self.errors = 0
+        self.restart_after = restart_after
+        self.errors = 0  # failed polls, all told
+        self.failing = 0  # failed polls in a row
+        self.restarts = 0  # successful set-ups after the first
 
     @classmethod
     def open(cls, path: str, gap_ms: int = DEFAULT_GAP_MS) -> PN532Reader:
@@ -271,11 +282,23 @@ class PN532Reader:
         except PN532Error:
             # A lost answer is a missed poll, not a tap; the next poll tries again.
             self.errors += 1
+            self.failing += 1
+            if self.failing >= self.restart_after:
+                self._restart()
             return []
+        self.failing = 0
         if uid is None:
             return []
         tag = uid.hex().upper()
         return [CardTap(now, tag=tag)] if self.filter.seen(tag, now) else []
+
+    def _restart(self) -> None:
+        self.failing = 0  # a chip that stays away is tried again after as many polls
+        try:
+            self.firmware = self.chip.begin()
+        except PN532Error:
+            return
+        self.restarts += 1
 
     def close(self) -> None:
         self.chip.port.close()

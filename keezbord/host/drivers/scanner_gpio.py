@@ -1,24 +1,43 @@
-"""Pi-direct scanning of the 74HC165 chain through GPIO (RPi.GPIO API).
+"""Pi-direct scanning of the 74HC165 chain: through the SPI peripheral (spidev, the
+default: one ``readbytes`` a scan) or bit-banged through three GPIOs (the fallback).
 
-Wiring (BCM numbers are defaults, see docs/drivers.md): PL (parallel load, active low) on
-GPIO17, CP (clock) on GPIO27, Q7 of the chip nearest the Pi on GPIO22; CE tied low. DS of
-the chip at the far end is tied to a known level (GND by default) so that, after the
-board's bits, a few extra clocks must read that level: anything else means the chain is
-broken (a chip missing, a cut data line, an unpowered board floating to the pull-up).
+Wiring (see docs/drivers.md and ``keezbord board wiring``): /PL (SH/LD, pin 1 of every
+chip) on a GPIO (``scanner.load_pin``, GPIO17); CLK (pin 2) on SPI0 SCLK (GPIO11) or, bit
+banged, on ``scanner.clock_pin``; chip 0's QH (pin 9) on SPI0 MISO (GPIO9) or
+``scanner.data_pin``; CLK INH (pin 15) to GND. Chip k's DS (pin 10) is fed by chip k+1's
+QH (pin 9). The chain's far end is tied to 3V3 (tail level 1) and the data line is pulled
+DOWN at the Pi, so an open, unplugged or unpowered line reads 0 and can never pass for a
+good tail. An optional signature chip (inputs hard-wired to e.g. 0xA5) after the switch
+chips also catches a floating link and a wrong chip count.
 
-Reed switches pull their input low when a magnet is above them (pull-up resistors on the
+Bit order (SPI mode 0, MSB first): bit ``i`` is the i-th bit read after the load, chip
+``i // 8``, input H first. Reed switches pull their input low (pull-up resistors on the
 board), so a 0 reads as ``closed`` unless ``active_low`` is False.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain as _concat
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from keezbord.engine.text import Text
-from keezbord.host.drivers.pins import PinFactory
+from keezbord.hardware.wiring import REFERENCE_SIGNATURE as REFERENCE_SIGNATURE
+from keezbord.hardware.wiring import TAIL_LEVEL as TAIL_LEVEL
+from keezbord.host.drivers.pins import OutputPin, PinFactory
 from keezbord.host.drivers.switches import SwitchChange, WiringLike, hole_events
 from keezbord.host.events import HoleEvent
+
+if TYPE_CHECKING:
+    from keezbord.host.config import ScannerConfig
+
+SPI_MODE: Final = 0  # CPOL 0, CPHA 0: sample on the rising edge, before the chips shift
+DEFAULT_SPI_HZ: Final = 1_000_000
+SPI_MAX_HZ: Final = 8_000_000  # a 74HC165 at 3.3 V over a board's length of ribbon cable
+SPI0_PINS: Final = {"SCLK": 11, "MISO": 9, "MOSI": 10, "CE0": 8}  # claimed by spidev
+ReadMethod = Literal["spi", "bitbang"]
+READ_METHODS: Final[tuple[ReadMethod, ...]] = ("spi", "bitbang")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,23 +51,60 @@ DEFAULT_PINS = ChainPins()
 
 
 class BrokenChainError(RuntimeError):
-    """The check bits clocked in from the far end of the chain did not arrive."""
+    """The signature or the tail bits clocked in from the far end did not arrive."""
 
-    def __init__(self, got: Sequence[int], expected: int) -> None:
+    def __init__(self, got: Sequence[int], expected: Sequence[int] | int,
+                 what: str = "check bits") -> None:
         self.got = tuple(got)
-        self.expected = expected
+        self.expected = (tuple(expected) if not isinstance(expected, int)
+                         else (expected,) * len(self.got))
+        self.what = what
         self.text = Text(
             nl="de schuifregisterketen is onderbroken: controleer de kabels en de voeding",
             en="the shift-register chain is broken: check the cables and the power",
         )
         super().__init__(
-            f"{self.text.en} (check bits {''.join(map(str, self.got))}, "
-            f"expected all {expected})"
+            f"{self.text.en} ({what} {''.join(map(str, self.got))}, "
+            f"expected {''.join(map(str, self.expected))})"
         )
 
 
+def signature_bits(signature: int) -> tuple[int, ...]:
+    """The levels a signature chip shifts out, H (bit 7) first."""
+    if not 0 <= signature <= 255:
+        raise ValueError(f"the signature is one byte (0 to 255), not {signature}")
+    return tuple(signature >> (7 - k) & 1 for k in range(8))
+
+
+def check_chain(levels: Sequence[int], bits: int, signature: int | None,
+                tail_level: int = TAIL_LEVEL) -> tuple[int, ...]:
+    """The board's ``bits`` levels from one read that also clocked in the signature (if
+    any) and the tail; BrokenChainError if either is wrong."""
+    end = bits
+    if signature is not None:
+        want = signature_bits(signature)
+        got = tuple(levels[bits:bits + 8])
+        if got != want:
+            raise BrokenChainError(got, want, "signature")
+        end += 8
+    tail = levels[end:]
+    if not tail or any(b != tail_level for b in tail):
+        raise BrokenChainError(tail, tail_level, "tail bits")
+    return tuple(levels[:bits])
+
+
+class ChainSource(Protocol):
+    """What the scanner needs of a chain reader."""
+
+    @property
+    def bits(self) -> int: ...
+
+    def read(self) -> tuple[int, ...]: ...
+
+
 class ChainReader:
-    """Reads ``bits`` raw levels from the chain, plus ``tail_bits`` check bits."""
+    """Bit-banged: reads ``bits`` raw levels, the signature (if any) and ``tail_bits``
+    check bits through three GPIOs. The fallback when SPI is not available."""
 
     def __init__(
         self,
@@ -56,30 +112,142 @@ class ChainReader:
         bits: int,
         pins: ChainPins = DEFAULT_PINS,
         tail_bits: int = 8,
-        tail_level: int = 0,
+        tail_level: int = TAIL_LEVEL,
+        signature: int | None = None,
     ) -> None:
         if bits <= 0:
             raise ValueError("the chain needs at least one bit")
+        if signature is not None:
+            signature_bits(signature)
         self.bits, self.tail_bits, self.tail_level = bits, tail_bits, tail_level
+        self.signature = signature
+        self._total = bits + (8 if signature is not None else 0) + tail_bits
         self._pl = factory.output(pins.load, initial=1)
         self._cp = factory.output(pins.clock, initial=0)
-        self._q7 = factory.input(pins.data, pull_up=True)
+        # The pull is the opposite of the tail level: an open line must fail the check.
+        self._q7 = factory.input(pins.data, pull_up=not tail_level)
 
     def read(self) -> tuple[int, ...]:
         """One load and shift-out; raises BrokenChainError if the check bits are wrong."""
         pl, cp, q7 = self._pl, self._cp, self._q7
-        # PL low copies the parallel inputs into the registers; Q7 then shows bit 0.
+        # /PL low copies the parallel inputs into the registers; QH then shows H of chip 0.
         pl.write(0)
         pl.write(1)
         levels = []
-        for _ in range(self.bits + self.tail_bits):
+        for _ in range(self._total):
             levels.append(q7.read())
             cp.write(1)  # shifts on the rising edge
             cp.write(0)
-        tail = levels[self.bits:]
-        if any(b != self.tail_level for b in tail):
-            raise BrokenChainError(tail, self.tail_level)
-        return tuple(levels[: self.bits])
+        return check_chain(levels, self.bits, self.signature, self.tail_level)
+
+
+class SpiBus(Protocol):
+    """The part of ``spidev.SpiDev`` the reader uses (a fake stands in for tests)."""
+
+    mode: int
+    max_speed_hz: int
+
+    def readbytes(self, n: int) -> list[int]: ...
+
+    def close(self) -> None: ...
+
+
+# One byte to its eight levels, MSB (the first bit on the wire) first.
+_BYTE_BITS: Final = tuple(tuple(b >> (7 - k) & 1 for k in range(8)) for b in range(256))
+
+
+class SpiChainReader:
+    """Reads the chain with the SPI peripheral: /PL pulsed on a GPIO, then one
+    ``readbytes`` of every chip, the signature byte and the tail bytes (mode 0, MSB
+    first: the first bit is H of chip 0, sampled before the first rising edge shifts)."""
+
+    def __init__(
+        self,
+        spi: SpiBus,
+        latch: OutputPin,
+        bits: int,
+        tail_bytes: int = 1,
+        tail_level: int = TAIL_LEVEL,
+        signature: int | None = None,
+        hz: int = DEFAULT_SPI_HZ,
+    ) -> None:
+        if bits <= 0 or bits % 8:
+            raise ValueError(f"SPI reads whole chips: {bits} bits is not a multiple of 8")
+        if tail_bytes < 1:
+            raise ValueError("the chain needs at least one tail byte")
+        if not 10_000 <= hz <= SPI_MAX_HZ:
+            raise ValueError(f"SPI clock must be 10 kHz to {SPI_MAX_HZ // 1_000_000} MHz, "
+                             f"not {hz} Hz")
+        if signature is not None:
+            signature_bits(signature)
+        self.bits, self.tail_level, self.signature = bits, tail_level, signature
+        self.spi, self._latch = spi, latch
+        self._n = bits // 8 + (1 if signature is not None else 0) + tail_bytes
+        spi.mode = SPI_MODE
+        spi.max_speed_hz = hz
+        latch.write(1)
+
+    def read(self) -> tuple[int, ...]:
+        latch = self._latch
+        latch.write(0)  # asynchronous parallel load
+        latch.write(1)  # shift mode before the first clock edge
+        data = self.spi.readbytes(self._n)
+        levels = tuple(_concat.from_iterable(_BYTE_BITS[b] for b in data))
+        return check_chain(levels, self.bits, self.signature, self.tail_level)
+
+    def close(self) -> None:
+        self.spi.close()
+
+
+def open_spidev(bus: int = 0, device: int = 0) -> SpiBus:
+    """``/dev/spidev<bus>.<device>`` through the spidev package (the pi4/pi5 extras).
+    CE0 (GPIO8) is driven by the kernel during a transfer; leave it unconnected.
+    Raises RuntimeError with what to do when SPI is not set up."""
+    path = f"/dev/spidev{bus}.{device}"
+    try:
+        import spidev
+    except ImportError:
+        raise RuntimeError("the spidev package is missing: pip install 'keezbord[pi4]' "
+                           "(or [pi5])") from None
+    spi = spidev.SpiDev()
+    try:
+        spi.open(bus, device)
+    except FileNotFoundError:
+        raise RuntimeError(f"{path} does not exist: add dtparam=spi=on to "
+                           "/boot/firmware/config.txt and reboot, or set scanner.method = "
+                           "\"bitbang\"") from None
+    except PermissionError:
+        raise RuntimeError(f"{path}: permission denied: add the user to the spi group "
+                           "(sudo usermod -aG spi,gpio $USER) and log in again") from None
+    bus_: SpiBus = spi
+    return bus_
+
+
+def open_chain(
+    factory: PinFactory,
+    bits: int,
+    *,
+    method: ReadMethod = "spi",
+    pins: ChainPins = DEFAULT_PINS,
+    signature: int | None = None,
+    spi_hz: int = DEFAULT_SPI_HZ,
+    spi: Callable[[], SpiBus] = open_spidev,
+) -> ChainReader | SpiChainReader:
+    """The configured reader: ``spi`` (SCLK GPIO11, MISO GPIO9, /PL on ``pins.load``) or
+    ``bitbang`` (all three on ``pins``)."""
+    if method == "bitbang":
+        return ChainReader(factory, bits, pins, signature=signature)
+    if method != "spi":
+        raise ValueError(f"unknown chain read method {method!r} (spi or bitbang)")
+    if pins.load in SPI0_PINS.values():
+        raise ValueError(f"GPIO{pins.load} belongs to SPI0; put /PL on another GPIO")
+    bus = spi()
+    try:
+        return SpiChainReader(bus, factory.output(pins.load, initial=1), bits,
+                              signature=signature, hz=spi_hz)
+    except BaseException:
+        bus.close()
+        raise
 
 
 class Debouncer:
@@ -93,19 +261,25 @@ class Debouncer:
             raise ValueError("debounce needs at least one sample")
         self.samples = samples
         self._stable: list[int] | None = None
+        self._stable_t: tuple[int, ...] = ()
         self._count = [0] * bits
+        self._counting = 0  # bits with a count above zero
 
     @property
     def stable(self) -> tuple[int, ...] | None:
-        return None if self._stable is None else tuple(self._stable)
+        return None if self._stable is None else self._stable_t
 
     def feed(self, levels: Sequence[int]) -> list[tuple[int, int]]:
         """(index, new level) for every bit whose level just became stable."""
         if self._stable is None:
             self._stable = list(levels)
+            self._stable_t = tuple(levels)
             return []
+        if not self._counting and tuple(levels) == self._stable_t:
+            return []  # the usual case: nothing moved (a scan at 500 Hz must be cheap)
         changed: list[tuple[int, int]] = []
         stable, count = self._stable, self._count
+        counting = 0
         for i, level in enumerate(levels):
             if level == stable[i]:
                 count[i] = 0
@@ -115,6 +289,11 @@ class Debouncer:
                 stable[i] = level
                 count[i] = 0
                 changed.append((i, level))
+            else:
+                counting += 1
+        self._counting = counting
+        if changed:
+            self._stable_t = tuple(stable)
         return changed
 
 
@@ -123,7 +302,7 @@ class GpioScanner:
 
     def __init__(
         self,
-        reader: ChainReader,
+        reader: ChainSource,
         wiring: WiringLike | None = None,
         samples: int = 3,
         active_low: bool = True,
@@ -160,3 +339,13 @@ class GpioScanner:
         if self.wiring is None:
             raise ValueError("hole_events needs a wiring")
         return hole_events(self.scan(now), self.wiring)
+
+
+def scanner_from_config(scanner: ScannerConfig, wiring: WiringLike, factory: PinFactory,
+                        spi: Callable[[], SpiBus] = open_spidev) -> GpioScanner:
+    """A GpioScanner for the board's ``[scanner]`` settings (one place for the run mode
+    and the selftest)."""
+    reader = open_chain(factory, len(wiring.switch_order), method=scanner.method,
+                        pins=ChainPins(scanner.load_pin, scanner.clock_pin, scanner.data_pin),
+                        signature=scanner.signature, spi_hz=scanner.spi_hz, spi=spi)
+    return GpioScanner(reader, wiring, scanner.debounce)

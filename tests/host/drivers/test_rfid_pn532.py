@@ -9,14 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from keezbord.host.drivers.rfid import open_serial
 from keezbord.host.drivers.rfid_fakes import FakePN532
 from keezbord.host.drivers.rfid_pn532 import (
     ACK,
+    CMD_GET_FIRMWARE_VERSION,
     CMD_IN_LIST_PASSIVE_TARGET,
     CMD_IN_RELEASE,
     CMD_RF_CONFIGURATION,
     CMD_SAM_CONFIGURATION,
     NACK,
+    PN532,
     Ack,
     Frame,
     FrameParser,
@@ -186,5 +189,67 @@ def test_driver_reads_through_line_noise(chip: FakePN532) -> None:
     reader = PN532Reader.open(chip.path)
     try:
         assert [c.tag for c in reader.poll(0)] == ["11223344"]
+    finally:
+        reader.close()
+
+
+def test_a_chip_that_browns_out_is_woken_and_set_up_again(chip: FakePN532) -> None:
+    reader = PN532Reader(PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05,
+                               response_timeout=0.1), gap_ms=500, restart_after=3)
+    try:
+        chip.uid = bytes.fromhex("04A1B2C3D4E5F6")
+        assert [c.tag for c in reader.poll(0)] == ["04A1B2C3D4E5F6"]
+        chip.uid = None
+        chip.brown_out()  # asleep again: every frame is ignored until a wake-up preamble
+        before = len(chip.commands)
+        assert [reader.poll(t) for t in (100, 200)] == [[], []]
+        assert reader.restarts == 0 and len(chip.commands) == before
+        assert reader.poll(300) == []  # the third failure in a row: set it up again
+        assert reader.restarts == 1
+        assert chip.commands_sent()[before:] == [CMD_SAM_CONFIGURATION, CMD_RF_CONFIGURATION,
+                                                 CMD_GET_FIRMWARE_VERSION]
+        assert chip.retries_limited  # a poll with no card answers at once again
+        assert reader.poll(400) == [] and reader.failing == 0
+        chip.uid = bytes.fromhex("DEADBEEF")
+        assert [c.tag for c in reader.poll(1500)] == ["DEADBEEF"]
+    finally:
+        reader.close()
+
+
+def test_one_lost_answer_does_not_restart_the_chip(chip: FakePN532) -> None:
+    reader = PN532Reader(PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05,
+                               response_timeout=0.1), restart_after=3)
+    try:
+        chip.drop = 1  # one frame lost on a loose cable
+        assert reader.poll(0) == [] and reader.errors == 1
+        chip.uid = b"\x11\x22\x33\x44"
+        assert [c.tag for c in reader.poll(100)] == ["11223344"]
+        assert reader.failing == 0 and reader.restarts == 0
+        assert chip.commands_sent().count(CMD_SAM_CONFIGURATION) == 1
+    finally:
+        reader.close()
+
+
+def test_a_chip_that_stays_away_is_retried_without_blocking_every_poll(
+        chip: FakePN532) -> None:
+    reader = PN532Reader(PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.02,
+                               response_timeout=0.05), restart_after=2)
+    try:
+        chip.brown_out()
+        chip.drop = 10**6  # and its cable is off: nothing ever answers
+        for t in range(6):
+            assert reader.poll(t) == []
+        assert reader.errors == 6 and reader.restarts == 0
+        wakes = chip.received.count(b"\x55\x55")
+        assert wakes == 1 + 3  # the first set-up, then one attempt every 2 failed polls
+    finally:
+        reader.close()
+
+
+def test_the_reader_port_is_opened_exclusively(chip: FakePN532) -> None:
+    reader = PN532Reader.open(chip.path)
+    try:
+        with pytest.raises(OSError):
+            open_serial(chip.path, 115200, 0.01)
     finally:
         reader.close()

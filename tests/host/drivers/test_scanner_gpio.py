@@ -60,18 +60,20 @@ def test_each_input_comes_out_at_its_own_bit_index() -> None:
 def test_broken_chain_is_detected_by_the_check_bits() -> None:
     _, chain, reader = make(chips=2)
     reader.read()
-    chain.broken_from = 9  # the line to the second chip is cut: the rest floats high
+    chain.broken_from = 9  # the data line opens: the rest reads the pad's pull-down
     with pytest.raises(BrokenChainError) as e:
         reader.read()
-    assert set(e.value.got) == {1}
+    assert set(e.value.got) == {0}
     assert "broken" in str(e.value) and "onderbroken" in e.value.text.nl
 
 
-def test_unpowered_board_floats_high_and_is_caught() -> None:
+def test_unpowered_board_reads_the_pull_down_and_is_caught() -> None:
     f = MockPinFactory()
-    reader = ChainReader(f, 16, PINS)  # nothing drives Q7: the pull-up reads 1
-    with pytest.raises(BrokenChainError):
+    reader = ChainReader(f, 16, PINS)  # nothing drives QH: the pad's pull-down reads 0
+    assert f.pulls[PINS.data] == 0  # the pull is the opposite of the tail level (1)
+    with pytest.raises(BrokenChainError) as e:
         reader.read()
+    assert e.value.got == (0,) * 8
 
 
 def test_debouncer_needs_consistent_samples() -> None:

@@ -1,0 +1,51 @@
+"""Which Raspberry Pi this is, and what follows from it: the card reader's serial port,
+the extra to install, the config.txt lines. Read from the device tree's model string
+(``/proc/device-tree/model``, e.g. ``Raspberry Pi 5 Model B Rev 1.0``); the path is a
+parameter so tests (and ``keezbord doctor``) can point it elsewhere.
+
+Why the port differs: on a Pi 5, ``/dev/serial0`` is the 3-pin debug header (ttyAMA10);
+the UART on GPIO14/15 is UART0, ``/dev/ttyAMA0``, once ``dtparam=uart0=on`` is set. On a
+Pi 4 (and 3, 400, CM4) GPIO14/15 carry the mini UART unless ``dtoverlay=disable-bt``
+hands them the PL011; ``/dev/serial0`` then points at it (``/dev/ttyAMA0``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Final
+
+PI_MODEL_PATH: Final = Path("/proc/device-tree/model")
+SERIAL0: Final = "/dev/serial0"
+PI5_UART0: Final = "/dev/ttyAMA0"
+# The config.txt line that puts a full UART (PL011) on GPIO14/15, per generation.
+UART_CONFIG: Final = {5: "dtparam=uart0=on", 4: "dtoverlay=disable-bt"}
+_GENERATION = re.compile(r"Raspberry Pi (?:Compute Module )?(\d)")
+
+
+def pi_model(path: Path = PI_MODEL_PATH) -> str | None:
+    """The model string, or None when this is not a Pi (no such file)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    return raw.rstrip(b"\x00\n").decode("ascii", "replace") or None
+
+
+def pi_generation(model: str | None) -> int | None:
+    """5 for a Pi 5, 500 or CM5; 4 for a Pi 4, 400 or CM4; 3 ...; None: not a Pi."""
+    m = _GENERATION.match(model or "")
+    return int(m.group(1)) if m else None
+
+
+def default_rfid_port(path: Path = PI_MODEL_PATH) -> str:
+    """The UART on GPIO14/15 as this Pi names it (see the module's docstring)."""
+    return PI5_UART0 if pi_generation(pi_model(path)) == 5 else SERIAL0
+
+
+def pi_extra(path: Path = PI_MODEL_PATH) -> str | None:
+    """The keezbord extra with this Pi's Pi-direct backends (``pi5`` or ``pi4``)."""
+    gen = pi_generation(pi_model(path))
+    if gen is None:
+        return None
+    return "pi5" if gen >= 5 else "pi4"
