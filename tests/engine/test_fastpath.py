@@ -162,3 +162,19 @@ def test_bots_choose_wraps_pick() -> None:
         for cls in (RandomBot, GreedyBot):
             assert cls(random.Random(1)).choose(pos, hand) == \
                 cls(random.Random(1)).choose_positions(pos, hand)
+
+
+@pytest.mark.parametrize(("seats", "profile", "segment"),
+                         [(2, "keezspel", 7), (3, "nk", 9), (4, "reiseditie", 10),
+                          (6, "standard", 12), (8, "keezspel", 8)])
+def test_other_segment_lengths(seats: int, profile: str, segment: int) -> None:
+    """Boards with other than 16 holes a seat: the walk tables follow the shape."""
+    game = Game(seats, profile, seats * segment, segment=segment)
+    bots = _bots("random", seats, 1)
+    while not game.over and len(game.history) < 400 * SCALE:
+        if len(game.history) % 7 == 0:
+            _check_position(game.position)
+        game.exchange(bots)
+        seat = game.to_play
+        assert seat is not None
+        game.play_turn(bots[seat])
