@@ -113,7 +113,10 @@ class Board:
 
     def team_home(self, seat: int) -> bool:
         home = self.home
-        return all(home[s] == _ALL_HOME for s in self.team[seat])
+        if home[seat] != _ALL_HOME:
+            return False
+        partner = self.partner[seat]
+        return partner == _NO_SEAT or home[partner] == _ALL_HOME
 
     def winner(self) -> tuple[int, ...] | None:
         """As ``Position.winner``."""
@@ -267,7 +270,10 @@ class Board:
             return self._backs(seat, guard)
         if card == "7":
             out = []
-            self._sevens(out, mover, guard, SEVEN_STEPS, (), ())
+            if self.seven_pawns == 2:
+                self._sevens_two(out, mover, guard)
+            else:
+                self._sevens(out, mover, guard, SEVEN_STEPS, (), ())
             return out
         if card == "J":
             return self._jacks(seat)
@@ -320,6 +326,30 @@ class Board:
                     else:
                         self._sevens(out, mover, guard, left - k, (*parts, step),
                                      (*moved, (seat, dest)))
+                    self._unstep(seat, loc, dest, victim, vloc)
+
+    def _sevens_two(self, out: list[FastMove], mover: int, guard: int) -> None:
+        """``_sevens`` unrolled for a 7 over at most two pawns (every profile today):
+        the same moves in the same order, without the recursion."""
+        seat = self.controlled(mover)
+        for loc in self.movable(seat):
+            for k in range(SEVEN_STEPS, 0, -1):
+                for dest in self.forward(seat, loc, k, guard):
+                    first = (seat, loc, dest)
+                    if k == SEVEN_STEPS:
+                        out.append(("7", (first,)))
+                        continue
+                    victim, vloc = self._step(seat, loc, dest)
+                    if self.team_home(mover):
+                        out.append(("7", (first,)))  # the game ends, mid-split
+                    else:
+                        seat2 = self.controlled(mover)
+                        left = SEVEN_STEPS - k
+                        for loc2 in self.movable(seat2):
+                            if loc2 == dest and seat2 == seat:
+                                continue  # the first part's pawn
+                            for dest2 in self.forward(seat2, loc2, left, guard):
+                                out.append(("7", (first, (seat2, loc2, dest2))))
                     self._unstep(seat, loc, dest, victim, vloc)
 
     def _jacks(self, seat: int) -> list[FastMove]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -178,3 +179,19 @@ def test_other_segment_lengths(seats: int, profile: str, segment: int) -> None:
         seat = game.to_play
         assert seat is not None
         game.play_turn(bots[seat])
+
+
+def test_sevens_over_more_pawns() -> None:
+    """The general 7 (``seven_pawns`` > 2, no profile uses it yet) against movegen, and
+    the two-pawn unrolled 7 against the general one."""
+    rng = random.Random(77)
+    for _ in range(150 * SCALE):
+        pos = _crowded(rng, rng.randint(2, 8), rng.choice(PROFILE_NAMES), 1)[0]
+        board = Board(pos)
+        general: list[Any] = []
+        board._sevens(general, pos.turn, board.guard[pos.turn], 7, (), ())
+        assert general == board.moves("7", pos.turn)
+        three = Position(pos.topology, replace(pos.profile, seven_pawns=3), pos.teams,
+                         pos.turn, pos.pawns)
+        want = [m for m, _ in successors(three, "7")]
+        assert [to_move(m) for m in Board(three).moves("7", pos.turn)] == want, str(pos)
