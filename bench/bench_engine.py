@@ -28,11 +28,9 @@ from collections.abc import Callable
 from keezbord.engine.board import Board
 from keezbord.engine.bots import BOT_KINDS, make_bot
 from keezbord.engine.cards import RANKS
-from keezbord.engine.game import GameResult, play_game, play_game_positions
+from keezbord.engine.game import play_game, play_game_positions
 from keezbord.engine.movegen import successors
 from keezbord.engine.position import Position
-
-Play = Callable[..., GameResult]
 
 
 def mid_game_positions(n: int, seed: int = 1) -> list[Position]:
@@ -104,15 +102,20 @@ def worst_seven() -> None:
               f"({slow / fast:.1f}x)")
 
 
-def _games(play: Play, seats: int, bot: str, games: int) -> tuple[float, float]:
-    """Games/s and turns/game over seeds 0..games-1."""
+def _games(seats: int, bot: str, games: int) -> tuple[float, float, float]:
+    """Games/s on the fast path and on the Position path, and turns/game, over seeds
+    0..games-1; each seed is played on both paths in turn, so that a change in the
+    machine's load weighs on both alike."""
     turns = 0
-    t = time.perf_counter()
+    spent = {play_game: 0.0, play_game_positions: 0.0}
     for seed in range(games):
-        bots = [make_bot(bot, random.Random(seed * 7 + i)) for i in range(seats)]
-        turns += play(seats, "standard", seed, bots).turns
-    dt = time.perf_counter() - t
-    return games / dt, turns / games
+        for play in spent:
+            bots = [make_bot(bot, random.Random(seed * 7 + i)) for i in range(seats)]
+            t = time.perf_counter()
+            r = play(seats, "standard", seed, bots)
+            spent[play] += time.perf_counter() - t
+        turns += r.turns
+    return games / spent[play_game], games / spent[play_game_positions], turns / games
 
 
 def bench_selfplay(games: int) -> None:
@@ -124,8 +127,7 @@ def bench_selfplay(games: int) -> None:
                           (8, "random", games // 4), (4, "greedy", games // 4),
                           (8, "greedy", games // 10)):
         n = max(n, 4)
-        fast, turns = _games(play_game, seats, bot, n)
-        slow, _ = _games(play_game_positions, seats, bot, n)
+        fast, slow, turns = _games(seats, bot, n)
         print(f"  {seats:>5} {bot:>7} {n:>5} {fast:9.1f} {slow:13.1f} {fast / slow:5.1f}x "
               f"{turns:10.0f}")
 
