@@ -110,10 +110,11 @@ class GreedyBot:
             seen: set[tuple[tuple[int, ...], ...]] = set()
             for move in board.moves(card, seat):
                 undo = board.make(move)
-                key = board.key()
+                rows = [sorted(r) for r in board.pawns]
+                key = tuple(map(tuple, rows))
                 if key not in seen:
                     seen.add(key)
-                    score = evaluate_board(board, seat) - base - keep
+                    score = evaluate_board(board, seat, rows) - base - keep
                     score += rnd() * 1e-3
                     if best is None or score > best[0]:
                         best = (score, card, move)
@@ -188,9 +189,10 @@ def _progress(seats: int, segment: int) -> tuple[tuple[float, ...], ...]:
     return tuple(out)
 
 
-def evaluate_board(board: Board, me: int) -> float:
+def evaluate_board(board: Board, me: int, rows: list[list[int]] | None = None) -> float:
     """``evaluate`` on the fast board, to the same float: the same terms, added in the
-    same order; the threat scan is a popcount of a precomputed window."""
+    same order; the threat scan is a popcount of a precomputed window. ``rows``: the
+    pawns sorted per seat, if the caller has them."""
     team = board.team[me]
     if board.winner() == team:
         return 1e6
@@ -201,17 +203,18 @@ def evaluate_board(board: Board, me: int) -> float:
     trk = board.trk
     occ = board.occ
     start = board.start
+    partner = board.partner
     every = 0
     for m in trk:
         every |= m
     share = max(1, seats - len(team))
+    if rows is None:
+        rows = [sorted(r) for r in board.pawns]
     total = 0.0
     for seat in range(seats):
-        mates = 0
-        for s in board.team[seat]:
-            mates |= trk[s]
-        opponents = every ^ mates
-        row = sorted(board.pawns[seat])
+        p = partner[seat]
+        opponents = every ^ (trk[seat] if p < 0 else trk[seat] | trk[p])
+        row = rows[seat]
         pr = prog[seat]
         value = 0.0
         for loc in row:
