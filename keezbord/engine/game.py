@@ -1,13 +1,18 @@
 """A complete game with real hands: deals, turns, must-play, discards, partner
-exchange and the win. Used by self-play and the simulator; deterministic given a seed."""
+exchange and the win. Used by self-play and the simulator; deterministic given a seed.
+
+``play_game`` runs bots on the fast board (playout.py) when they can; the Position-based
+loop is kept as ``play_game_positions`` (the benchmark's reference, the tests hold the
+two to identical games)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .bots import Bot
+from .board import Board, to_move
+from .bots import Bot, FastBot, FastChoice
 from .deal import Table, deal_hands, shuffled_deck
 from .movegen import playable_cards, successors
 from .notation import IllegalMoveError, Move
@@ -86,6 +91,9 @@ class Game:
         after = next((a for m, a in successors(pos, card) if m == move), None)
         if after is None:
             raise IllegalMoveError(f"{move.text(pos.topology)} is not legal here")
+        return self._commit(seat, card, move, after)
+
+    def _commit(self, seat: int, card: str, move: Move, after: Position) -> Position:
         self.hands[seat].remove(card)
         self.table = self.table.played(seat)
         self.position = after
@@ -98,6 +106,9 @@ class Game:
         can = self.playable(seat)
         if can:
             raise MustPlayError(f"seat {seat} must play: {can[0]} has a legal move")
+        self._discard(seat)
+
+    def _discard(self, seat: int) -> None:
         self.history.append(Turn(seat, None, None, tuple(self.hands[seat]),
                                  after=self.position))
         self.hands[seat] = []
@@ -105,9 +116,28 @@ class Game:
         self._advance()
 
     def play_turn(self, bot: Bot) -> Turn:
-        """Let a bot take the turn of the seat to play."""
+        """Let a bot take the turn of the seat to play. A fast bot chooses on the fast
+        board and its move is played as chosen: it came from the legal moves, so it is
+        neither generated nor checked a second time."""
         seat = self._seat(None)
-        choice = bot.choose(self.position.replace(turn=seat), self.hands[seat])
+        pick = getattr(bot, "pick", None)  # a FastBot (a runtime protocol check is slow)
+        if pick is None:
+            return self.play_turn_positions(bot)
+        board = Board(self.position)
+        fast: FastChoice = pick(board, seat, self.hands[seat])
+        if fast is None:
+            self._discard(seat)  # the bot tried every card of the hand
+        else:
+            board.make(fast[1])
+            self._commit(seat, fast[0], to_move(fast[1]),
+                         board.position((seat + 1) % self.position.seats))
+        return self.history[-1]
+
+    def play_turn_positions(self, bot: Bot) -> Turn:
+        """The Position-based turn (the reference the fast path is measured against)."""
+        seat = self._seat(None)
+        choose = getattr(bot, "choose_positions", bot.choose)
+        choice = choose(self.position.replace(turn=seat), self.hands[seat])
         if choice is None:
             self.discard()
         else:
@@ -157,26 +187,55 @@ class Game:
             self.hands[partner].append(card)
 
 
-@dataclass(frozen=True, slots=True)
 class GameResult:
-    seed: int
-    winner: tuple[int, ...] | None
-    turns: int
-    discards: int
-    rounds: int
-    final: Position
-    history: tuple[Turn, ...]
+    """The outcome of a complete game. ``history`` (every turn with its position) is
+    built on first use: the fast loop keeps only the moves and replays them."""
+
+    __slots__ = ("_history", "_replay", "discards", "final", "rounds", "seed", "turns",
+                 "winner")
+
+    def __init__(self, seed: int, winner: tuple[int, ...] | None, turns: int, discards: int,
+                 rounds: int, final: Position,
+                 history: tuple[Turn, ...] | Callable[[], tuple[Turn, ...]]) -> None:
+        self.seed = seed
+        self.winner = winner
+        self.turns = turns
+        self.discards = discards
+        self.rounds = rounds
+        self.final = final
+        self._history = history if isinstance(history, tuple) else None
+        self._replay = None if isinstance(history, tuple) else history
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        if self._history is None:
+            assert self._replay is not None
+            self._history = self._replay()
+        return self._history
 
 
 def play_game(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
               max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
-    """Play one complete game between bots (one per seat)."""
+    """Play one complete game between bots (one per seat): on the fast board when every
+    bot can play there, else through ``Game``."""
+    fast = [b for b in bots if isinstance(b, FastBot)]
+    if len(fast) == len(bots):
+        from .playout import play_fast  # playout builds on this module's types
+
+        return play_fast(seats, profile, seed, fast, max_turns=max_turns, teams=teams)
+    return play_game_positions(seats, profile, seed, bots, max_turns=max_turns, teams=teams)
+
+
+def play_game_positions(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
+                        max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
+    """The Position-based game loop: every turn through ``Game`` with the bots'
+    Position-based choice (the reference the fast path is measured and tested against)."""
     game = Game(seats, profile, seed, teams=teams)
     rounds = 1
     last_round = (game.table.shuffle_no, game.table.round_no)
     while not game.over and len(game.history) < max_turns:
         game.exchange(bots)
-        game.play_turn(bots[game._seat(None)])
+        game.play_turn_positions(bots[game._seat(None)])
         now = (game.table.shuffle_no, game.table.round_no)
         if now != last_round:
             rounds += 1

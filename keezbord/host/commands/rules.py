@@ -120,6 +120,9 @@ def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--show", action="store_true", help="print every turn of every game")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_lang_argument(p, "the moves shown with --show")
+    p.add_argument("--engine", choices=("fast", "positions"), default="fast",
+                   help="fast: the playout board (default); positions: the Position-based "
+                   "reference loop, same games, for comparison")
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
@@ -128,7 +131,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
 
     from keezbord.engine.bots import BOT_KINDS, make_bot
     from keezbord.engine.describe import describe_move
-    from keezbord.engine.game import play_game
+    from keezbord.engine.game import play_game, play_game_positions
     from keezbord.engine.topology import SEAT_COLOURS
 
     if args.games < 1:
@@ -147,7 +150,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
         rng = random.Random(seed)
         bots = [make_bot(k, random.Random(rng.random())) for k in kinds]
         try:
-            result = play_game(args.seats, args.profile, seed, bots, teams=args.teams)
+            play = play_game if args.engine == "fast" else play_game_positions
+            result = play(args.seats, args.profile, seed, bots, teams=args.teams)
         except InvalidPositionError as e:
             raise UsageError(str(e)) from None
         turns += result.turns
@@ -178,7 +182,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - t0
     summary = {
         "games": args.games, "seats": args.seats, "profile": args.profile,
-        "seed": args.seed, "bots": kinds, "wins": dict(sorted(wins.items())),
+        "seed": args.seed, "bots": kinds, "engine": args.engine, "wins": dict(sorted(wins.items())),
         "unfinished": unfinished, "turns_per_game": round(turns / args.games, 1),
         "discards_per_game": round(discards / args.games, 1),
         "rounds_per_game": round(rounds / args.games, 1),
