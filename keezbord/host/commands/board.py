@@ -25,6 +25,7 @@ from keezbord.hardware.wiring import (
 )
 from keezbord.host.cli import UsageError
 from keezbord.host.config import BoardConfig
+from keezbord.host.extras import require
 
 SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
 
@@ -165,6 +166,8 @@ def run_board(args: argparse.Namespace) -> int:
 def _template(args: argparse.Namespace, g: Geometry) -> int:
     from keezbord.hardware.template import write_template
 
+    if Path(args.out).suffix.lower() == ".pdf":
+        require("board", "a PDF template")
     sheet = None if args.sheet == "none" else args.sheet
     files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle)
     print(

@@ -13,6 +13,7 @@ from typing import Any
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.extras import require
 
 
 def _port(text: str) -> int:
@@ -60,6 +61,7 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_sim(args: argparse.Namespace) -> int:
+    require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Hub, HubOptions
     from keezbord.host.web.simtable import check_kinds, sim_setup
@@ -153,6 +155,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Driver, Hub, HubOptions
 
@@ -246,6 +249,7 @@ def _real_board(cfg: Any, setup: dict[str, Any], lang: str = "en") -> Any:
     strip = _strip(cfg, wiring) if cfg.led_driver == "neopixel" else None
     if cfg.scanner.kind == "gpio":
         return gpio_board(cfg, wiring, _pin_factory(), strip, reader)
+    require("pico", "the Pico link (scanner.kind = pico-serial)")
     from keezbord.host.drivers.link_serial import SerialLink
 
     sink: Any = "link" if cfg.led_driver == "pico-serial" else \
