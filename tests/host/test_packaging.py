@@ -223,6 +223,11 @@ def test_the_engine_and_the_rules_commands_work_on_the_base_install(base_venv: P
     assert [m["move"] for m in json.loads(r.stdout)["moves"]] == ["5 0:S-T5", "5 0:T20-T25"]
     r = _base_run(base_venv, tmp_path, "selfplay", "--games", "1", "--seats", "2")
     assert r.returncode == 0, r.stderr
+    for args in (["board", "wiring"], ["board", "bom"], ["board", "geometry"],
+                 ["board", "template", "--out", "t.svg"]):
+        r = _base_run(base_venv, tmp_path, *args)
+        assert r.returncode == 0 and r.stdout, (args, r.stderr)
+    assert (tmp_path / "t.svg").read_text().startswith("<?xml")
 
 
 @pytest.mark.parametrize(("args", "extra"), [
