@@ -16,7 +16,7 @@ from scan import FAULT_TEXT
 
 try:
     # Written by `keezbord firmware install` from the package's version (pyproject.toml).
-    from version import VERSION
+    from version import VERSION  # type: ignore[import-not-found]
 except ImportError:  # run from the source tree (tests, the unix port)
     VERSION = "keezbord-fw dev"
 ANIM_MS = 20  # pattern levels are re-evaluated at most this often (50 Hz)
