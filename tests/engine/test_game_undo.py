@@ -1,6 +1,6 @@
 """``Game.push``/``Game.pop`` (python-chess's board): a popped turn leaves everything as
-before it (position, hands, stock, deal, shuffle), and a taken-back move leaves the game
-where the referee's undo leaves the table."""
+before it (position, hands, stock, deal, shuffle). That a taken-back move leaves the game
+where the referee's undo leaves the table is tests/host/test_undo_agreement.py."""
 
 from __future__ import annotations
 
@@ -10,11 +10,6 @@ from typing import Any
 import pytest
 
 from keezbord.engine import Game, IllegalMoveError, RandomBot
-from keezbord.host.events import CardTap, Discard, Tick
-from keezbord.host.referee.recognize import board_of
-from keezbord.host.referee.state import Config, Decision, Undo
-from keezbord.host.referee.step import new_game, step
-from keezbord.host.sim.physical import apply_events, events_for_move
 
 CASES = [(4, "standard", 1), (6, "keezspel", 2), (2, "nk", 3), (3, "reiseditie", 4),
          (8, "bordspel", 5), (4, "wikipedia", 6)]
@@ -83,53 +78,3 @@ def test_push_takes_notation_and_refuses_illegal_moves_without_changing_anything
         game.push(enter, f"{enter} {seat}:N-S")
         assert str(game.pop()) == f"{seat}: {enter} {seat}:N-S"
         assert _everything(game) == before
-
-
-@pytest.mark.parametrize(("seats", "profile", "seed"), CASES)
-def test_taking_back_a_move_agrees_with_the_referee(seats: int, profile: str,
-                                                    seed: int) -> None:
-    """Both play the same game (the referee from the switches); after every accepted
-    move the referee's undo and ``Game.pop`` must give the same position and table, and
-    ``push`` must bring both back. A discard the referee does not take back."""
-    rng = random.Random(seed)
-    game = Game(seats, profile, seed)
-    bots = [RandomBot(random.Random(seed * 31 + s)) for s in range(seats)]
-    state, _ = new_game(game.position, game.table.dealer, Config())
-    board = board_of(game.position)
-    t = 1000
-    compared = 0
-    while not game.over and len(game.history) < 150:
-        game.exchange(bots)
-        seat = game.to_play
-        assert seat is not None
-        pos = game.position.replace(turn=seat)
-        turn = game.play_turn(bots[seat])
-        if turn.move is None:
-            state, _ = step(state, Discard(t, turn.discarded))
-            t += 1000
-            _, effects = step(state, Undo(t))
-            assert [e.data["ok"] for e in effects
-                    if isinstance(e, Decision) and e.type == "undo"] == [False]
-            continue
-        assert turn.card is not None and turn.after is not None
-        state, _ = step(state, CardTap(t, turn.card))
-        events = events_for_move(pos, turn.move, turn.after, rng, t + 100, board)
-        for ev in events:
-            state, _ = step(state, ev)
-        board = apply_events(board, events)
-        t = (events[-1].t if events else t) + 2000
-        state, _ = step(state, Tick(t))
-        # Accepted (a 7 may be recorded split otherwise, to the same position).
-        assert state.history and state.history[-1].after.pawns == turn.after.pawns
-        assert (state.pos, state.table) == (game.position, game.table)
-
-        undone, effects = step(state, Undo(t + 1))
-        assert [e.data["ok"] for e in effects
-                if isinstance(e, Decision) and e.type == "undo"] == [True]
-        assert game.pop() == turn
-        assert (undone.pos, undone.table) == (game.position, game.table)
-        assert undone.winner is None and not game.over
-        game.push(turn.card, turn.move)
-        assert (state.pos, state.table) == (game.position, game.table)
-        compared += 1
-    assert compared > 20
