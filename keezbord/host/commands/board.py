@@ -25,7 +25,6 @@ from keezbord.hardware.wiring import (
 )
 from keezbord.host.cli import UsageError
 from keezbord.host.config import BoardConfig
-from keezbord.host.extras import require
 
 SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
 
@@ -167,6 +166,8 @@ def _template(args: argparse.Namespace, g: Geometry) -> int:
     from keezbord.hardware.template import write_template
 
     if Path(args.out).suffix.lower() == ".pdf":
+        from keezbord.host.extras import require
+
         require("board", "a PDF template")
     sheet = None if args.sheet == "none" else args.sheet
     files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle)

@@ -25,7 +25,6 @@ from typing import Any
 
 from keezbord.hardware.wiring import REFERENCE_SIGNATURE
 from keezbord.host.cli import UsageError
-from keezbord.host.extras import require
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
 FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
@@ -161,6 +160,8 @@ def _install(args: argparse.Namespace) -> int:
                          "--firmware-dir (the firmware/ folder of the source)")
     fw_dir = found
     if not args.dry_run:
+        from keezbord.host.extras import require
+
         require("pico", "installing the firmware")
     files = [fw_dir / name for name in FIRMWARE_FILES]
     missing = [f.name for f in files if not f.is_file()]
@@ -238,6 +239,8 @@ def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
     require("pico", "talking to the Pico")
     from keezbord.host.drivers.link_serial import SerialLink
 

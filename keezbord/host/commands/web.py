@@ -13,7 +13,6 @@ from typing import Any
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.cli import UsageError, add_lang_argument
-from keezbord.host.extras import require
 
 
 def _port(text: str) -> int:
@@ -61,6 +60,8 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_sim(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
     require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Hub, HubOptions
@@ -155,6 +156,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
     require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Driver, Hub, HubOptions
@@ -249,8 +252,10 @@ def _real_board(cfg: Any, setup: dict[str, Any], lang: str = "en") -> Any:
     strip = _strip(cfg, wiring) if cfg.led_driver == "neopixel" else None
     if cfg.scanner.kind == "gpio":
         return gpio_board(cfg, wiring, _pin_factory(), strip, reader)
-    require("pico", "the Pico link (scanner.kind = pico-serial)")
     from keezbord.host.drivers.link_serial import SerialLink
+    from keezbord.host.extras import require
+
+    require("pico", "the Pico link (scanner.kind = pico-serial)")
 
     sink: Any = "link" if cfg.led_driver == "pico-serial" else \
         (strip.show if strip is not None else None)
