@@ -6,9 +6,7 @@ start fast). A command module defines ``add_<name>_arguments(parser)`` and
 ``run_<name>(args) -> int``.
 
 Errors: a command raises ``UsageError`` (or one of the engine's ValueError subclasses) for
-bad input; the dispatcher prints one line on stderr and exits 2, never a traceback. A
-command whose optional extra is not installed says which extra to install, the same way
-(keezbord/host/extras.py).
+bad input; the dispatcher prints one line on stderr and exits 2, never a traceback.
 
 Language: every command that prints player-facing text takes ``--lang nl|en``
 (``add_lang_argument``); the dispatcher resolves it once for all of them (``resolve_lang``):
