@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .cards import BACK_STEPS, ENTER_CARDS, FORWARD_STEPS, KING_STEPS, SEVEN_STEPS
-from .notation import Move, Part, Step, Swap
+from .cards import BACK_STEPS, ENTER_CARDS, FORWARD_STEPS, KING_STEPS, SEVEN_STEPS, parse_card
+from .notation import IllegalMoveError, InvalidMoveError, Move, Part, Step, Swap, parse_move
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position
 from .violations import (
     BACK_IN_HOME,
@@ -388,3 +388,32 @@ def successor_positions(pos: Position, card: str, seat: int | None = None) -> di
     for move, after in successors(pos, card, seat):
         out.setdefault(after, move)
     return out
+
+
+# -- checked play (python-chess's is_legal / push) -----------------------------------------
+
+
+def is_legal(pos: Position, card: str, move: Move | str) -> bool:
+    """Is ``move`` (a Move or its notation) a legal move of the seat to play with ``card``?
+    Malformed notation is not legal."""
+    try:
+        apply(pos, card, move)
+    except (IllegalMoveError, InvalidMoveError):
+        return False
+    return True
+
+
+def apply(pos: Position, card: str, move: Move | str) -> Position:
+    """The position after ``move`` (a Move or its notation), played by the seat to play
+    with ``card``; the turn passes to the next seat clockwise (as ``successors``).
+    Raises InvalidMoveError for malformed notation, IllegalMoveError when the rules do not
+    allow the move."""
+    card = parse_card(card)
+    if isinstance(move, str):
+        move = parse_move(move, pos.topology)
+    if move.card != card:
+        raise IllegalMoveError(f"{move} is written for a {move.card}, not a {card}")
+    for m, after in successors(pos, card):
+        if m == move:
+            return after
+    raise IllegalMoveError(f"{move} is not legal here (seat {pos.turn} to play)")

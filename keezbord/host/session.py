@@ -20,6 +20,7 @@ from typing import Any
 from keezbord.host.events import Tick
 
 from .journal import Journal
+from .referee.heap import freeze_heap
 from .referee.leds import frame
 from .referee.recognize import board_of
 from .referee.state import (
@@ -60,6 +61,7 @@ class GameSession:
         state, effects = new_game(parsed.position, parsed.dealer, parsed.config,
                                   turn=parsed.turn)
         recent = [e.to_record() for e in effects if isinstance(e, Decision)]
+        freeze_heap()
         return cls(journal, game, parsed, setup, state, 0, recent)
 
     @classmethod
@@ -75,6 +77,7 @@ class GameSession:
             state, _ = step(state, input_from_dict(d))
             seq += 1
         recent = journal.decisions(gid)[-RECENT:]
+        freeze_heap()
         return cls(journal, gid, parsed, raw, state, seq, recent)
 
     def close(self) -> None:

@@ -54,22 +54,51 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
     return frozenset(th), tuple(nests)
 
 
-@lru_cache(maxsize=8192)
+# The caches below are bounded to fit a Pi (about 5 MB together at most, measured by
+# bench/bench_referee.py) and keyed on the pawn tuple (with the segment: the seat count
+# is its length), not on the Position: an entry never keeps a Position (and its cached
+# track) alive, and its hole names are the board's shared strings, not new ones.
+SIG_CACHE = 1024
+EXPECTATION_CACHE = 32
+
+
+@lru_cache(maxsize=16)
+def _hole_names(seats: int, segment: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Track hole names, and per seat its home hole names (slot 1 first)."""
+    topo = Topology(seats, segment)
+    return (tuple(f"T{i}" for i in range(topo.ring)),
+            tuple(tuple(f"H{s}.{k}" for k in range(1, 5)) for s in range(seats)))
+
+
 def colours(pos: Position) -> dict[str, int]:
-    """Track and home holes of a position -> the seat of the pawn there."""
-    topo = pos.topology
+    """Track and home holes of a position -> the seat of the pawn there (shared: do not
+    modify)."""
+    return _colours(pos.topology.segment, pos.pawns)
+
+
+@lru_cache(maxsize=SIG_CACHE)
+def _colours(segment: int, pawns: tuple[tuple[int, ...], ...]) -> dict[str, int]:
+    track, homes = _hole_names(len(pawns), segment)
     out: dict[str, int] = {}
-    for seat, locs in enumerate(pos.pawns):
+    for seat, locs in enumerate(pawns):
         for loc in locs:
-            if loc != NEST:
-                out[location_hole(topo, seat, loc).name] = seat
+            if loc == NEST:
+                continue
+            if loc > HOME:
+                out[homes[seat][loc - HOME - 1]] = seat
+            else:
+                out[track[seat * segment if loc == FRESH else loc]] = seat
     return out
 
 
-@lru_cache(maxsize=8192)
 def pos_sig(pos: Position) -> Sig:
-    return (frozenset(colours(pos)),
-            tuple(sum(1 for loc in locs if loc == NEST) for locs in pos.pawns))
+    return _pos_sig(pos.topology.segment, pos.pawns)
+
+
+@lru_cache(maxsize=SIG_CACHE)
+def _pos_sig(segment: int, pawns: tuple[tuple[int, ...], ...]) -> Sig:
+    return (frozenset(_colours(segment, pawns)),
+            tuple(sum(1 for loc in locs if loc == NEST) for locs in pawns))
 
 
 def board_of(pos: Position) -> frozenset[str]:
@@ -233,7 +262,7 @@ def _partial_sigs(base: Position, card: str, step: Step) -> set[Sig]:
     return out
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=EXPECTATION_CACHE)
 def expectation(pos: Position, card: str) -> Expectation:
     return Expectation(pos, card)
 

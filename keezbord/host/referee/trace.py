@@ -71,9 +71,11 @@ def setup_from_dict(d: Any) -> Setup:
     if unknown:
         raise TraceError(f"unknown setup field(s): {', '.join(sorted(unknown))}")
     if "position" in d:
-        pos = Position.from_dict(d["position"])
+        # The JSON form, or the one-line text form (docs/formats.md) as a string.
+        pos = (Position.from_text(d["position"]) if isinstance(d["position"], str)
+               else Position.from_dict(d["position"]))
         turn = d.get("turn", d["position"].get("turn") if isinstance(d["position"], dict)
-                      else None)
+                      else pos.turn)
     else:
         pos = Position.from_dict({k: d[k] for k in ("seats", "profile", "segment", "teams")
                                   if k in d} | {"pawns": _nests(d.get("seats"))})

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from keezbord.engine.describe import describe_move
-from keezbord.engine.movegen import successors
+from keezbord.engine.movegen import apply
 from keezbord.engine.notation import Move, Step
 from keezbord.engine.position import NEST, location_hole
 from keezbord.engine.profiles import PROFILES
@@ -554,7 +554,7 @@ class Hub:
                 self.feed(Discard(self.now(), tuple(hand)))
                 return
             card, move = choice
-            after = next(a for m, a in successors(pos, card) if m == move)
+            after = apply(pos, card, move)
             self.feed(CardTap(self.now(), card))
             await asyncio.sleep(self.opts.think_ms * speed / 2000)
             events = events_for_move(pos, move, after, self._rng, 0, st.sensed)
