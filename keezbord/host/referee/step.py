@@ -463,8 +463,11 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
     return "hold" if hole_key(hole) in _belongs(state, move[0]) else "close"
 
 
+MAX_CHAIN = 2  # nested splits tried for one reading
+
+
 def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress: bool,
-                        lifted: str | None = None
+                        lifted: str | None = None, depth: int = 0
                         ) -> tuple[RefereeState, list[Effect]] | None:
     """The first held reading (earliest split first) that needs no flag and beats the
     current one: the current board is ``wrong`` for this turn; or the next turn's move
@@ -473,7 +476,16 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
     hole, that lift closes it too."""
     for alt, alt_effects in _held_alternatives(state, t):
         if not _sound(alt, alt_effects):
-            continue
+            # A quick chain of three turns (a jack swap, the swap back by the next
+            # player, a capture): the reading ends a turn at this split and again at
+            # one of its own later splits. Kept until the evidence decides.
+            sub = (_better_alternative(alt, t, wrong=True, in_progress=False,
+                                       depth=depth + 1)
+                   if alt.held and depth < MAX_CHAIN else None)
+            if sub is None:
+                continue
+            cut = min((e.t for e in sub[1]), default=t)
+            alt, alt_effects = sub[0], [e for e in alt_effects if e.t < cut] + sub[1]
         n = len(state.history)
         split = alt.history[n] if len(alt.history) > n else None
         if split is None:
@@ -617,15 +629,17 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
-    if (effects is not None and ev.action == "lift" and state.held and state.at_rest
+    while (effects is not None and ev.action == "lift" and state.held and state.at_rest
             and h in state.sensed and _lift_verdict(state, h) == "close"):
         # Someone reaches for a pawn that is no part of either reading while the held
         # events lie on the board as a whole move of the next (other) player (a jack
-        # swap keeps the board's look): that reading wins.
+        # swap keeps the board's look): that reading wins. Repeated: in a quick chain
+        # (two jack swaps in a row) the taken reading holds a split of its own.
         pick = _better_alternative(state, t, wrong=False, in_progress=False, lifted=h)
-        if pick is not None:
-            effects.extend(pick[1])
-            state = pick[0]
+        if pick is None:
+            break
+        effects.extend(pick[1])
+        state = pick[0]
     bounce = None
     multi = state.multi_hand
     ask = state.ask
