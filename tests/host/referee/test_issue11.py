@@ -232,3 +232,43 @@ def test_item4_7_a_bounce_never_closes_the_waiting_turn() -> None:
              ev(1502, "place", "T10"), move(2000, "T20", "T24"))
     assert r.moves == ["7 0:T5-T8 0:T20-T24"]
     no_flags(r)
+
+
+# -- 7: quick chains without a reader (the fuzzer's last no-reader derailments) ------------
+
+CHAIN = position(0, ["T28", "N", "N", "N"], ["T34", "N", "N", "N"], ["T44", "N", "N", "N"],
+                 ["T11", "N", "N", "N"])
+
+
+def test_item7_no_reader_two_jack_swaps_in_a_row() -> None:
+    # Seat 1 swaps the pawn seat 0 just moved, seat 2 at once swaps that same hole again,
+    # seat 3 moves on: the board's look never changes, only whose turn each lift ends.
+    r = play(setup(CHAIN, card_reader=False), move(1000, "T28", "T30"),
+             ev(1500, "lift", "T30"), ev(1600, "lift", "T34"), ev(1800, "place", "T34"),
+             ev(2000, "place", "T30"),
+             ev(2300, "lift", "T30"), ev(2400, "lift", "T44"), ev(2600, "place", "T30"),
+             ev(2700, "place", "T44"),
+             move(2900, "T11", "T13"), ev(7000, "tick"))
+    assert [m.split()[0] for m in r.moves] == ["2", "J", "J", "2"]
+    assert r.moves[3] == "2 3:T11-T13"
+    assert r.pawns()[0][-1] == "T34" and "T44" in r.pawns()[1] and "T30" in r.pawns()[2]
+    no_flags(r)
+
+
+SWAP_BACK = position(0, ["T6", "H1", "H2", "H4"], ["T14", "T15", "H3", "H4"], seats=2,
+                     profile="nk")
+
+
+def test_item7_no_reader_swap_swapped_back_then_captured() -> None:
+    # Two seats: seat 0 swaps, seat 1 swaps back at once, seat 0 captures with an 8 and
+    # seat 1 re-enters the captured pawn. One 8 of seat 0 fits the board as well; the
+    # chain of turns is taken because seat 1's own lifts end each turn (game 2038).
+    r = play(setup(SWAP_BACK, card_reader=False),
+             ev(1000, "lift", "T14"), ev(1200, "lift", "T6"), ev(1400, "place", "T14"),
+             ev(1600, "place", "T6"),
+             ev(1800, "lift", "T14"), ev(1900, "lift", "T6"), ev(2100, "place", "T6"),
+             ev(2300, "place", "T14"),
+             ev(2600, "lift", "T14"), ev(2800, "place", "N1.4"), move(2900, "T6", "T14"),
+             ev(3300, "lift", "N1.4"), ev(3500, "place", "T16"), ev(8000, "tick"))
+    assert [m.split()[0] for m in r.moves] == ["J", "J", "8", "A"]
+    no_flags(r)
