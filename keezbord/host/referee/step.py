@@ -652,6 +652,12 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
             state = replace(state, pending=(state, h, t))
         elif verdict == "hold" and t - state.since >= BOUNCE_MS:
             # (A pawn slid over a hole is lifted again at once: no hand let go of it.)
+            if held and _one_pawn_path(held[-1][1], h):
+                # The same pawn counted on from the last split's hole to this one: one
+                # hand still moving it (another seat playing on with the same pawn is
+                # read as one move anyway, docs/referee.md known limits). The later
+                # split supersedes it, so counting never crowds out real ends.
+                held = held[:-1]
             held = (*held, (replace(state, held=()), ()))
             if len(held) > MAX_HELD:  # keep the earliest and the latest splits
                 held = held[:MAX_HELD // 2] + held[MAX_HELD // 2 + 1:]
@@ -684,6 +690,20 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
     return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
                    since=since, stage=stage, amb_touched=amb, bounce=bounce,
                    multi_hand=multi, ask=ask, held=held)
+
+
+def _one_pawn_path(evs: tuple[Input, ...], hole: str) -> bool:
+    """``evs`` are one pawn lifted and put down hole after hole, ending on ``hole``."""
+    if not evs:
+        return False
+    at: str | None = None
+    for i, e in enumerate(evs):
+        if not isinstance(e, HoleEvent) or e.action != ("lift" if i % 2 == 0 else "place"):
+            return False
+        if i % 2 == 0 and i > 0 and e.hole != at:
+            return False
+        at = e.hole
+    return len(evs) % 2 == 0 and at == hole
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:

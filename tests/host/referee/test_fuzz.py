@@ -72,8 +72,9 @@ def test_pace_without_a_reader_never_derails() -> None:
 
 
 # Seeds of the 300-game no-reader run that derailed before quick chains were read
-# (jack swaps in a row, a swap swapped back and then captured): always in the slice.
-FORMER_NO_READER = (2038, 2060, 2087)
+# (jack swaps in a row, a swap swapped back and then captured, a counted move
+# swapped at once): always in the slice.
+FORMER_NO_READER = (2038, 2060, 2087, 2297)
 
 
 @pytest.mark.parametrize("seed", FORMER_NO_READER)

@@ -272,3 +272,38 @@ def test_item7_no_reader_swap_swapped_back_then_captured() -> None:
              ev(3300, "lift", "N1.4"), ev(3500, "place", "T16"), ev(8000, "tick"))
     assert [m.split()[0] for m in r.moves] == ["J", "J", "8", "A"]
     no_flags(r)
+
+
+COUNTED = position(1, ["N", "T11", "T18", "H4"], ["S", "T31", "T37", "H4"],
+                   ["N", "N", "N", "H4"], seats=3, profile="reiseditie")
+# Game 2297: seat 1 counts a 9 hole by hole (over its home holes too), seat 2 at once
+# swaps that pawn, seat 0 moves it back 4, seat 1 plays a 10, seat 2 swaps again.
+COUNTED_EVENTS = [
+    (42257, "lift", "T16"), (42304, "place", "H1.1"), (42336, "lift", "H1.1"),
+    (42370, "place", "T17"), (42427, "lift", "T17"), (42458, "place", "H1.2"),
+    (42521, "lift", "H1.2"), (42595, "place", "H1.3"), (42627, "lift", "H1.3"),
+    (42691, "place", "T19"), (42806, "lift", "T19"), (42854, "place", "T20"),
+    (42894, "lift", "T20"), (42941, "place", "T21"), (43044, "lift", "T21"),
+    (43117, "place", "T22"), (43260, "lift", "T22"), (43338, "place", "T23"),
+    (43430, "lift", "T23"), (43479, "place", "T24"), (43525, "lift", "T24"),
+    (43582, "place", "T25"),
+    (43741, "lift", "T25"), (43881, "lift", "T11"), (43947, "place", "T25"),
+    (44205, "place", "T11"),
+    (44343, "lift", "T25"), (44344, "place", "T25"), (44345, "lift", "T25"),
+    (44539, "place", "T21"),
+    (44954, "lift", "T31"), (44955, "place", "T31"), (44956, "lift", "T31"),
+    (45003, "place", "T41"),
+    (45429, "lift", "T21"), (45535, "lift", "T11"), (45736, "place", "T11"),
+    (45954, "place", "T21"), (45955, "lift", "T21"), (45956, "place", "T21")]
+
+
+def test_item7_no_reader_counting_does_not_crowd_out_the_real_end() -> None:
+    # Every hole counted over is a legal end without a reader; the splits of one pawn's
+    # path supersede each other, so the lift that really ended the 9 is still held
+    # when the chain is decided.
+    r = play({"seats": 3, "profile": "reiseditie", "dealer": 0, "position": COUNTED,
+              "card_reader": False},
+             *[ev(t, a, h) for t, a, h in COUNTED_EVENTS], ev(52000, "tick"))
+    assert [m.split()[0] for m in r.moves] == ["9", "J", "4", "10", "J"]
+    assert r.moves[0] == "9 1:S-T25"
+    no_flags(r)
