@@ -499,7 +499,10 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
         # does not play (a partner playing on with the same pawn is one move).
         other = nxt is not None and _moves_other_pawns(state, nxt)
         if lifted is not None:
-            ok = split.table_after.turn != state.seat and _lift_verdict(alt, lifted) == "close"
+            # (Not when the next turn would only carry on with this seat's pawns: a
+            # pawn counted slowly into its home is one move, not a partner's second.)
+            ok = (split.table_after.turn != state.seat and other
+                  and _lift_verdict(alt, lifted) == "close")
         else:
             ok = wrong or (split.table_after.turn != state.seat
                            and ((in_progress and took_next) or other))
