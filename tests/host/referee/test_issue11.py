@@ -307,3 +307,24 @@ def test_item7_no_reader_counting_does_not_crowd_out_the_real_end() -> None:
     assert [m.split()[0] for m in r.moves] == ["9", "J", "4", "10", "J"]
     assert r.moves[0] == "9 1:S-T25"
     no_flags(r)
+
+
+# Seat 1 sits out; seat 2 (all home) plays its partner seat 0's pawns.
+SLOW_HOME = position(1, ["T58", "N", "N", "H3"], ["N", "N", "N", "H2"],
+                     ["H1", "H2", "H3", "H4"], ["T40", "N", "N", "N"])
+
+
+def test_item7_no_reader_pawn_counted_slowly_home_is_one_move() -> None:
+    # Seat 0 counts a 2 into its home, resting 110 ms on H0.1 and passing over T1; the
+    # partner then enters seat 0's pawn. Ending seat 0's turn on H0.1 would make the
+    # partner's turn a mere carrying on with the same pawn (bench gap 100 ms, game 7018).
+    r = play({"seats": 4, "profile": "standard", "dealer": 0, "position": SLOW_HOME,
+              "card_reader": False},
+             ev(500, "discard", ["Q", "3"]), move(1000, "T58", "T0"),
+             move(2000, "T40", "T45"),
+             ev(3000, "lift", "T0"), ev(3040, "place", "H0.1"), ev(3150, "lift", "H0.1"),
+             ev(3220, "place", "T1"), ev(3300, "lift", "T1"), ev(3450, "place", "H0.2"),
+             ev(3550, "lift", "N0.1"), ev(3600, "place", "T0"), ev(9000, "tick"))
+    assert r.moves == ["6 0:T58-T0", "5 3:T40-T45", "2 0:T0-H2", "A 0:N-S"]
+    assert [d["seat"] for d in r.of("move")] == [2, 3, 0, 2]
+    no_flags(r)
