@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from clihelp import run
 
-from keezbord.host.cli import resolve_lang
+from keezbord.host.commands.lang import resolve_lang
 from keezbord.host.config import find_config, journal_of
 from keezbord.host.paths import JournalPathError, config_path, journal_path
 

@@ -21,9 +21,10 @@ from keezbord.host.cards import (
     load_registry,
     save_registry,
 )
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.config import BoardConfig, find_config
 from keezbord.host.drivers.rfid import READER_KINDS, CardReader, SimReader, open_reader
+from keezbord.host.errors import UsageError
 
 
 def _monotonic_ms() -> int:

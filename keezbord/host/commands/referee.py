@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> None:

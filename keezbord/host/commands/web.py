@@ -12,7 +12,8 @@ from typing import Any
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
 
 
 def _port(text: str) -> int:
