@@ -2,6 +2,7 @@
 # keezbord's two entry points, each bootstrapping what it needs on a fresh machine:
 #   ./dev.sh sim    run keezbord on its simulated board (no hardware needed)
 #   ./dev.sh test   run the whole test suite (ruff, mypy, pytest incl. browser and MicroPython tests)
+#   ./dev.sh mypy   only the type check (package, bench and tests), as `test` runs it
 # Anything after the verb is passed on (to `keezbord sim` or to pytest).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,6 +36,21 @@ ensure_chromium() {
     fi
 }
 
+typecheck() {
+    # mypy strict (pyproject.toml) over the package, then bench/ and the tests one folder
+    # at a time: pytest puts each test folder on sys.path (helpers are imported by their
+    # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
+    # apart. bench_web.py borrows tests/web's helpers.
+    local d rc=0
+    "$VENV/bin/mypy" || rc=1
+    MYPYPATH=tests/web "$VENV/bin/mypy" bench || rc=1
+    "$VENV/bin/mypy" tests/*.py || rc=1
+    for d in tests/*/; do
+        "$VENV/bin/mypy" "$d" || rc=1
+    done
+    return $rc
+}
+
 case "${1:-}" in
     sim)
         shift
@@ -48,12 +64,16 @@ case "${1:-}" in
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         echo "== mypy" >&2
-        "$VENV/bin/mypy"
+        typecheck
         echo "== pytest" >&2
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
+    mypy)
+        venv
+        typecheck
+        ;;
     *)
-        echo "usage: ./dev.sh sim [options] | ./dev.sh test [pytest options]" >&2
+        echo "usage: ./dev.sh sim [options] | ./dev.sh test [pytest options] | ./dev.sh mypy" >&2
         exit 2
         ;;
 esac

@@ -31,7 +31,7 @@ HOLES = [h for h in WIRING.led_order if h is not None]
 SETTINGS = LedSettings(brightness=0.5, budget_ma=None)
 
 
-class RecordingPort(FakePort):  # type: ignore[misc]
+class RecordingPort(FakePort):
     """Records the host's frames with the time they were written; can stall."""
 
     def __init__(self, pico: Pico) -> None:
@@ -211,7 +211,7 @@ class CountingPort(RecordingPort):
         super().__init__(pico)
         self.timeout_sets = 0  # count the link's settings only
 
-    @property  # type: ignore[override]
+    @property
     def timeout(self) -> float | None:
         return self._t
 
