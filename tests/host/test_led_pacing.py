@@ -23,8 +23,8 @@ from keezbord.host.drivers.link_serial import (
     SerialLink,
     find_pico_port,
 )
+from keezbord.host.drivers.polled import SerialBoard
 from keezbord.host.selftest import link_led_show
-from keezbord.host.web.drivers import SerialBoard
 
 WIRING = default_wiring(Topology(4, 16))
 HOLES = [h for h in WIRING.led_order if h is not None]

@@ -15,7 +15,7 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
-from keezbord.host.events import Event
+from keezbord.host.events import Event, SwitchRead
 
 HintLevel = Literal["off", "targets", "full"]
 HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
@@ -104,12 +104,8 @@ class Undo:
     t: int
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The whole board as the switches report it (after a restart or a resync)."""
-
-    t: int
-    holes: frozenset[str]
+# The whole board as the switches report it (keezbord/host/events.py).
+Board = SwitchRead
 
 
 Input = Event | Undo | Board
