@@ -170,7 +170,8 @@ def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_selftest(args: argparse.Namespace) -> int:
-    from keezbord.host.selftest import SimBoard, SimFaults, WalkSettings, run_walk, start_walk
+    from keezbord.host.selftest import WalkSettings, run_walk, start_walk
+    from keezbord.host.sim.builder import SimBoard, SimFaults
 
     cfg = find_config(args.config)
     lang = check_lang(args.lang)
