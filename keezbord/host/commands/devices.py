@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from keezbord.engine.text import check_lang
-from keezbord.host.cards import (
+from keezbord.host.card_registry import (
     CardRegistry,
     Enrollment,
     load_registry,

@@ -235,7 +235,7 @@ def _lan_address() -> str:
 def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Board:
     """The configured board and card reader; without a working link the page still
     serves the game. Fills in what the game's setup needs to know of them."""
-    from keezbord.host.cards import load_registry
+    from keezbord.host.card_registry import load_registry
     from keezbord.host.drivers.build import build_board
     from keezbord.host.drivers.rfid import CardReader, open_reader
 
