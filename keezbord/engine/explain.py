@@ -1,6 +1,8 @@
 """Why an observed position does not follow from one legal move of a card, in words a
 player understands (Dutch and English). This is what settles disputes at the table.
 
+Over 400 lines: every rule's sentence in both languages, and the search that picks one.
+
 ``explain(before, card, after)`` returns None when ``after`` is reached by a legal move,
 else a ``Reason``. The search goes from specific to general:
 

@@ -1,5 +1,9 @@
 """The referee as a pure state machine: ``step(state, event) -> (state, effects)``.
 
+Over 400 lines: one state machine; its handlers (holes, cards, discards, timers, undo,
+penalties) share private helpers on the state. Reading a board is in recognize.py, the
+LED frame in leds.py, the values in state.py.
+
 Board events only change what is sensed and when; a board is judged once it has rested
 (every pawn on a hole) for the settle time, again after the longer patience if it looked
 like a move in progress, and at once when the next card is tapped or a hand discarded.
