@@ -18,8 +18,7 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from keezbord.host.referee.replay import replay
-    from keezbord.host.referee.trace import TraceError, parse_trace
+    from keezbord.host.referee import TraceError, parse_trace, replay
 
     try:
         if args.trace == "-":
