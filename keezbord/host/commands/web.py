@@ -19,7 +19,7 @@ from keezbord.host.errors import UsageError
 
 if TYPE_CHECKING:
     from keezbord.host.config import BoardConfig
-    from keezbord.host.drivers.boards import Board
+    from keezbord.host.drivers.boards import BoardDriver
     from keezbord.host.drivers.leds import RoleStyle
     from keezbord.host.web.hub import Hub
 
@@ -179,7 +179,7 @@ def run_run(args: argparse.Namespace) -> int:
     def make() -> Hub:
         # Called once the port is ours: hardware is opened only for a server that starts.
         nonlocal setup
-        driver: Board | None
+        driver: BoardDriver | None
         if args.simulate is not None:
             from keezbord.host.drivers.boards import TraceBoard
             from keezbord.host.sim.games import simulate
@@ -232,7 +232,7 @@ def _lan_address() -> str:
         s.close()
 
 
-def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Board:
+def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> BoardDriver:
     """The configured board and card reader; without a working link the page still
     serves the game. Fills in what the game's setup needs to know of them."""
     from keezbord.host.card_registry import load_registry

@@ -1,7 +1,7 @@
-"""What the host asks of a board driver (``Board``), where rendered LED frames go
+"""What the host asks of a board driver (``BoardDriver``), where rendered LED frames go
 (``LedSink``), and the two boards with no hardware behind them.
 
-- ``Board``: posts what the switches and the card reader see (``HoleEvent``, ``CardTap``,
+- ``BoardDriver``: posts what the switches and the card reader see (``HoleEvent``, ``CardTap``,
   a full ``SwitchRead``) and shows the referee's LED frames (hole -> role). The game
   loop (keezbord/host/web/hub.py) starts it, feeds what it posts to the referee, and
   hands it every new frame. The real boards are in polled.py; ``build_board``
@@ -26,7 +26,7 @@ Post = Callable[[Reading], None]
 Clock = Callable[[], int]
 
 
-class Board(Protocol):
+class BoardDriver(Protocol):
     """A board driver at the edge: switches and card reader in, LED frames out."""
 
     def start(self, post: Post, now: Clock) -> None:

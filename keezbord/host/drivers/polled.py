@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 class PolledBoard:
-    """A real board polled from a thread (a ``Board``). Subclasses implement
+    """A real board polled from a thread (a ``BoardDriver``). Subclasses implement
     ``poll_switches`` and ``switch_health``; rendered LED frames go to ``leds`` (None: no
     LEDs)."""
 
