@@ -120,6 +120,29 @@ def test_a_host_layer_never_imports_the_layers_above_it(folder: str,
     assert not bad, "\n".join(map(str, bad))
 
 
+def test_the_rest_of_the_package_uses_the_referee_through_its_front_door() -> None:
+    """Outside keezbord/host/referee, only what ``keezbord.host.referee`` exports."""
+    outside = [p for p in sorted(PACKAGE.rglob("*.py"))
+               if not p.is_relative_to(PACKAGE / "host" / "referee")]
+    exported = set(referee_exports())
+    bad = [imp for path in outside for imp in imports_of(path)
+           if within(imp.target, "keezbord.host.referee")
+           and imp.target != "keezbord.host.referee"
+           and imp.target.rpartition(".")[2] not in exported]
+    assert not bad, "\n".join(map(str, bad))
+
+
+def referee_exports() -> list[str]:
+    tree = ast.parse((PACKAGE / "host" / "referee" / "__init__.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            assert isinstance(node.value, ast.List)
+            return [e.value for e in node.value.elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    raise AssertionError("keezbord/host/referee/__init__.py has no __all__")
+
+
 def test_nothing_in_the_package_imports_the_firmware() -> None:
     bad = [imp for imp in package_imports()
            if not ours(imp.target) and imp.target.partition(".")[0] in FIRMWARE_MODULES]

@@ -21,11 +21,24 @@ from typing import Any
 from keezbord.host.events import Tick
 
 from .journal import Journal
-from .referee.leds import frame
-from .referee.recognize import board_of
-from .referee.state import Decision, Effect, Input, Leds, RefereeState, Undo
-from .referee.step import deadline, new_game, step
-from .referee.trace import Setup, input_from_dict, input_to_dict, setup_from_dict, trace_lines
+from .referee import (
+    Decision,
+    Effect,
+    Input,
+    Leds,
+    RefereeState,
+    Setup,
+    Undo,
+    board_of,
+    deadline,
+    frame,
+    input_from_dict,
+    input_to_dict,
+    new_game,
+    setup_from_dict,
+    step,
+    trace_lines,
+)
 
 RECENT = 20  # decisions kept for the snapshot
 

@@ -70,8 +70,8 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_sim(args: argparse.Namespace) -> int:
     from keezbord.host.config import find_config, journal_of
+    from keezbord.host.sim.table import check_kinds, sim_setup
     from keezbord.host.web.hub import Hub, HubOptions
-    from keezbord.host.web.simtable import check_kinds, sim_setup
 
     seats = 4 if args.seats is None else args.seats
     if not 2 <= seats <= 8:
@@ -105,7 +105,7 @@ def run_sim(args: argparse.Namespace) -> int:
 def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int | None, str]:
     """The simulator game to resume (None: a new one) and how to say so."""
     from keezbord.host.journal import Journal
-    from keezbord.host.web.simtable import SimStore
+    from keezbord.host.sim.table import SimStore
 
     new = Text("nieuw spel", "new game")
     if args.new or not db.exists():
