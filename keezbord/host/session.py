@@ -6,7 +6,7 @@
 
 ``GameSession.resume(path)`` rebuilds the latest game by replaying its journalled inputs
 through ``step`` (pure, so the result is the game as it was); the board driver's first
-full read of the switches, fed as a ``Board`` input, then tells the referee what the
+full read of the switches, fed as a ``SwitchRead`` input, then tells the referee what the
 board shows now, and it guides the players to put the board right if it differs. Inputs
 are journalled with their decisions *before* ``feed`` returns them, so whatever the
 players were shown survives a power cut.

@@ -14,7 +14,6 @@ from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_
 from .replay import replay
 from .state import (
     HINT_LEVELS,
-    Board,
     Config,
     Decision,
     Effect,
@@ -38,7 +37,6 @@ from .trace import (
 
 __all__ = [
     "HINT_LEVELS",
-    "Board",
     "Config",
     "Decision",
     "Effect",

@@ -104,11 +104,8 @@ class Undo:
     t: int
 
 
-# The whole board as the switches report it (keezbord/host/events.py).
-Board = SwitchRead
 
-
-Input = Event | Undo | Board
+Input = Event | Undo | SwitchRead
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,15 @@ from keezbord.engine.position import Position, location_hole
 from keezbord.engine.scoring import front_pawn_penalty, nk_score
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
-from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, Tick, TimeLimit
+from keezbord.host.events import (
+    CardTap,
+    Discard,
+    HoleEvent,
+    Penalty,
+    SwitchRead,
+    Tick,
+    TimeLimit,
+)
 
 from .leds import frame
 from .recognize import (
@@ -43,7 +51,6 @@ from .recognize import (
     repair,
 )
 from .state import (
-    Board,
     Config,
     Decision,
     Effect,
@@ -99,7 +106,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _penalty(state, event, t, effects)
     elif isinstance(event, TimeLimit):
         state = _time_limit(state, t, effects)
-    elif isinstance(event, Board):
+    elif isinstance(event, SwitchRead):
         changed = state.sensed ^ event.holes
         state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
                         stage=0)
