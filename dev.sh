@@ -21,7 +21,7 @@ venv() {
     if [ ! -f "$STAMP" ]; then
         echo "== installing keezbord and its dev tools into $VENV" >&2
         "$VENV/bin/python" -m pip install --quiet --upgrade pip
-        "$VENV/bin/python" -m pip install --quiet -e ".[dev]"
+        "$VENV/bin/python" -m pip install --quiet -e ".[all,dev]"
         rm -f "$VENV"/.installed-*
         touch "$STAMP"
     fi
@@ -41,13 +41,14 @@ typecheck() {
     # mypy strict (pyproject.toml) over the package, then bench/ and the tests one folder
     # at a time: pytest puts each test folder on sys.path (helpers are imported by their
     # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
-    # apart. bench_web.py borrows tests/web's helpers.
+    # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
+    # fuzzing), tests/web's (bench_web.py), tests/host/referee's games (a bench).
     local d rc=0
     "$VENV/bin/mypy" || rc=1
-    MYPYPATH=tests/web "$VENV/bin/mypy" bench || rc=1
+    MYPYPATH=tests/web:tests/host/referee:tests/engine "$VENV/bin/mypy" bench || rc=1
     "$VENV/bin/mypy" tests/*.py || rc=1
     for d in tests/*/; do
-        "$VENV/bin/mypy" "$d" || rc=1
+        MYPYPATH=tests/engine "$VENV/bin/mypy" "$d" || rc=1
     done
     return $rc
 }

@@ -1,10 +1,14 @@
-"""Rules-engine benchmark (issue 2). Prints figures; run on demand:
+"""Rules-engine benchmark (issues 2 and 14). Prints figures; run on demand:
 
     .venv/bin/python bench/bench_engine.py [--positions 300] [--games 100]
 
-- legal-move generation per card on random mid-game positions (median and worst, µs);
-- the worst 7 split we can construct;
-- complete four-seat self-play games per second on one core (standard, random bots);
+Pinned to one core. Every fast-path figure is measured in the same run as the
+Position-based path it replaced, over the same seeds and positions, and given as a ratio:
+
+- complete self-play games per second: 4 seats (random bots), 6 and 8 seats, the greedy
+  bot; then as `keezbord selfplay --json` reports it (its in-process `seconds`);
+- legal moves per card on random mid-game positions (median and worst, µs) and the
+  worst 7 splits we can construct;
 - start-up time of `keezbord moves`.
 """
 
@@ -19,10 +23,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 
-from keezbord.engine.bots import make_bot
+from keezbord.engine.board import Board
+from keezbord.engine.bots import BOT_KINDS, make_bot
 from keezbord.engine.cards import RANKS
-from keezbord.engine.game import play_game
+from keezbord.engine.game import play_game, play_game_positions
 from keezbord.engine.movegen import successors
 from keezbord.engine.position import Position
 
@@ -40,25 +47,34 @@ def mid_game_positions(n: int, seed: int = 1) -> list[Position]:
     return out[:n]
 
 
-def time_call(fn: object, repeat: int = 5) -> float:
+def time_call(fn: Callable[[], object], repeat: int = 5) -> float:
     """Best of ``repeat`` runs, in µs."""
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
-        fn()  # type: ignore[operator]
+        fn()
         best = min(best, time.perf_counter() - t)
     return best * 1e6
 
 
+def _all_successors(pos: Position, card: str) -> list[object]:
+    return list(successors(pos, card))
+
+
 def bench_movegen(positions: list[Position]) -> None:
-    print(f"legal-move generation, {len(positions)} random mid-game positions (4 seats, "
-          "standard); all moves listed, best of 5 per position")
-    print(f"  {'card':>4} {'median µs':>10} {'worst µs':>10} {'moves (avg)':>12}")
+    print(f"legal moves per card, {len(positions)} random mid-game positions (4 seats, "
+          "standard); all moves listed, best of 5 per position, µs")
+    print(f"  {'card':>4} {'fast med':>9} {'worst':>7} {'Position med':>13} {'worst':>7} "
+          f"{'ratio':>6} {'moves':>6}")
+    boards = [(Board(p), p.turn) for p in positions]
     for card in RANKS:
-        times = [time_call(lambda p=p, c=card: list(successors(p, c))) for p in positions]
-        counts = [len(list(successors(p, card))) for p in positions]
-        print(f"  {card:>4} {statistics.median(times):10.1f} {max(times):10.1f} "
-              f"{statistics.mean(counts):12.1f}")
+        fast = [time_call(partial(b.moves, card, s)) for b, s in boards]
+        slow = [time_call(partial(_all_successors, p, card)) for p in positions]
+        counts = [len(b.moves(card, s)) for b, s in boards]
+        print(f"  {card:>4} {statistics.median(fast):9.1f} {max(fast):7.1f} "
+              f"{statistics.median(slow):13.1f} {max(slow):7.1f} "
+              f"{statistics.median(slow) / statistics.median(fast):5.1f}x "
+              f"{statistics.mean(counts):6.1f}")
 
 
 def worst_seven() -> None:
@@ -83,21 +99,56 @@ def worst_seven() -> None:
     print("worst 7 splits (all moves listed, best of 20)")
     for label, d in cases.items():
         pos = Position.from_dict({"profile": "standard", "turn": 0, **d})
-        n = len(list(successors(pos, "7")))
-        us = time_call(lambda pos=pos: list(successors(pos, "7")), 20)
-        print(f"  {label}: {n} moves, {us:.0f} µs")
+        board = Board(pos)
+        n = len(board.moves("7", 0))
+        fast = time_call(partial(board.moves, "7", 0), 20)
+        slow = time_call(partial(_all_successors, pos, "7"), 20)
+        print(f"  {label}: {n} moves, fast {fast:.0f} µs, Position-based {slow:.0f} µs "
+              f"({slow / fast:.1f}x)")
+
+
+def _games(seats: int, bot: str, games: int) -> tuple[float, float, float]:
+    """Games/s on the fast path and on the Position path, and turns/game, over seeds
+    0..games-1; each seed is played on both paths in turn, so that a change in the
+    machine's load weighs on both alike."""
+    turns = 0
+    spent = {play_game: 0.0, play_game_positions: 0.0}
+    for seed in range(games):
+        for play in spent:
+            bots = [make_bot(bot, random.Random(seed * 7 + i)) for i in range(seats)]
+            t = time.perf_counter()
+            r = play(seats, "standard", seed, bots)
+            spent[play] += time.perf_counter() - t
+        turns += r.turns
+    return games / spent[play_game], games / spent[play_game_positions], turns / games
 
 
 def bench_selfplay(games: int) -> None:
-    t = time.perf_counter()
-    turns = 0
-    for seed in range(games):
-        r = play_game(4, "standard", seed, [make_bot("random", random.Random(seed * 7 + i))
-                                            for i in range(4)])
-        turns += r.turns
-    dt = time.perf_counter() - t
-    print(f"self-play: {games} four-seat games (standard, random bots) in {dt:.2f} s: "
-          f"{games / dt:.1f} games/s, {turns / dt:.0f} turns/s, {turns / games:.0f} turns/game")
+    print("self-play, complete games on one core (standard; the same seeds and bots on "
+          "both paths: the same games)")
+    print(f"  {'seats':>5} {'bot':>7} {'games':>5} {'fast g/s':>9} {'Position g/s':>13} "
+          f"{'ratio':>6} {'turns/game':>10}")
+    for seats, bot, n in ((4, "random", games), (6, "random", games // 2),
+                          (8, "random", games // 4), (4, "greedy", games // 4),
+                          (8, "greedy", games // 10)):
+        n = max(n, 4)
+        fast, slow, turns = _games(seats, bot, n)
+        print(f"  {seats:>5} {bot:>7} {n:>5} {fast:9.1f} {slow:13.1f} {fast / slow:5.1f}x "
+              f"{turns:10.0f}")
+
+
+def bench_selfplay_cli(games: int) -> None:
+    exe = os.path.join(os.path.dirname(sys.executable), "keezbord")
+    out = {}
+    for engine in ("fast", "positions"):
+        run = subprocess.run([exe, "selfplay", "--games", str(games), "--json",
+                              "--engine", engine], check=True, capture_output=True, text=True)
+        out[engine] = json.loads(run.stdout)
+    f, p = out["fast"], out["positions"]
+    print(f"`keezbord selfplay --games {games} --json` (4 seats, random): fast "
+          f"{f['games_per_second']} games/s ({f['seconds']} s), --engine positions "
+          f"{p['games_per_second']} games/s ({p['seconds']} s): "
+          f"{p['seconds'] / f['seconds']:.1f}x")
 
 
 def bench_startup(runs: int = 10) -> None:
@@ -106,19 +157,32 @@ def bench_startup(runs: int = 10) -> None:
                                  ["H4", "H3", "T60", "N"], ["N", "N", "N", "N"]]}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(pos, f)
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run([exe, "moves", "--card", "7", f.name], check=True,
-                       stdout=subprocess.DEVNULL)
-        times.append((time.perf_counter() - t) * 1000)
+    # As installed: with bytecode (pip compiles on install). PYTHONDONTWRITEBYTECODE, if
+    # set here, would make every run compile the modules again; one warm-up run writes
+    # the bytecode, the runs after it are measured.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cmd = [exe, "moves", "--card", "7", f.name]
+    figures = {}
+    for label, run_env in (("with bytecode", env), ("compiling every run", None)):
+        if run_env is env:
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=run_env,
+                           cwd=tempfile.gettempdir())
+            times.append((time.perf_counter() - t) * 1000)
+        figures[label] = statistics.median(times)
     base = []
     for _ in range(runs):
         t = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         base.append((time.perf_counter() - t) * 1000)
     os.unlink(f.name)
-    print(f"start-up: `keezbord moves --card 7 POS` median {statistics.median(times):.0f} ms "
+    how = ("PYTHONDONTWRITEBYTECODE keeps it from being written"
+           if "PYTHONDONTWRITEBYTECODE" in os.environ else "run as this shell runs it")
+    print(f"start-up: `keezbord moves --card 7 POS` median {figures['with bytecode']:.0f} ms "
+          f"with bytecode, {figures['compiling every run']:.0f} ms {how} "
           f"(bare python -c pass: {statistics.median(base):.0f} ms)")
 
 
@@ -127,9 +191,13 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--games", type=int, default=100)
     a = ap.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    assert set(BOT_KINDS) == {"random", "greedy"}
+    bench_selfplay(a.games)
+    bench_selfplay_cli(a.games)
     bench_movegen(mid_game_positions(a.positions))
     worst_seven()
-    bench_selfplay(a.games)
     bench_startup()
 
 

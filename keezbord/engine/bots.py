@@ -3,14 +3,21 @@
 A bot is given the position (its seat to play) and its hand and answers with a card and
 a move, or ``None`` to discard (only when no card of the hand has a legal move: the
 caller checks must-play).
+
+Both bots play on the fast board (board.py): ``pick(board, seat, hand)`` answers with a
+move tuple, ``choose(pos, hand)`` wraps it for callers holding a ``Position``. Their
+Position-based originals are kept as ``choose_positions`` (and ``evaluate``): the
+benchmark measures against them and the tests hold both to the same choices.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from functools import lru_cache
+from typing import Literal, Protocol, runtime_checkable
 
+from .board import Board, FastMove, to_move
 from .movegen import successor_positions, successors
 from .notation import Move
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position
@@ -20,6 +27,7 @@ BotKind = Literal["random", "greedy"]
 BOT_KINDS: tuple[BotKind, ...] = ("random", "greedy")
 
 Choice = tuple[str, Move] | None
+FastChoice = tuple[str, FastMove] | None
 
 
 class Bot(Protocol):
@@ -32,6 +40,21 @@ class Bot(Protocol):
         ...
 
 
+@runtime_checkable
+class FastBot(Bot, Protocol):
+    """A bot that also plays on the fast board (the game loop then never builds a
+    Position per turn, nor generates the chosen card's moves a second time)."""
+
+    def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice: ...
+
+    def choose_positions(self, pos: Position, hand: Sequence[str]) -> Choice: ...
+
+
+def _fast_choose(bot: FastBot, pos: Position, hand: Sequence[str]) -> Choice:
+    choice = bot.pick(Board(pos), pos.turn, hand)
+    return None if choice is None else (choice[0], to_move(choice[1]))
+
+
 class RandomBot:
     """A random playable card, then a random legal move of it."""
 
@@ -40,7 +63,19 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
+        cards = list(dict.fromkeys(hand))
+        self.rng.shuffle(cards)
+        for card in cards:
+            moves = board.moves(card, seat)
+            if moves:
+                return card, self.rng.choice(moves)
+        return None
+
     def choose(self, pos: Position, hand: Sequence[str]) -> Choice:
+        return _fast_choose(self, pos, hand)
+
+    def choose_positions(self, pos: Position, hand: Sequence[str]) -> Choice:
         cards = sorted(set(hand), key=hand.index)
         self.rng.shuffle(cards)
         for card in cards:
@@ -64,7 +99,32 @@ class GreedyBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
+        base = evaluate_board(board, seat)
+        best: tuple[float, str, FastMove] | None = None
+        rnd = self.rng.random
+        for card in dict.fromkeys(hand):
+            keep = CARD_KEEP.get(card, 0.0)
+            # Each distinct position once, with the first move leading there (as
+            # successor_positions): the jitter draws stay those of choose_positions.
+            seen: set[tuple[tuple[int, ...], ...]] = set()
+            for move in board.moves(card, seat):
+                undo = board.make(move)
+                rows = [sorted(r) for r in board.pawns]
+                key = tuple(map(tuple, rows))
+                if key not in seen:
+                    seen.add(key)
+                    score = evaluate_board(board, seat, rows) - base - keep
+                    score += rnd() * 1e-3
+                    if best is None or score > best[0]:
+                        best = (score, card, move)
+                board.unmake(undo)
+        return None if best is None else (best[1], best[2])
+
     def choose(self, pos: Position, hand: Sequence[str]) -> Choice:
+        return _fast_choose(self, pos, hand)
+
+    def choose_positions(self, pos: Position, hand: Sequence[str]) -> Choice:
         me = pos.turn
         base = evaluate(pos, me)
         best: tuple[float, str, Move] | None = None
@@ -112,6 +172,63 @@ def evaluate(pos: Position, me: int) -> float:
         if start_occ != EMPTY and start_occ % BLOCKADE == seat and NEST in pos.pawns[seat]:
             value -= 4  # its own pawn blocks its next entry
         total += value if seat in team else -value / max(1, pos.seats - len(team)) * len(team)
+    return total
+
+
+@lru_cache(maxsize=32)
+def _progress(seats: int, segment: int) -> tuple[tuple[float, ...], ...]:
+    """``evaluate``'s value of a track pawn per seat and hole (index ``ring``: fresh),
+    computed by the same expression so that both evaluations agree to the bit."""
+    ring = seats * segment
+    out = []
+    for seat in range(seats):
+        start = seat * segment
+        row = [30 + 50 * (ring - (start - t) % ring) / ring for t in range(ring)]
+        row.append(30 + 50 * (ring - ring) / ring)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def evaluate_board(board: Board, me: int, rows: list[list[int]] | None = None) -> float:
+    """``evaluate`` on the fast board, to the same float: the same terms, added in the
+    same order; the threat scan is a popcount of a precomputed window. ``rows``: the
+    pawns sorted per seat, if the caller has them."""
+    team = board.team[me]
+    if board.winner() == team:
+        return 1e6
+    seats = board.seats
+    ring = board.ring
+    prog = _progress(seats, board.topology.segment)
+    window = board.window
+    trk = board.trk
+    occ = board.occ
+    start = board.start
+    partner = board.partner
+    every = 0
+    for m in trk:
+        every |= m
+    share = max(1, seats - len(team))
+    if rows is None:
+        rows = [sorted(r) for r in board.pawns]
+    total = 0.0
+    for seat in range(seats):
+        p = partner[seat]
+        opponents = every ^ (trk[seat] if p < 0 else trk[seat] | trk[p])
+        row = rows[seat]
+        pr = prog[seat]
+        value = 0.0
+        for loc in row:
+            if loc > HOME:
+                value += 100 + 3 * (loc - HOME)
+            elif loc == FRESH:
+                value += pr[ring]
+            elif loc != NEST:
+                value += pr[loc]
+                value -= 8 * (window[loc] & opponents).bit_count()
+        o = occ[start[seat]]
+        if o != EMPTY and o % BLOCKADE == seat and row[0] == NEST:
+            value -= 4  # its own pawn blocks its next entry
+        total += value if seat in team else -value / share * len(team)
     return total
 
 

@@ -26,12 +26,14 @@ from .referee import (
     Effect,
     Input,
     Leds,
+    Overrule,
     RefereeState,
     Setup,
     Undo,
     board_of,
     deadline,
     frame,
+    freeze_heap,
     input_from_dict,
     input_to_dict,
     new_game,
@@ -65,6 +67,7 @@ class GameSession:
         state, effects = new_game(parsed.position, parsed.dealer, parsed.config,
                                   turn=parsed.turn)
         recent = [e.to_record() for e in effects if isinstance(e, Decision)]
+        freeze_heap()
         return cls(journal, game, parsed, setup, state, 0, recent)
 
     @classmethod
@@ -80,6 +83,7 @@ class GameSession:
             state, _ = step(state, input_from_dict(d))
             seq += 1
         recent = journal.decisions(gid)[-RECENT:]
+        freeze_heap()
         return cls(journal, gid, parsed, raw, state, seq, recent)
 
     def close(self) -> None:
@@ -107,6 +111,12 @@ class GameSession:
     def undo_last_move(self, t: int | None = None) -> list[Effect]:
         return self.feed(Undo(self.state.now if t is None else t))
 
+    def overrule(self, reason: str, move: str | None = None, *, correct: bool = False,
+                 t: int | None = None) -> list[Effect]:
+        """The referee (control token) accepts the board as played, or corrects the last
+        recorded move, with a reason; journalled and exported like any input."""
+        return self.feed(Overrule(self.state.now if t is None else t, reason, move, correct))
+
     # -- views -----------------------------------------------------------------------
 
     def snapshot(self, lang: str = "en") -> dict[str, Any]:
@@ -128,7 +138,8 @@ class GameSession:
             "table": {"dealer": table.dealer, "shuffle": table.shuffle_no,
                       "round": table.round_no, "cards_left": list(table.cards_left),
                       "sitting_out": list(table.sitting_out())},
-            "history": [{"t": r.t, "seat": r.seat, "card": r.card, "move": r.text}
+            "history": [{"t": r.t, "seat": r.seat, "card": r.card, "move": r.text,
+                         **({"overruled": r.overruled} if r.overruled else {})}
                         for r in s.history],
             "decisions": list(self.recent),
             "leds": dict(s.leds),

@@ -39,7 +39,7 @@ def results(p: Position, card: str) -> set[Rows]:
 
 def moves(p: Position, card: str) -> set[str]:
     """The notation of every legal move of the card."""
-    return {m.text(p.topology) for m, _ in successors(p, card)}
+    return {str(m) for m, _ in successors(p, card)}
 
 
 def rows(seats: int, placed: dict[int, list[str]], **kw: Any) -> Rows:
@@ -54,9 +54,11 @@ def row(p: Position, seat: int) -> tuple[str, ...]:
 PROFILE_NAMES = ["standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"]
 
 
-def random_position(rng: random.Random) -> dict[str, Any]:
-    """Crowded positions with pawns near starts, fresh pawns, homes and whole teams home."""
-    seats = rng.randint(2, 8)
+def random_position(rng: random.Random, seats: int | None = None,
+                    profile: str | None = None) -> dict[str, Any]:
+    """Crowded positions with pawns near starts, fresh pawns, homes and whole teams home
+    (seat count and profile random unless given)."""
+    seats = rng.randint(2, 8) if seats is None else seats
     ring = seats * 16
     used: set[int] = set()
     pawns = []
@@ -81,7 +83,8 @@ def random_position(rng: random.Random) -> dict[str, Any]:
                 row.append(f"H{slots.pop()}")
         pawns.append(row)
     teams = rng.choice([None, None, "none"])
-    d: dict[str, Any] = {"seats": seats, "profile": rng.choice(PROFILE_NAMES),
+    d: dict[str, Any] = {"seats": seats,
+                         "profile": rng.choice(PROFILE_NAMES) if profile is None else profile,
                          "turn": rng.randrange(seats), "pawns": pawns}
     if teams:
         d["teams"] = teams

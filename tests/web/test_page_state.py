@@ -99,11 +99,15 @@ def test_the_simulators_page_shows_the_human_hand(tmp_path: Path) -> None:
 
 def test_words_are_said_once_and_forgotten_on_undo(tmp_path: Path) -> None:
     session = played(tmp_path, 2)
-    cache: dict[int, dict[str, str]] = {}
-    words = move_words(session.state.history, cache)
-    assert len(words) == len(cache) == len(session.state.history)
-    cache[0] = {"nl": "x", "en": "x"}  # a described move is not described again
-    assert move_words(session.state.history, cache)[0] == {"nl": "x", "en": "x"}
-    assert move_words(session.state.history[:1], cache) == [{"nl": "x", "en": "x"}]
+    history = session.state.history
+    cache: dict[int, tuple[str, dict[str, str]]] = {}
+    words = move_words(history, cache)
+    assert len(words) == len(cache) == len(history)
+    cache[0] = (history[0].text, {"nl": "x", "en": "x"})  # said once, not again
+    assert move_words(history, cache)[0] == {"nl": "x", "en": "x"}
+    cache[1] = ("another move", {"nl": "y", "en": "y"})  # a corrected move is said anew
+    assert move_words(history, cache)[1] == describe_move(history[1].before,
+                                                          history[1].move).as_dict()
+    assert move_words(history[:1], cache) == [{"nl": "x", "en": "x"}]
     assert list(cache) == [0]
     session.close()

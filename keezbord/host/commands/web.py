@@ -69,6 +69,9 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_sim(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.sim.table import check_kinds, sim_setup
     from keezbord.host.web.hub import Hub, HubOptions
@@ -162,6 +165,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Hub, HubOptions
 
@@ -238,6 +244,7 @@ def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Bo
     from keezbord.host.card_registry import load_registry
     from keezbord.host.drivers.build import build_board
     from keezbord.host.drivers.rfid import CardReader, open_reader
+    from keezbord.host.extras import require
 
     reg = load_registry(cfg.cards)
     if reg.tags:
@@ -253,6 +260,8 @@ def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Bo
                       "gecontroleerd", f"keezbord run: card reader not available ({e}); moves "
                       "are checked against every card")
             setup["card_reader"] = False
+    if cfg.scanner.kind != "gpio":
+        require("pico", "the Pico link (scanner.kind = pico-serial)")
     return build_board(cfg, reader, say=lambda text: print(text.get(lang), flush=True))
 
 

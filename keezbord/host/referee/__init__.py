@@ -9,6 +9,7 @@ page need (what a position looks like to the switches). The modules inside are t
 referee's own; only its tests reach into them.
 """
 
+from .heap import freeze_heap
 from .leds import frame
 from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_sig, victim_of
 from .replay import replay
@@ -20,6 +21,7 @@ from .state import (
     Input,
     Leds,
     MoveRecord,
+    Overrule,
     RefereeState,
     Sig,
     Undo,
@@ -43,6 +45,7 @@ __all__ = [
     "Input",
     "Leds",
     "MoveRecord",
+    "Overrule",
     "RefereeState",
     "Setup",
     "Sig",
@@ -53,6 +56,7 @@ __all__ = [
     "colours",
     "deadline",
     "frame",
+    "freeze_heap",
     "input_from_dict",
     "input_to_dict",
     "nest_seat",

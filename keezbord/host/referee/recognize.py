@@ -57,22 +57,51 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
     return frozenset(th), tuple(nests)
 
 
-@lru_cache(maxsize=8192)
+# The caches below are bounded to fit a Pi (about 5 MB together at most, measured by
+# bench/bench_referee.py) and keyed on the pawn tuple (with the segment: the seat count
+# is its length), not on the Position: an entry never keeps a Position (and its cached
+# track) alive, and its hole names are the board's shared strings, not new ones.
+SIG_CACHE = 1024
+EXPECTATION_CACHE = 32
+
+
+@lru_cache(maxsize=16)
+def _hole_names(seats: int, segment: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Track hole names, and per seat its home hole names (slot 1 first)."""
+    topo = Topology(seats, segment)
+    return (tuple(f"T{i}" for i in range(topo.ring)),
+            tuple(tuple(f"H{s}.{k}" for k in range(1, 5)) for s in range(seats)))
+
+
 def colours(pos: Position) -> dict[str, int]:
-    """Track and home holes of a position -> the seat of the pawn there."""
-    topo = pos.topology
+    """Track and home holes of a position -> the seat of the pawn there (shared: do not
+    modify)."""
+    return _colours(pos.topology.segment, pos.pawns)
+
+
+@lru_cache(maxsize=SIG_CACHE)
+def _colours(segment: int, pawns: tuple[tuple[int, ...], ...]) -> dict[str, int]:
+    track, homes = _hole_names(len(pawns), segment)
     out: dict[str, int] = {}
-    for seat, locs in enumerate(pos.pawns):
+    for seat, locs in enumerate(pawns):
         for loc in locs:
-            if loc != NEST:
-                out[location_hole(topo, seat, loc).name] = seat
+            if loc == NEST:
+                continue
+            if loc > HOME:
+                out[homes[seat][loc - HOME - 1]] = seat
+            else:
+                out[track[seat * segment if loc == FRESH else loc]] = seat
     return out
 
 
-@lru_cache(maxsize=8192)
 def pos_sig(pos: Position) -> Sig:
-    return (frozenset(colours(pos)),
-            tuple(sum(1 for loc in locs if loc == NEST) for locs in pos.pawns))
+    return _pos_sig(pos.topology.segment, pos.pawns)
+
+
+@lru_cache(maxsize=SIG_CACHE)
+def _pos_sig(segment: int, pawns: tuple[tuple[int, ...], ...]) -> Sig:
+    return (frozenset(_colours(segment, pawns)),
+            tuple(sum(1 for loc in locs if loc == NEST) for locs in pawns))
 
 
 def board_of(pos: Position) -> frozenset[str]:
@@ -84,6 +113,22 @@ def changed_holes(before: Position, after: Position) -> frozenset[str]:
     """Track and home holes whose pawn (or its colour) differs."""
     a, b = colours(before), colours(after)
     return frozenset(h for h in a.keys() | b.keys() if a.get(h) != b.get(h))
+
+
+def move_holes(pos: Position, move: Move) -> frozenset[str]:
+    """Track and home holes whose pawn a move changes, whatever the colours: every part's
+    departure and landing (a capture lands on the victim's hole; a swap changes both).
+    A pawn replaced by another of the same colour is a change too (issue 11, items 1-2)."""
+    topo = pos.topology
+    out: set[str] = set()
+    for part in move.parts:
+        if isinstance(part, Step):
+            if part.frm != NEST:
+                out.add(location_hole(topo, part.seat, part.frm).name)
+            out.add(location_hole(topo, part.seat, part.to).name)
+        else:
+            out.update((f"T{part.a}", f"T{part.b}"))
+    return frozenset(out)
 
 
 def hole_key(hole: str) -> str:
@@ -220,7 +265,7 @@ def _partial_sigs(base: Position, card: str, step: Step) -> set[Sig]:
     return out
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=EXPECTATION_CACHE)
 def expectation(pos: Position, card: str) -> Expectation:
     return Expectation(pos, card)
 
@@ -283,18 +328,22 @@ def judge(pos: Position, exps: Sequence[Expectation], sensed: frozenset[str],
     # among one card's orders of a 7's parts, the order the pawns were lifted in).
     fits: dict[tuple[tuple[int, ...], ...], tuple[Successor, bool, frozenset[str]]] = {}
     for exp in exps:
+        # Only moves a hand can have made: every hole whose pawn the move changes was
+        # lifted or filled this turn (a same-coloured pawn replaced counts as a change).
+        made: dict[tuple[tuple[int, ...], ...], list[tuple[Successor, frozenset[str]]]] = {}
         for m, a in exp.by_sig.get(sig, ()):
             if a.pawns in fits:
                 continue
-            same = [s for s in exp.by_sig[sig] if s[1].pawns == a.pawns]
-            m, a = in_lift_order(pos, same, lifted)
-            d = changed_holes(pos, a)
-            if not d <= touched:
-                continue  # no hand made that colouring
+            d = move_holes(pos, m)
+            if d <= touched:
+                made.setdefault(a.pawns, []).append(((m, a), d))
+        for pawns, group in made.items():
+            (m, a) = in_lift_order(pos, [s for s, _ in group], lifted)
+            d = next(dd for s, dd in group if s[0] == m)
             strong = all(tuple(sorted(p)) in co_empty for p in combinations(d, 2))
             if sig == before and not strong:
                 continue  # a swap shows as both holes empty at once
-            fits[a.pawns] = ((m, a), strong, d)
+            fits[pawns] = ((m, a), strong, d)
     partial = any(sig in exp.firsts for exp in exps if exp.card == "7")
     if fits:
         cands = list(fits.values())

@@ -7,6 +7,7 @@ from typing import Any
 
 from keezbord.host.events import Tick
 
+from .heap import freeze_heap
 from .state import Decision, Effect, Input, Leds, RefereeState
 from .step import new_game, step
 from .trace import Setup
@@ -16,6 +17,7 @@ def run(setup: Setup, events: Iterable[Input]) -> Iterator[tuple[RefereeState, l
     """The referee's state and effects after the start and after every event, then after
     the settle time has passed at the end."""
     state, effects = new_game(setup.position, setup.dealer, setup.config, turn=setup.turn)
+    freeze_heap()
     yield state, effects
     last = 0
     for ev in events:

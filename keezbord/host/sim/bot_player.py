@@ -10,7 +10,7 @@ import contextlib
 import random
 from typing import Protocol
 
-from keezbord.engine.movegen import successors
+from keezbord.engine.movegen import apply
 from keezbord.host.events import CardTap, Discard, Event, HoleEvent
 from keezbord.host.referee import RefereeState, board_sig, pos_sig
 from keezbord.host.sim.pawns import landing_seats
@@ -91,7 +91,7 @@ class BotPlayer:
                 host.feed(Discard(host.now(), tuple(hand)))
                 return
             card, move = choice
-            after = next(a for m, a in successors(pos, card) if m == move)
+            after = apply(pos, card, move)
             host.feed(CardTap(host.now(), card))
             await asyncio.sleep(self.think_ms * speed / 2000)
             events = events_for_move(pos, move, after, self.rng, 0, st.sensed)

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from keezbord.engine.describe import describe_move
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
@@ -81,7 +80,7 @@ class Hub:
         self.pawns = PawnTracker()
         self._tasks: list[asyncio.Task[None]] = []
         self._cache: tuple[int, dict[str, Any]] | None = None
-        self._words: dict[int, dict[str, str]] = {}
+        self._words: dict[int, tuple[str, dict[str, str]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.monitor = self._new_monitor()
         self._health_key: Any = None
@@ -211,7 +210,7 @@ class Hub:
         self.decisions.extend(records)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
-        if any(r["type"] in ("move", "undo", "penalty") for r in records):
+        if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self._resynced.clear()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
@@ -352,6 +351,7 @@ class Hub:
         trace = self.session.export_trace()
         moves = []
         for i, rec in enumerate(self.session.state.history):
-            w = describe_move(rec.before, rec.move)
-            moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}")
+            w = page.move_in_words(rec)
+            note = f"\t(overruled: {rec.overruled})" if rec.overruled else ""
+            moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}{note}")
         return trace, moves

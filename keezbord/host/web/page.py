@@ -36,20 +36,30 @@ class PageView:
     health: Mapping[str, Any] | None = None  # sensors and link (run mode)
 
 
-def move_words(history: Sequence[MoveRecord], cache: dict[int, dict[str, str]]
+def move_words(history: Sequence[MoveRecord], cache: dict[int, tuple[str, dict[str, str]]]
                ) -> list[dict[str, str]]:
     """Every move of the history in words (Dutch and English); ``cache`` keeps what was
-    said already, so each move is described once (an undo drops the moves taken back)."""
+    said already (with the move's notation, so a corrected move is said again), so each
+    move is described once; an undo drops the moves taken back."""
     out = []
     for i, rec in enumerate(history):
-        words = cache.get(i)
-        if words is None:
-            words = describe_move(rec.before, rec.move).as_dict()
-            cache[i] = words
-        out.append(words)
+        said = cache.get(i)
+        if said is None or said[0] != rec.text:
+            said = (rec.text, move_in_words(rec).as_dict())
+            cache[i] = said
+        out.append(said[1])
     for k in [k for k in cache if k >= len(history)]:
         del cache[k]
     return out
+
+
+def move_in_words(rec: MoveRecord) -> Text:
+    """A move in words; a move the referee overruled may break every rule (even have no
+    card): then its notation."""
+    try:
+        return describe_move(rec.before, rec.move)
+    except (KeyError, ValueError, IndexError):
+        return Text(rec.text, rec.text)
 
 
 def page_state(view: PageView) -> dict[str, Any]:
@@ -67,7 +77,9 @@ def page_state(view: PageView) -> dict[str, Any]:
             "cards": sim.counts()[s] if sim is not None else None,
             "team": list(pos.team_of(s))})
     history = [{"n": i + 1, "seat": rec.seat, "card": rec.card, "move": rec.text,
-                "words": dict(view.words[i])} for i, rec in enumerate(st.history)]
+                "words": dict(view.words[i]),
+                **({"overruled": rec.overruled} if rec.overruled else {})}
+               for i, rec in enumerate(st.history)]
     flag = snap["flag"]
     if flag is not None:
         flag = {**flag, "guidance": [guidance(a, b).as_dict() for a, b in st.flag.pairs]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
-from keezbord.host.referee import HINT_LEVELS
+from keezbord.host.referee import HINT_LEVELS, Overrule
 from keezbord.host.sim.table import check_kinds
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your pa
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
 
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
-CONTROL_ONLY = ("undo", "new_game", "penalty", "time_limit")
+CONTROL_ONLY = ("undo", "new_game", "penalty", "time_limit", "overrule")
 
 
 def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
@@ -86,6 +86,14 @@ def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
         hub.feed(Penalty(hub.now(), offender))
     elif kind == "time_limit":
         hub.feed(TimeLimit(hub.now()))
+    elif kind == "overrule":
+        reason, mv, correct = msg.get("reason"), msg.get("move") or None, msg.get("correct")
+        if not isinstance(reason, str) or not reason.strip() or (
+                mv is not None and not isinstance(mv, str)) or not isinstance(
+                correct if correct is not None else False, bool):
+            raise HubError(Text("geef een reden op (en eventueel de zet)",
+                                "give a reason (and, if need be, the move)"))
+        hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
     elif kind == "new_game":
         hub.new_game(msg)
     else:
