@@ -4,7 +4,8 @@ Read from the source with ``ast`` (nothing is imported, so a lazy import inside 
 or under ``TYPE_CHECKING`` counts like any other): the engine imports nothing of ours and
 nothing outside the standard library; hardware only the engine's topology; drivers never
 import web or the referee; the referee never imports web or the simulator; the command
-modules never import the dispatcher; nothing in the package imports the firmware.
+modules never import the dispatcher (only ``__main__`` does); outside the referee, only
+what its package exports is used; nothing in the package imports the firmware.
 """
 
 from __future__ import annotations
@@ -117,6 +118,13 @@ def test_hardware_imports_only_the_engines_topology() -> None:
 def test_a_host_layer_never_imports_the_layers_above_it(folder: str,
                                                         forbidden: tuple[str, ...]) -> None:
     bad = [imp for imp in package_imports(folder) if within(imp.target, *forbidden)]
+    assert not bad, "\n".join(map(str, bad))
+
+
+def test_only_the_entry_point_imports_the_dispatcher() -> None:
+    """``cli`` imports the commands (lazily); nothing imports ``cli`` but ``__main__``."""
+    bad = [imp for imp in package_imports() if within(imp.target, "keezbord.host.cli")
+           and imp.module not in ("keezbord.__main__", "keezbord.host.cli")]
     assert not bad, "\n".join(map(str, bad))
 
 
