@@ -6,7 +6,10 @@ the host's SerialLink (pyserial) on the other end.
 
 Prints: ping round trip; latency from a (fake) switch change inside the firmware to the
 host's SwitchChange, debounce included; switch events a second when every switch
-toggles as fast as the debounce allows; LED frames (192 LEDs) a second.
+toggles as fast as the debounce allows; raw LED frames (192 LEDs) a second; then the LED
+updates the host really sends (SerialLink.set_leds: on change, changed span only, at most
+20 a second) in play (SerialBoard, an 8-player board) and in the selftest walk, in a
+calm and in a worst case (a new frame at every poll), with the firmware's scan rate.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +28,12 @@ sys.path.insert(0, str(ROOT))
 
 from unix_pico import UnixPico  # noqa: E402
 
+from keezbord.engine.topology import Topology  # noqa: E402
+from keezbord.hardware.wiring import default_wiring  # noqa: E402
+from keezbord.host.drivers.leds import ROLES, LedRenderer, LedSettings  # noqa: E402
 from keezbord.host.drivers.link_serial import SerialLink, SwitchChange  # noqa: E402
+from keezbord.host.selftest import link_led_show  # noqa: E402
+from keezbord.host.web.drivers import SerialBoard  # noqa: E402
 
 CHIPS, LEDS, HZ, DEBOUNCE = 24, 192, 250, 4
 
@@ -124,8 +133,78 @@ def run(pico: UnixPico, seconds: float) -> int:
     print(f"link health: frames ok {h.frames_ok}, bad {h.frames_bad}, gaps {h.gaps}, "
           f"firmware rx_bad {h.firmware_counters.get('rx_bad')}, "
           f"overruns {h.firmware_counters.get('overruns')}")
+    paced_updates(link, seconds)
     link.close()
     return 0
+
+
+WIRING = default_wiring(Topology(8, 16))  # 24 chips, 192 LEDs, as the firmware here
+HOLES = [h for h in WIRING.led_order if h is not None]
+
+
+def counters(link: SerialLink) -> dict[str, int]:
+    """The firmware's counters from its next heartbeat, with its clock as "t"."""
+    end = time.perf_counter() + 1.2
+    before = link.session.heartbeat
+    while time.perf_counter() < end and link.session.heartbeat is before:
+        link.poll(0.01)
+    beat = link.session.heartbeat
+    assert beat is not None
+    return {**beat.counters, "t": beat.t}
+
+
+def paced_updates(link: SerialLink, seconds: float) -> None:
+    s = link.session
+    settings = LedSettings(brightness=0.5)
+    renderer = LedRenderer(WIRING.led_order, settings)
+
+    def measure(label: str, step: Callable[[int, float], None], period_s: float) -> None:
+        c0 = counters(link)
+        u0, m0 = s.led_updates, s.led_messages
+        t0 = time.perf_counter()
+        k = 0
+        while (t := time.perf_counter() - t0) < seconds:
+            step(k, t)
+            link.poll(period_s)
+            k += 1
+        dt = time.perf_counter() - t0
+        c1 = counters(link)
+        span_ms = max(1, c1["t"] - c0["t"])  # the firmware's clock between the beats
+        scans = (c1["scans"] - c0["scans"]) * 1000 / span_ms
+        writes = (c1["strip_writes"] - c0["strip_writes"]) * 1000 / span_ms
+        print(f"  {label:44} {(s.led_updates - u0) / dt:5.1f} updates/s "
+              f"({(s.led_messages - m0) / dt:5.1f} messages/s); firmware "
+              f"{scans:5.0f} scans/s, overruns +{c1['overruns'] - c0['overruns']}, "
+              f"strip writes {writes:4.0f}/s")
+
+    print("LED updates the host sends (SerialLink.set_leds, cap "
+          f"{1000 // 50} a second):")
+    board = SerialBoard(link, WIRING, settings, timeout_s=0)
+    roles = list(ROLES)
+
+    def play_calm(k: int, t: float) -> None:
+        # a referee frame that changes about once a second (a move), blinking roles
+        n = int(t)
+        board.show_leds({HOLES[(n * 7 + j) % len(HOLES)]: roles[j] for j in range(6)},
+                        int(t * 1000))
+        board.pump(int(t * 1000))
+
+    def play_worst(k: int, t: float) -> None:
+        board.show_leds({HOLES[k % len(HOLES)]: "error"}, int(t * 1000))
+        board.pump(int(t * 1000))
+
+    measure("play, a move a second (SerialBoard)", play_calm, 0.002)
+    measure("play, a new frame every poll", play_worst, 0.002)
+    show = link_led_show(link, renderer)
+
+    def walk(k: int, t: float) -> None:  # the builder moves on every 0.5 s
+        show({HOLES[int(t * 2) % len(HOLES)]: "target"}, int(t * 1000))
+
+    def walk_worst(k: int, t: float) -> None:
+        show({HOLES[k % len(HOLES)]: "target"}, int(t * 1000))
+
+    measure("selftest, polled every 5 ms", walk, 0.005)
+    measure("selftest, a new hole every 5 ms poll", walk_worst, 0.005)
 
 
 if __name__ == "__main__":

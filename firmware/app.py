@@ -1,13 +1,23 @@
 # The firmware's main loop logic, free of hardware: scan, debounce, report, obey the
-# host, drive the LEDs, feed the watchdog. main.py (Pico) and unix_main.py (tests) wire
-# real or fake objects into App and call step() in a loop.
+# host, animate and drive the LEDs, feed the watchdog. main.py (Pico) and unix_main.py
+# (tests) wire real or fake objects into App and call step() in a loop.
+#
+# step() allocates nothing when nothing happens (and nothing per received byte):
+# preallocated buffers for frames in and out, the LED frame and the heartbeat; received
+# frames are handled in place (tests/firmware/test_fw_alloc.py checks it under the unix
+# port with gc.mem_alloc()).
 
+import patterns
 import protocol as P
 from debounce import Debouncer
-from leds import link_lost_frame, render
+from leds import link_lost_into, link_lost_phase, render_into
 from link import Link
+from scan import FAULT_TEXT
 
-VERSION = "keezbord-fw 0.1.0"
+VERSION = "keezbord-fw 0.2.0"
+ANIM_MS = 20  # pattern levels are re-evaluated at most this often (50 Hz)
+ANNOUNCE_MS = 200  # heartbeat period while no host talks
+MAX_CHANGES = 400  # CHANGES entries per frame (4 + 2 * 400 bytes fits a frame)
 
 
 class WatchdogGate:
@@ -45,22 +55,42 @@ class App:
         self.gate = WatchdogGate(wdt)
         # A FakeChain under tests; None on a real board, where TEST_* commands are refused.
         self.test_chain = test_chain
-        self.n_leds = cfg["leds"]
+        self.config_problems = []  # board.json values replaced by defaults (main.py)
+        n = cfg["leds"]
+        self.n_leds = n
         self.brightness = cfg["brightness"]
-        self.max_ma = cfg["max_ma"]
-        self.frame = bytearray(self.n_leds * 3)  # the host's last frame, RGB
-        self.out = bytearray(self.n_leds * 3)  # GRB for the strip
+        self.own_max_ma = cfg["max_ma"]  # the board's own cap: the host can only lower it
+        self.max_ma = self.own_max_ma
+        self.rgb = bytearray(n * 3)  # the host's colours (CMD_LEDS), RGB
+        self.pats = bytearray(n)  # pattern id per LED (CMD_PATTERNS)
+        self.pat_count = [0] * patterns.N_PATTERNS
+        self.pat_count[0] = n
+        self.levels = bytearray(patterns.N_PATTERNS)
+        for i in range(patterns.N_PATTERNS):
+            self.levels[i] = patterns.level(i, 0)
+        self.out = bytearray(n * 3)  # GRB for the strip
+        self.dirty = True  # the strip does not show the current frame yet
+        self.next_anim = 0
+        self.lost_phase = -1
         self.period_ms = max(1, 1000 // cfg["scan_hz"])
+        self.heartbeat_ms = cfg["heartbeat_ms"]
+        self.link_timeout_ms = cfg["link_timeout_ms"]
         now = clock.ms()
         self.next_scan = now
-        self.next_heartbeat = now
-        self.next_pattern = now
+        self.next_heartbeat = now  # the first frame goes out at once: the host waits for it
         self.link_lost = True  # until the host says something
         self.overruns = 0
         self.led_frames = 0
+        self.strip_writes = 0
         self.unknown = 0
         self.maintenance = False
         self.primed = False  # the debouncer starts from the first good sample
+        self.last_fault = 0
+        self.counters = [0] * len(P.HEARTBEAT_FIELDS)
+
+    def start_watchdog(self, wdt):
+        """Arm the watchdog: the last step of booting, once everything is built."""
+        self.gate.wdt = wdt
 
     # -- the loop --------------------------------------------------------------------
 
@@ -73,117 +103,233 @@ class App:
             if clock.diff(now, self.next_scan) >= self.period_ms:
                 self.overruns += 1  # fell behind: skip, don't burst
                 self.next_scan = clock.add(now, self.period_ms)
-        for frame in self.link.poll(now):
-            self._handle(frame, now)
+        link = self.link
+        while link.poll(now):
+            self._handle(now)
         if clock.diff(now, self.next_heartbeat) >= 0:
-            self.next_heartbeat = clock.add(now, self.cfg["heartbeat_ms"])
-            self.link.send(P.MSG_HEARTBEAT, self.heartbeat_payload(now))
-        self._check_link(now)
-        self.gate.check(self.scanner.scans, self.link.polls)
+            # With no host talking, beat faster: a host that opens the port waits for
+            # the firmware's first frame before it sends anything.
+            self.next_heartbeat = clock.add(now, min(self.heartbeat_ms, ANNOUNCE_MS)
+                                            if self.link_lost else self.heartbeat_ms)
+            self._send_heartbeat(now)
+        self._leds(now)
+        self.gate.check(self.scanner.scans, link.polls)
 
     def _scan(self, now):
         sc = self.scanner
-        was_ok = sc.chain_ok
         if not sc.scan():
-            if was_ok:
-                self.log("chain broken: tail bits wrong (check wiring and chip count)")
+            if sc.fault:  # else: read right, but not yet often enough in a row
+                if not self.last_fault:  # once per outage, not once per scan
+                    self.log("chain fault: " + FAULT_TEXT[sc.fault])
+                self.last_fault = sc.fault
             return
-        if not was_ok:
+        if self.last_fault:
             self.log("chain ok again")
+            self.last_fault = 0
+        db = self.debouncer
         if not self.primed:
-            self.debouncer.reset(sc.sample)
+            db.reset(sc.sample)
             self.primed = True
+            # A host may have asked for a snapshot before the chain was trusted (it
+            # greets at our first heartbeat): tell it the real state now.
+            self._send_snapshot(now)
             return
-        changes = self.debouncer.update(sc.sample)
-        if changes:
-            self.link.send(P.MSG_CHANGES, P.encode_changes(now, changes))
+        n = db.step(sc.sample)
+        if n:
+            self._send_changes(now, db.changed, n)
 
-    def _check_link(self, now):
+    def _send_changes(self, now, changed, n):
+        link = self.link
+        start = 0
+        while start < n:
+            k = min(n - start, MAX_CHANGES)
+            body = link.body()
+            P.put_u32(body, 3, now)
+            for i in range(k):
+                P.put_u16(body, 7 + 2 * i, changed[start + i])
+            link.finish(P.MSG_CHANGES, 4 + 2 * k)
+            start += k
+
+    # -- the LEDs ----------------------------------------------------------------------
+
+    def _leds(self, now):
+        clock = self.clock
         last = self.link.last_rx_ms
-        quiet = last is None or self.clock.diff(now, last) > self.cfg["link_timeout_ms"]
-        if quiet:
+        if last is None or clock.diff(now, last) > self.link_timeout_ms:
             if not self.link_lost:
                 self.link_lost = True
-                self.next_pattern = now
-            if self.clock.diff(now, self.next_pattern) >= 0:
-                self.next_pattern = self.clock.add(now, 50)
-                render(link_lost_frame(self.n_leds, now), self.n_leds, 255, self.max_ma,
-                       self.out)
-                self.strip.write(self.out)
-        elif self.link_lost:
+                self.lost_phase = -1
+            phase = link_lost_phase(now)
+            if phase != self.lost_phase and self._ready():
+                self.lost_phase = phase
+                self._write(link_lost_into(self.out, self.n_leds, phase))
+            return
+        if self.link_lost:
             self.link_lost = False
-            self._show()
+            self.dirty = True
+        if clock.diff(now, self.next_anim) >= 0:
+            self.next_anim = clock.add(now, ANIM_MS)
+            levels = self.levels
+            counts = self.pat_count
+            for pid in range(patterns.N_PATTERNS):
+                if counts[pid] and patterns.ANIMATED[pid]:
+                    v = patterns.level(pid, now)
+                    if v != levels[pid]:
+                        levels[pid] = v
+                        self.dirty = True
+        if self.dirty and self._ready():
+            self.dirty = False
+            self._write(render_into(self.rgb, self.pats, self.levels, self.n_leds,
+                                    self.brightness, self.max_ma, self.out))
+
+    def _ready(self):
+        return self.strip.ready()
+
+    def _write(self, grb):
+        if self.strip.write(grb) is not False:
+            self.strip_writes += 1
 
     # -- messages from the host --------------------------------------------------------
 
-    def _handle(self, frame, now):
-        msg_type, _, payload = frame
+    def _handle(self, now):
+        link = self.link
+        buf = link.reader.buf
+        end = link.reader.end
+        msg_type = buf[0]
+        n = end - 3  # payload length; the payload is buf[3:end]
         if msg_type == P.CMD_HELLO:
-            self.link.send(P.MSG_HELLO, P.encode_hello(
-                self.scanner.n_bits, self.n_leds, self.cfg["scan_hz"], self.cfg["debounce"],
-                VERSION))
+            self._send_hello()
         elif msg_type == P.CMD_SNAPSHOT:
-            self.link.send(P.MSG_SNAPSHOT, self.snapshot_payload(now))
-        elif msg_type == P.CMD_LEDS:
-            if len(payload) < 2:
-                self.unknown += 1
+            self._send_snapshot(now)
+        elif msg_type == P.CMD_LEDS or msg_type == P.CMD_PATTERNS:
+            if n < 2:
+                self._unknown(msg_type)
                 return
-            start = P.get_u16(payload, 0) * 3
-            data = payload[2:]
-            end = min(start + len(data), len(self.frame))
-            if start < end:
-                self.frame[start:end] = data[:end - start]
+            first = P.get_u16(buf, 3)
+            if msg_type == P.CMD_LEDS:
+                self._set_colours(buf, first, end)
+            else:
+                self._set_patterns(buf, first, end)
             self.led_frames += 1
-            if not self.link_lost:
-                self._show()
+            self.dirty = True
         elif msg_type == P.CMD_PING:
-            self.link.send(P.MSG_PONG, payload)
-        elif msg_type == P.CMD_CONFIG and len(payload) == 3:
-            self.brightness = payload[0]
-            self.max_ma = P.get_u16(payload, 1)
-            if not self.link_lost:
-                self._show()
-        elif msg_type == P.CMD_MAINTENANCE and payload == P.MAINTENANCE_MAGIC:
+            link.send(P.MSG_PONG, buf, 3, n)
+        elif msg_type == P.CMD_CONFIG and n == 3:
+            self.brightness = buf[3]
+            host = P.get_u16(buf, 4)
+            # 0: the host sets no cap of its own. Never above the board's own maximum.
+            self.max_ma = self.own_max_ma if host == 0 else min(host, self.own_max_ma)
+            self.dirty = True
+        elif msg_type == P.CMD_MAINTENANCE and n == 4 and buf[3] == 0x52 and \
+                buf[4] == 0x45 and buf[5] == 0x50 and buf[6] == 0x4C:  # b"REPL"
             self.log("maintenance: restarting to the REPL")
             self.maintenance = True
         elif msg_type == P.CMD_TEST_SWITCHES and self.test_chain is not None:
-            for i in range(0, len(payload) - 1, 2):
-                v = P.get_u16(payload, i)
+            for i in range(3, end - 1, 2):
+                v = P.get_u16(buf, i)
                 self.test_chain.set(v & 0x7FFF, bool(v & P.CLOSED_FLAG))
-        elif msg_type == P.CMD_TEST_CHAIN and self.test_chain is not None and payload:
-            if payload[0] == 0xFF:
+        elif msg_type == P.CMD_TEST_CHAIN and self.test_chain is not None and n:
+            if buf[3] == 0xFF:
                 self.test_chain.repair()
             else:
-                self.test_chain.break_after(payload[0])
+                self.test_chain.break_after(buf[3])
         else:
-            self.unknown += 1
-            self.log("unknown command 0x%02x" % msg_type)
+            self._unknown(msg_type)
 
-    def _show(self):
-        render(self.frame, self.n_leds, self.brightness, self.max_ma, self.out)
-        self.strip.write(self.out)
+    def _unknown(self, msg_type):
+        self.unknown += 1
+        self.log("unknown command 0x%02x" % msg_type)
+
+    def _set_colours(self, buf, first, end):
+        j = first * 3
+        n = min(end - 5, len(self.rgb) - j)
+        if n > 0:
+            P.copy(self.rgb, j, buf, 5, n)  # type: ignore[arg-type]  # viper ptr8
+
+    def _set_patterns(self, buf, first, end):
+        pats = self.pats
+        counts = self.pat_count
+        j = first
+        n = self.n_leds
+        for i in range(5, end):
+            if j >= n:
+                break
+            pid = buf[i]
+            if pid >= patterns.N_PATTERNS:
+                pid = patterns.STEADY  # unknown: shown steady, never an index out of range
+            counts[pats[j]] -= 1
+            counts[pid] += 1
+            pats[j] = pid
+            j += 1
+        self.next_anim = self.clock.ms()  # re-evaluate the levels at once
 
     # -- messages to the host ----------------------------------------------------------
 
     def log(self, text):
         self.link.send(P.MSG_LOG, text.encode())
 
+    def _send_hello(self):
+        # Rare (once per connection): allocating here is fine.
+        self.link.send(P.MSG_HELLO, P.encode_hello(
+            self.scanner.n_bits, self.n_leds, self.cfg["scan_hz"], self.cfg["debounce"],
+            VERSION))
+        for p in self.config_problems:
+            self.log("board.json: " + p)
+
+    def _send_snapshot(self, now):
+        # built in the link's buffer: no allocation (one is sent when the chain is first
+        # trusted, whatever the host did)
+        lk = self.link
+        body = lk.body()
+        sc = self.scanner
+        P.put_u32(body, 3, now)
+        P.put_u16(body, 7, sc.n_bits)
+        body[9] = 1 if sc.chain_ok else 0
+        n = len(self.debouncer.stable)
+        P.copy(body, 10, self.debouncer.stable, 0, n)  # type: ignore[arg-type]  # viper
+        lk.finish(P.MSG_SNAPSHOT, 7 + n)
+
     def snapshot_payload(self, now):
         return P.encode_snapshot(now, self.scanner.n_bits, self.scanner.chain_ok,
                                  self.debouncer.stable)
 
-    def heartbeat_payload(self, now):
-        sc = self.scanner
-        lk = self.link
+    def flags(self):
         flags = 0
-        if sc.chain_ok:
+        if self.scanner.chain_ok:
             flags |= P.FLAG_CHAIN_OK
         if self.link_lost:
             flags |= P.FLAG_LINK_LOST
         if self.test_chain is not None:
             flags |= P.FLAG_TEST_CHAIN
+        if self.config_problems:
+            flags |= P.FLAG_CONFIG_DEFAULTS
+        return flags
+
+    def _send_heartbeat(self, now):
+        sc = self.scanner
+        lk = self.link
+        c = self.counters
+        c[0] = sc.scans
+        c[1] = sc.chain_errors
+        c[2] = lk.rx_bad
+        c[3] = lk.rx_gaps
+        c[4] = self.led_frames
+        c[5] = self.overruns
+        c[6] = lk.tx_dropped
+        c[7] = self.strip_writes
+        body = lk.body()
+        P.put_u32(body, 3, now)
+        for k in range(len(c)):
+            P.put_u32(body, 7 + 4 * k, c[k])
+        body[7 + 4 * len(c)] = self.flags()
+        lk.finish(P.MSG_HEARTBEAT, 4 + 4 * len(c) + 1)
+
+    def heartbeat_payload(self, now):
+        sc = self.scanner
+        lk = self.link
         return P.encode_heartbeat(now, (sc.scans, sc.chain_errors, lk.rx_bad, lk.rx_gaps,
-                                        self.led_frames, self.overruns, lk.tx_dropped), flags)
+                                        self.led_frames, self.overruns, lk.tx_dropped,
+                                        self.strip_writes), self.flags())
 
 
 def run(app, stream):

@@ -1,6 +1,8 @@
 # Debouncing the switch samples: a bit changes only after `samples` consecutive samples
 # agree on its new value. Byte-wise (and/or over the recent samples) so a scan of a
-# 24-chip chain costs a byte comparison when nothing moves.
+# 24-chip chain costs a byte comparison when nothing moves; step() allocates nothing.
+
+from protocol import copy
 
 
 class Debouncer:
@@ -13,33 +15,41 @@ class Debouncer:
         self.hist = [bytearray(n_bytes) for _ in range(samples)]
         self.pos = 0
         self.quiet = samples  # how many samples in a row equalled `stable`
+        # step()'s result: changed[k] = bit index | 0x8000 if it closed, k < count
+        self.changed = [0] * (n_bytes * 8)
 
     def reset(self, state):
-        self.stable[:] = state
+        stable = self.stable
+        for j in range(self.n_bytes):
+            stable[j] = state[j]
         for h in self.hist:
-            h[:] = state
+            for j in range(self.n_bytes):
+                h[j] = state[j]
         self.quiet = self.samples
 
-    def update(self, sample):
-        """Take one sample; return the list of (bit, closed) that became stable now."""
+    def step(self, sample):
+        """Take one sample; return how many bits became stable now (their entries are in
+        self.changed). Allocation-free."""
         hist = self.hist
-        hist[self.pos][:] = sample
+        n = self.n_bytes
+        copy(hist[self.pos], 0, sample, 0, n)  # type: ignore[arg-type]  # viper ptr8
         self.pos = (self.pos + 1) % self.samples
         stable = self.stable
         if sample == stable:
             # No bit can flip while the newest sample agrees with the stable state.
             self.quiet += 1
-            return []
+            return 0
         self.quiet = 0
-        changes = []
-        for j in range(self.n_bytes):
+        changed = self.changed
+        count = 0
+        for j in range(n):
             old = stable[j]
             if sample[j] == old:
                 continue
             all1 = 0xFF
             any1 = 0
-            for h in hist:
-                v = h[j]
+            for hh in hist:
+                v = hh[j]
                 all1 &= v
                 any1 |= v
             new = (old | all1) & any1
@@ -50,8 +60,14 @@ class Debouncer:
                 for k in range(8):
                     m = 0x80 >> k
                     if diff & m:
-                        changes.append((base + k, bool(new & m)))
-        return changes
+                        changed[count] = (base + k) | (0x8000 if new & m else 0)
+                        count += 1
+        return count
+
+    def update(self, sample):
+        """step() as a list of (bit, closed) (tests and benchmarks)."""
+        n = self.step(sample)
+        return [(v & 0x7FFF, bool(v & 0x8000)) for v in self.changed[:n]]
 
     def closed(self, bit):
         return bool(self.stable[bit >> 3] & (0x80 >> (bit & 7)))

@@ -67,40 +67,140 @@ class FakePin:
         return None
 
 
-class FakeChain:
-    """A chain of 74HC165s with reed switches, seen through SPI and its SH/LD pin.
+class FakeSpi:
+    """An SPI master in a given mode (CPOL, CPHA), MSB first, reading a FakeChain edge by
+    edge: the leading clock edge is rising for CPOL 0; data is sampled on the leading
+    edge for CPHA 0, on the trailing one for CPHA 1; the 74HC165s shift on every rising
+    edge. An edge that both samples and shifts samples first (the chip's output changes
+    some nanoseconds after the edge, after the master's hold time)."""
 
-    Switch levels are parallel inputs: closed -> 0 (pulled to GND, active low). A low on
-    the latch pin copies them into the shift registers; readinto() then clocks out the
-    chain followed by the last chip's DS level. `break_after(k)` cuts the data line after
-    chip k: from there on the Pico reads the MISO pull-up (all ones).
+    def __init__(self, chain, polarity=0, phase=0):
+        self.chain = chain
+        self.polarity = polarity
+        self.phase = phase
+
+    def readinto(self, buf, write=0):
+        chain = self.chain
+        chain.reads += 1
+        if chain.latch.level == 0:
+            chain.reads_unlatched += 1
+        lead_rising = self.polarity == 0
+        phase = self.phase
+        for i in range(len(buf)):
+            v = 0
+            for _ in range(8):
+                bit = 0
+                for edge in (0, 1):
+                    rising = lead_rising if edge == 0 else not lead_rising
+                    if edge == phase:
+                        bit = chain.miso()
+                    if rising:
+                        chain.clock()
+                v = (v << 1) | bit
+            buf[i] = v
+
+
+class FakeChain:
+    """A chain of 74HC165s with reed switches, modelled bit by bit behind its /PL (SH/LD)
+    pin and an SPI master (readinto() reads in SPI mode 0; spi(cpol, cpha) gives others).
+
+    Switch levels are parallel inputs: closed -> 0 (pulled to GND, active low). /PL low
+    loads them (continuously: clocks are ignored meanwhile); each rising clock edge then
+    shifts every chip by one: chip k's QH (pin 9) -> chip k-1's DS (pin 10); chip 0's QH
+    drives MISO; the last fitted chip's DS is tied to `tail_level`. `signature` adds one
+    more chip after the switch chips with its inputs hard-wired to that byte.
+
+    Faults, as the real parts give them:
+      - `pad_level`: what MISO reads with nothing driving it (the RP2040 pad's pull: 0 for
+        the firmware's pull-down); used when the line is open (`break_after(0)`,
+        `open_line()`) or the chain unpowered (`powered = False`).
+      - `break_after(k)` (k >= 1): chip k-1's DS no longer reaches chip k's QH (a cut
+        wire, or chip k missing from its socket): that input floats.
+      - `float_level`: what a floating CMOS input reads, 0, 1, or None (default) for a
+        level that wanders from clock to clock (a fixed pseudo-random sequence).
+      - `fitted`: how many switch chips are really there (a wrong chip count when it
+        differs from what the firmware is configured for).
     """
 
-    def __init__(self, chips, clock=None, tail_level=0):
+    def __init__(self, chips, clock=None, tail_level=1, signature=None, pad_level=0,
+                 fitted=None, float_level=None):
         self.chips = chips
+        self.fitted = chips if fitted is None else fitted
         self.tail_level = tail_level
-        self.closed = bytearray(chips)  # bit i set: switch i closed (same layout as samples)
-        self.shift = bytes(chips)
+        self.signature = signature
+        self.pad_level = pad_level
+        self.float_level = float_level
+        self.powered = True
+        self.closed = bytearray(max(chips, self.fitted))  # bit i set: switch i closed
         self.latch = FakePin(clock)
         self.latch.on_change = self._latch_changed
         self.broken_from = None
         self.reads = 0
-        self.reads_unlatched = 0  # read while SH/LD was low: a firmware bug
+        self.reads_unlatched = 0  # read while /PL was low: a firmware bug
+        self.edges = 0
         self.history = []  # (t_ms, bit, closed) of set() calls
-        self.clock = clock
+        self.clock_src = clock
+        self.reg = 0  # the chain's shift registers as one integer, chip 0's QH = MSB
+        self.nbits = 0
+        self.ds_last = tail_level
+        self.rng = 12345
+        self._latch_changed(1)
+
+    def _float(self):
+        if self.float_level is not None:
+            return self.float_level
+        self.rng = (self.rng * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.rng >> 16) & 1
+
+    def _chips_reached(self):
+        """Parallel bytes of the chips whose data reaches MISO, chip 0 first; and
+        whether the last of them has its DS tied (True) or floating (False)."""
+        out = [self.closed[k] ^ 0xFF for k in range(self.fitted)]
+        if self.signature is not None:
+            out.append(self.signature)
+        cut = self.broken_from
+        if cut is not None and cut <= len(out):
+            return out[:cut], False
+        return out, True
 
     def _latch_changed(self, level):
-        # SH/LD low loads the inputs continuously; the rising edge freezes them.
-        if level == 1:
-            self.shift = bytes(b ^ 0xFF for b in self.closed)
+        # /PL low loads the inputs; they stay loaded (and frozen) once it goes high.
+        chips, tied = self._chips_reached()
+        reg = 0
+        for b in chips:
+            reg = (reg << 8) | b
+        self.reg = reg
+        self.nbits = 8 * len(chips)
+        self.ds_last = self.tail_level if tied else None
+
+    def clock(self):
+        """One rising edge on CP."""
+        self.edges += 1
+        if self.latch.level == 0 or not self.nbits:
+            return
+        ds = self.ds_last if self.ds_last is not None else self._float()
+        self.reg = ((self.reg << 1) | ds) & ((1 << self.nbits) - 1)
+
+    def miso(self):
+        if not self.powered or self.nbits == 0:
+            return self.pad_level
+        return (self.reg >> (self.nbits - 1)) & 1
+
+    def spi(self, polarity=0, phase=0):
+        return FakeSpi(self, polarity, phase)
+
+    def readinto(self, buf, write=0):
+        FakeSpi(self, 0, 0).readinto(buf, write)
 
     def set(self, bit, closed):
+        if bit >> 3 >= len(self.closed):
+            return
         m = 0x80 >> (bit & 7)
         if closed:
             self.closed[bit >> 3] |= m
         else:
             self.closed[bit >> 3] &= ~m & 0xFF
-        _record(self.history, (self.clock.ms() if self.clock else 0, bit, closed))
+        _record(self.history, (self.clock_src.ms() if self.clock_src else 0, bit, closed))
 
     def is_closed(self, bit):
         return bool(self.closed[bit >> 3] & (0x80 >> (bit & 7)))
@@ -108,23 +208,11 @@ class FakeChain:
     def break_after(self, chip):
         self.broken_from = chip
 
+    def open_line(self):
+        self.broken_from = 0
+
     def repair(self):
         self.broken_from = None
-
-    # the SPI side
-    def readinto(self, buf, write=0):
-        self.reads += 1
-        if self.latch.level == 0:
-            self.reads_unlatched += 1
-        tail = 0xFF if self.tail_level else 0x00
-        n = len(buf)
-        for i in range(n):
-            if self.broken_from is not None and i >= self.broken_from:
-                buf[i] = 0xFF
-            elif i < self.chips:
-                buf[i] = self.shift[i]
-            else:
-                buf[i] = tail
 
 
 class FakeStrip:
@@ -138,6 +226,12 @@ class FakeStrip:
         self.path = path
         if path is not None:
             open(path, "w").close()
+
+    def ready(self):
+        return True
+
+    def off(self):
+        self.write(bytes(len(self.frames[-1][1]) if self.frames else 0))
 
     def write(self, grb):
         t = self.clock.ms() if self.clock is not None else 0
@@ -167,18 +261,27 @@ class ListStream:
 
     def __init__(self):
         self.incoming = bytearray()
+        self.pos = 0
         self.sent = bytearray()
         self.writable = True
 
-    def read(self):
-        if not self.incoming:
-            return None
-        data = bytes(self.incoming)
-        self.incoming = bytearray()
-        return data
+    def read_into(self, buf, pos, n):
+        k = 0
+        inc = self.incoming
+        while k < n and self.pos < len(inc):
+            b = inc[self.pos]
+            self.pos += 1
+            buf[pos + k] = b
+            k += 1
+            if b == 0:
+                break
+        if self.pos >= len(inc) and self.pos:
+            self.incoming = bytearray()
+            self.pos = 0
+        return k
 
-    def write(self, data):
+    def write(self, buf, n):
         if not self.writable:
             return False
-        self.sent.extend(data)
+        self.sent.extend(bytes(buf[:n]))
         return True

@@ -1,16 +1,23 @@
-# The Pico's end of the serial link: frames in and out over a byte stream.
+# The Pico's end of the serial link: frames in and out over a byte stream, without
+# allocating (preallocated buffers; received bytes go straight into a FrameReader).
 #
-# `stream` is any object with read() -> bytes or None (non-blocking: what has arrived)
-# and write(data) -> bool (False if the bytes could not be sent). On the Pico it wraps
-# USB CDC stdin/stdout, under tests a pty or a list.
+# `stream` has read_into(buf, pos, n) -> count (non-blocking: the bytes waiting, at most
+# n, stopping after a 00 byte; 0 when nothing is waiting) and write(buf, n) -> bool
+# (False if the n bytes could not be sent whole; the stream never blocks: a frame it
+# cannot take at once is dropped). On the Pico it wraps USB CDC stdin/stdout, under tests
+# a pty or a list.
 
 import protocol as P
+
+MAX_READ = 64  # bytes per poll (about 1 ms of Pico time): a long frame never delays a scan
 
 
 class Link:
     def __init__(self, stream):
         self.stream = stream
-        self.decoder = P.Decoder()
+        self.reader = P.FrameReader()
+        self.tx_body = bytearray(P.MAX_BODY + 2)
+        self.tx_wire = bytearray(P.MAX_WIRE + 2)
         self.tx_seq = 0
         self.rx_seq = -1  # -1: no frame seen since the host's last HELLO
         self.rx_gaps = 0
@@ -22,30 +29,60 @@ class Link:
 
     @property
     def rx_bad(self):
-        return self.decoder.frames_bad
+        return self.reader.frames_bad
+
+    # -- receiving ---------------------------------------------------------------------
 
     def poll(self, now_ms):
-        """Read what has arrived; return the good frames as (type, seq, payload)."""
+        """Read what has arrived, up to one frame; True if a good frame is now in
+        self.reader (type self.msg_type(), payload self.reader.buf[3:self.reader.end]).
+        Call again until False."""
         self.polls += 1
-        data = self.stream.read()
-        if not data:
-            return []
-        frames = self.decoder.feed(data)
-        for msg_type, seq, _ in frames:
-            if msg_type == P.CMD_HELLO:
-                pass  # a (re)connecting host starts its sequence afresh
-            elif self.rx_seq >= 0 and seq != (self.rx_seq + 1) & 0xFFFF:
-                self.rx_gaps += 1
-            self.rx_seq = seq
-            self.rx_frames += 1
-            self.last_rx_ms = now_ms
-        return frames
+        reader = self.reader
+        if not reader.read_from(self.stream, MAX_READ):
+            return False
+        buf = reader.buf
+        seq = buf[1] | (buf[2] << 8)
+        if buf[0] == P.CMD_HELLO:
+            pass  # a (re)connecting host starts its sequence afresh
+        elif self.rx_seq >= 0 and seq != (self.rx_seq + 1) & 0xFFFF:
+            self.rx_gaps += 1
+        self.rx_seq = seq
+        self.rx_frames += 1
+        self.last_rx_ms = now_ms
+        return True
 
-    def send(self, msg_type, payload=b""):
-        frame = P.encode_frame(msg_type, self.tx_seq, payload)
+    def msg_type(self):
+        return self.reader.buf[0]
+
+    # -- sending -----------------------------------------------------------------------
+
+    def body(self):
+        """The buffer to put a payload in, from index 3 (then call finish)."""
+        return self.tx_body
+
+    def finish(self, msg_type, length):
+        """Send the frame whose payload is tx_body[3:3 + length]."""
+        body = self.tx_body
+        body[0] = msg_type & 0xFF
+        body[1] = self.tx_seq & 0xFF
+        body[2] = (self.tx_seq >> 8) & 0xFF
         self.tx_seq = (self.tx_seq + 1) & 0xFFFF
-        if self.stream.write(frame) is False:
+        n = P.encode_frame_into(self.tx_wire, body, 3 + length)
+        if not self.stream.write(self.tx_wire, n):
             self.tx_dropped += 1
             return False
         self.tx_frames += 1
         return True
+
+    def send(self, msg_type, payload=b"", start=0, length=-1):
+        """Send payload[start:start + length] (all of it by default), copied byte by byte
+        into the preallocated body."""
+        if length < 0:
+            length = len(payload) - start
+        if length > P.MAX_BODY - 5:
+            length = P.MAX_BODY - 5
+        body = self.tx_body
+        for i in range(length):
+            body[3 + i] = payload[start + i]
+        return self.finish(msg_type, length)

@@ -1,4 +1,12 @@
-# Pico entry point: wire the real machine/rp2 objects into the app logic and run.
+# Pico entry point. The order of this file is part of the design (tests/firmware/
+# test_fw_boot_order.py pins it):
+#  1. Ctrl-C off at once: MicroPython enables it just before main.py and USB is already up,
+#     so a host sending frames (their COBS bytes include 0x03) could otherwise interrupt
+#     the boot and leave the Pico at the REPL with no watchdog.
+#  2. Safe-mode pin and maintenance flag checked before the heavy imports.
+#  3. The app built from a validated board.json (bad values: defaults, reported to the
+#     host in LOG frames after its HELLO), then the watchdog, last: a bad configuration
+#     can never boot-loop the board.
 #
 # Back to the REPL (the firmware disables Ctrl-C so the link is binary-safe):
 #  - hold the safe-mode pin (GP22 by default) to GND while powering up, or
@@ -6,16 +14,15 @@
 #    firmware writes the file "maintenance" and resets; the next boot deletes the file
 #    and stops at the REPL, without the watchdog (which cannot be stopped once started).
 
-import os
-import sys
-import time
-
-import board_config
-import machine
 import micropython
-from app import App, run
-from scan import ChainScanner
-from stream import PollStream
+
+micropython.kbd_intr(-1)
+
+import os  # noqa: E402
+import time  # noqa: E402
+
+import board_config  # noqa: E402
+import machine  # noqa: E402
 
 MAINTENANCE_FLAG = "maintenance"
 
@@ -31,7 +38,8 @@ class PicoClock:
         return time.ticks_add(a, b)
 
 
-def safe_mode(cfg):
+def stop_reason(cfg):
+    """Why not to start the firmware (safe-mode pin, maintenance flag), or None."""
     pin = machine.Pin(cfg["safe_pin"], machine.Pin.IN, machine.Pin.PULL_UP)
     time.sleep_ms(5)
     if pin.value() == 0:
@@ -43,27 +51,50 @@ def safe_mode(cfg):
     return "maintenance requested by the host"
 
 
-def main():
-    cfg = board_config.load()
-    why = safe_mode(cfg)
-    if why is not None:
-        print("keezbord firmware not started: %s; REPL ready" % why)
-        return
-    spi = machine.SPI(cfg["spi_id"], baudrate=cfg["spi_baud"], polarity=0, phase=0,
+def build(cfg):
+    """The app and its strip on the real hardware (no watchdog yet)."""
+    import sys
+
+    from app import App
+    from scan import SPI_PHASE, SPI_POLARITY, ChainScanner
+    from stream import PollStream
+    from ws2812 import PioStrip
+
+    # MISO pulled down explicitly, before the SPI takes the pin (its function changes,
+    # the pad's pull stays): an open or unpowered chain reads 0, never the tail's 1.
+    machine.Pin(cfg["miso_pin"], machine.Pin.IN, machine.Pin.PULL_DOWN)
+    spi = machine.SPI(cfg["spi_id"], baudrate=cfg["spi_baud"], polarity=SPI_POLARITY,
+                      phase=SPI_PHASE, bits=8, firstbit=machine.SPI.MSB,
                       sck=machine.Pin(cfg["sck_pin"]), mosi=machine.Pin(cfg["mosi_pin"]),
                       miso=machine.Pin(cfg["miso_pin"]))
     latch = machine.Pin(cfg["latch_pin"], machine.Pin.OUT, value=1)
     scanner = ChainScanner(spi, latch, cfg["chips"], cfg["tail_bytes"], cfg["tail_level"],
-                           cfg["active_low"])
-    from ws2812 import PioStrip
+                           cfg["active_low"], cfg["signature"])
     strip = PioStrip(cfg["led_pin"], cfg["leds"])
-    stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer)
-    micropython.kbd_intr(-1)  # 0x03 is data now, not Ctrl-C
-    wdt = machine.WDT(timeout=cfg["watchdog_ms"])
-    app = App(cfg, scanner, stream, strip, PicoClock(), wdt)
+    stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer, sys.stdout)
+    return App(cfg, scanner, stream, strip, PicoClock()), stream, strip
+
+
+def main():
+    cfg, problems = board_config.load_checked()
+    why = stop_reason(cfg)
+    if why is not None:
+        micropython.kbd_intr(3)
+        print("keezbord firmware not started: %s; REPL ready" % why)
+        return
+    try:
+        app, stream, strip = build(cfg)
+    except Exception as e:  # e.g. a pin the hardware refuses: start on the defaults
+        problems.append("board.json refused (%r): defaults used" % (e,))
+        cfg = dict(board_config.DEFAULTS)
+        app, stream, strip = build(cfg)
+    app.config_problems = problems
+    app.start_watchdog(machine.WDT(timeout=cfg["watchdog_ms"]))
+    from app import run
+
     run(app, stream)
     # The host asked for maintenance: LEDs off, flag for the next boot, restart.
-    strip.write(bytearray(cfg["leds"] * 3))
+    strip.off()
     with open(MAINTENANCE_FLAG, "w") as f:
         f.write("1")
     time.sleep_ms(100)  # let the LOG frame leave

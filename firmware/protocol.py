@@ -10,7 +10,7 @@
 # Pure MicroPython/CPython code: no typing, no machine. The host has its own typed copy
 # (keezbord/host/drivers/link_protocol.py), tested byte for byte against this one.
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: CMD_PATTERNS, strip_writes in HEARTBEAT, CONFIG max_ma 0 = none
 
 # Pico -> host
 MSG_HELLO = 0x01
@@ -25,6 +25,7 @@ CMD_SNAPSHOT = 0x82
 CMD_LEDS = 0x83
 CMD_PING = 0x84
 CMD_CONFIG = 0x85
+CMD_PATTERNS = 0x86
 CMD_MAINTENANCE = 0x8D
 CMD_TEST_CHAIN = 0x8E
 CMD_TEST_SWITCHES = 0x8F
@@ -46,6 +47,15 @@ def _make_table():
 
 
 _CRC_TABLE = _make_table()
+
+
+def _crc16_n_py(buf, start, end):
+    """crc16 of buf[start:end] without slicing (allocation-free)."""
+    t = _CRC_TABLE
+    crc = 0xFFFF
+    for i in range(start, end):
+        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ buf[i]) & 0xFF]
+    return crc ^ 0xFFFF
 
 
 def crc16(data):
@@ -115,6 +125,166 @@ def encode_frame(msg_type, seq, payload=b""):
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
+def _cobs_decode_inplace_py(buf, n):
+    """Decode the COBS block buf[:n] in place (the output never overtakes the input);
+    the decoded length, or -1 if malformed. Allocation-free."""
+    i = 0
+    j = 0
+    while i < n:
+        code = buf[i]
+        if code == 0:
+            return -1
+        end = i + code
+        if end > n:
+            return -1
+        i += 1
+        while i < end:
+            buf[j] = buf[i]
+            j += 1
+            i += 1
+        if code != 0xFF and i < n:
+            buf[j] = 0
+            j += 1
+    return j
+
+
+def _copy_py(dst, doff, src, soff, n):
+    for i in range(n):
+        dst[doff + i] = src[soff + i]
+
+
+def _xor_copy_py(dst, src, n, x):
+    for i in range(n):
+        dst[i] = src[i] ^ x
+
+
+try:  # native code on MicroPython (proto_viper.py), the Python above elsewhere
+    from array import array
+
+    import proto_viper as _V
+
+    _CRC_ARRAY = array("H", _CRC_TABLE)
+
+    def crc16_n(buf, start, end):
+        return _V.crc16_n(buf, start, end, _CRC_ARRAY)  # type: ignore[arg-type]  # viper ptr16
+
+    cobs_decode_inplace = _V.cobs_decode_inplace
+    copy = _V.copy
+    xor_copy = _V.xor_copy
+except ImportError:
+    crc16_n = _crc16_n_py
+    cobs_decode_inplace = _cobs_decode_inplace_py
+    copy = _copy_py
+    xor_copy = _xor_copy_py
+
+
+def encode_frame_into(out, body, n):
+    """Frame body[:n] (type, seq, payload; the CRC is appended here, body needs 2 spare
+    bytes) into `out` as 00 COBS 00; returns the wire length. Allocation-free."""
+    crc = crc16_n(body, 0, n)
+    body[n] = crc >> 8
+    body[n + 1] = crc & 0xFF
+    n += 2
+    out[0] = 0
+    code_at = 1
+    k = 2
+    code = 1
+    for i in range(n):
+        b = body[i]
+        if b == 0:
+            out[code_at] = code
+            code_at = k
+            k += 1
+            code = 1
+        else:
+            out[k] = b
+            k += 1
+            code += 1
+            if code == 0xFF:
+                out[code_at] = code
+                code_at = k
+                k += 1
+                code = 1
+    out[code_at] = code
+    out[k] = 0
+    return k + 1
+
+
+class FrameReader:
+    """The firmware's receiver: bytes pushed one at a time into a preallocated buffer,
+    no allocation per byte or per frame. When push() returns True, a good frame is in
+    self.buf: type buf[0], seq buf[1] | buf[2] << 8, payload buf[3:self.end]. Same
+    accounting as Decoder (frames_ok, frames_bad; empty chunks ignored)."""
+
+    def __init__(self, size=MAX_WIRE):
+        self.buf = bytearray(size)
+        self.n = 0
+        self.end = 0
+        self.overflow = False
+        self.frames_ok = 0
+        self.frames_bad = 0
+
+    def reset(self):
+        self.n = 0
+        self.overflow = False
+
+    def push(self, b):
+        if b:
+            n = self.n
+            if n < len(self.buf):
+                self.buf[n] = b
+                self.n = n + 1
+            else:
+                self.overflow = True
+            return False
+        return self.frame_done()
+
+    def read_from(self, stream, max_bytes):
+        """Take bytes from stream.read_into() (which stops after a 00) until a frame
+        ends or max_bytes were read or nothing is waiting; True if a good frame is in."""
+        buf = self.buf
+        size = len(buf)
+        while max_bytes > 0:
+            n = self.n
+            room = size - n
+            if room <= 0:  # too long for a frame: drop it, read on to the next 00
+                self.overflow = True
+                self.n = 0
+                n = 0
+                room = size
+            k = stream.read_into(buf, n, min(room, max_bytes))
+            if k <= 0:
+                return False
+            max_bytes -= k
+            n += k
+            if buf[n - 1] == 0:
+                self.n = n - 1
+                if self.frame_done():
+                    return True
+            else:
+                self.n = n
+        return False
+
+    def frame_done(self):
+        """A 00 arrived: check the frame collected so far."""
+        n = self.n
+        self.n = 0
+        if self.overflow:
+            self.overflow = False
+            self.frames_bad += 1
+            return False
+        if n == 0:
+            return False
+        buf = self.buf
+        m = cobs_decode_inplace(buf, n)  # type: ignore[arg-type]  # viper ptr8
+        if m < 5 or crc16_n(buf, 0, m - 2) != (buf[m - 2] << 8) | buf[m - 1]:
+            self.frames_bad += 1
+            return False
+        self.end = m - 2
+        self.frames_ok += 1
+        return True
+
+
 def parse_body(body):
     """(type, seq, payload) of a decoded body, or None if short or its CRC is wrong."""
     if body is None or len(body) < 5:
@@ -179,6 +349,18 @@ def u32(v):
     return bytes((v & 0xFF, (v >> 8) & 0xFF, (v >> 16) & 0xFF, (v >> 24) & 0xFF))
 
 
+def put_u16(b, i, v):
+    b[i] = v & 0xFF
+    b[i + 1] = (v >> 8) & 0xFF
+
+
+def put_u32(b, i, v):
+    b[i] = v & 0xFF
+    b[i + 1] = (v >> 8) & 0xFF
+    b[i + 2] = (v >> 16) & 0xFF
+    b[i + 3] = (v >> 24) & 0xFF
+
+
 def get_u16(b, i):
     return b[i] | (b[i + 1] << 8)
 
@@ -222,10 +404,11 @@ def decode_snapshot(payload):
 
 
 HEARTBEAT_FIELDS = ("scans", "chain_errors", "rx_bad", "rx_gaps", "led_frames", "overruns",
-                    "tx_dropped")
+                    "tx_dropped", "strip_writes")
 FLAG_CHAIN_OK = 1
 FLAG_LINK_LOST = 2
 FLAG_TEST_CHAIN = 4
+FLAG_CONFIG_DEFAULTS = 8  # board.json had bad values: defaults used (LOG after HELLO)
 
 
 def encode_heartbeat(t_ms, counters, flags):

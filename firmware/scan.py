@@ -1,45 +1,89 @@
 # Reading the reed switches through a chain of 74HC165 shift registers over SPI.
 #
-# Bit order (the "chain bit index" used everywhere else): bit i is the i-th bit clocked
-# out, that is chip i // 8 (chip 0 is the one wired to the Pico's MISO) and input
-# D(7 - i % 8) (H first, as a 74HC165 shifts QH out first). In a sample, bit i is
-# byte i >> 3, mask 0x80 >> (i & 7), and 1 means "switch closed" (a pawn on the hole).
+# Bit order (the "chain bit index" used everywhere else): SPI mode 0, MSB first; bit i
+# is the i-th bit clocked out after the /PL latch, that is chip i // 8 (chip 0 is the one
+# whose QH, pin 9, drives the Pico's MISO) and input (H, G, ... A)[i % 8], H (pin 6)
+# first. In a sample, bit i is byte i >> 3, mask 0x80 >> (i & 7), and 1 means "switch
+# closed" (a pawn on the hole).
 #
-# Broken-chain check: the serial input (DS, pin 10) of the LAST chip is tied to a fixed
-# level (GND by default). Clocking tail_bytes more bytes than the chain holds must then
-# read that level; anything else means a broken data line, a chip missing or a wrong
-# chip count in the configuration.
+# Chain check: chip k's DS (pin 10) is fed by chip k+1's QH; the LAST chip's DS is tied
+# to 3V3 (tail_level 1) and MISO is pulled down, so an open, unplugged or unpowered line
+# reads 0. After the switch chips come the optional signature chip (inputs hard-wired,
+# e.g. 0xA5) and then tail_bytes bytes that must read all ones. Any mismatch is a chain
+# fault: the sample is discarded (never reported as closed switches) and, after a fault,
+# the chain must read right RECOVER_SCANS times in a row before samples count again (a
+# floating input can pass one check by chance, not four).
+
+from protocol import xor_copy
+
+SPI_POLARITY = 0  # SPI mode 0: the 74HC165 shifts on the rising edge of CP, and mode 0
+SPI_PHASE = 0  # samples on that same edge, so the bit before the shift is read
+
+FAULT_NONE = 0
+FAULT_OPEN = 1  # every byte read 0: nothing drives MISO (unplugged, unpowered, cut)
+FAULT_TAIL = 2  # the tail did not read all ones: cut mid-chain, chip missing, too many chips
+FAULT_SIGNATURE = 3  # the signature byte is wrong: wrong chip count, or a floating input
+FAULT_TEXT = ("ok", "open data line (reads 0: unplugged, unpowered or cut before chip 0)",
+              "tail bits wrong (chain cut, chip missing or wrong chip count)",
+              "signature byte wrong (wrong chip count or a floating input)")
+RECOVER_SCANS = 4
 
 
 class ChainScanner:
-    def __init__(self, spi, latch, chips, tail_bytes=1, tail_level=0, active_low=True):
+    def __init__(self, spi, latch, chips, tail_bytes=1, tail_level=1, active_low=True,
+                 signature=None):
         self.spi = spi
         self.latch = latch
         self.chips = chips
         self.n_bits = chips * 8
-        self.buf = bytearray(chips + tail_bytes)
+        self.signature = signature
+        self.sig_bytes = 0 if signature is None else 1
+        self.buf = bytearray(chips + self.sig_bytes + tail_bytes)
         self.sample = bytearray(chips)
-        self.tail = bytes((0xFF if tail_level else 0x00,)) * tail_bytes
+        self.tail = 0xFF if tail_level else 0x00
         self.invert = 0xFF if active_low else 0x00
         self.scans = 0
         self.chain_errors = 0
-        self.chain_ok = True
+        self.chain_ok = False  # trusted only after RECOVER_SCANS good reads
+        self.fault = FAULT_NONE  # the last read's verdict
+        self.good_run = 0
+
+    def check(self):
+        """The verdict on self.buf (a FAULT_* code); allocation-free."""
+        buf = self.buf
+        n = len(buf)
+        chips = self.chips
+        tail = self.tail
+        for j in range(chips + self.sig_bytes, n):
+            if buf[j] != tail:
+                for k in range(n):
+                    if buf[k]:
+                        return FAULT_TAIL
+                return FAULT_OPEN
+        if self.sig_bytes and buf[chips] != self.signature:
+            return FAULT_SIGNATURE
+        return FAULT_NONE
 
     def scan(self):
-        """Read the chain once into self.sample; return False if the chain looks broken."""
-        self.latch.value(0)  # SH/LD low: load the parallel inputs
-        self.latch.value(1)  # high again: shift mode
+        """Read the chain once into self.sample; False if the sample is not to be trusted
+        (a fault now, or too soon after one)."""
+        latch = self.latch
+        latch.value(0)  # /PL low: load the parallel inputs
+        latch.value(1)  # high again: shift mode
         buf = self.buf
         self.spi.readinto(buf)
         self.scans += 1
-        chips = self.chips
-        if buf[chips:] != self.tail:
+        fault = self.check()
+        self.fault = fault
+        if fault:
             self.chain_errors += 1
             self.chain_ok = False
+            self.good_run = 0
             return False
-        self.chain_ok = True
-        sample = self.sample
-        inv = self.invert
-        for j in range(chips):
-            sample[j] = buf[j] ^ inv
+        if not self.chain_ok:
+            self.good_run += 1
+            if self.good_run < RECOVER_SCANS:
+                return False
+            self.chain_ok = True
+        xor_copy(self.sample, buf, self.chips, self.invert)  # type: ignore[arg-type]  # viper ptr8
         return True

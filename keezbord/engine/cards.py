@@ -29,10 +29,11 @@ class UnknownCardError(ValueError):
 
 
 def parse_card(text: str) -> str:
-    """Normalise a card name (``"k"``, ``"boer"``, ``"10"``) to its rank in RANKS."""
+    """Normalise a card name (``"k"``, ``"boer"``, ``"10"``) to its rank in RANKS. The
+    whole text must be the name: no surrounding whitespace (``"K\\n"`` is not a card)."""
     if not isinstance(text, str):
         raise UnknownCardError(f"not a card: {text!r}")
-    t = text.strip()
+    t = text
     if t in RANKS:
         return t
     rank = _ALIASES.get(t.lower())

@@ -62,8 +62,9 @@ class Move:
         return " ".join([self.card, *(p.text(topo) for p in self.parts)])
 
 
-_STEP_RE = re.compile(r"^([0-7]):([A-Z0-9]+)-([A-Z0-9]+)$")
-_SWAP_RE = re.compile(r"^([0-7]):T(0|[1-9]\d*)<>([0-7]):T(0|[1-9]\d*)$")
+# fullmatch and [0-9]: "$" lets a trailing newline through, "\d" other scripts' digits.
+_STEP_RE = re.compile(r"([0-7]):([A-Z0-9]+)-([A-Z0-9]+)")
+_SWAP_RE = re.compile(r"([0-7]):T(0|[1-9][0-9]*)<>([0-7]):T(0|[1-9][0-9]*)")
 
 
 def parse_move(text: str, topo: Topology) -> Move:
@@ -84,7 +85,7 @@ def parse_move(text: str, topo: Topology) -> Move:
 
 
 def _parse_part(pt: str, topo: Topology) -> Part:
-    m = _SWAP_RE.match(pt)
+    m = _SWAP_RE.fullmatch(pt)
     try:
         if m:
             sa, a, sb, b = int(m[1]), int(m[2]), int(m[3]), int(m[4])
@@ -92,7 +93,7 @@ def _parse_part(pt: str, topo: Topology) -> Part:
                 _check_seat(seat, topo, pt)
                 parse_loc(topo, seat, f"T{idx}")
             return Swap(sa, a, sb, b)
-        m = _STEP_RE.match(pt)
+        m = _STEP_RE.fullmatch(pt)
         if m:
             seat = int(m[1])
             _check_seat(seat, topo, pt)

@@ -30,7 +30,8 @@ BLOCKADE: Final = 16
 Pawns = tuple[tuple[int, ...], ...]
 TeamMode = Literal["pairs", "none"]
 
-_LOC_RE = re.compile(r"^(?:(N)|(S)|T(0|[1-9]\d*)|H([1-4]))$")
+# fullmatch and [0-9]: "$" lets a trailing newline through, "\d" other scripts' digits.
+_LOC_RE = re.compile(r"(?:(N)|(S)|T(0|[1-9][0-9]*)|H([1-4]))")
 
 
 class InvalidPositionError(ValueError):
@@ -244,7 +245,7 @@ def _check_teams(seats: int, teams: str | None) -> TeamMode:
 
 def parse_loc(topo: Topology, seat: int, text: Any) -> int:
     """Parse a pawn location string (``N``, ``S``, ``T<i>``, ``H<k>``) for a seat."""
-    m = _LOC_RE.match(text) if isinstance(text, str) else None
+    m = _LOC_RE.fullmatch(text) if isinstance(text, str) else None
     if not m:
         raise InvalidPositionError(
             f"seat {seat}: {text!r} is not a pawn location (N, S, T<i> or H1..H4)")

@@ -20,7 +20,8 @@ MIN_SEGMENT = 7
 
 HoleKind = Literal["T", "N", "H"]
 
-_HOLE_RE = re.compile(r"^(?:T(0|[1-9]\d*)|([NH])([0-7])\.([1-4]))$")
+# fullmatch and [0-9]: "$" lets a trailing newline through, "\d" other scripts' digits.
+_HOLE_RE = re.compile(r"(?:T(0|[1-9][0-9]*)|([NH])([0-7])\.([1-4]))")
 
 
 class TopologyError(ValueError):
@@ -91,7 +92,7 @@ class Topology:
 
     def parse_hole(self, name: str) -> Hole:
         """Parse a physical hole name, refusing names off this board."""
-        m = _HOLE_RE.match(name) if isinstance(name, str) else None
+        m = _HOLE_RE.fullmatch(name) if isinstance(name, str) else None
         if not m:
             raise TopologyError(f"not a hole name: {name!r} (expected T<i>, N<p>.<k> or H<p>.<k>)")
         if m.group(1) is not None:

@@ -24,11 +24,12 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.cards import RANKS, deck
 from keezbord.engine.text import CARD_NAMES, Text
+from keezbord.host.jsontext import JsonTextError, loads
 
 REGISTRY_VERSION: Final = 1
 # PN532 UIDs of 4, 7 or 10 bytes; RDM6300 tags of 5 bytes: as upper-case hex.
 TAG_LENGTHS: Final = (8, 10, 14, 20)
-_TAG_RE = re.compile(r"^[0-9A-F]+$")
+_TAG_RE = re.compile(r"[0-9A-F]+")
 
 
 class RegistryError(ValueError):
@@ -56,7 +57,7 @@ def normalise_tag(text: str) -> str | None:
     if not isinstance(text, str):
         return None
     t = text.strip().upper()
-    return t if len(t) in TAG_LENGTHS and _TAG_RE.match(t) else None
+    return t if len(t) in TAG_LENGTHS and _TAG_RE.fullmatch(t) else None
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,9 @@ def load_registry(path: Path, missing_ok: bool = True) -> CardRegistry:
             return CardRegistry()
         raise
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RegistryError(f"{path}: not valid JSON: {e}") from None
+        data = loads(text)
+    except JsonTextError as e:
+        raise RegistryError(f"{path}: {e}") from None
     return CardRegistry.from_json(data, str(path))
 
 

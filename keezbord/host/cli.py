@@ -7,12 +7,17 @@ start fast). A command module defines ``add_<name>_arguments(parser)`` and
 
 Errors: a command raises ``UsageError`` (or one of the engine's ValueError subclasses) for
 bad input; the dispatcher prints one line on stderr and exits 2, never a traceback.
+
+Language: every command that prints player-facing text takes ``--lang nl|en``
+(``add_lang_argument``); the dispatcher resolves it once for all of them (``resolve_lang``):
+``--lang``, else ``$KEEZBORD_LANG``, else English.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -35,6 +40,28 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
+
+
+LANG_ENV = "KEEZBORD_LANG"
+LANGS = ("en", "nl")
+
+
+def add_lang_argument(p: argparse.ArgumentParser, what: str = "messages") -> None:
+    """``--lang`` for a command that prints player-facing text (see ``resolve_lang``)."""
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help=f"language of {what}: nl or en (default: ${LANG_ENV}, else en)")
+
+
+def resolve_lang(flag: str | None) -> str:
+    """The command line's language: ``--lang``, else ``$KEEZBORD_LANG``, else English."""
+    if flag is not None:
+        return flag
+    env = os.environ.get(LANG_ENV, "").strip()
+    if not env:
+        return "en"
+    if env not in LANGS:
+        raise UsageError(f"{LANG_ENV} must be nl or en, not {env!r}")
+    return env
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     getattr(module, f"add_{name}_arguments")(parser)
     ns = parser.parse_args(args[1:])
     try:
+        if hasattr(ns, "lang"):
+            ns.lang = resolve_lang(ns.lang)
         result: int = getattr(module, f"run_{name}")(ns)
         return result
     except KeyboardInterrupt:
@@ -82,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (UsageError, ValueError, OSError) as e:
         print(f"keezbord {name}: {_one_line(e)}", file=sys.stderr)
+        return 2
+    except RecursionError:  # the parsers refuse deep nesting; this is the last guard
+        print(f"keezbord {name}: input nested too deeply", file=sys.stderr)
         return 2
 
 

@@ -94,7 +94,7 @@ class BoardConfig:
     leds: LedConfig = field(default_factory=LedConfig)
     rfid: RfidConfig = field(default_factory=RfidConfig)
     cards: Path = Path("cards.json")
-    journal: Path = Path("keezbord.sqlite")
+    journal: Path | None = None  # [files] journal; None: the rule of keezbord/host/paths.py
 
     def topology(self) -> Topology:
         return Topology(self.seats, self.segment)
@@ -109,14 +109,13 @@ class BoardConfig:
 
         if self.wiring == "default":
             return default_wiring(self.topology())
-        import json
+        from keezbord.host.jsontext import JsonTextError, loads
 
         path = Path(self.wiring)
         try:
-            with path.open(encoding="utf-8") as f:
-                data = json.load(f)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"{path}: not valid JSON: {e}") from None
+            data = loads(path.read_bytes())
+        except JsonTextError as e:
+            raise ConfigError(f"{self.source}: board.wiring: {path}: {e}") from None
         try:
             return Wiring.from_json(data)
         except (ValueError, KeyError, TypeError) as e:
@@ -244,9 +243,9 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
                       r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
 
     f = top.table("files", ("cards", "journal"))
+    journal = f.get_path("journal", "", base) if "journal" in f.data else None
     return BoardConfig(source, seats, segment, profile, wiring, hints, scanner, leds, rfid,
-                       f.get_path("cards", "cards.json", base),
-                       f.get_path("journal", "keezbord.sqlite", base))
+                       f.get_path("cards", "cards.json", base), journal)
 
 
 def load_config(path: str | Path) -> BoardConfig:
@@ -260,9 +259,16 @@ def load_config(path: str | Path) -> BoardConfig:
 
 
 def find_config(path: str | None) -> BoardConfig:
-    """The ``--config`` file; else ./board.toml if there is one; else the defaults."""
-    if path is not None:
-        return load_config(path)
-    if Path(DEFAULT_CONFIG_NAME).is_file():
-        return load_config(DEFAULT_CONFIG_NAME)
-    return BoardConfig()
+    """The ``--config`` file; else ./board.toml; else /etc/keezbord/board.toml; else the
+    defaults (the rule of keezbord/host/paths.py)."""
+    from keezbord.host.paths import config_path
+
+    found = config_path(path)
+    return BoardConfig() if found is None else load_config(found)
+
+
+def journal_of(cfg: BoardConfig, override: str | Path | None = None) -> Path:
+    """The journal every command uses with this configuration (keezbord/host/paths.py)."""
+    from keezbord.host.paths import journal_path
+
+    return journal_path(cfg.journal, override)

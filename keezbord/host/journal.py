@@ -17,6 +17,7 @@ Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -57,18 +58,22 @@ class JournalError(ValueError):
 class Journal:
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
-        if readonly:
-            uri = f"file:{self.path}?mode=ro"
-            self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
-        else:
-            self.db = sqlite3.connect(self.path, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode = WAL")
-            self.db.execute("PRAGMA synchronous = FULL")
-            self._sync_full = True
-            self.db.executescript(SCHEMA)
         try:
+            if readonly:
+                uri = f"file:{self.path}?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            else:
+                self.db = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as e:  # e.g. its folder does not exist
+            raise JournalError(f"{self.path}: cannot open the journal ({e})") from None
+        try:
+            if not readonly:
+                self.db.execute("PRAGMA journal_mode = WAL")
+                self.db.execute("PRAGMA synchronous = FULL")
+                self._sync_full = True
+                self.db.executescript(SCHEMA)
             self.db.execute("SELECT 1 FROM games LIMIT 1")
-        except sqlite3.DatabaseError as e:
+        except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
             raise JournalError(f"{self.path}: not a keezbord journal ({e})") from None
 
@@ -108,9 +113,18 @@ class Journal:
 
     # -- reading ---------------------------------------------------------------------
 
-    def latest_game(self) -> int | None:
-        row = self.db.execute("SELECT max(id) FROM games").fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+    def latest_game(self, mode: str | None = None) -> int | None:
+        """The latest game; with ``mode``, the latest whose setup has that ``"mode"``
+        (``run``, ``sim``, ``simulated``; a setup without one counts as ``run``): every
+        command shares one journal, each resumes its own kind of game."""
+        if mode is None:
+            row = self.db.execute("SELECT max(id) FROM games").fetchone()
+            return None if row is None or row[0] is None else int(row[0])
+        for gid, setup in self.db.execute("SELECT id, setup FROM games ORDER BY id DESC"):
+            with contextlib.suppress(ValueError, AttributeError):
+                if json.loads(setup).get("mode", "run") == mode:
+                    return int(gid)
+        return None
 
     def game(self, game: int | None) -> int:
         gid = self.latest_game() if game is None else game

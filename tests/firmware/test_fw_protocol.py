@@ -100,3 +100,48 @@ def test_payload_codecs_round_trip() -> None:
     assert P.decode_hello(P.encode_hello(192, 192, 250, 4, "fw 1")) == (
         P.PROTOCOL_VERSION, 192, 192, 250, 4, "fw 1")
     assert P.decode_changes(b"\x00\x00\x00") is None
+
+
+PROTO_VIPER_PROBE = r"""
+import random
+import protocol as P
+import proto_viper as V
+random.seed(3)
+bad = 0
+for trial in range(300):
+    n = random.randint(0, 300)
+    data = bytearray(random.getrandbits(8) if random.random() < 0.9 else 0 for _ in range(n))
+    if P._crc16_n_py(data, 0, n) != P.crc16_n(data, 0, n) or P.crc16(data) != P.crc16_n(data, 0, n):
+        bad += 1
+    enc = bytearray(P.cobs_encode(bytes(data)))
+    if random.random() < 0.2 and enc:
+        enc[random.randrange(len(enc))] = random.getrandbits(8)
+    a = bytearray(enc); b = bytearray(enc)
+    ra = P._cobs_decode_inplace_py(a, len(a)); rb = V.cobs_decode_inplace(b, len(b))
+    if ra != rb or (ra >= 0 and a[:ra] != b[:rb]):
+        bad += 1
+    x = random.getrandbits(8)
+    d1 = bytearray(n); d2 = bytearray(n)
+    P._xor_copy_py(d1, data, n, x); V.xor_copy(d2, data, n, x)
+    e1 = bytearray(n + 5); e2 = bytearray(n + 5)
+    P._copy_py(e1, 3, data, 0, n); V.copy(e2, 3, data, 0, n)
+    if d1 != d2 or e1 != e2:
+        bad += 1
+print("native", P.copy is V.copy, "bad", bad)
+"""
+
+
+def test_native_link_loops_match_the_python_ones_under_micropython() -> None:
+    import subprocess
+    from pathlib import Path
+
+    import pytest
+    from unix_pico import micropython_binary
+
+    exe = micropython_binary()
+    if exe is None:
+        pytest.skip("no MicroPython unix port")
+    fw = Path(__file__).resolve().parents[2] / "firmware"
+    p = subprocess.run([exe, "-c", PROTO_VIPER_PROBE], cwd=fw, capture_output=True,
+                       text=True, timeout=120, check=False)
+    assert p.stdout.strip() == "native True bad 0", p.stdout + p.stderr

@@ -65,7 +65,7 @@ def test_other_payloads_identical() -> None:
     assert P.encode_hello(192, 192, 250, 4, "v") == FW.encode_hello(192, 192, 250, 4, "v")
     assert P.encode_snapshot(5, 16, True, b"\x80\x01") == FW.encode_snapshot(
         5, 16, True, b"\x80\x01")
-    counters = list(range(7))
+    counters = list(range(len(P.HEARTBEAT_FIELDS)))
     assert P.encode_heartbeat(9, counters, 3) == FW.encode_heartbeat(9, counters, 3)
     fw_hb = FW.encode_heartbeat(9, counters, 3)
     hb = P.decode_heartbeat(fw_hb)

@@ -32,12 +32,13 @@ class LossyStream(ListStream):  # type: ignore[misc]
         self.drop_type: int | None = None
         self.drop = 0
 
-    def write(self, data: bytes) -> bool:
+    def write(self, buf: bytes, n: int) -> bool:
+        data = bytes(buf[:n])
         body = P.cobs_decode(bytes(data[1:-1]))
         if self.drop and body and body[0] == self.drop_type:
             self.drop -= 1
             return True
-        return bool(super().write(data))
+        return bool(super().write(data, n))
 
 
 class Pico:
@@ -46,7 +47,8 @@ class Pico:
     def __init__(self, chips: int = 2, leds: int = 4, **cfg: Any) -> None:
         self.clock = FakeClock(5000)
         self.cfg = dict(board_config.DEFAULTS, chips=chips, leds=leds, scan_hz=250,
-                        debounce=3, brightness=255, max_ma=100_000, **cfg)
+                        debounce=3, brightness=255, max_ma=60_000)
+        self.cfg.update(cfg)
         self.chain = FakeChain(chips, self.clock)
         self.stream = LossyStream()
         self.strip = FakeStrip(self.clock)
@@ -101,8 +103,16 @@ class FakePort:
 
 
 def connect(pico: Pico, **kw: Any) -> SerialLink:
+    """Open the port and wait (polling) for the firmware's first frame: only then does
+    the host send its HELLO and SNAPSHOT requests."""
     link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port, **kw)
     assert link.connect()
+    assert link.session.take_outgoing() == b""  # nothing sent yet
+    for _ in range(100):
+        link.poll()
+        if link.session.peer_seen:
+            break
+    assert link.session.peer_seen
     return link
 
 
@@ -180,7 +190,7 @@ def test_sequence_gap_heals_through_snapshot() -> None:
     changes = poll_for(link, 40)
     assert sorted((c.index, c.closed) for c in changes) == [(4, True), (5, True)]
     h = link.health()
-    assert h.gaps == 1 and h.snapshots == 2
+    assert h.gaps == 1 and h.snapshots == 3  # with the one at first trusted read
 
 
 def test_unplug_and_replug_resyncs() -> None:
@@ -197,10 +207,10 @@ def test_unplug_and_replug_resyncs() -> None:
     pico.chain.set(7, True)
     pico.run(50)
     pico.unplugged = False
-    changes = poll_for(link, 300)
+    changes = poll_for(link, 1500)  # reconnect, then the next heartbeat, then resync
     assert sorted((c.index, c.closed) for c in changes) == [(2, False), (7, True)]
     h = link.health()
-    assert h.connected and h.reconnects == 1 and h.snapshots == 2
+    assert h.connected and h.reconnects == 1 and h.snapshots == 3
 
 
 def test_pings_keep_the_firmware_out_of_link_lost() -> None:
@@ -275,3 +285,16 @@ def test_fuzz_session_well_framed_nonsense_never_crashes(
     for t, q, p in frames:
         for c in s.receive(P.encode_frame(t, q, p)):
             assert 0 <= c.index < 16
+
+
+def test_pawns_on_the_board_at_boot_reach_a_host_that_asked_early() -> None:
+    """The host greets at the firmware's first heartbeat, sent at boot, so its snapshot
+    request can arrive before the chain is trusted (four good reads). The firmware sends
+    the real state once it has it."""
+    pico = Pico()
+    pico.chain.set(4, True)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port)
+    assert link.connect()
+    changes = poll_for(link, 100)
+    assert [(c.index, c.closed) for c in changes] == [(4, True)]
+    assert link.health().chain_ok is True

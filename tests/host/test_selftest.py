@@ -150,7 +150,8 @@ def test_cli_selftest_sim_writes_json_and_text(tmp_path: Path,
     cfg = tmp_path / "board.toml"
     cfg.write_text("[board]\nseats = 2\nsegment = 8\n")
     rep = tmp_path / "out.json"
-    args = ["selftest", "--config", str(cfg), "--sim", "--quiet", "--report", str(rep)]
+    args = ["selftest", "--config", str(cfg), "--sim", "--quiet", "--report", str(rep),
+            "--lang", "nl"]
     assert main(args) == 0
     assert json.loads(rep.read_text())["ok"] is True
     assert "in orde" in rep.with_suffix(".txt").read_text()

@@ -21,7 +21,7 @@ from keezbord.host.cards import (
     load_registry,
     save_registry,
 )
-from keezbord.host.cli import UsageError
+from keezbord.host.cli import UsageError, add_lang_argument
 from keezbord.host.config import BoardConfig, find_config
 from keezbord.host.drivers.rfid import READER_KINDS, CardReader, SimReader, open_reader
 
@@ -33,7 +33,7 @@ def _monotonic_ms() -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE",
                    help="board configuration (default: ./board.toml if present)")
-    p.add_argument("--lang", default="nl", choices=("nl", "en"), help="language of messages")
+    add_lang_argument(p)
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -159,8 +159,9 @@ def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--faults", default="",
                         help="faults for --sim, e.g. 'swap:T3,T4;missing:T7;chatter:T9;"
                              "stuck:N0.1;led-swap:T1,T2'")
-    parser.add_argument("--report", default="selftest.json", metavar="FILE",
-                        help="JSON report (a readable .txt is written beside it)")
+    parser.add_argument("--report", default=None, metavar="FILE",
+                        help="also write the report as JSON to FILE, and a readable .txt "
+                             "beside it (default: only print it)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="give up on a hole after this long (default: wait; type s "
                              "and Enter to skip a hole, q to stop)")
@@ -193,12 +194,13 @@ def run_selftest(args: argparse.Namespace) -> int:
         report = _selftest_hardware(cfg, wiring, settings, say, lang)
     if report is None:
         raise UsageError("selftest stopped before the end")
-    json_path = Path(args.report)
-    json_path.write_text(report.to_json() + "\n", encoding="utf-8")
     text = report.to_text(lang)
-    json_path.with_suffix(".txt").write_text(text, encoding="utf-8")
     print(text, end="")
-    print(f"{json_path}, {json_path.with_suffix('.txt')}")
+    if args.report is not None:  # files only where asked: never into the cwd unasked
+        json_path = Path(args.report)
+        json_path.write_text(report.to_json() + "\n", encoding="utf-8")
+        json_path.with_suffix(".txt").write_text(text, encoding="utf-8")
+        print(f"{json_path}, {json_path.with_suffix('.txt')}")
     return 0 if report.ok else 1
 
 
@@ -323,7 +325,9 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
             leds = StripLeds(strip, renderer)
             show = leds.show_frame
         elif cfg.led_driver == "pico-serial":
-            show = lambda frame, now: link.send_leds(renderer.render(frame, now))  # noqa: E731
+            from keezbord.host.selftest import link_led_show
+
+            show = link_led_show(link, renderer)
         else:
             show = lambda frame, now: None  # noqa: E731
         say("s + Enter: gat overslaan / skip a hole; q + Enter: stoppen / stop")

@@ -27,8 +27,9 @@ from keezbord.hardware.wiring import REFERENCE_SIGNATURE
 from keezbord.host.cli import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
-FIRMWARE_FILES = ("protocol.py", "scan.py", "debounce.py", "leds.py", "link.py", "stream.py",
-                  "app.py", "board_config.py", "ws2812.py", "main.py")
+FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
+                  "leds_viper.py", "patterns.py", "link.py", "stream.py", "app.py",
+                  "board_config.py", "ws2812.py", "ws2812_timing.py", "main.py")
 # A board built to the reference design: the chain's far end tied to 3V3 (tail level 1)
 # and a signature chip (keezbord board wiring); board.json says so.
 REFERENCE_TAIL_LEVEL = 1

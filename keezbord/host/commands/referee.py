@@ -7,14 +7,13 @@ import json
 import sys
 from pathlib import Path
 
-from keezbord.host.cli import UsageError
+from keezbord.host.cli import UsageError, add_lang_argument
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("trace", help="a sensor trace (JSON lines), or - for standard input")
     p.add_argument("--leds", action="store_true", help="also print the LED frames")
-    p.add_argument("--lang", choices=("en", "nl"), default="en",
-                   help="language of the reasons (default en)")
+    add_lang_argument(p, "the reasons")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -42,7 +41,12 @@ def add_journal_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     ex = sub.add_parser("export", help="write a game from the journal as a trace plus its "
                                        "move list")
-    ex.add_argument("--db", default="keezbord.db", help="journal database (default %(default)s)")
+    ex.add_argument("--config", default=None, metavar="FILE",
+                    help="board TOML whose [files] journal to read (default ./board.toml, "
+                         "else /etc/keezbord/board.toml)")
+    ex.add_argument("--db", default=None,
+                    help="journal database (default: the journal of the configuration, else "
+                         "keezbord.sqlite in the user's data folder, as every command)")
     ex.add_argument("--game", type=int, default=None,
                     help="game id (default: the latest game)")
     ex.add_argument("--out", default="-", help="trace file to write (default: standard "
@@ -51,9 +55,10 @@ def add_journal_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_journal(args: argparse.Namespace) -> int:
+    from keezbord.host.config import find_config, journal_of
     from keezbord.host.journal import Journal, JournalError
 
-    db = Path(args.db)
+    db = journal_of(find_config(args.config), args.db)
     if not db.exists():
         raise UsageError(f"{db}: no such journal")
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Any
@@ -13,9 +12,8 @@ from typing import Any
 from keezbord.engine.cards import RANKS, parse_card
 from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.profiles import PROFILES
-from keezbord.host.cli import UsageError
-
-LANG_DEFAULT = os.environ.get("KEEZBORD_LANG", "en")
+from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.jsontext import JsonTextError, loads
 
 
 def read_position(path: str, label: str = "POSITION") -> Position:
@@ -32,10 +30,9 @@ def read_position(path: str, label: str = "POSITION") -> Position:
     except UnicodeDecodeError:
         raise UsageError(f"{label} {name}: not a UTF-8 text file") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"{label} {name}: not valid JSON ({e.msg}, line {e.lineno} "
-                         f"column {e.colno})") from None
+        data = loads(text)
+    except JsonTextError as e:
+        raise UsageError(f"{label} {name}: {e}") from None
     try:
         return Position.from_dict(data)
     except InvalidPositionError as e:
@@ -59,8 +56,7 @@ def _print(obj: Any) -> None:
 def add_moves_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--card", required=True, type=_card, help=f"one of {' '.join(RANKS)}")
     p.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
-    p.add_argument("--lang", choices=("en", "nl"), default=LANG_DEFAULT,
-                   help="language of the reason when there is no legal move")
+    add_lang_argument(p, "the reason when there is no legal move")
 
 
 def run_moves(args: argparse.Namespace) -> int:
@@ -86,7 +82,7 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--card", required=True, type=_card)
     p.add_argument("before", metavar="BEFORE", help="position JSON file (or -)")
     p.add_argument("after", metavar="AFTER", help="position JSON file (or -)")
-    p.add_argument("--lang", choices=("en", "nl"), default=LANG_DEFAULT)
+    add_lang_argument(p, "the reason")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -123,7 +119,7 @@ def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
                    help="default: pairs for 4, 6 and 8 seats")
     p.add_argument("--show", action="store_true", help="print every turn of every game")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--lang", choices=("en", "nl"), default=LANG_DEFAULT)
+    add_lang_argument(p, "the moves shown with --show")
     p.add_argument("--engine", choices=("fast", "positions"), default="fast",
                    help="fast: the playout board (default); positions: the Position-based "
                    "reference loop, same games, for comparison")

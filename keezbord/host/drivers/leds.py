@@ -5,9 +5,19 @@ deficiencies), and every role also has its own time pattern, so colour is never 
 only cue: ``error`` blinks fast, ``restore`` pulses, ``target`` is steady, and so on.
 The blink phase is a pure function of the time passed in.
 
-A brightness cap scales everything; a current budget (mA) then scales a frame down as a
-whole when its estimated draw would exceed it (WS2812: about 20 mA per channel at full).
-Both the Pi-direct NeoPixel strip and the Pico serial link render through here.
+The patterns are defined once, in the firmware's plain module ``firmware/patterns.py``,
+and twinned here in integer arithmetic (``pattern_level_u8``), like the link protocol:
+the Pico animates them itself from a pattern id per LED, and the Pi-direct path renders
+them here; ``render`` matches the firmware's ``leds.render_into`` byte for byte
+(tests/host/drivers/test_led_patterns_twin.py). Per LED:
+
+    base = int(colour * brightness)                  (the host; brightness 0..1)
+    v    = base * (level + 1) >> 8                   (level 0..255 of its pattern now)
+
+then the current budget (mA) scales a frame down as a whole when its estimated draw
+would exceed it (WS2812: about 20 mA per channel at full, 1 mA idle), with the
+firmware's 16.16 fixed-point factor. ``LedRenderer.base`` gives what goes over the link
+(base colours and pattern ids); the Pico applies levels and its current cap.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ PATTERNS: Final[tuple[Pattern, ...]] = (
     "steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse")
 ROLES: Final = ("turn", "source", "target", "victim", "error", "restore")
 
-_HEX_RE = re.compile(r"^#?([0-9a-fA-F]{6})$")
+_HEX_RE = re.compile(r"#?([0-9a-fA-F]{6})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,31 +55,41 @@ DEFAULT_STYLES: Final[Mapping[str, RoleStyle]] = {
 
 def parse_colour(text: str) -> RGB:
     """``#RRGGBB`` (or without the #) to an RGB tuple."""
-    m = _HEX_RE.match(text) if isinstance(text, str) else None
+    m = _HEX_RE.fullmatch(text) if isinstance(text, str) else None
     if not m:
         raise ValueError(f"not a colour {text!r} (expected #RRGGBB)")
     v = int(m.group(1), 16)
     return (v >> 16 & 0xFF, v >> 8 & 0xFF, v & 0xFF)
 
 
-def pattern_level(pattern: Pattern, t_ms: int) -> float:
-    """How bright (0..1) a pattern is at time ``t_ms``."""
+# The firmware's pattern ids (firmware/patterns.py NAMES, same order).
+PATTERN_IDS: Final[Mapping[Pattern, int]] = {p: i for i, p in enumerate(PATTERNS)}
+
+
+def pattern_level_u8(pattern: Pattern, t_ms: int) -> int:
+    """How bright (0..255) a pattern is at time ``t_ms``: twin of firmware/patterns.py."""
     if pattern == "steady":
-        return 1.0
+        return 255
     if pattern == "dim":
-        return 0.35
-    if pattern == "blink_fast":  # 4 Hz, half on
-        return 1.0 if t_ms % 250 < 125 else 0.0
+        return 89
     if pattern == "blink_slow":  # 1 Hz, mostly on so the hole stays findable
-        return 1.0 if t_ms % 1000 < 700 else 0.15
+        return 255 if t_ms % 1000 < 700 else 38
+    if pattern == "blink_fast":  # 4 Hz, half on
+        return 255 if t_ms % 250 < 125 else 0
     if pattern == "double_flash":  # two short flashes every 1.2 s
         p = t_ms % 1200
-        return 1.0 if p < 120 or 240 <= p < 360 else 0.0
+        return 255 if p < 120 or 240 <= p < 360 else 0
     if pattern == "pulse":  # triangle wave, 1.5 s period, never fully dark
         p = t_ms % 1500
-        tri = p / 750 if p < 750 else (1500 - p) / 750
-        return 0.2 + 0.8 * tri
+        if p >= 750:
+            p = 1500 - p
+        return 51 + 204 * p // 750
     raise ValueError(f"unknown LED pattern {pattern!r}")
+
+
+def pattern_level(pattern: Pattern, t_ms: int) -> float:
+    """How bright (0..1) a pattern is at time ``t_ms``."""
+    return pattern_level_u8(pattern, t_ms) / 255
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,19 +140,19 @@ def estimate_ma(pixels: Sequence[RGB], settings: LedSettings) -> float:
     return len(pixels) * settings.idle_ma + channels / 255 * settings.ma_per_channel
 
 
-def render(
+def base(
     frame: Mapping[str, str],
     led_order: Sequence[str | None],
-    t_ms: int,
     settings: LedSettings,
-) -> list[RGB]:
-    """The RGB value of every LED (``led_order[i]`` is the hole above LED i) at ``t_ms``.
-
-    Holes not in the frame are dark. A role or hole the strip does not know is an error:
-    the referee never sends one, so it is a bug to surface, not to hide.
-    """
+) -> tuple[list[RGB], list[int]]:
+    """Per LED (``led_order[i]`` is the hole above LED i): its colour at the configured
+    brightness and its pattern id, as the Pico gets them. Holes not in the frame are
+    dark. A role or hole the strip does not know is an error: the referee never sends
+    one, so it is a bug to surface, not to hide."""
     index = {h: i for i, h in enumerate(led_order) if h is not None}
-    out: list[RGB] = [(0, 0, 0)] * len(led_order)
+    colours: list[RGB] = [(0, 0, 0)] * len(led_order)
+    ids = [0] * len(led_order)
+    k = settings.brightness
     for hole, role in frame.items():
         style = settings.styles.get(role)
         if style is None:
@@ -140,26 +160,50 @@ def render(
         i = index.get(hole)
         if i is None:
             raise ValueError(f"hole {hole} has no LED in this wiring")
-        k = settings.brightness * pattern_level(style.pattern, t_ms)
         r, g, b = style.colour
-        out[i] = (int(r * k), int(g * k), int(b * k))
-    return limit_current(out, settings)
+        colours[i] = (int(r * k), int(g * k), int(b * k))
+        ids[i] = PATTERN_IDS[style.pattern]
+    return colours, ids
+
+
+def apply_patterns(colours: Sequence[RGB], ids: Sequence[int], t_ms: int) -> list[RGB]:
+    """Base colours at their patterns' levels at ``t_ms`` (the firmware's arithmetic)."""
+    levels = [pattern_level_u8(p, t_ms) + 1 for p in PATTERNS]
+    out: list[RGB] = []
+    for (r, g, b), pid in zip(colours, ids, strict=True):
+        s1 = levels[pid] if 0 <= pid < len(levels) else 256
+        out.append(((r * s1) >> 8, (g * s1) >> 8, (b * s1) >> 8))
+    return out
+
+
+def render(
+    frame: Mapping[str, str],
+    led_order: Sequence[str | None],
+    t_ms: int,
+    settings: LedSettings,
+) -> list[RGB]:
+    """The RGB value of every LED (``led_order[i]`` is the hole above LED i) at ``t_ms``:
+    what the Pico shows for the same frame, and what the Pi-direct strip shows."""
+    colours, ids = base(frame, led_order, settings)
+    return limit_current(apply_patterns(colours, ids, t_ms), settings)
 
 
 def limit_current(pixels: list[RGB], settings: LedSettings) -> list[RGB]:
-    """Scale the frame down as a whole if its estimated draw exceeds the budget."""
+    """Scale the frame down as a whole if its estimated draw exceeds the budget (the
+    firmware's integer formula: draw = channels * mA // 255, factor 16.16)."""
     if settings.budget_ma is None:
         return pixels
-    est = estimate_ma(pixels, settings)
-    if est <= settings.budget_ma:
+    total = sum(r + g + b for r, g, b in pixels)
+    budget = int(settings.budget_ma) - len(pixels) * round(settings.idle_ma)
+    draw = total * round(settings.ma_per_channel) // 255
+    if draw <= budget:
         return pixels
-    idle = len(pixels) * settings.idle_ma
-    f = max(0.0, (settings.budget_ma - idle) / (est - idle))
-    return [(int(r * f), int(g * f), int(b * f)) for r, g, b in pixels]
+    f = (budget << 16) // draw if budget > 0 else 0
+    return [((r * f) >> 16, (g * f) >> 16, (b * f) >> 16) for r, g, b in pixels]
 
 
 class LedRenderer:
-    """A wiring's LED order plus settings: ``render(frame, t_ms)``."""
+    """A wiring's LED order plus settings: ``render(frame, t_ms)``, ``base(frame)``."""
 
     def __init__(self, led_order: Sequence[str | None], settings: LedSettings) -> None:
         self.led_order = tuple(led_order)
@@ -167,3 +211,6 @@ class LedRenderer:
 
     def render(self, frame: Mapping[str, str], t_ms: int) -> list[RGB]:
         return render(frame, self.led_order, t_ms, self.settings)
+
+    def base(self, frame: Mapping[str, str]) -> tuple[list[RGB], list[int]]:
+        return base(frame, self.led_order, self.settings)

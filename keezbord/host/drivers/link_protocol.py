@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: CMD_PATTERNS, strip_writes in HEARTBEAT, CONFIG max_ma 0 = none
 
 MSG_HELLO = 0x01
 MSG_CHANGES = 0x02
@@ -26,6 +26,7 @@ CMD_SNAPSHOT = 0x82
 CMD_LEDS = 0x83
 CMD_PING = 0x84
 CMD_CONFIG = 0x85
+CMD_PATTERNS = 0x86
 CMD_MAINTENANCE = 0x8D
 CMD_TEST_CHAIN = 0x8E
 CMD_TEST_SWITCHES = 0x8F
@@ -37,10 +38,11 @@ MAX_WIRE = MAX_BODY + MAX_BODY // 254 + 1
 MAX_PAYLOAD = MAX_BODY - 5
 
 HEARTBEAT_FIELDS = ("scans", "chain_errors", "rx_bad", "rx_gaps", "led_frames", "overruns",
-                    "tx_dropped")
+                    "tx_dropped", "strip_writes")
 FLAG_CHAIN_OK = 1
 FLAG_LINK_LOST = 2
 FLAG_TEST_CHAIN = 4
+FLAG_CONFIG_DEFAULTS = 8
 
 
 def _make_table() -> tuple[int, ...]:
@@ -267,3 +269,8 @@ def decode_hello(payload: bytes) -> Hello | None:
 
 def encode_leds(start: int, rgb: bytes) -> bytes:
     return u16(start) + rgb
+
+
+def encode_patterns(start: int, ids: bytes) -> bytes:
+    """CMD_PATTERNS: the first LED's index, then one pattern id per LED."""
+    return u16(start) + ids

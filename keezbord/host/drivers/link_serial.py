@@ -5,9 +5,18 @@ Two layers:
 - ``LinkSession``: the protocol as a pure state machine (bytes in -> switch changes, plus
   bytes to send). It handles the handshake, resyncs from snapshots, drops corrupt frames,
   detects sequence gaps (and then asks for a snapshot) and keeps the link's health.
-- ``SerialLink``: a ``LinkSession`` on a pyserial port. It finds the Pico (USB VID 2E8A)
-  or uses a configured port, reconnects after an unplug, pings the firmware so it knows
-  the host is alive, and sends LED frames.
+- ``SerialLink``: a ``LinkSession`` on a pyserial port. It finds the Pico (USB
+  2E8A:0005, MicroPython; never a Debug Probe at 2E8A:000C) or uses a configured port,
+  opens it exclusively, reconnects after an unplug, pings the firmware so it knows the
+  host is alive, and sends LED state.
+
+The host sends nothing on a fresh connection until the firmware has sent one valid frame
+(it sends a heartbeat as soon as it runs): bytes sent into a Pico that is still booting
+could reach MicroPython before the firmware has turned Ctrl-C off.
+
+LEDs: the host keeps the wanted colours and pattern ids per LED and sends only what
+changed (one span of LEDS and/or PATTERNS messages), at most ``LED_UPDATES_PER_S`` (20)
+times a second, and only while the port keeps up; the firmware animates the patterns.
 
 Switch changes come out as ``SwitchChange(t, index, closed)`` with ``t`` the host's
 monotonic milliseconds at reception; ``hole_events`` (keezbord.host.drivers.switches)
@@ -28,11 +37,16 @@ from keezbord.host.drivers.switches import SwitchChange, WiringLike, hole_events
 from keezbord.host.events import HoleEvent
 
 PICO_VID = 0x2E8A
+PICO_PID = 0x0005  # MicroPython's USB CDC; 0x000C is the Raspberry Pi Debug Probe
+LED_UPDATES_PER_S = 20
+LED_MIN_INTERVAL_MS = 1000 // LED_UPDATES_PER_S
+TX_BACKLOG_MAX = 1024  # bytes queued in the OS for the port: above this, hold LED updates
+TX_BACKOFF_MS = 1000  # after a write timeout: no LED updates for this long
 RGB = tuple[int, int, int]
 Clock = Callable[[], int]
 
-__all__ = ["PICO_VID", "LinkHealth", "LinkSession", "SerialLink", "SwitchChange",
-           "find_pico_port", "hole_events"]
+__all__ = ["LED_UPDATES_PER_S", "PICO_PID", "PICO_VID", "LinkHealth", "LinkSession",
+           "SerialLink", "SwitchChange", "find_pico_port", "hole_events"]
 
 
 def monotonic_ms() -> int:
@@ -56,6 +70,8 @@ class LinkHealth:
     firmware_counters: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     log: tuple[str, ...] = ()
+    led_updates: int = 0  # LED state updates sent (paced: at most 20 a second)
+    tx_timeouts: int = 0  # writes the Pico did not take in time (no reconnect for those)
 
     @property
     def ok(self) -> bool:
@@ -70,7 +86,8 @@ class LinkHealth:
             "frames_bad": self.frames_bad, "gaps": self.gaps, "snapshots": self.snapshots,
             "reconnects": self.reconnects, "last_heartbeat_age_ms": self.last_heartbeat_age_ms,
             "chain_ok": self.chain_ok, "firmware_counters": dict(self.firmware_counters),
-            "error": self.error, "log": list(self.log),
+            "error": self.error, "log": list(self.log), "led_updates": self.led_updates,
+            "tx_timeouts": self.tx_timeouts,
         }
 
 
@@ -102,19 +119,41 @@ class LinkSession:
         self._tx_seq = 0
         self._out = bytearray()
         self._snapshot_pending = False
+        self.peer_seen = False  # a valid frame has come from the firmware since start()
+        self.dropped_unready = 0  # messages not sent because the firmware was not ready
+        self.readies = 0  # HELLO answers accepted (each one a fresh firmware view)
+        self.config: tuple[int, int] | None = None  # re-sent on every ready
+        # LED state: what the host wants shown and what the firmware has (None: unknown)
+        self.led_want: tuple[bytes, bytes] | None = None
+        self.led_sent: tuple[bytes, bytes] | None = None
+        self.led_next_ms = 0
+        self.led_updates = 0
+        self.led_messages = 0
 
     # -- connection events -------------------------------------------------------------
 
     def start(self) -> None:
-        """A (re)connected port: resync the decoder, greet, ask for the full state."""
+        """A (re)connected port: resync the decoder and wait. Nothing is sent until the
+        firmware has sent a valid frame (then ``00``, HELLO and SNAPSHOT go out)."""
         self.decoder.reset()
         self._rx_seq = None
         self._tx_seq = 0
-        self._out = bytearray(b"\x00")  # ends whatever half frame the firmware holds
+        self._out = bytearray()
         self.hello = None
         self.error = None
+        self.peer_seen = False
+        self.led_sent = None
+
+    def _greet(self) -> None:
+        self.peer_seen = True
+        self._out += b"\x00"  # ends whatever half frame the firmware holds
         self._send(P.CMD_HELLO, bytes((P.PROTOCOL_VERSION,)))
         self.request_snapshot()
+
+    @property
+    def ready(self) -> bool:
+        """The firmware answered HELLO with our protocol version."""
+        return self.hello is not None and self.error is None
 
     def request_snapshot(self) -> None:
         self._snapshot_pending = True
@@ -123,6 +162,9 @@ class LinkSession:
     # -- outgoing ----------------------------------------------------------------------
 
     def _send(self, msg_type: int, payload: bytes = b"") -> None:
+        if not self.peer_seen:
+            self.dropped_unready += 1
+            return
         self._out += P.encode_frame(msg_type, self._tx_seq, payload)
         self._tx_seq = (self._tx_seq + 1) & 0xFFFF
 
@@ -131,15 +173,59 @@ class LinkSession:
         return out
 
     def send_leds(self, colours: Sequence[RGB]) -> None:
-        rgb = bytearray()
-        for r, g, b in colours:
-            rgb += bytes((r & 0xFF, g & 0xFF, b & 0xFF))
-        per = (P.MAX_PAYLOAD - 2) // 3 * 3  # big frames go in chunks at start offsets
-        for off in range(0, max(len(rgb), 1), per):
-            self._send(P.CMD_LEDS, P.encode_leds(off // 3, bytes(rgb[off:off + per])))
+        """Send a whole frame of raw colours now (no pacing; benches and tests)."""
+        rgb = _rgb_bytes(colours)
+        self._send_span(P.CMD_LEDS, 0, rgb, 3)
+
+    def _send_span(self, msg_type: int, first: int, data: bytes, per_led: int) -> None:
+        per = (P.MAX_PAYLOAD - 2) // per_led * per_led  # big spans go in chunks
+        for off in range(0, max(len(data), 1), per):
+            self._send(msg_type, P.u16(first + off // per_led) + data[off:off + per])
+            self.led_messages += 1
+
+    def set_leds(self, colours: Sequence[RGB], patterns: Sequence[int] | None = None) -> None:
+        """The LED state the host wants: colours and pattern ids (leds.PATTERN_IDS) per
+        LED. Sent by ``pump_leds``: only what changed, paced."""
+        ids = bytes(patterns) if patterns is not None else bytes(len(colours))
+        self.led_want = (_rgb_bytes(colours), ids)
+
+    def pump_leds(self, now: int, can_send: bool = True) -> bool:
+        """Send the changed span of the wanted LED state if it differs from what the
+        firmware has, at most every LED_MIN_INTERVAL_MS; True if something was sent."""
+        want = self.led_want
+        if want is None or not self.ready or not can_send or want == self.led_sent:
+            return False
+        if now < self.led_next_ms:
+            return False
+        n = self.hello.n_leds if self.hello is not None else len(want[1])
+        rgb, ids = want[0][:3 * n], want[1][:n]
+        sent = self.led_sent
+        if sent is None:
+            self._send_span(P.CMD_LEDS, 0, rgb, 3)
+            self._send_span(P.CMD_PATTERNS, 0, ids, 1)
+        else:
+            span = _changed_span(sent[1], ids, 1)
+            if span is not None:
+                self._send_span(P.CMD_PATTERNS, span[0], ids[span[0]:span[1]], 1)
+            span = _changed_span(sent[0], rgb, 3)
+            if span is not None:
+                self._send_span(P.CMD_LEDS, span[0], rgb[3 * span[0]:3 * span[1]], 3)
+        self.led_sent = want
+        self.led_next_ms = now + LED_MIN_INTERVAL_MS
+        self.led_updates += 1
+        return True
 
     def send_config(self, brightness: int, max_ma: int) -> None:
-        self._send(P.CMD_CONFIG, bytes((max(0, min(255, brightness)),)) + P.u16(max_ma))
+        """Brightness 0..255 and the host's current cap in mA (0: none of its own; the
+        firmware never goes above its own configured maximum). Kept and re-sent on every
+        (re)connection."""
+        self.config = (max(0, min(255, brightness)), max(0, min(0xFFFF, max_ma)))
+        if self.ready:
+            self._send_config()
+
+    def _send_config(self) -> None:
+        if self.config is not None:
+            self._send(P.CMD_CONFIG, bytes((self.config[0],)) + P.u16(self.config[1]))
 
     def ping(self, payload: bytes = b"") -> None:
         self._send(P.CMD_PING, payload)
@@ -160,6 +246,8 @@ class LinkSession:
     def receive(self, data: bytes) -> list[SwitchChange]:
         changes: list[SwitchChange] = []
         for frame in self.decoder.feed(data):
+            if not self.peer_seen:
+                self._greet()  # the firmware runs: now it is safe to talk
             self._check_seq(frame)
             changes += self._handle(frame)
         return changes
@@ -202,6 +290,9 @@ class LinkSession:
                               f"{P.PROTOCOL_VERSION}: run `keezbord firmware install`")
             else:
                 self.hello = hello
+                self.readies += 1
+                self.led_sent = None  # a fresh view: the whole LED state goes again
+                self._send_config()
         elif t == P.MSG_HEARTBEAT:
             beat = P.decode_heartbeat(frame.payload)
             if beat is None:
@@ -267,12 +358,15 @@ class SerialLike(Protocol):
     def close(self) -> None: ...
 
 
-def find_pico_port() -> str | None:
-    """The first serial port whose USB vendor is Raspberry Pi (2E8A), if any."""
-    from serial.tools import list_ports
+def find_pico_port(ports: Iterable[Any] | None = None) -> str | None:
+    """The first serial port that is a Pico running MicroPython (USB 2E8A:0005), if any.
+    A Raspberry Pi Debug Probe (2E8A:000C, its UART bridge) is never picked."""
+    if ports is None:
+        from serial.tools import list_ports
 
-    for p in sorted(list_ports.comports(), key=lambda p: p.device):
-        if p.vid == PICO_VID:
+        ports = list_ports.comports()
+    for p in sorted(ports, key=lambda p: str(p.device)):
+        if p.vid == PICO_VID and p.pid == PICO_PID:
             return str(p.device)
     return None
 
@@ -280,9 +374,36 @@ def find_pico_port() -> str | None:
 def _open_serial(port: str) -> SerialLike:
     import serial
 
-    s: SerialLike = serial.serial_for_url(port, baudrate=115200, timeout=0.05,
-                                          write_timeout=1.0)
+    # exclusive: `keezbord run` and `firmware install` (mpremote) cannot share the port.
+    s: SerialLike = serial.serial_for_url(port, baudrate=115200, timeout=0.0,
+                                          write_timeout=0.5, exclusive=True)
     return s
+
+
+def _rgb_bytes(colours: Sequence[RGB]) -> bytes:
+    return bytes(v & 0xFF for c in colours for v in c)
+
+
+def _changed_span(old: bytes, new: bytes, per: int) -> tuple[int, int] | None:
+    """[first, end) LED indices where two per-LED byte strings differ, or None."""
+    if len(old) != len(new):
+        return (0, len(new) // per)
+    n = len(new) // per
+    first = next((i for i in range(n) if old[i * per:(i + 1) * per] !=
+                  new[i * per:(i + 1) * per]), None)
+    if first is None:
+        return None
+    last = next(i for i in range(n - 1, first - 1, -1) if old[i * per:(i + 1) * per] !=
+                new[i * per:(i + 1) * per])
+    return (first, last + 1)
+
+
+def _is_write_timeout(e: BaseException) -> bool:
+    try:
+        from serial import SerialTimeoutException
+    except ImportError:  # pragma: no cover - pyserial is a dependency of this module
+        return False
+    return isinstance(e, SerialTimeoutException)
 
 
 class SerialLink:
@@ -308,8 +429,11 @@ class SerialLink:
         self._connected_to: str | None = None
         self._next_try: int | None = None
         self._next_ping = 0
+        self._timeout: float | None = None  # the port's read timeout as last set
+        self._tx_hold_until = 0
         self.reconnects = 0
         self.connects = 0
+        self.tx_timeouts = 0
         self.last_error: str | None = None
 
     @property
@@ -330,13 +454,14 @@ class SerialLink:
             self.last_error = f"{name}: {e}"
             return False
         self._connected_to = name
+        self._timeout = None
         self.last_error = None
         if self.connects:
             self.reconnects += 1
         self.connects += 1
         self.session.start()
         self._next_ping = self.clock() + self.ping_ms
-        return self._flush()
+        return True
 
     def _drop(self, why: str) -> None:
         self.last_error = why
@@ -352,10 +477,25 @@ class SerialLink:
             return self._port is not None
         try:
             self._port.write(data)
-        except (OSError, ValueError) as e:  # SerialTimeoutException is an OSError too
+        except (OSError, ValueError) as e:
+            if _is_write_timeout(e):
+                # The Pico is not reading (busy, or its USB stalled): not a reason to
+                # reconnect. The frame in flight may be cut; the firmware drops it at
+                # the next 00. Hold LED updates for a while; pings go on.
+                self.tx_timeouts += 1
+                self._tx_hold_until = self.clock() + TX_BACKOFF_MS
+                return True
             self._drop(f"write failed: {e}")
             return False
         return True
+
+    def _can_send_leds(self) -> bool:
+        if self._port is None or self.clock() < self._tx_hold_until:
+            return False
+        backlog = 0
+        with contextlib.suppress(AttributeError, OSError, ValueError, TypeError):
+            backlog = int(getattr(self._port, "out_waiting", 0))
+        return backlog < TX_BACKLOG_MAX
 
     def poll(self, timeout: float = 0.0) -> list[SwitchChange]:
         """Read for up to ``timeout`` seconds (returns early once bytes arrive)."""
@@ -371,7 +511,9 @@ class SerialLink:
         port = self._port
         assert port is not None
         try:
-            port.timeout = timeout
+            if timeout != self._timeout:  # setting it reconfigures termios: only on change
+                port.timeout = timeout
+                self._timeout = timeout
             data = port.read(max(1, port.in_waiting))
             if data and port.in_waiting:
                 data += port.read(port.in_waiting)
@@ -382,6 +524,7 @@ class SerialLink:
         if self.clock() >= self._next_ping:
             self._next_ping = self.clock() + self.ping_ms
             self.session.ping()
+        self.session.pump_leds(self.clock(), self._can_send_leds())
         self._flush()
         return changes
 
@@ -389,11 +532,23 @@ class SerialLink:
         return hole_events(self.poll(timeout), wiring)
 
     def send_leds(self, colours: Sequence[RGB]) -> bool:
-        """Send a frame (RGB per LED index); False if the Pico is not connected."""
+        """Send a whole frame of raw colours now, unpaced (benches, tests); False if the
+        Pico is not connected. The game and the selftest use ``set_leds``."""
         self.session.send_leds(colours)
         return self._flush_or_discard()
 
+    def set_leds(self, colours: Sequence[RGB], patterns: Sequence[int] | None = None) -> bool:
+        """The LED state to show (colours and pattern ids per LED): sent now if it
+        changed and the pace allows, else at a later poll. False if not connected."""
+        self.session.set_leds(colours, patterns)
+        if self._port is None:
+            return False
+        self.session.pump_leds(self.clock(), self._can_send_leds())
+        return self._flush()
+
     def send_config(self, brightness: int, max_ma: int) -> bool:
+        """Brightness and the host's current cap (0: none): kept, and re-sent after
+        every reconnection."""
         self.session.send_config(brightness, max_ma)
         return self._flush_or_discard()
 
@@ -430,4 +585,6 @@ class SerialLink:
             firmware_counters=dict(s.heartbeat.counters) if s.heartbeat else {},
             error=s.error or (None if self.connected else self.last_error),
             log=tuple(s.log),
+            led_updates=s.led_updates,
+            tx_timeouts=self.tx_timeouts,
         )

@@ -3,19 +3,31 @@
 Our own optional setup fields, beside those of FORMATS.md: ``"card_reader": false`` (no
 reader: every move is checked against every card), ``"patience_ms"``, ``"missing_ms"``
 (how long a pawn may be off the board before it is asked back; 0: never), and ``"turn"``
-(the seat to play when starting mid-game, default that of ``position``).
+(the seat to play when starting mid-game, default that of ``position``), and ``"mode"``
+(``"run"``, ``"sim"`` or ``"simulated"``: which command played the game, so that each
+resumes its own games from the journal they share; the referee ignores it).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from keezbord.engine.cards import RANKS
 from keezbord.engine.position import Position
 from keezbord.engine.topology import TopologyError
-from keezbord.host.events import EventFormatError, HoleEvent, event_from_dict, event_to_dict
+from keezbord.host.events import (
+    CardTap,
+    Discard,
+    EventFormatError,
+    HoleEvent,
+    event_from_dict,
+    event_to_dict,
+)
+from keezbord.host.jsontext import JsonTextError, loads
 
 from .state import (
     DEFAULT_MISSING_MS,
@@ -46,7 +58,9 @@ class Setup:
 
 
 _SETUP_KEYS = {"type", "seats", "profile", "dealer", "position", "tags", "settle_ms", "hints",
-               "card_reader", "patience_ms", "missing_ms", "segment", "teams", "turn"}
+               "card_reader", "patience_ms", "missing_ms", "segment", "teams", "turn",
+               "mode"}
+MODES = ("run", "sim", "simulated")
 
 
 def setup_from_dict(d: Any) -> Setup:
@@ -73,9 +87,10 @@ def setup_from_dict(d: Any) -> Setup:
     if turn is not None and (not _int(turn) or not 0 <= turn < seats):
         raise TraceError(f"'turn' must be a seat from 0 to {seats - 1}, not {turn!r}")
     tags = d.get("tags", {})
-    if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                             for k, v in tags.items()):
-        raise TraceError("'tags' must map tag ids to cards")
+    if not isinstance(tags, dict) or not all(isinstance(k, str) and _TAG_TEXT.fullmatch(k)
+                                             and v in RANKS for k, v in tags.items()):
+        raise TraceError("'tags' must map tag ids (hexadecimal) to cards "
+                         f"({' '.join(RANKS)})")
     settle = d.get("settle_ms", 500)
     if not _int(settle) or not 0 <= settle <= MAX_SETTLE_MS:
         raise TraceError(f"'settle_ms' must be 0 to {MAX_SETTLE_MS}, not {settle!r}")
@@ -88,6 +103,8 @@ def setup_from_dict(d: Any) -> Setup:
     hints = d.get("hints", "targets")
     if hints not in HINT_LEVELS:
         raise TraceError(f"'hints' must be one of {', '.join(HINT_LEVELS)}, not {hints!r}")
+    if d.get("mode", "run") not in MODES:
+        raise TraceError(f"'mode' must be one of {', '.join(MODES)}, not {d['mode']!r}")
     reader = d.get("card_reader", True)
     if not isinstance(reader, bool):
         raise TraceError("'card_reader' must be true or false")
@@ -128,6 +145,20 @@ def input_to_dict(e: Input) -> dict[str, Any]:
     return event_to_dict(e)
 
 
+# Trace cards are written as FORMATS says (A 2 .. 10 J Q K, no aliases, no whitespace);
+# tags as hex. A well-formed tag that is not enrolled is the referee's card_rejected.
+_TAG_TEXT = re.compile(r"[0-9A-Fa-f]+")
+
+
+def _check_cards(ev: CardTap | Discard) -> None:
+    cards = ev.cards if isinstance(ev, Discard) else (() if ev.card is None else (ev.card,))
+    for c in cards:
+        if c not in RANKS:
+            raise TraceError(f"not a card: {c!r} (cards are written {' '.join(RANKS)})")
+    if isinstance(ev, CardTap) and ev.tag is not None and not _TAG_TEXT.fullmatch(ev.tag):
+        raise TraceError(f"not a tag: {ev.tag!r} (tags are hexadecimal)")
+
+
 def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
     """Parse and check a whole trace; a bad line raises TraceError naming its number."""
     setup: Setup | None = None
@@ -137,9 +168,9 @@ def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
         if not line.strip():
             continue
         try:
-            d = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise TraceError(f"line {no}: not JSON ({e.msg})") from None
+            d = loads(line)
+        except JsonTextError as e:
+            raise TraceError(f"line {no}: {e}") from None
         try:
             if setup is None:
                 setup = setup_from_dict(d)
@@ -147,6 +178,8 @@ def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
             ev = input_from_dict(d)
             if isinstance(ev, HoleEvent):
                 setup.position.topology.parse_hole(ev.hole)
+            elif isinstance(ev, CardTap | Discard):
+                _check_cards(ev)
             elif isinstance(ev, Board):
                 for h in ev.holes:
                     setup.position.topology.parse_hole(h)

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
+from keezbord.host.jsontext import loads
 
 from .hub import Hub, HubError
 
@@ -141,10 +142,10 @@ def _attachment(name: str) -> dict[str, str]:
 def _handle(hub: Hub, text: str, control: bool) -> dict[str, Any] | None:
     """One page message; the reply (an error, or an ack when the message has an id)."""
     try:
-        msg = json.loads(text)
+        msg = loads(text)
         if not isinstance(msg, dict):
             raise ValueError("not an object")
-    except ValueError:
+    except ValueError:  # JsonTextError too: malformed or nested too deeply
         return {"type": "error", "text": {"nl": "onleesbaar bericht",
                                           "en": "unreadable message"}}
     ident = msg.get("id")

@@ -8,11 +8,14 @@
   scanner_gpio.py) and drives a NeoPixel strip (keezbord/host/drivers/strip_neopixel.py).
 
 Both real boards share ``PolledBoard``: one thread polls the switches and re-renders the
-LED frame every ``refresh_ms`` (blink patterns are a function of time, so a steady frame
-must still be re-rendered), another polls the card reader. Frames are rendered by
+LED frame every ``refresh_ms`` (50 ms: at most 20 frames a second; blink patterns are a
+function of time), handing it to the LED sink only when it differs from the last one;
+another thread polls the card reader. Frames are rendered by
 keezbord/host/drivers/leds.py (palette, patterns, brightness, current budget) into the
-wiring's LED order. The first full read of the switches is posted as a ``Board`` input so
-the referee resyncs to what is really on the board.
+wiring's LED order. Over the Pico link the host does not render at all: it sends base
+colours and pattern ids when they change and the firmware animates them. The first full
+read of the switches is posted as a ``Board`` input so the referee resyncs to what is
+really on the board.
 """
 
 from __future__ import annotations
@@ -120,6 +123,7 @@ class PolledBoard:
         self.period_s = period_s
         self.led_writes = 0
         self._frame: dict[str, str] = {}
+        self._shown: list[RGB] | None = None
         self._last_refresh: int | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -141,8 +145,11 @@ class PolledBoard:
     def _render(self, t: int) -> None:
         self._last_refresh = t
         if self.led_sink is not None:
-            self.led_sink(self.renderer.render(self._frame, t))
-            self.led_writes += 1
+            pixels = self.renderer.render(self._frame, t)
+            if pixels != self._shown:  # only on change: a steady frame is sent once
+                self.led_sink(pixels)
+                self._shown = pixels
+                self.led_writes += 1
 
     def show_leds(self, holes: Mapping[str, str], t: int) -> None:
         with self._lock:
@@ -201,32 +208,39 @@ class PolledBoard:
 
 class SerialBoard(PolledBoard):
     """The Pico's serial link (and a card reader). LEDs go over the link by default
-    (``led_sink`` to drive them otherwise, e.g. a NeoPixel strip on the Pi). The host
-    renders brightness and the current budget itself, so on every (re)connect the Pico is
-    told brightness 255 (no second dimming) and the same budget as its own safety cap."""
+    (``led_sink`` to drive them otherwise, e.g. a NeoPixel strip on the Pi): base colours
+    (brightness applied by the host) and pattern ids, sent when they change; the Pico
+    animates the patterns. The link tells the Pico brightness 255 (no second dimming)
+    and the configured budget as the host's cap (0 when none is configured: the Pico
+    then keeps its own maximum, and it never goes above it)."""
 
     kind = "pico-serial"
 
     def __init__(self, link: Any, wiring: Any, settings: LedSettings,
                  reader: Any | None = None, *, led_sink: LedSink | str | None = "link",
                  timeout_s: float = 0.01) -> None:
-        sink: LedSink | None = link.send_leds if led_sink == "link" else \
-            None if isinstance(led_sink, str) else led_sink
+        # "link": base colours and pattern ids over the link (see _render); a callable:
+        # rendered frames to that sink; None (or another string): no LEDs.
+        self.leds_over_link = led_sink == "link"
+        sink = None if isinstance(led_sink, str) else led_sink
         super().__init__(wiring, settings, sink, reader)
         self.link = link
-        self.leds_over_link = led_sink == "link"
-        self.budget_ma = int(settings.budget_ma) if settings.budget_ma else 60_000
+        self.budget_ma = int(settings.budget_ma) if settings.budget_ma else 0
         self.timeout_s = timeout_s
         self._synced = False
-        self._connects = 0
+        if self.leds_over_link:
+            self.link.send_config(255, self.budget_ma)  # kept; re-sent on every connect
+
+    def _render(self, t: int) -> None:
+        if not self.leds_over_link:
+            super()._render(t)
+            return
+        self._last_refresh = t
+        colours, ids = self.renderer.base(self._frame)
+        self.link.set_leds(colours, ids)  # sent only if changed, paced by the link
 
     def poll_switches(self, now: int) -> list[Input]:
         changes = self.link.poll(self.timeout_s)
-        if self.leds_over_link and self.link.connects != self._connects and \
-                self.link.connected:
-            self._connects = self.link.connects
-            self.link.send_config(255, self.budget_ma)
-            self._last_refresh = None  # show the current frame at once
         out: list[Input] = []
         session = self.link.session
         if not self._synced:

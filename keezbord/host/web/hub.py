@@ -32,6 +32,7 @@ from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.health import HealthMonitor
+from keezbord.host.journal import Journal, JournalError
 from keezbord.host.session import GameSession
 
 from ..referee.recognize import board_of, board_sig, colours, nest_seat, pos_sig
@@ -88,6 +89,15 @@ class HubOptions:
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
+def latest_game(db: Path, mode: str) -> int:
+    """The journal's latest game of ``mode``; JournalError (a ValueError) if none."""
+    with Journal(db, readonly=True) as journal:
+        gid = journal.latest_game(mode)
+    if gid is None:
+        raise JournalError(f"{db}: no {mode} game")
+    return gid
+
+
 class Hub:
     def __init__(self, session: GameSession, options: HubOptions,
                  sim: SimTable | None = None, driver: Driver | None = None) -> None:
@@ -123,14 +133,16 @@ class Hub:
     @classmethod
     def open_sim(cls, options: HubOptions, *, seats: int = 4, profile: str = "standard",
                  kinds: list[str] | None = None, teams: str | None = None,
-                 hints: str = "targets", resume: bool = True) -> Hub:
-        """The simulator: resumes the journal's latest game (if it is a simulator game)
+                 hints: str = "targets", resume: bool = True,
+                 game: int | None = None) -> Hub:
+        """The simulator: resumes ``game``, else the journal's latest simulator game,
         or starts a new one."""
         store = SimStore(options.db)
         session: GameSession | None = None
         if resume and options.db.exists():
             with contextlib.suppress(ValueError):
-                session = GameSession.resume(options.db)
+                session = GameSession.resume(options.db, game if game is not None
+                                             else latest_game(options.db, "sim"))
         info = store.load(session.game) if session is not None else None
         if session is None or info is None:
             if session is not None:
@@ -146,12 +158,14 @@ class Hub:
 
     @classmethod
     def open_run(cls, options: HubOptions, setup: dict[str, Any],
-                 driver: Driver | None) -> Hub:
-        """A real board: resumes the latest game of the journal, else starts ``setup``."""
+                 driver: Driver | None, *, resume: bool = True) -> Hub:
+        """A real board: resumes the journal's latest game of ``setup``'s mode (a real
+        board's by default), else starts ``setup``."""
         session = None
-        if options.db.exists():
+        if resume and options.db.exists():
             with contextlib.suppress(ValueError):
-                session = GameSession.resume(options.db)
+                session = GameSession.resume(options.db,
+                                             latest_game(options.db, setup.get("mode", "run")))
         if session is None:
             session = GameSession.start(options.db, setup)
         return cls(session, options, None, driver)

@@ -229,7 +229,7 @@ def sim_setup(seats: int, profile: str, seed: int, kinds: Iterable[str], *,
     info = SimInfo(seed, check_kinds(list(kinds), seats), teams)
     game = Game(seats, profile, seed, teams=teams)  # type: ignore[arg-type]
     setup: dict[str, Any] = {"type": "setup", "seats": seats, "profile": profile,
-                             "dealer": game.table.dealer, "hints": hints}
+                             "dealer": game.table.dealer, "hints": hints, "mode": "sim"}
     if teams is not None:
         setup["teams"] = teams
     return setup, info

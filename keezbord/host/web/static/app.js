@@ -66,8 +66,14 @@ const UI = {
 const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂" };
 const SVGNS = "http://www.w3.org/2000/svg";
 
+// The page's language: the player's own choice (the NL/EN button or ?lang=, remembered in
+// localStorage), else the browser's: Dutch unless it asks for English first.
+function browserLang() {
+  const first = (navigator.languages && navigator.languages[0]) || navigator.language || "";
+  return first.toLowerCase().startsWith("en") ? "en" : "nl";
+}
 const app = {
-  lang: localStorage.getItem("keezbord.lang") || "nl",
+  lang: localStorage.getItem("keezbord.lang") || browserLang(),
   token: null, ws: null, control: false, mode: "sim",
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
   selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
@@ -531,7 +537,7 @@ function confirmThen(text, action) {
 }
 
 function setupControls() {
-  document.getElementById("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl"));
+  document.getElementById("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
   document.getElementById("discard").addEventListener("click", () => send({ type: "discard" }));
   document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
   document.getElementById("undo").addEventListener("click", () =>
@@ -555,12 +561,15 @@ function setupControls() {
   const q = new URLSearchParams(location.search);
   app.token = q.get("token") || sessionStorage.getItem("keezbord.token");
   if (app.token) sessionStorage.setItem("keezbord.token", app.token);
-  if (q.get("lang") === "en" || q.get("lang") === "nl") app.lang = q.get("lang");
+  if (q.get("lang") === "en" || q.get("lang") === "nl") {
+    app.lang = q.get("lang");
+    localStorage.setItem("keezbord.lang", app.lang);
+  }
 }
 
-function setLang(lang) {
+function setLang(lang, remember = false) {
   app.lang = lang;
-  localStorage.setItem("keezbord.lang", lang);
+  if (remember) localStorage.setItem("keezbord.lang", lang);  // only a choice is remembered
   document.documentElement.lang = lang;
   const btn = document.getElementById("lang");
   btn.textContent = lang === "nl" ? "EN" : "NL";

@@ -1,0 +1,55 @@
+# Native (viper) versions of the link's per-byte loops in protocol.py: CRC, in-place COBS
+# decoding, byte copies. MicroPython only; protocol.py falls back to its Python versions
+# elsewhere, and tests/firmware pins the two to the same results under the unix port.
+# mypy: disable-error-code="name-defined,valid-type,operator,index"
+# ruff: noqa: F821 -- ptr8/ptr16 exist only inside @micropython.viper
+
+import micropython
+
+
+@micropython.viper
+def crc16_n(buf: ptr8, start: int, end: int, table: ptr16) -> int:
+    crc = 0xFFFF
+    i = start
+    while i < end:
+        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ buf[i]) & 0xFF]
+        i += 1
+    return crc ^ 0xFFFF
+
+
+@micropython.viper
+def cobs_decode_inplace(buf: ptr8, n: int) -> int:
+    i = 0
+    j = 0
+    while i < n:
+        code = buf[i]
+        if code == 0:
+            return -1
+        end = i + code
+        if end > n:
+            return -1
+        i += 1
+        while i < end:
+            buf[j] = buf[i]
+            j += 1
+            i += 1
+        if code != 0xFF and i < n:
+            buf[j] = 0
+            j += 1
+    return j
+
+
+@micropython.viper
+def copy(dst: ptr8, doff: int, src: ptr8, soff: int, n: int):
+    i = 0
+    while i < n:
+        dst[doff + i] = src[soff + i]
+        i += 1
+
+
+@micropython.viper
+def xor_copy(dst: ptr8, src: ptr8, n: int, x: int):
+    i = 0
+    while i < n:
+        dst[i] = src[i] ^ x
+        i += 1
