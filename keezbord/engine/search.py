@@ -146,36 +146,53 @@ def sample_hands(seats: int, me: int, hand: Sequence[str], known: Known,
 
 
 def root_candidates(board: Board, seat: int, hand: Sequence[str],
-                    limit: int = MAX_CANDIDATES) -> list[Candidate]:
-    """Each distinct position reachable with the hand once (the first card and move to
-    reach it, as the greedy bot sees them), best ``limit`` by the greedy score."""
+                    limit: int = MAX_CANDIDATES,
+                    include: tuple[str, FastMove] | None = None) -> list[Candidate]:
+    """Each distinct position reachable with each card once (the first move to reach
+    it, as the greedy bot sees them), best ``limit`` by the greedy score; ``include``:
+    a move that must be among them (the coach judges the move played)."""
     base = evaluate_board(board, seat)
-    seen: dict[tuple[tuple[int, ...], ...], Candidate] = {}
+    seen: dict[tuple[str, tuple[tuple[int, ...], ...]], Candidate] = {}
+    must: tuple[str, tuple[tuple[int, ...], ...]] | None = None
     for card in dict.fromkeys(hand):
         keep = CARD_KEEP.get(card, 0.0)
         for move in board.moves(card, seat):
             undo = board.make(move)
             rows = [sorted(r) for r in board.pawns]
-            key = tuple(map(tuple, rows))
+            key = (card, tuple(map(tuple, rows)))
             if key not in seen:
                 seen[key] = Candidate(card, move,
                                       evaluate_board(board, seat, rows) - base - keep)
+            if include is not None and include == (card, move):
+                must = key
             board.unmake(undo)
-    out = sorted(seen.values(), key=lambda c: -c.greedy)
-    return out[:limit]
+    out = sorted(seen.values(), key=lambda c: -c.greedy)[:limit]
+    if must is not None and seen[must] not in out:
+        out.append(seen[must])
+    return out
+
+
+def position_key(board: Board, move: FastMove) -> tuple[tuple[int, ...], ...]:
+    """The pawns after ``move`` (the board is left as it was)."""
+    undo = board.make(move)
+    key = board.key()
+    board.unmake(undo)
+    return key
 
 
 def analyse(board: Board, seat: int, hand: Sequence[str], known: Known | None = None, *,
             playouts: int = DEFAULT_PLAYOUTS, rng: random.Random | None = None,
-            horizon: int | None = None, limit: int = MAX_CANDIDATES) -> Analysis:
+            horizon: int | None = None, limit: int = MAX_CANDIDATES,
+            include: tuple[str, FastMove] | None = None, single: bool = True) -> Analysis:
     """Rank the seat's moves with the hand by playouts on sampled deals (see the module
-    doc). The board is left as it was."""
+    doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
+    lone choice out too (to say how it stands). The board is left as it was."""
     rng = rng or random.Random(0)
     known = known or Known()
-    cands = root_candidates(board, seat, hand, limit)
+    cands = root_candidates(board, seat, hand, limit, include)
     result = Analysis(seat, cands)
     if len(cands) <= 1 or playouts <= 0:
-        if cands and playouts > 0:  # one choice: still say how it stands
+        if cands and playouts > 0 and single:
             _pass(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon)
             result.playouts = cands[0].playouts
         return result
@@ -302,7 +319,8 @@ class SearchBot:
     def pick_known(self, board: Board, seat: int, hand: Sequence[str],
                    known: Known | None) -> FastChoice:
         a = analyse(board, seat, hand, known, playouts=self.playouts,
-                    rng=random.Random(self.rng.random()), horizon=self.horizon)
+                    rng=random.Random(self.rng.random()), horizon=self.horizon,
+                    single=False)
         best = a.best
         return None if best is None else (best.card, best.move)
 
