@@ -1,0 +1,160 @@
+"""Search-bot and hint benchmark (issue 15). Prints figures; run on demand:
+
+    .venv/bin/python bench/bench_search.py --deals 50 --playouts 60
+    .venv/bin/python bench/bench_search.py --deals 200 --budget-ms 200   # about an hour
+
+- duplicate match, four seats, standard: every seeded deal is played twice with the
+  teams' seats swapped (search on 0+2 against greedy on 1+3, then the other way round),
+  so card luck weighs on both teams alike; the search team's win rate with a 95% Wilson
+  interval over games, and per deal pair (won both / split / lost both); two processes;
+- playouts per second (the host's measurement, search_budget.py);
+- the time of a hint (``advise``, the whole hand) at the budget: median and p95;
+- the coach in greedy-against-greedy games: how often it would speak per move at several
+  thresholds of the win-chance gap, and the smallest threshold giving fewer than one
+  remark in ten moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from multiprocessing import Pool
+
+from keezbord.engine.advice import advise, regret
+from keezbord.engine.board import Board
+from keezbord.engine.bots import FastChoice, GreedyBot
+from keezbord.engine.game import Game, play_game
+from keezbord.engine.search import Known, SearchBot, analyse
+from keezbord.host.search_budget import playouts_per_second, sample_decisions
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def _deal(args: tuple[int, int]) -> tuple[int, int, int]:
+    """One deal played twice; (search wins, games, turns)."""
+    seed, playouts = args
+    wins = turns = 0
+    for swap in (0, 1):
+        bots: list[SearchBot | GreedyBot] = []
+        for s in range(4):
+            rng = random.Random(seed * 1000 + 10 * swap + s)
+            search = (s % 2 == 0) != bool(swap)
+            bots.append(SearchBot(rng, playouts) if search else GreedyBot(rng))
+        r = play_game(4, "standard", seed, bots)
+        turns += r.turns
+        if r.winner is not None and isinstance(bots[r.winner[0]], SearchBot):
+            wins += 1
+    return wins, 2, turns
+
+
+def match(deals: int, playouts: int, seed: int, procs: int) -> None:
+    t0 = time.perf_counter()
+    with Pool(procs) as pool:
+        results = pool.map(_deal, [(seed + d, playouts) for d in range(deals)], chunksize=1)
+    elapsed = time.perf_counter() - t0
+    wins = sum(w for w, _, _ in results)
+    games = sum(g for _, g, _ in results)
+    both = sum(1 for w, _, _ in results if w == 2)
+    none = sum(1 for w, _, _ in results if w == 0)
+    lo, hi = wilson(wins, games)
+    print(f"duplicate match, 4 seats standard, search ({playouts} playouts a decision) "
+          f"against greedy, {deals} deals x 2 = {games} games, {procs} processes, "
+          f"{elapsed:.0f} s")
+    print(f"  search team won {wins}/{games} = {100 * wins / games:.1f}% "
+          f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
+    print(f"  deal pairs: search won both {both}, split {deals - both - none}, "
+          f"lost both {none}")
+
+
+def hint_times(playouts: int, n: int) -> None:
+    decisions = sample_decisions(4, "standard", seed=11, count=n)
+    times = []
+    for i, (board, seat, hand) in enumerate(decisions):
+        pos = board.position(seat)
+        t = time.perf_counter()
+        advise(pos, hand, Known(), playouts=playouts, seed=i)
+        times.append(1000 * (time.perf_counter() - t))
+    times.sort()
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    print(f"hint (advise, whole hand, {playouts} playouts) over {len(times)} decisions: "
+          f"median {statistics.median(times):.0f} ms, p95 {p95:.0f} ms")
+
+
+class _Chosen:
+    """A bot whose choice is already made (the greedy bot's draw is spent once)."""
+
+    name = "chosen"
+
+    def __init__(self, choice: FastChoice) -> None:
+        self.choice = choice
+
+    def pick(self, board: Board, seat: int, hand: list[str]) -> FastChoice:
+        return self.choice
+
+
+def coach_rate(games: int, playouts: int) -> None:
+    thresholds = (0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.20)
+    gaps: list[float] = []
+    for g in range(games):
+        game = Game(4, "standard", 500 + g)
+        bots = [GreedyBot(random.Random(g * 10 + s)) for s in range(4)]
+        while not game.over and len(game.history) < 400:
+            game.exchange(bots)
+            seat = game.table.turn
+            assert seat is not None
+            hand = game.hand(seat)
+            board = Board(game.position.replace(turn=seat))
+            choice = bots[seat].pick(board, seat, hand)
+            if choice is not None:
+                a = analyse(board, seat, hand, Known(), playouts=playouts,
+                            rng=random.Random(len(game.history)), include=choice)
+                gaps.append(regret(a, choice[0], choice[1], board)[0])
+            game.play_turn(_Chosen(choice))  # the choice judged, as picked
+    print(f"coach in greedy-vs-greedy games: {games} games, {len(gaps)} moves, "
+          f"{playouts} playouts a judgement")
+    best = None
+    for th in thresholds:
+        rate = sum(1 for x in gaps if x >= th) / max(1, len(gaps))
+        print(f"  threshold {th:.2f}: speaks after {100 * rate:.1f}% of moves")
+        if best is None and rate < 0.1:
+            best = th
+    print(f"  smallest threshold with fewer than one remark in ten moves: {best}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--playouts", type=int, default=None)
+    ap.add_argument("--budget-ms", type=float, default=None)
+    ap.add_argument("--seed", type=int, default=20_000)
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--hints", type=int, default=40, help="decisions timed for the hint")
+    ap.add_argument("--coach-games", type=int, default=4)
+    ap.add_argument("--skip-match", action="store_true")
+    args = ap.parse_args()
+    rate = playouts_per_second()
+    print(f"playouts per second (4 seats, standard, one core): {rate:.0f}")
+    playouts = args.playouts
+    if playouts is None:
+        ms = args.budget_ms if args.budget_ms is not None else 50.0
+        playouts = max(1, round(rate * ms / 1000))
+        print(f"budget {ms:.0f} ms a decision = {playouts} playouts on this machine")
+    hint_times(playouts, args.hints)
+    coach_rate(args.coach_games, playouts)
+    if not args.skip_match:
+        match(args.deals, playouts, args.seed, args.procs)
+
+
+if __name__ == "__main__":
+    main()
