@@ -17,8 +17,11 @@ from keezbord.engine.position import Position
 from keezbord.engine.text import Text
 from keezbord.host.events import Event
 
-HintLevel = Literal["off", "targets", "full"]
-HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
+# "coach": targets, and after a player's clearly worse move a remark (the web host's
+# business: it knows which seats are bots; docs/hints.md).
+HintLevel = Literal["off", "targets", "full", "coach"]
+HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full", "coach")
+DEFAULT_HINT_PLAYOUTS: Final = 150  # the search's budget for a "full" hint
 
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
@@ -26,7 +29,7 @@ DEFAULT_PATIENCE_MS: Final = 3000
 DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked back
 
 # LED roles (FORMATS.md); one role a hole, the first of this order wins.
-ROLE_ORDER: Final = ("error", "restore", "victim", "target", "source", "turn")
+ROLE_ORDER: Final = ("error", "restore", "victim", "target", "hint", "source", "turn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,7 @@ class Config:
     tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
     reader: bool = True  # False: no card reader, moves are checked against every card
     missing_ms: int = DEFAULT_MISSING_MS  # 0: never ask for a missing pawn
+    hint_playouts: int = DEFAULT_HINT_PLAYOUTS  # the host sets it from a time budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,7 @@ class RefereeState:
     stopped: bool = False  # ended by the time limit (no winner)
     history: tuple[MoveRecord, ...] = ()
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
+    hint: tuple[str, ...] = ()  # holes of the suggested move (hints "full"), this turn
 
     @property
     def seat(self) -> int | None:
