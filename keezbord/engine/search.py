@@ -25,12 +25,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .board import Board, FastMove, to_move
 from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
 from .cards import deck
 from .notation import Move
 from .position import NEST, Position
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # Leaf evaluation to win chance: 1 / (1 + exp(-value / SCALE)). A pawn home is worth
 # about 100 to 180 in evaluate_board; SCALE makes one pawn home ahead about a 60:40 game.
@@ -336,3 +340,24 @@ class SearchBot:
 
     def give(self, pos: Position, hand: Sequence[str]) -> str:
         return self._greedy.give(pos, hand)
+
+
+def known_of_game(game: Game, seat: int) -> Known:
+    """What ``seat`` knows in a ``Game``: the cards played and shown since the last
+    shuffle (the history walked back to it: a shuffle's cards are all played or shown
+    before the next), everyone's hand size, and what it passed its partner."""
+    per_shuffle = len(deck(game.position.seats))
+    used = 0
+    seen: list[str] = []
+    for turn in game.history:
+        if used >= per_shuffle:
+            used, seen = 0, []
+        if turn.card is not None:
+            seen.append(turn.card)
+            used += 1
+        else:
+            seen.extend(turn.discarded)
+            used += len(turn.discarded)
+    if used >= per_shuffle:
+        seen = []
+    return Known(tuple(seen), tuple(len(h) for h in game.hands))
