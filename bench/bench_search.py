@@ -126,7 +126,7 @@ def coach_rate(games: int, playouts: int) -> None:
     best = None
     for th in thresholds:
         rate = sum(1 for x in gaps if x >= th) / max(1, len(gaps))
-        print(f"  threshold {th:.2f}: speaks after {100 * rate:.1f}% of moves")
+        print(f"  threshold {th:.3f}: speaks after {100 * rate:.1f}% of moves")
         if best is None and rate < 0.1:
             best = th
     print(f"  smallest threshold with fewer than one remark in ten moves: {best}")

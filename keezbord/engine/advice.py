@@ -27,7 +27,7 @@ from .topology import SEAT_COLOURS
 
 # The coach speaks when the move played is estimated this much (win chance) below the
 # best; bench/bench_search.py measures how often that is in greedy games.
-COACH_THRESHOLD = 0.08
+COACH_THRESHOLD = 0.05
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,9 @@ SCALE = 250.0
 # a hundred splits; the ones greedy ranks low are rarely close).
 MAX_CANDIDATES = 12
 DEFAULT_PLAYOUTS = 300
+# Cards each seat is taken to hold when nobody said (a position without its game): a
+# round's first deal holds 5, its others 4.
+GUESSED_HAND = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,7 @@ class Known:
 
     ``seen``: every card played or shown (discarded hands) since the last shuffle, by any
     seat, the seat's own included. ``hand_sizes``: cards each seat holds now (None: as
-    many as the seat to play, a guess for positions without a game around them).
+    many as the seat to play and at least GUESSED_HAND, for positions without a game).
     ``partner_has``: cards the partner is known to hold (the card passed to it this round
     and not played since)."""
 
@@ -123,7 +126,7 @@ def sample_hands(seats: int, me: int, hand: Sequence[str], known: Known,
     """One deal of the hidden hands consistent with ``known`` (``partner`` < 0: none).
     The seat's own hand is as given, topped up with sampled cards if the caller knows
     only part of it (the referee knows only the card tapped)."""
-    sizes = known.hand_sizes or tuple(len(hand) for _ in range(seats))
+    sizes = known.hand_sizes or tuple(max(len(hand), GUESSED_HAND) for _ in range(seats))
     pool = unseen_pool(seats, hand, known)
     hands: list[list[str]] = [[] for _ in range(seats)]
     if partner >= 0:
