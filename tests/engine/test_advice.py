@@ -156,7 +156,7 @@ def test_coach_speaks_after_a_clearly_worse_move_only() -> None:
 
 
 def test_coach_after_throwing_away_the_win() -> None:
-    pos, hand, _, _ = CASES["the move that wins the game"]
+    pos, _, _, _ = CASES["the move that wins the game"]
     # The 2 stops red's last pawn on its own start: only the 3 wins.
     played = parse_move("2 0:T62-T0", pos.topology)
     # The team is far ahead either way (the 2 still wins about 95% of the playouts), so
