@@ -333,7 +333,7 @@ def regret(a: Analysis, card: str, move: FastMove, board: Board) -> tuple[float,
 def remark_of(pos: Position, hand: Sequence[str], a: Analysis, card: str, move: FastMove,
               threshold: float) -> Remark | None:
     gap, mine = regret(a, card, move, Board(pos))
-    if mine is None or gap < threshold:
+    if mine is None or mine is a.best or gap < threshold:
         return None
     adv = explain_choice(pos, hand, a)
     assert adv is not None
