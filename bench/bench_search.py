@@ -60,21 +60,29 @@ def _deal(args: tuple[int, int]) -> tuple[int, int, int]:
 
 def match(deals: int, playouts: int, seed: int, procs: int) -> None:
     t0 = time.perf_counter()
+    results: list[tuple[int, int, int]] = []
+    print(f"duplicate match, 4 seats standard, search ({playouts} playouts a decision) "
+          f"against greedy, {deals} deals x 2 games, {procs} processes", flush=True)
     with Pool(procs) as pool:
-        results = pool.map(_deal, [(seed + d, playouts) for d in range(deals)], chunksize=1)
-    elapsed = time.perf_counter() - t0
+        jobs = [(seed + d, playouts) for d in range(deals)]
+        for r in pool.imap_unordered(_deal, jobs):
+            results.append(r)
+            if len(results) % 10 == 0 or len(results) == deals:
+                _report(results, time.perf_counter() - t0)
+
+
+def _report(results: list[tuple[int, int, int]], elapsed: float) -> None:
+    """The tally so far (printed as it goes: an interrupted run still says something)."""
+    deals = len(results)
     wins = sum(w for w, _, _ in results)
     games = sum(g for _, g, _ in results)
     both = sum(1 for w, _, _ in results if w == 2)
     none = sum(1 for w, _, _ in results if w == 0)
     lo, hi = wilson(wins, games)
-    print(f"duplicate match, 4 seats standard, search ({playouts} playouts a decision) "
-          f"against greedy, {deals} deals x 2 = {games} games, {procs} processes, "
-          f"{elapsed:.0f} s")
-    print(f"  search team won {wins}/{games} = {100 * wins / games:.1f}% "
-          f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%)")
-    print(f"  deal pairs: search won both {both}, split {deals - both - none}, "
-          f"lost both {none}")
+    print(f"  after {deals} deals ({games} games, {elapsed:.0f} s): search team won "
+          f"{wins}/{games} = {100 * wins / games:.1f}% (95% interval "
+          f"{100 * lo:.1f}-{100 * hi:.1f}%); deal pairs won both {both}, split "
+          f"{deals - both - none}, lost both {none}", flush=True)
 
 
 def hint_times(playouts: int, n: int) -> None:
@@ -150,8 +158,10 @@ def main() -> None:
         ms = args.budget_ms if args.budget_ms is not None else 50.0
         playouts = max(1, round(rate * ms / 1000))
         print(f"budget {ms:.0f} ms a decision = {playouts} playouts on this machine")
-    hint_times(playouts, args.hints)
-    coach_rate(args.coach_games, playouts)
+    if args.hints > 0:
+        hint_times(playouts, args.hints)
+    if args.coach_games > 0:
+        coach_rate(args.coach_games, playouts)
     if not args.skip_match:
         match(args.deals, playouts, args.seed, args.procs)
 
