@@ -16,12 +16,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .board import Board, FastMove, to_move
+from .board import Board, FastMove, from_move, to_move
 from .cards import FORWARD_STEPS, KING_STEPS, RANKS, SEVEN_STEPS
 from .describe import describe_move
+from .movegen import apply_part
 from .notation import Move, Step, Swap
 from .position import EMPTY, FRESH, HOME, NEST, Position, location_hole
-from .search import DEFAULT_PLAYOUTS, Analysis, Candidate, Known, analyse
+from .search import DEFAULT_PLAYOUTS, Analysis, Candidate, Known, analyse, position_key
 from .text import CARD_NAMES, Text
 from .topology import SEAT_COLOURS
 
@@ -208,8 +209,6 @@ def _threat_text(found: dict[int, list[str]]) -> Text:
 
 def move_reasons(pos: Position, move: Move, hand: Sequence[str]) -> list[Text]:
     """What the move does and keeps, in words (most important first)."""
-    from .movegen import apply_part  # the Position form, for the words
-
     me = pos.turn
     topo = pos.topology
     ring = topo.ring
@@ -303,8 +302,6 @@ def coach(pos: Position, hand: Sequence[str], played_card: str, played: Move,
     """After the seat to play played ``played`` (from ``hand``, the hand before the
     move): a remark when the search estimates the best move's win chance at least
     ``threshold`` above it, else None."""
-    from .board import from_move
-
     board = Board(pos)
     fm = from_move(played)
     a = analyse(board, pos.turn, hand, known, playouts=playouts, rng=random.Random(seed),
@@ -320,8 +317,6 @@ def regret(a: Analysis, card: str, move: FastMove, board: Board) -> tuple[float,
         return 0.0, None
     mine = a.of_move(card, move)
     if mine is None:
-        from .search import position_key
-
         key = position_key(board, move)
         mine = next((c for c in a.ranked if c.card == card
                      and position_key(board, c.move) == key), None)

@@ -243,7 +243,7 @@ def _pass(board: Board, seat: int, hand: Sequence[str], known: Known,
 
 
 def _nest_count(board: Board, team: tuple[int, ...]) -> int:
-    return sum(row.count(NEST) for s in team for row in (board.pawns[s],))
+    return sum(board.pawns[s].count(NEST) for s in team)
 
 
 def _playout(board: Board, me: int, team: tuple[int, ...], cand: Candidate,
