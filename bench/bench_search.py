@@ -21,12 +21,14 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 
 from keezbord.engine.advice import advise, regret
-from keezbord.engine.board import Board
-from keezbord.engine.bots import FastChoice, GreedyBot
+from keezbord.engine.board import Board, to_move
+from keezbord.engine.bots import Choice, FastChoice, GreedyBot
 from keezbord.engine.game import Game, play_game
+from keezbord.engine.position import Position
 from keezbord.engine.search import Known, SearchBot, analyse
 from keezbord.host.search_budget import playouts_per_second, sample_decisions
 
@@ -107,8 +109,15 @@ class _Chosen:
     def __init__(self, choice: FastChoice) -> None:
         self.choice = choice
 
-    def pick(self, board: Board, seat: int, hand: list[str]) -> FastChoice:
+    def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
         return self.choice
+
+    def choose(self, pos: Position, hand: Sequence[str]) -> Choice:
+        c = self.choice
+        return None if c is None else (c[0], to_move(c[1]))
+
+    def give(self, pos: Position, hand: Sequence[str]) -> str:
+        return hand[0]
 
 
 def coach_rate(games: int, playouts: int) -> None:
