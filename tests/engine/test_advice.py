@@ -239,3 +239,11 @@ def test_cli_selfplay_with_search_per_seat() -> None:
     same = json.loads(r2.stdout)
     assert (same["wins"], same["turns_per_game"]) == (out["wins"], out["turns_per_game"])
     assert run_cli("selfplay", "--bot", "search", "--playouts", "0").returncode == 2
+
+
+def test_cli_hint_without_a_legal_move() -> None:
+    start = json.dumps(Position.start(4).to_dict())
+    r = run_cli("hint", "--hand", "5,9", "-", "--lang", "en", stdin=start)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["move"] is None and out["hand"] == ["5", "9"] and "; " in out["reason"]

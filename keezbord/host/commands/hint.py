@@ -56,7 +56,7 @@ def run_hint(args: argparse.Namespace) -> int:
         from keezbord.engine.explain import no_move_reason
 
         out = {"seat": pos.turn, "hand": hand, "move": None,
-               "reason": " ".join(no_move_reason(pos, c).get(args.lang)
+               "reason": "; ".join(no_move_reason(pos, c).get(args.lang)
                                   for c in dict.fromkeys(hand))}
     else:
         out = {"hand": hand, **advice.to_dict(args.lang)}
