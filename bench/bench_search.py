@@ -9,6 +9,7 @@
   interval over games, and per deal pair (won both / split / lost both); two processes;
 - playouts per second (the host's measurement, search_budget.py);
 - the time of a hint (``advise``, the whole hand) at the budget: median and p95;
+- the leaf's calibration: the evaluation squashed to a win chance against who won;
 - the coach in greedy-against-greedy games: how often it would speak per move at several
   thresholds of the win-chance gap, and the smallest threshold giving fewer than one
   remark in ten moves.
@@ -26,10 +27,10 @@ from multiprocessing import Pool
 
 from keezbord.engine.advice import advise, regret
 from keezbord.engine.board import Board, to_move
-from keezbord.engine.bots import Choice, FastChoice, GreedyBot
+from keezbord.engine.bots import Choice, FastChoice, GreedyBot, evaluate_board
 from keezbord.engine.game import Game, play_game
 from keezbord.engine.position import Position
-from keezbord.engine.search import Known, SearchBot, analyse
+from keezbord.engine.search import SCALE, Known, SearchBot, analyse
 from keezbord.host.search_budget import playouts_per_second, sample_decisions
 
 
@@ -149,6 +150,43 @@ def coach_rate(games: int, playouts: int) -> None:
     print(f"  smallest threshold with fewer than one remark in ten moves: {best}")
 
 
+def calibration(games: int) -> None:
+    """Does the leaf's win chance mean what it says? The evaluation every 8th turn of
+    greedy games against who won, squashed at several scales: log loss, and the win
+    rate per tenth of predicted chance at the scale in use."""
+    data: list[tuple[float, int]] = []
+    for g in range(games):
+        game = Game(4, "standard", 9000 + g)
+        bots = [GreedyBot(random.Random(g * 7 + s)) for s in range(4)]
+        vals: list[float] = []
+        while not game.over and len(game.history) < 600:
+            game.exchange(bots)
+            if len(game.history) % 8 == 0:
+                vals.append(evaluate_board(Board(game.position), 0))
+            seat = game.table.turn
+            assert seat is not None
+            game.play_turn(bots[seat])
+        w = game.position.winner()
+        if w is not None:
+            data += [(v, int(0 in w)) for v in vals]
+    print(f"leaf calibration over {games} greedy games ({len(data)} positions):")
+    for scale in (100.0, 150.0, SCALE, 400.0):
+        loss = 0.0
+        buckets: dict[int, list[int]] = {}
+        for v, y in data:
+            p = 1 / (1 + math.exp(-max(-50.0, min(50.0, v / scale))))
+            b = buckets.setdefault(min(9, int(p * 10)), [0, 0])
+            b[0] += y
+            b[1] += 1
+            p = min(max(p, 1e-6), 1 - 1e-6)
+            loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
+        line = f"  scale {scale:.0f}: log loss {loss / max(1, len(data)):.4f}"
+        if scale == SCALE:
+            line += "; won per predicted tenth: " + ", ".join(
+                f"{k / 10:.1f}: {w / n:.2f} ({n})" for k, (w, n) in sorted(buckets.items()))
+        print(line)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=50)
@@ -158,6 +196,7 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--hints", type=int, default=40, help="decisions timed for the hint")
     ap.add_argument("--coach-games", type=int, default=4)
+    ap.add_argument("--calib-games", type=int, default=150)
     ap.add_argument("--skip-match", action="store_true")
     args = ap.parse_args()
     rate = playouts_per_second()
@@ -167,6 +206,8 @@ def main() -> None:
         ms = args.budget_ms if args.budget_ms is not None else 50.0
         playouts = max(1, round(rate * ms / 1000))
         print(f"budget {ms:.0f} ms a decision = {playouts} playouts on this machine")
+    if args.calib_games > 0:
+        calibration(args.calib_games)
     if args.hints > 0:
         hint_times(playouts, args.hints)
     if args.coach_games > 0:
