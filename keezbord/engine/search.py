@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from .board import Board, FastMove, to_move
 from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
-from .cards import deck
+from .cards import ROUND_SIZES, deck
 from .notation import Move
 from .position import NEST, Position
 
@@ -345,16 +345,23 @@ class SearchBot:
         return self._greedy.give(pos, hand)
 
 
-def known_of_game(game: Game, seat: int) -> Known:
+def known_of_game(game: Game, seat: int, gave: str | None = None) -> Known:
     """What ``seat`` knows in a ``Game``: the cards played and shown since the last
     shuffle (the history walked back to it: a shuffle's cards are all played or shown
-    before the next), everyone's hand size, and what it passed its partner."""
-    per_shuffle = len(deck(game.position.seats))
+    before the next), everyone's hand size, and ``gave``, the card it passed its partner
+    this round (profile ``partner_exchange``), unless the partner has played that rank
+    since."""
+    seats = game.position.seats
+    per_shuffle = len(deck(seats))
+    bounds = {sum(ROUND_SIZES[:r]) * seats for r in range(len(ROUND_SIZES))}
     used = 0
     seen: list[str] = []
-    for turn in game.history:
+    round_start = 0
+    for i, turn in enumerate(game.history):
         if used >= per_shuffle:
             used, seen = 0, []
+        if used in bounds:
+            round_start = i
         if turn.card is not None:
             seen.append(turn.card)
             used += 1
@@ -362,5 +369,12 @@ def known_of_game(game: Game, seat: int) -> Known:
             seen.extend(turn.discarded)
             used += len(turn.discarded)
     if used >= per_shuffle:
-        seen = []
-    return Known(tuple(seen), tuple(len(h) for h in game.hands))
+        seen, round_start = [], len(game.history)
+    elif used in bounds:
+        round_start = len(game.history)
+    partner = game.position.partner(seat)
+    has: tuple[str, ...] = ()
+    if gave is not None and partner is not None and not any(
+            t.seat == partner and t.card == gave for t in game.history[round_start:]):
+        has = (gave,)
+    return Known(tuple(seen), tuple(len(h) for h in game.hands), has)

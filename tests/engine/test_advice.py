@@ -247,3 +247,28 @@ def test_cli_hint_without_a_legal_move() -> None:
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["move"] is None and out["hand"] == ["5", "9"] and "; " in out["reason"]
+
+
+def test_known_of_game_counts_the_cards_since_the_shuffle() -> None:
+    from keezbord.engine.game import Game
+    from keezbord.engine.search import known_of_game
+
+    game = Game(4, "reiseditie", 3)
+    bots = [GreedyBot(random.Random(s)) for s in range(4)]
+    checked = 0
+    while not game.over and len(game.history) < 160:
+        game.exchange(bots)
+        seat = game.table.turn
+        assert seat is not None
+        known = known_of_game(game, seat)
+        assert known.hand_sizes == tuple(len(h) for h in game.hands)
+        # Every card is in a hand, seen since the shuffle, or still in the stock.
+        held = Counter(c for h in game.hands for c in h)
+        assert held + Counter(known.seen) + Counter(game.stock) == Counter(deck(4))
+        checked += 1
+        game.play_turn(bots[seat])
+    assert checked > 100
+    partner = game.position.partner(0)
+    assert partner is not None
+    # A card passed to the partner is known to be there until the partner plays it.
+    assert known_of_game(game, 0, "Q").partner_has in ((), ("Q",))

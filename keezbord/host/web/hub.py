@@ -567,7 +567,8 @@ class Hub:
             hand = sim.hand(seat)
             informed = getattr(sim.bots[seat], "pick_known", None)
             if informed is not None:  # the search bot: told what its seat knows
-                fast = informed(FastBoard(pos), seat, hand, known_of_game(sim.game, seat))
+                known = known_of_game(sim.game, seat, sim.gave(seat))
+                fast = informed(FastBoard(pos), seat, hand, known)
                 choice = None if fast is None else (fast[0], to_move(fast[1]))
             else:
                 choice = sim.bots[seat].choose(pos, hand)
