@@ -91,8 +91,9 @@ def power_budget(
     lit = leds if lit is None else lit
     if not 0 <= lit <= leds:
         raise BomError(f"LEDs lit at once must be 0 to {leds}, not {lit}")
-    if budget_ma is not None and budget_ma <= 0:
-        raise BomError(f"the LED current budget must be above 0 mA, not {budget_ma:g}")
+    if budget_ma is not None and not 0 < budget_ma < math.inf:  # nan fails both sides
+        raise BomError(f"the LED current budget must be above 0 mA and finite, "
+                       f"not {budget_ma:g}")
     led_ma = lit * WS2812_FULL_WHITE_MA * brightness
     idle_ma = (leds - lit) * WS2812_IDLE_MA
     strip_ma = led_ma + idle_ma
@@ -161,9 +162,11 @@ def bill_of_materials(
     lit: int | None = None,
     budget_ma: float | None = 2000.0,
     signature: int | None = REFERENCE_SIGNATURE,
+    pi_direct: bool = False,
 ) -> Bom:
     """The parts, the power budget from the configured brightness and budget, and how to
-    wire the power (fuse, gauge, feeds per piece, grounds)."""
+    wire the power (fuse, gauge, feeds per piece, grounds). ``pi_direct``: the Pi reads
+    the chain and drives the LEDs itself (scanner.kind = "gpio"): no Pico."""
     holes = len(g.holes)
     chips = wiring.chips
     sig_chips = 1 if signature is not None else 0
@@ -202,8 +205,9 @@ def bill_of_materials(
         BomLine("74AHCT125 level shifter", 1, "pcs",
                 "3.3 V LED data up to 5 V: VCC pin 14 to 5 V, GND pin 7, /1OE pin 1 to GND"),
         BomLine("330 Ω resistor", 1, "pcs", "in series with the LED data line"),
-        BomLine("Raspberry Pi Pico", 1, "pcs",
-                "scans the switches, drives the LEDs; powered by its USB only"),
+        *(() if pi_direct else (
+            BomLine("Raspberry Pi Pico", 1, "pcs",
+                    "scans the switches, drives the LEDs; powered by its USB only"),)),
         BomLine("PN532 NFC module (HSU mode)", 1, "pcs", "card reader; NTAG stickers per card"),
         BomLine(
             "8-pin connector pair (JST-XH)",
@@ -264,9 +268,12 @@ def bill_of_materials(
         "GND, 1A (pin 2) from the reader's LED pin, 1Y (pin 3) through 330 Ω to LED 0; "
         "unused /2OE, /3OE, /4OE (pins 4, 10, 13) to VCC and 2A, 3A, 4A (pins 5, 9, 12) to "
         "GND.",
-        "Never tie the board's 5 V to the Pico's VBUS (pin 40): it would feed the Pi's USB "
-        "port (and the Pi) from the LED supply, or the LEDs from the Pi. The Pico runs from "
-        "its USB cable; only GND is shared.",
+        ("Never tie the board's 5 V to the Pi's 5 V pins (header pins 2 and 4): the LED "
+         "supply and the Pi's own supply would feed each other. The Pi runs from its own "
+         "supply; only GND is shared (logic GND, header pin 6)." if pi_direct else
+         "Never tie the board's 5 V to the Pico's VBUS (pin 40): it would feed the Pi's USB "
+         "port (and the Pi) from the LED supply, or the LEDs from the Pi. The Pico runs from "
+         "its USB cable; only GND is shared."),
         f"Budget: at brightness {power.brightness:g} and budget_ma "
         f"{'none' if power.budget_ma is None else f'{power.budget_ma:g}'}: keep the "
         "firmware's max_ma and leds.budget_ma at or below what the supply gives.",

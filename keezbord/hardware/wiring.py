@@ -45,11 +45,27 @@ AHCT125_PINS: dict[str, int] = {
 }
 TAIL_LEVEL = 1  # the far end's DS to 3V3; the reader's data line pulled down
 REFERENCE_SIGNATURE = 0xA5  # the reference design's signature chip
+# Header pin numbers of the readers' default pins: the Pico's 40 pins (pin 1 = GP0) and
+# the Pi's 40-pin header (the same on a Pi 4 and a Pi 5; pin 1 = 3V3).
+PICO_HEADER: dict[str, int] = {"GP2": 4, "GP4": 6, "GP5": 7, "GP6": 9, "3V3(OUT)": 36,
+                               "GND": 38, "VBUS": 40}
+PI_HEADER: dict[str, int] = {"3V3": 1, "GND": 6, "GPIO9": 21, "GPIO11": 23, "GPIO17": 11,
+                             "GPIO18": 12, "GPIO22": 15, "GPIO27": 13}
 # What the reader side of the chain uses (firmware defaults; Pi-direct config defaults).
 READER_PINS = {
-    "/PL": "Pico GP5 | Pi GPIO17 (scanner.load_pin)",
-    "CLK": "Pico GP2 (SPI0 SCK) | Pi GPIO11 (SPI0 SCLK; bitbang: scanner.clock_pin)",
-    "QH": "Pico GP4 (SPI0 MISO) | Pi GPIO9 (SPI0 MISO; bitbang: scanner.data_pin)",
+    "/PL": f"Pico GP5 (Pico pin {PICO_HEADER['GP5']}) | Pi GPIO17 (header pin "
+           f"{PI_HEADER['GPIO17']}; scanner.load_pin)",
+    "CLK": f"Pico GP2 (Pico pin {PICO_HEADER['GP2']}, SPI0 SCK) | Pi GPIO11 (header pin "
+           f"{PI_HEADER['GPIO11']}, SPI0 SCLK; bitbang: scanner.clock_pin, GPIO27 = header "
+           f"pin {PI_HEADER['GPIO27']})",
+    "QH": f"Pico GP4 (Pico pin {PICO_HEADER['GP4']}, SPI0 MISO) | Pi GPIO9 (header pin "
+          f"{PI_HEADER['GPIO9']}, SPI0 MISO; bitbang: scanner.data_pin, GPIO22 = header pin "
+          f"{PI_HEADER['GPIO22']})",
+    "power": f"Pico 3V3(OUT) (Pico pin {PICO_HEADER['3V3(OUT)']}) and GND (Pico pin "
+             f"{PICO_HEADER['GND']}) | Pi 3V3 (header pin {PI_HEADER['3V3']} or 17) and GND "
+             f"(header pin {PI_HEADER['GND']}, 9, 14, 20 or 25)",
+    "LED": f"Pico GP6 (Pico pin {PICO_HEADER['GP6']}) | Pi GPIO18 (header pin "
+           f"{PI_HEADER['GPIO18']}; leds.pin)",
 }
 
 
@@ -91,7 +107,7 @@ def level_shifter_connections() -> list[str]:
     return [
         f"74AHCT125: VCC (pin {p['VCC']}) to the LED 5 V with 100 nF to GND at the pin; "
         f"GND (pin {p['GND']}) to GND.",
-        f"LED data: Pico GP6 | Pi GPIO18 (leds.pin) to 1A (pin {p['1A']}); 1Y "
+        f"LED data: {READER_PINS['LED']} to 1A (pin {p['1A']}); 1Y "
         f"(pin {p['1Y']}) through 330 Ω to LED 0's DIN; /1OE (pin {p['/1OE']}) to GND "
         "(active low: tied low, the buffer is always on).",
         f"Unused buffers: /2OE, /3OE, /4OE (pins {p['/2OE']}, {p['/3OE']}, {p['/4OE']}) "
@@ -112,6 +128,7 @@ def chain_connections(chips: int, signature: int | None) -> list[str]:
         f"(pin {p['GND']}) to logic GND; CLK INH (pin {p['CLK INH']}) to GND; /PL "
         f"(pin {p['/PL']}) to the /PL line; CLK (pin {p['CLK']}) to the CLK line; /QH "
         f"(pin {p['/QH']}) not connected.",
+        f"3V3 and logic GND for the chain: {READER_PINS['power']}.",
         f"/PL line: {READER_PINS['/PL']}.",
         f"CLK line: {READER_PINS['CLK']}.",
         f"Data line: chip 0 QH (pin {p['QH']}) to {READER_PINS['QH']}; 10 kΩ from the "

@@ -234,6 +234,14 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
             and pin in SPI0_PINS.values()):
         raise le.error("pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use "
                               "GPIO 18, 12 or 21")
+    if kind == "gpio" and leds.led_driver_for(kind) == "neopixel":
+        # The strip's data pin and the chain's pins are driven by different libraries:
+        # sharing one would garble both (SPI leaves only /PL on a GPIO of its own).
+        used = {"load_pin": pins["load_pin"]} if method == "spi" else pins
+        for key, gpio in used.items():
+            if gpio == pin:
+                raise le.error("pin", f"GPIO{pin} is already scanner.{key}; the LED strip "
+                                      "needs a pin of its own")
     if kind == "gpio" and leds.driver == "pico-serial":
         raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
 
@@ -241,6 +249,13 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     rfid_port = r.get_str("port", pi.default_rfid_port(pi.PI_MODEL_PATH))
     rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), rfid_port,
                       r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
+    if kind == "gpio" and rfid.reader != "none" and rfid.port in pi.HEADER_UARTS:
+        # The card reader's UART owns GPIO14 (TXD) and GPIO15 (RXD).
+        chain = {"load_pin": pins["load_pin"]} if method == "spi" else pins
+        for key, gpio in chain.items():
+            if gpio in (14, 15):
+                raise s.error(key, f"GPIO{gpio} is the card reader's UART ({rfid.port} on "
+                                   "GPIO14/15); pick another pin")
 
     f = top.table("files", ("cards", "journal"))
     journal = f.get_path("journal", "", base) if "journal" in f.data else None

@@ -14,6 +14,8 @@ from keezbord.engine.topology import Topology
 from keezbord.hardware.wiring import Wiring
 from keezbord.host.cli import main
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     try:
@@ -90,6 +92,8 @@ def test_geometry_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["bom", "--brightness", "1.5"], "brightness"),
         (["bom", "--max-lit", "500"], "lit at once"),
         (["bom", "--budget-ma", "0"], "budget"),
+        (["bom", "--budget-ma", "nan"], "budget"),  # nan would silently lift the cap
+        (["bom", "--budget-ma", "inf"], "finite"),
         (["bom", "--signature", "0x1FF"], "0 to 255"),
         (["wiring", "--signature", "A5"], "not a byte"),
         (["bom", "--config", "missing.toml"], "missing.toml"),
@@ -132,7 +136,7 @@ def test_wiring_sheet_feeds_chip_k_from_chip_k_plus_1(capsys: pytest.CaptureFixt
     # 12 switch chips and the signature chip 12: chip k's DS from chip k+1's QH
     assert feeds == {k: ("chip" if k < 11 else "signature chip", k + 1) for k in range(12)}
     assert tail == "12"
-    assert "chip 0 QH (pin 9) to Pico GP4 (SPI0 MISO) | Pi GPIO9" in text
+    assert "chip 0 QH (pin 9) to Pico GP4 (Pico pin 6, SPI0 MISO) | Pi GPIO9" in text
     assert "10 kΩ from the data line to GND at the reader (pulled DOWN" in text
     assert ("inputs hard-wired to 0xA5: H (pin 6), F (pin 4), C (pin 13), A (pin 11) to 3V3; "
             "G (pin 5), E (pin 3), D (pin 14), B (pin 12) to GND") in text
@@ -199,3 +203,55 @@ def test_wiring_sheet_follows_the_config(tmp_path: Path,
     assert code == 0 and "inputs hard-wired to 0x5A" in text
     feeds, tail = _chain_edges(text)
     assert feeds[8] == ("signature chip", 9) and tail == "9"
+
+
+# The 40-pin headers, from the Raspberry Pi and Pico pinouts (the Pi's is the same on a Pi 4
+# and a Pi 5): physical pin -> signal.
+PI_40 = {1: "3V3", 6: "GND", 9: "GND", 11: "GPIO17", 12: "GPIO18", 13: "GPIO27", 14: "GND",
+         15: "GPIO22", 17: "3V3", 20: "GND", 21: "GPIO9", 23: "GPIO11", 25: "GND"}
+PICO_40 = {4: "GP2", 6: "GP4", 7: "GP5", 9: "GP6", 36: "3V3(OUT)", 38: "GND"}
+
+
+def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every reader pin on the sheet carries its header pin, and it is the right one; the
+    GPIOs it names are the ones the firmware and the Pi-direct config use by default."""
+    import re
+    import runpy
+
+    from keezbord.host.config import BoardConfig
+
+    code, text, _ = _run(capsys, "wiring", "--seats", "2", "--segment", "7")
+    assert code == 0
+    pi = re.findall(r"Pi (GPIO\d+|3V3) \(header pin (\d+)", text)
+    pi += re.findall(r"(GPIO\d+) = header pin (\d+)", text)
+    pico = re.findall(r"Pico (GP\d+|3V3\(OUT\)) \(Pico pin (\d+)", text)
+    assert {n for n, _ in pi} >= {"GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO27", "GPIO22",
+                                  "3V3"}
+    assert {n for n, _ in pico} >= {"GP5", "GP2", "GP4", "GP6", "3V3(OUT)"}
+    for name, pin in pi:
+        assert PI_40[int(pin)] == name
+    for name, pin in pico:
+        assert PICO_40[int(pin)] == name
+    assert "GND (Pico pin 38)" in text and "GND (header pin 6, 9, 14, 20 or 25)" in text
+    fw = runpy.run_path(str(ROOT / "firmware" / "board_config.py"))["DEFAULTS"]
+    assert (fw["latch_pin"], fw["sck_pin"], fw["miso_pin"], fw["led_pin"]) == (5, 2, 4, 6)
+    d = BoardConfig()
+    assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin, d.leds.pin) == (
+        17, 27, 22, 18)
+
+
+def test_bom_for_a_pi_direct_board_has_no_pico(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text('[board]\nseats = 2\n[scanner]\nkind = "gpio"\n')
+    code, text, _ = _run(capsys, "bom", "--config", str(cfg), "--format", "json")
+    d = json.loads(text)
+    parts = {x["part"] for x in d["parts"]}
+    notes = " ".join(d["notes"])
+    assert code == 0 and "Raspberry Pi Pico" not in parts
+    assert "VBUS" not in notes and "header pins 2 and 4" in notes
+    code, text, _ = _run(capsys, "bom", "--seats", "2", "--format", "json")
+    d = json.loads(text)
+    assert "Raspberry Pi Pico" in {x["part"] for x in d["parts"]}
+    assert "VBUS (pin 40)" in " ".join(d["notes"])

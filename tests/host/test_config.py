@@ -42,6 +42,15 @@ def test_a_gpio_board() -> None:
     assert cfg.led_driver == "neopixel"
     assert cfg.wiring == "/boards/w.json"
     assert cfg.leds.settings().styles["error"].colour == (255, 0, 0)
+    # SPI reads the chain on GPIO9/11: data_pin is unused then and may be the LED pin
+    spi = parse_config({"scanner": {"kind": "gpio", "data_pin": 18}})
+    assert spi.scanner.method == "spi" and spi.leds.pin == 18
+    # GPIO14/15 are free when the reader sits on a USB serial adapter (or there is none)
+    usb = parse_config({"scanner": {"kind": "gpio", "load_pin": 14},
+                        "rfid": {"port": "/dev/ttyUSB0"}})
+    assert usb.scanner.load_pin == 14
+    assert parse_config({"scanner": {"kind": "gpio", "load_pin": 14},
+                         "rfid": {"reader": "none"}}).scanner.load_pin == 14
 
 
 @pytest.mark.parametrize(("data", "key", "problem"), [
@@ -62,6 +71,12 @@ def test_a_gpio_board() -> None:
     ({"scanner": {"spi_hz": 20_000_000}}, "scanner.spi_hz", "10000 to 8000000"),
     ({"scanner": {"kind": "gpio", "load_pin": 9}}, "scanner.load_pin", "SPI0"),
     ({"scanner": {"kind": "gpio"}, "leds": {"pin": 10}}, "leds.pin", "SPI0 MOSI"),
+    ({"scanner": {"kind": "gpio", "load_pin": 18}}, "leds.pin", "scanner.load_pin"),
+    ({"scanner": {"kind": "gpio", "load_pin": 14}}, "scanner.load_pin", "card reader's UART"),
+    ({"scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 15},
+      "rfid": {"port": "/dev/ttyAMA0"}}, "scanner.data_pin", "card reader's UART"),
+    ({"scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 21}, "leds": {"pin": 21}},
+     "leds.pin", "scanner.data_pin"),
     ({"leds": {"brightness": 1.5}}, "leds.brightness", "0 to 1"),
     ({"leds": {"brightness": True}}, "leds.brightness", "number"),
     ({"leds": {"pin": 4}}, "leds.pin", "NeoPixel"),

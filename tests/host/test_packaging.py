@@ -90,6 +90,14 @@ def test_each_pi_extra_installs_that_pis_backends_on_a_pi(wheel: Path, machine: 
     assert any(r.startswith("keezbord[pi4,pi5]") for r in meta.get_all("Requires-Dist") or [])
 
 
+def test_the_pi4_extra_covers_the_armv6l_pis(wheel: Path) -> None:
+    """A Zero W or a Pi 1 (armv6l) gets the Pi 4 set (rpi_ws281x, rpi-lgpio, spidev), as
+    drivers/pi.py's pi_extra says; never the Pi 5 backend."""
+    meta = _metadata(wheel)
+    assert _extra(meta, "pi4", "Linux", "armv6l") == PI4
+    assert _extra(meta, "pi5", "Linux", "armv6l") == set()
+
+
 @pytest.mark.parametrize(("platform", "machine"), [
     ("Linux", "x86_64"), ("Darwin", "arm64"), ("Windows", "AMD64"), ("Linux", "riscv64")])
 def test_the_pi_extras_install_nothing_elsewhere(wheel: Path, platform: str,
@@ -126,3 +134,33 @@ def test_a_checkout_or_editable_install_uses_the_firmware_folder() -> None:
     assert found in (ROOT / "firmware", Path(sys.modules["keezbord"].__file__ or "")
                      .parent / "_firmware")
     assert all((found / f).is_file() for f in FIRMWARE_FILES)
+
+
+def _local_imports(path: Path) -> set[str]:
+    """The firmware modules ``path`` imports (anywhere in it: main.py imports late)."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if (path.parent / f"{n}.py").is_file()}
+
+
+def test_firmware_install_copies_every_module_main_py_imports() -> None:
+    """A module the Pico's main.py reaches but FIRMWARE_FILES lacks would pass every
+    unix-port test and fail with ImportError on the first real Pico."""
+    fw = ROOT / "firmware"
+    seen: set[str] = set()
+    todo = ["main"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_local_imports(fw / f"{name}.py") - seen)
+    missing = {f"{n}.py" for n in seen} - set(FIRMWARE_FILES)
+    assert not missing, f"add to FIRMWARE_FILES: {sorted(missing)}"
+    assert "fakes.py" not in FIRMWARE_FILES and "unix_main.py" not in FIRMWARE_FILES

@@ -152,6 +152,7 @@ def run_board(args: argparse.Namespace) -> int:
             brightness=args.brightness if args.brightness is not None else leds.brightness,
             budget_ma=args.budget_ma if args.budget_ma is not None else leds.budget_ma,
             lit=args.max_lit, signature=signature,
+            pi_direct=cfg is not None and cfg.scanner.kind == "gpio",
         )
     except BomError as e:
         raise UsageError(str(e)) from None

@@ -278,7 +278,10 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
                 factory = RPiGPIOFactory()
                 closers.append(factory.close)
                 scanner = scanner_from_config(cfg.scanner, wiring, factory)
-            except (ImportError, RuntimeError, ValueError) as e:
+            except ImportError as e:
+                raise UsageError(f"scanner.kind = \"gpio\" needs the Pi's GPIO (pip install "
+                                 f"'keezbord[pi4]' or [pi5]): {e}") from None
+            except (RuntimeError, ValueError) as e:
                 raise UsageError(f"scanner: {e}") from None
             s = cfg.scanner
             warned = [False]
@@ -320,7 +323,14 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
                 open_neopixel,
             )
 
-            strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+            try:
+                strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+            except (ImportError, RuntimeError, OSError, ValueError) as e:
+                # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
+                hint = (" (pip install 'keezbord[pi4]' or [pi5])"
+                        if isinstance(e, ImportError) else "")
+                raise UsageError(f"LED strip (leds.driver = neopixel, GPIO{cfg.leds.pin}): "
+                                 f"{e}{hint}") from None
             closers.append(strip.close)
             leds = StripLeds(strip, renderer)
             show = leds.show_frame

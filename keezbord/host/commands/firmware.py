@@ -23,16 +23,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from keezbord.hardware.wiring import REFERENCE_SIGNATURE
+from keezbord.hardware.wiring import REFERENCE_SIGNATURE, TAIL_LEVEL
 from keezbord.host.cli import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
 FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
                   "leds_viper.py", "patterns.py", "link.py", "stream.py", "app.py",
                   "board_config.py", "ws2812.py", "ws2812_timing.py", "main.py")
-# A board built to the reference design: the chain's far end tied to 3V3 (tail level 1)
-# and a signature chip (keezbord board wiring); board.json says so.
-REFERENCE_TAIL_LEVEL = 1
 
 
 def firmware_dir() -> Path | None:
@@ -104,7 +101,8 @@ def board_json(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
         cfg["signature"] = REFERENCE_SIGNATURE
     if args.signature is not None:
         cfg["signature"] = _signature(args.signature)
-    cfg["tail_level"] = REFERENCE_TAIL_LEVEL
+    # the reference design ties the far end to 3V3 (keezbord board wiring)
+    cfg["tail_level"] = TAIL_LEVEL
     for key, lo, hi in (("chips", 1, 255), ("leds", 0, 2000), ("scan_hz", 200, 1000),
                         ("debounce", 1, 20), ("brightness", 0, 255), ("max_ma", 100, 60_000)):
         v = getattr(args, key)

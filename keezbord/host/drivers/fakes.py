@@ -173,7 +173,9 @@ class FakeSpiDev:
       trailing), and MISO is sampled just before an edge that also shifts the chips,
       as their propagation delay allows; mode 1 therefore loses input H of chip 0;
     - MSB first only (the Pi's SPI controller refuses ``lsbfirst``, like the kernel);
-    - ``readbytes`` limits: open first, at most 4096 bytes (spidev's bufsiz);
+    - open first: ``readbytes`` and setting ``mode`` or ``max_speed_hz`` on a closed
+      device fail (EBADF), as py-spidev's ioctl on fd -1 does; at most 4096 bytes
+      a read (spidev's bufsiz);
     - a clock above ``chain_max_hz`` (the chips over a board's wiring) reads garbage;
     - an undriven MISO reads ``miso_pull`` (the pad's pull: down on the reference board).
     """
@@ -188,7 +190,7 @@ class FakeSpiDev:
         self.chain_max_hz = chain_max_hz
         self._clock = clock
         self._mode = 0
-        self.max_speed_hz = 125_000_000  # the driver's default: far too fast for the chain
+        self._hz = 125_000_000  # the driver's default: far too fast for the chain
         self.bits_per_word = 8
         self.opened: tuple[int, int] | None = None
         self.transfers: list[SpiTransfer] = []
@@ -200,6 +202,12 @@ class FakeSpiDev:
     def close(self) -> None:
         self.opened = None
 
+    def _ioctl(self) -> None:
+        # py-spidev sets mode and speed by an ioctl on its file: before open() that is
+        # fd -1, and the ioctl fails (EBADF) rather than remembering the value.
+        if self.opened is None:
+            raise OSError(9, "Bad file descriptor")
+
     @property
     def mode(self) -> int:
         return self._mode
@@ -208,8 +216,19 @@ class FakeSpiDev:
     def mode(self, mode: int) -> None:
         if mode not in (0, 1, 2, 3):
             raise OSError(22, "Invalid argument")
+        self._ioctl()
         self._mode = mode
         self.chain.clock(mode >> 1)  # SCLK moves to its new idle level (an edge!)
+
+    @property
+    def max_speed_hz(self) -> int:
+        return self._hz
+
+    @max_speed_hz.setter
+    def max_speed_hz(self, hz: int) -> None:
+        if hz != self._hz:
+            self._ioctl()
+        self._hz = hz
 
     @property
     def lsbfirst(self) -> bool:

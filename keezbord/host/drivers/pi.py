@@ -18,9 +18,14 @@ from typing import Final
 PI_MODEL_PATH: Final = Path("/proc/device-tree/model")
 SERIAL0: Final = "/dev/serial0"
 PI5_UART0: Final = "/dev/ttyAMA0"
+# The names of the UART on GPIO14/15 (a USB serial adapter leaves those pins free).
+HEADER_UARTS: Final = frozenset({SERIAL0, PI5_UART0, "/dev/ttyS0"})
 # The config.txt line that puts a full UART (PL011) on GPIO14/15, per generation.
 UART_CONFIG: Final = {5: "dtparam=uart0=on", 4: "dtoverlay=disable-bt"}
 _GENERATION = re.compile(r"Raspberry Pi (?:Compute Module )?(\d)")
+# Models whose string names no generation digit up front: the Zero 2 W is a Pi 3 (BCM2710),
+# the Zero / Zero W and the first "Raspberry Pi Model B" are generation 1.
+_NAMED = ((re.compile(r"Raspberry Pi Zero 2"), 3), (re.compile(r"Raspberry Pi "), 1))
 
 
 def pi_model(path: Path = PI_MODEL_PATH) -> str | None:
@@ -33,9 +38,12 @@ def pi_model(path: Path = PI_MODEL_PATH) -> str | None:
 
 
 def pi_generation(model: str | None) -> int | None:
-    """5 for a Pi 5, 500 or CM5; 4 for a Pi 4, 400 or CM4; 3 ...; None: not a Pi."""
+    """5 for a Pi 5, 500 or CM5; 4 for a Pi 4, 400 or CM4; 3 for a Pi 3 or Zero 2 W ...;
+    None: not a Pi."""
     m = _GENERATION.match(model or "")
-    return int(m.group(1)) if m else None
+    if m:
+        return int(m.group(1))
+    return next((gen for pattern, gen in _NAMED if pattern.match(model or "")), None)
 
 
 def default_rfid_port(path: Path = PI_MODEL_PATH) -> str:

@@ -219,6 +219,8 @@ def open_spidev(bus: int = 0, device: int = 0) -> SpiBus:
     except PermissionError:
         raise RuntimeError(f"{path}: permission denied: add the user to the spi group "
                            "(sudo usermod -aG spi,gpio $USER) and log in again") from None
+    except OSError as e:  # e.g. EBUSY: another driver holds SPI0
+        raise RuntimeError(f"{path}: cannot open: {e.strerror or e}") from None
     bus_: SpiBus = spi
     return bus_
 
@@ -243,8 +245,18 @@ def open_chain(
         raise ValueError(f"GPIO{pins.load} belongs to SPI0; put /PL on another GPIO")
     bus = spi()
     try:
-        return SpiChainReader(bus, factory.output(pins.load, initial=1), bits,
-                              signature=signature, hz=spi_hz)
+        latch = factory.output(pins.load, initial=1)
+    except BaseException:
+        bus.close()
+        raise
+    try:
+        return SpiChainReader(bus, latch, bits, signature=signature, hz=spi_hz)
+    except OSError as e:
+        # The kernel refused the mode or the clock: say so in one line (the commands
+        # turn RuntimeError into a usage error), not as a traceback.
+        bus.close()
+        raise RuntimeError(f"SPI0 refused mode {SPI_MODE} at {spi_hz} Hz: "
+                           f"{e.strerror or e}") from None
     except BaseException:
         bus.close()
         raise

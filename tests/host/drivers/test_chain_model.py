@@ -254,3 +254,41 @@ def test_spi_reader_on_a_real_pi() -> None:  # pragma: no cover - needs the hard
         reader.close()
     finally:
         f.close()
+
+
+def test_the_fake_spidev_refuses_settings_before_open_like_py_spidev() -> None:
+    """py-spidev sets mode and speed by an ioctl on its file; before open() it fails."""
+    spi = FakeSpiDev(Hc165Chain(None, 1))
+    with pytest.raises(OSError):
+        spi.mode = 0
+    with pytest.raises(OSError):
+        spi.max_speed_hz = 1_000_000
+    spi.open(0, 0)
+    spi.mode = 0
+    spi.max_speed_hz = 1_000_000
+    assert (spi.mode, spi.max_speed_hz) == (0, 1_000_000)
+
+
+def test_spi_setup_refused_by_the_kernel_is_one_clear_error_and_frees_the_bus() -> None:
+    f = MockPinFactory()
+    spi = FakeSpiDev(Hc165Chain(None, 1))  # never opened: setting the mode fails
+    closed: list[bool] = []
+    spi.close = lambda: closed.append(True)  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError, match="SPI0 refused mode 0"):
+        open_chain(f, 8, method="spi", pins=PINS, spi=lambda: spi)
+    assert closed == [True]
+
+
+def test_spidev_open_errors_are_runtime_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from keezbord.host.drivers.scanner_gpio import open_spidev
+
+    class Busy:
+        def open(self, bus: int, device: int) -> None:
+            raise OSError(16, "Device or resource busy")
+
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=Busy))
+    with pytest.raises(RuntimeError, match=r"/dev/spidev0\.0: cannot open: Device or resource"):
+        open_spidev()

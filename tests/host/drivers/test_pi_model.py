@@ -25,6 +25,9 @@ def model_file(tmp_path: Path, text: str) -> Path:
     ("Raspberry Pi 4 Model B Rev 1.5", "/dev/serial0", "pi4"),
     ("Raspberry Pi 400 Rev 1.0", "/dev/serial0", "pi4"),
     ("Raspberry Pi 3 Model B Plus Rev 1.3", "/dev/serial0", "pi4"),
+    # no digit right after "Raspberry Pi": still a Pi (mini UART on serial0, like a Pi 3)
+    ("Raspberry Pi Zero 2 W Rev 1.0", "/dev/serial0", "pi4"),
+    ("Raspberry Pi Zero W Rev 1.1", "/dev/serial0", "pi4"),
 ])
 def test_defaults_per_model(tmp_path: Path, model: str, port: str, extra: str) -> None:
     path = model_file(tmp_path, model)
@@ -38,6 +41,7 @@ def test_not_a_pi(tmp_path: Path) -> None:
     assert pi.pi_model(missing) is None and pi.pi_extra(missing) is None
     assert pi.default_rfid_port(missing) == "/dev/serial0"
     assert pi.pi_generation("Orange Pi 5") is None
+    assert pi.pi_generation("Raspberry Pi Zero 2 W Rev 1.0") == 3
 
 
 def test_the_pi5_default_reaches_the_board_config(tmp_path: Path,
