@@ -208,11 +208,18 @@ def _threat_text(found: dict[int, list[str]]) -> Text:
 
 
 def move_reasons(pos: Position, move: Move, hand: Sequence[str]) -> list[Text]:
-    """What the move does and keeps, in words (most important first)."""
+    """What the move does and keeps, in words (most important first), then what it
+    risks."""
+    gains, risks = _reasons(pos, move, hand)
+    return gains + risks
+
+
+def _reasons(pos: Position, move: Move, hand: Sequence[str]) -> tuple[list[Text], list[Text]]:
     me = pos.turn
     topo = pos.topology
     ring = topo.ring
     out: list[Text] = []
+    warn: list[Text] = []  # what the move risks, said after what it gains
     cur = pos
     for part in move.parts:
         if isinstance(part, Swap):
@@ -249,13 +256,17 @@ def move_reasons(pos: Position, move: Move, hand: Sequence[str]) -> list[Text]:
                     out.append(Text(
                         f"slaat de {c.nl_adj} pion eraf, die nog {left} gaten van huis was",
                         f"captures {c.en}'s pawn, which was {left} holes from its home"))
-        if part.frm not in (NEST, FRESH) and part.frm < HOME:
-            before = threats(cur, seat, part.frm)
-            after_threat = threats(apply_part(cur, part), seat, dest) if dest < HOME else {}
-            if before and len(after_threat) < len(before):
-                out.append(Text(
-                    f"de pion op T{part.frm} stond binnen bereik van {_threat_text(before).nl}",
-                    f"this pawn on T{part.frm} was in reach of {_threat_text(before).en}"))
+        after_threat = threats(apply_part(cur, part), seat, dest) if dest < HOME else {}
+        before = threats(cur, seat, part.frm) if part.frm not in (NEST, FRESH) \
+            and part.frm < HOME else {}
+        if before and len(after_threat) < len(before):
+            out.append(Text(
+                f"de pion op T{part.frm} stond binnen bereik van {_threat_text(before).nl}",
+                f"this pawn on T{part.frm} was in reach of {_threat_text(before).en}"))
+        elif after_threat and part.to != FRESH:
+            warn.append(Text(
+                f"let op: op T{dest} staat hij binnen bereik van {_threat_text(after_threat).nl}",
+                f"mind: on T{dest} it is in reach of {_threat_text(after_threat).en}"))
         if part.frm == FRESH and NEST in cur.pawns[seat]:
             out.append(Text("maakt je startvak vrij voor de volgende pion",
                             "leaves your start free for your next pawn"))
@@ -271,7 +282,7 @@ def move_reasons(pos: Position, move: Move, hand: Sequence[str]) -> list[Text]:
     if move.card in rest:
         rest.remove(move.card)
     out += _kept(pos, cur, move.card, rest)
-    return out
+    return out, warn
 
 
 def _kept(before: Position, after: Position, card: str, rest: list[str]) -> list[Text]:
@@ -333,7 +344,8 @@ def remark_of(pos: Position, hand: Sequence[str], a: Analysis, card: str, move: 
     adv = explain_choice(pos, hand, a)
     assert adv is not None
     played = to_move(move)
-    why = adv.reasons[0] if adv.reasons else None
+    gains = _reasons(pos, adv.move, hand)[0]
+    why = gains[0] if gains else None
     cn = CARD_NAMES[adv.card]
     nl = (f"Dat kon beter: {_short(pos, adv.move).nl} wint {_pct(adv.win)} van de "
           f"uitgespeelde partijen, jouw zet {_pct(mine.win)}")

@@ -272,3 +272,12 @@ def test_known_of_game_counts_the_cards_since_the_shuffle() -> None:
     assert partner is not None
     # A card passed to the partner is known to be there until the partner plays it.
     assert known_of_game(game, 0, "Q").partner_has in ((), ("Q",))
+
+
+def test_a_move_into_reach_is_said_after_what_it_gains() -> None:
+    # Red's only 5 lands one hole in front of blue: the hint warns of blue's ace and 7.
+    pos = P([["T10", "N", "N", "N"], ["T14", "N", "N", "N"], N4, N4])
+    adv = advise(pos, ["5"], playouts=40, seed=1)
+    assert adv is not None and adv.text == "5 0:T10-T15"
+    assert "in reach of blue's A and 7" in adv.sentence("en")
+    assert "van blauw" in adv.sentence("nl")
