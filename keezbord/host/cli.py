@@ -22,17 +22,15 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-# Re-exported for code written before errors.py and commands/lang.py held them; new code
-# imports them from there (a command module never imports the dispatcher).
-from keezbord.host.commands.lang import add_lang_argument as add_lang_argument
 from keezbord.host.commands.lang import resolve_lang
-from keezbord.host.errors import UsageError as UsageError
+from keezbord.host.errors import UsageError
 
 # name -> (module in keezbord.host.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "moves": ("rules", "list the legal moves of a card in a position"),
     "check": ("rules", "say whether one position follows from another by a card"),
     "selfplay": ("rules", "let bots play complete games and print a summary"),
+    "hint": ("hint", "suggest a move for a card or a hand, with the reason (search)"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "journal": ("referee", "export a game from the referee's journal"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),

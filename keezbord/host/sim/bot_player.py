@@ -10,7 +10,10 @@ import contextlib
 import random
 from typing import Protocol
 
+from keezbord.engine.board import Board as FastBoard
+from keezbord.engine.board import to_move
 from keezbord.engine.movegen import apply
+from keezbord.engine.search import known_of_game
 from keezbord.host.events import CardTap, Discard, Event, HoleEvent
 from keezbord.host.referee import RefereeState, board_sig, pos_sig
 from keezbord.host.sim.pawns import landing_seats
@@ -85,7 +88,13 @@ class BotPlayer:
                 return
             pos = st.pos
             hand = sim.hand(seat)
-            choice = sim.bots[seat].choose(pos, hand)
+            informed = getattr(sim.bots[seat], "pick_known", None)
+            if informed is not None:  # the search bot: told what its seat knows
+                known = known_of_game(sim.game, seat, sim.gave(seat))
+                fast = informed(FastBoard(pos), seat, hand, known)
+                choice = None if fast is None else (fast[0], to_move(fast[1]))
+            else:
+                choice = sim.bots[seat].choose(pos, hand)
             host.changed()
             if choice is None:
                 host.feed(Discard(host.now(), tuple(hand)))

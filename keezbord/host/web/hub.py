@@ -35,6 +35,7 @@ from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
 from . import page, requests
+from .coach import coach_remark
 from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
@@ -50,6 +51,7 @@ class HubOptions:
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
+    coach_playouts: int = 150  # the coach's search budget (hints "coach")
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -85,6 +87,8 @@ class Hub:
         self.monitor = self._new_monitor()
         self._health_key: Any = None
         self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
+        self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self._recolour()
 
     def _set_sim(self, sim: SimTable | None) -> None:
@@ -208,6 +212,11 @@ class Hub:
     def _after(self, effects: list[Effect]) -> None:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(records)
+        for r in records:
+            if r["type"] in ("move", "undo"):
+                tap, self.tap_hand = self.tap_hand, None
+                self.coach = coach_remark(self.session.state, r, self.sim, tap,
+                                          self.opts.coach_playouts)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
@@ -342,7 +351,7 @@ class Hub:
             version=self.version, mode=self.opts.mode, snapshot=self.session.snapshot("nl"),
             state=st, now=self.now(), words=page.move_words(st.history, self._words),
             pawn_seat=self.pawns.pawn_seat, held=self.pawns.held, last=self.pawns.last,
-            sim=self.sim, bot_busy=self.bot_busy, health=self.health()))
+            sim=self.sim, bot_busy=self.bot_busy, health=self.health(), coach=self.coach))
         self._cache = (self.version, out)
         return out
 

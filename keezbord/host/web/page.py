@@ -34,6 +34,7 @@ class PageView:
     sim: SimTable | None = None  # the simulator's table (hands), None on a real board
     bot_busy: int | None = None  # the seat of a bot that is playing
     health: Mapping[str, Any] | None = None  # sensors and link (run mode)
+    coach: Mapping[str, Any] | None = None  # the coach's last remark (hints "coach")
 
 
 def move_words(history: Sequence[MoveRecord], cache: dict[int, tuple[str, dict[str, str]]]
@@ -107,6 +108,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "last": None if view.last is None else dict(view.last),
         "health": None if view.health is None else dict(view.health), "clock": clock,
         "stopped": st.stopped, "exchange": exchange,
+        "coach": None if view.coach is None else dict(view.coach),
     }
 
 

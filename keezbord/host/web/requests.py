@@ -67,6 +67,7 @@ def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
         assert hub.sim is not None
         if not isinstance(card, str) or card not in hub.sim.hand(seat):
             raise HubError(NOT_YOUR_CARD)
+        hub.tap_hand = (seat, hub.sim.hand(seat))
         hub.feed(CardTap(hub.now(), card))
     elif kind == "discard":
         seat = _human_to_play(hub)
