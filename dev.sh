@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # keezbord's two entry points, each bootstrapping what it needs on a fresh machine:
 #   ./dev.sh sim    run keezbord on its simulated board (no hardware needed)
-#   ./dev.sh test   run the whole test suite (ruff, mypy, pytest incl. browser and MicroPython tests)
+#   ./dev.sh test   run the whole test suite (ruff, mypy, pytest incl. browser, MicroPython
+#                   and emulated-Pico tests; KEEZBORD_EMULATOR=full for the long scenarios)
 # Anything after the verb is passed on (to `keezbord sim` or to pytest).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -35,6 +36,26 @@ ensure_chromium() {
     fi
 }
 
+ensure_emulator() {
+    # The emulated-Pico tests (tests/emulator) run rp2040js under Node 20, pinned by
+    # tests/emulator/package-lock.json: `npm ci` when node_modules is missing or older
+    # than the lock file (the stamp names the lock's hash; emu.py checks the same one).
+    local dir=tests/emulator
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        echo "== node/npm not found: installing Debian's nodejs for the emulator tests" >&2
+        if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
+    fi
+    local stamp
+    stamp=$dir/node_modules/.keezbord-$(sha1sum "$dir/package-lock.json" | cut -c1-12)
+    if [ ! -f "$stamp" ]; then
+        echo "== npm ci in $dir (rp2040js for the emulated Pico)" >&2
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+        touch "$stamp"
+    fi
+}
+
 case "${1:-}" in
     sim)
         shift
@@ -45,6 +66,7 @@ case "${1:-}" in
         shift
         venv
         ensure_chromium
+        ensure_emulator
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         echo "== mypy" >&2
