@@ -20,7 +20,7 @@ venv() {
     if [ ! -f "$STAMP" ]; then
         echo "== installing keezbord and its dev tools into $VENV" >&2
         "$VENV/bin/python" -m pip install --quiet --upgrade pip
-        "$VENV/bin/python" -m pip install --quiet -e ".[dev]"
+        "$VENV/bin/python" -m pip install --quiet -e ".[all,dev]"
         rm -f "$VENV"/.installed-*
         touch "$STAMP"
     fi

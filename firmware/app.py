@@ -14,7 +14,11 @@ from leds import link_lost_into, link_lost_phase, render_into
 from link import Link
 from scan import FAULT_TEXT
 
-VERSION = "keezbord-fw 0.2.0"
+try:
+    # Written by `keezbord firmware install` from the package's version (pyproject.toml).
+    from version import VERSION  # type: ignore[import-not-found]
+except ImportError:  # run from the source tree (tests, the unix port)
+    VERSION = "keezbord-fw dev"
 ANIM_MS = 20  # pattern levels are re-evaluated at most this often (50 Hz)
 ANNOUNCE_MS = 200  # heartbeat period while no host talks
 MAX_CHANGES = 400  # CHANGES entries per frame (4 + 2 * 400 bytes fits a frame)

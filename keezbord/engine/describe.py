@@ -22,7 +22,7 @@ def _where(pos: Position, seat: int, loc: int) -> Text:
         return Text(f"T{start} (start)", f"T{start} (start)")
     if loc > HOME:
         return Text(f"thuis H{loc - HOME}", f"home H{loc - HOME}")
-    return Text(loc_str(pos.topology, seat, loc), loc_str(pos.topology, seat, loc))
+    return Text(loc_str(loc), loc_str(loc))
 
 
 def describe_move(pos: Position, move: Move) -> Text:

@@ -389,7 +389,7 @@ def _structural(before: Position, card: str, after: Position) -> Reason:
     example = next(successors(before, card), None)
     if example is None:
         return no_move_reason(before, card)
-    mv = example[0].text(topo)
+    mv = str(example[0])
     return Reason("not_reachable", Text(
         f"deze stand volgt niet uit één zet met {nl_card}; {mv} zou wel kunnen",
         f"this position does not follow from one move of {en_card}; {mv} would"), holes)

@@ -1,5 +1,7 @@
 """A complete game with real hands: deals, turns, must-play, discards, partner
 exchange and the win. Used by self-play and the simulator; deterministic given a seed.
+``push``/``pop`` play and take back turns as python-chess's board does; a taken-back move
+leaves the game as the referee's undo leaves the table (tests/engine/test_game_undo.py).
 
 ``play_game`` runs bots on the fast board (playout.py) when they can; the Position-based
 loop is kept as ``play_game_positions`` (the benchmark's reference, the tests hold the
@@ -10,12 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .board import Board, to_move
 from .bots import Bot, FastBot, FastChoice
 from .deal import Table, deal_hands, shuffled_deck
-from .movegen import playable_cards, successors
-from .notation import IllegalMoveError, Move
+from .movegen import apply, playable_cards
+from .notation import IllegalMoveError, Move, parse_move
 from .position import Position, TeamMode
 
 
@@ -29,14 +32,38 @@ class Turn:
     discarded: tuple[str, ...] = ()
     after: Position | None = None
 
-    def text(self, pos: Position) -> str:
+    def __str__(self) -> str:
         if self.move is None:
             return f"{self.seat}: discard {' '.join(self.discarded) or '-'}"
-        return f"{self.seat}: {self.move.text(pos.topology)}"
+        return f"{self.seat}: {self.move}"
+
+    def text(self, _pos: object = None) -> str:
+        """``str(turn)``; the ignored argument keeps older calls working."""
+        return str(self)
 
 
 class MustPlayError(ValueError):
     """A discard while the hand holds a card with a legal move."""
+
+
+class _Undo:
+    """What ``pop`` needs to take a turn back: the state before it. The hands and the stock
+    are kept by reference (a deal replaces them, never changes them in place) and the
+    random state only when the turn led to a shuffle, so a long game's undo stack stays
+    small."""
+
+    __slots__ = ("exchange_pending", "hand", "hands", "position", "rng_state", "seat",
+                 "stock", "table")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.hand = tuple(game.hands[seat])
+        self.hands = game.hands
+        self.stock = game.stock
+        self.position = game.position
+        self.table = game.table
+        self.exchange_pending = game._exchange_pending
+        self.rng_state: tuple[Any, ...] | None = None
 
 
 class Game:
@@ -56,6 +83,7 @@ class Game:
         self.stock = shuffled_deck(seats, self.rng)
         self.hands: list[list[str]] = []
         self._exchange_pending = False
+        self._undo: list[_Undo] = []
         self._deal()
 
     # -- state --------------------------------------------------------------------------
@@ -83,17 +111,42 @@ class Game:
 
     # -- actions ------------------------------------------------------------------------
 
-    def play(self, card: str, move: Move) -> Position:
+    def play(self, card: str, move: Move | str) -> Position:
+        """The seat to play plays ``card`` from its hand with ``move`` (a Move or its
+        notation); IllegalMoveError when it holds no such card or the move is not legal."""
         seat = self._seat(None)
         if card not in self.hands[seat]:
             raise IllegalMoveError(f"seat {seat} holds no {card}")
         pos = self.position.replace(turn=seat)
-        after = next((a for m, a in successors(pos, card) if m == move), None)
-        if after is None:
-            raise IllegalMoveError(f"{move.text(pos.topology)} is not legal here")
+        if isinstance(move, str):
+            move = parse_move(move, pos.topology)
+        after = apply(pos, card, move)
         return self._commit(seat, card, move, after)
 
+    def push(self, card: str, move: Move | str) -> Position:
+        """``play``, by python-chess's name: ``pop`` takes it back."""
+        return self.play(card, move)
+
+    def pop(self) -> Turn:
+        """Take back the last turn (a move or a discard) and return it: position, hands,
+        turn, deal and shuffle are as before it. The referee takes back only a move (a
+        discarded hand has been shown and thrown in); for a move the two agree."""
+        if not self._undo:
+            raise IndexError("pop from a game with no turns played")
+        u = self._undo.pop()
+        turn = self.history.pop()
+        if u.rng_state is not None:
+            self.rng.setstate(u.rng_state)
+        self.hands = u.hands
+        self.hands[u.seat] = list(u.hand)
+        self.stock = u.stock
+        self.position = u.position
+        self.table = u.table
+        self._exchange_pending = u.exchange_pending
+        return turn
+
     def _commit(self, seat: int, card: str, move: Move, after: Position) -> Position:
+        self._undo.append(_Undo(self, seat))
         self.hands[seat].remove(card)
         self.table = self.table.played(seat)
         self.position = after
@@ -109,6 +162,7 @@ class Game:
         self._discard(seat)
 
     def _discard(self, seat: int) -> None:
+        self._undo.append(_Undo(self, seat))
         self.history.append(Turn(seat, None, None, tuple(self.hands[seat]),
                                  after=self.position))
         self.hands[seat] = []
@@ -159,6 +213,8 @@ class Game:
         if self.table.round_over:
             self.table = self.table.next_round()
             if self.table.round_no == 0:
+                if self._undo:
+                    self._undo[-1].rng_state = self.rng.getstate()
                 self.stock = shuffled_deck(self.position.seats, self.rng)
             self._deal()
         turn = self.table.turn

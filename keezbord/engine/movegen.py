@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .cards import BACK_STEPS, ENTER_CARDS, FORWARD_STEPS, KING_STEPS, SEVEN_STEPS
-from .notation import Move, Part, Step, Swap
+from .cards import BACK_STEPS, ENTER_CARDS, FORWARD_STEPS, KING_STEPS, SEVEN_STEPS, parse_card
+from .notation import IllegalMoveError, InvalidMoveError, Move, Part, Step, Swap, parse_move
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position
 from .violations import (
     BACK_IN_HOME,
@@ -54,7 +54,7 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
     start = topo.start(seat)
     prof = pos.profile
     track = pos.track
-    partner = pos.partner(seat)
+    partner = _partner_of_mover(pos, seat)
     may_pass = prof.home_entry == "may_pass"
     dep = start if loc == FRESH else loc
     out: list[Landing] = []
@@ -91,6 +91,17 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
             if k == 0:
                 out.append((t, viol))
     return out
+
+
+def _partner_of_mover(pos: Position, seat: int) -> int | None:
+    """The seat whose pawns count as the partner's for a pawn of ``seat``: the partner of
+    the player moving it. A player moving the partner's pawns (their own are home) has
+    the partner's seat as partner still, so under ``capture_partner = false`` a partner's
+    pawn may not land on another of the partner's pawns (RULES.md, Capture)."""
+    partner = pos.partner(seat)
+    if partner is not None and partner == pos.turn:
+        return seat  # moved by the partner (the seat to play)
+    return partner
 
 
 def _meet(occ: int, t: int, landing: bool, seat: int, partner: int | None, pass_own: bool,
@@ -142,7 +153,7 @@ def backward_landings(pos: Position, seat: int, loc: int,
         return [((start - (BACK_STEPS - slot)) % ring, (Violation.of(BACK_IN_HOME),))]
     prof = pos.profile
     track = pos.track
-    partner = pos.partner(seat)
+    partner = _partner_of_mover(pos, seat)
     dep = start if loc == FRESH else loc
     from_start = dep == start
     out: list[Landing] = []
@@ -377,3 +388,32 @@ def successor_positions(pos: Position, card: str, seat: int | None = None) -> di
     for move, after in successors(pos, card, seat):
         out.setdefault(after, move)
     return out
+
+
+# -- checked play (python-chess's is_legal / push) -----------------------------------------
+
+
+def is_legal(pos: Position, card: str, move: Move | str) -> bool:
+    """Is ``move`` (a Move or its notation) a legal move of the seat to play with ``card``?
+    Malformed notation is not legal."""
+    try:
+        apply(pos, card, move)
+    except (IllegalMoveError, InvalidMoveError):
+        return False
+    return True
+
+
+def apply(pos: Position, card: str, move: Move | str) -> Position:
+    """The position after ``move`` (a Move or its notation), played by the seat to play
+    with ``card``; the turn passes to the next seat clockwise (as ``successors``).
+    Raises InvalidMoveError for malformed notation, IllegalMoveError when the rules do not
+    allow the move."""
+    card = parse_card(card)
+    if isinstance(move, str):
+        move = parse_move(move, pos.topology)
+    if move.card != card:
+        raise IllegalMoveError(f"{move} is written for a {move.card}, not a {card}")
+    for m, after in successors(pos, card):
+        if m == move:
+            return after
+    raise IllegalMoveError(f"{move} is not legal here (seat {pos.turn} to play)")

@@ -1,7 +1,8 @@
 """Moves as immutable values, and their notation (FORMATS.md, "Move notation").
 
 ``K 0:N-S``, ``7 0:T5-T8 2:T40-T44``, ``J 0:T5<>1:T30``, ``4 0:S-T60``. Captures are not
-written: they follow from the position.
+written: they follow from the position. ``str(move)`` is the notation; ``parse_move`` reads
+it back.
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ class Step:
     frm: int
     to: int
 
-    def text(self, topo: Topology) -> str:
-        frm, to = loc_str(topo, self.seat, self.frm), loc_str(topo, self.seat, self.to)
-        return f"{self.seat}:{frm}-{to}"
+    def __str__(self) -> str:
+        return f"{self.seat}:{loc_str(self.frm)}-{loc_str(self.to)}"
+
+    def text(self, _topo: object = None) -> str:
+        """The notation, as ``str(step)`` (see ``Move.text``)."""
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +50,12 @@ class Swap:
     seat_b: int
     b: int
 
-    def text(self, topo: Topology) -> str:
+    def __str__(self) -> str:
         return f"{self.seat_a}:T{self.a}<>{self.seat_b}:T{self.b}"
+
+    def text(self, _topo: object = None) -> str:
+        """The notation, as ``str(swap)`` (see ``Move.text``)."""
+        return str(self)
 
 
 Part = Step | Swap
@@ -58,8 +66,14 @@ class Move:
     card: str
     parts: tuple[Part, ...]
 
-    def text(self, topo: Topology) -> str:
-        return " ".join([self.card, *(p.text(topo) for p in self.parts)])
+    def __str__(self) -> str:
+        return " ".join([self.card, *map(str, self.parts)])
+
+    def text(self, _topo: object = None) -> str:
+        """The notation, as ``str(move)``. The notation does not depend on the board; the
+        ignored argument only keeps calls written before ``str(move)`` working (the
+        referee's ``move.text(pos.topology)``) and goes once they are gone."""
+        return str(self)
 
 
 # fullmatch and [0-9]: "$" lets a trailing newline through, "\d" other scripts' digits.

@@ -1,4 +1,5 @@
-"""Immutable positions and their JSON form (FORMATS.md, "Position").
+"""Immutable positions, their JSON form (FORMATS.md, "Position") and their one-line text
+form (``NNST20/NNNT33/NT60H3H4/NNNN 0 standard``, docs/formats.md), which ``repr`` shows.
 
 A pawn's location is a small int, so positions hash and compare fast and sort into the
 canonical order N, S, T ascending, H ascending:
@@ -32,6 +33,10 @@ TeamMode = Literal["pairs", "none"]
 
 # fullmatch and [0-9]: "$" lets a trailing newline through, "\d" other scripts' digits.
 _LOC_RE = re.compile(r"(?:(N)|(S)|T(0|[1-9][0-9]*)|H([1-4]))")
+# The text form: one seat's four locations written together, seats joined by "/".
+_TEXT_SEAT_RE = re.compile(r"(?:N|S|T(?:0|[1-9][0-9]*)|H[1-4])+")
+_TEXT_LOC_RE = re.compile(r"N|S|T(?:0|[1-9][0-9]*)|H[1-4]")
+_TEXT_OPTION_RE = re.compile(r"(segment|teams)=(.*)")
 
 
 class InvalidPositionError(ValueError):
@@ -55,9 +60,13 @@ def default_teams(seats: int) -> TeamMode:
     return "pairs" if seats in (4, 6, 8) else "none"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Position:
-    """Where every pawn stands, under which rules, and whose turn it is."""
+    """Where every pawn stands, under which rules, and whose turn it is.
+
+    >>> Position.from_text("NNST20/NNNT33/NT60H3H4/NNNN 0 standard").seats
+    4
+    """
 
     topology: Topology
     profile: Profile
@@ -124,6 +133,54 @@ class Position:
         pos.validate()
         return pos
 
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Build and validate a position from its one-line text form (docs/formats.md):
+        ``<pawns> <turn> <profile> [segment=<L>] [teams=pairs|none]``, the pawns seat by
+        seat joined by ``/``, each seat's four locations written together."""
+        if not isinstance(text, str):
+            raise InvalidPositionError("a position text must be a string")
+        if "\n" in text.strip() or "\r" in text.strip():
+            raise InvalidPositionError("a position text is one line")
+        fields = text.split()
+        if len(fields) < 3:
+            raise InvalidPositionError(
+                "a position text is <pawns> <turn> <profile> [segment=L] [teams=pairs|none], "
+                f"not {text.strip()!r}")
+        seats_text, turn_text, profile, *options = fields
+        data: dict[str, Any] = {"profile": profile}
+        rows = seats_text.split("/")
+        data["seats"] = len(rows)
+        pawns: list[list[str]] = []
+        for seat, row in enumerate(rows):
+            if not _TEXT_SEAT_RE.fullmatch(row):
+                raise InvalidPositionError(
+                    f"seat {seat}: {row!r} is not four pawn locations (N, S, T<i>, H1..H4 "
+                    "written together, e.g. NNST20)")
+            pawns.append(_TEXT_LOC_RE.findall(row))
+        data["pawns"] = pawns
+        if not re.fullmatch(r"[0-7]", turn_text):
+            raise InvalidPositionError(f"the turn must be a seat number, not {turn_text!r}")
+        data["turn"] = int(turn_text)
+        for opt in options:
+            m = _TEXT_OPTION_RE.fullmatch(opt)
+            if not m:
+                raise InvalidPositionError(
+                    f"unknown position text field {opt!r} (segment=L or teams=pairs|none)")
+            key, value = m[1], m[2]
+            if key in data:
+                raise InvalidPositionError(f"{key}= given twice")
+            if key == "segment":
+                if not re.fullmatch(r"[1-9][0-9]{0,2}", value):
+                    raise InvalidPositionError(f"segment must be a whole number, not {value!r}")
+                data[key] = int(value)
+            else:
+                data[key] = value
+        if not 2 <= len(rows) <= MAX_SEATS:
+            raise InvalidPositionError(
+                f"a position has 2 to {MAX_SEATS} seats (joined by /), not {len(rows)}")
+        return cls.from_dict(data)
+
     def replace(self, *, pawns: Pawns | None = None, turn: int | None = None) -> Position:
         return Position(self.topology, self.profile, self.teams,
                         self.turn if turn is None else turn,
@@ -158,9 +215,22 @@ class Position:
         d["pawns"] = self.pawn_strings()
         return d
 
+    def to_text(self) -> str:
+        """The one-line text form (docs/formats.md), round-trip exact with ``from_text``
+        and the JSON: optional fields only when not the default, as ``to_dict``."""
+        parts = ["/".join("".join(row) for row in self.pawn_strings()), str(self.turn),
+                 self.profile.name]
+        if self.topology.segment != 16:
+            parts.append(f"segment={self.topology.segment}")
+        if self.teams != default_teams(self.topology.seats):
+            parts.append(f"teams={self.teams}")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_text()!r})"
+
     def pawn_strings(self) -> list[list[str]]:
-        return [[loc_str(self.topology, seat, loc) for loc in locs]
-                for seat, locs in enumerate(self.pawns)]
+        return [[loc_str(loc) for loc in locs] for locs in self.pawns]
 
     # -- derived facts --------------------------------------------------------------------
 
@@ -262,7 +332,8 @@ def parse_loc(topo: Topology, seat: int, text: Any) -> int:
     return HOME + int(m.group(4))
 
 
-def loc_str(topo: Topology, seat: int, loc: int) -> str:
+def loc_str(loc: int) -> str:
+    """A pawn location as written in positions and moves: ``N``, ``S``, ``T<i>``, ``H<k>``."""
     if loc == NEST:
         return "N"
     if loc == FRESH:

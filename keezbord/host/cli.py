@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         module = importlib.import_module(f"keezbord.host.commands.{module_name}")
     except ImportError as e:
-        print(f"keezbord {name}: not available: {e}", file=sys.stderr)
+        print(f"keezbord {name}: not available: {_missing_extra(e) or e}", file=sys.stderr)
         return 2
     parser = _Parser(prog=f"keezbord {name}", description=help_text)
     getattr(module, f"add_{name}_arguments")(parser)
@@ -107,6 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return result
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as e:  # an extra not installed (keezbord/host/extras.py)
+        message = _missing_extra(e)
+        if message is None:
+            raise
+        print(f"keezbord {name}: {message}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except (UsageError, ValueError, OSError) as e:
@@ -115,6 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:  # the parsers refuse deep nesting; this is the last guard
         print(f"keezbord {name}: input nested too deeply", file=sys.stderr)
         return 2
+
+
+def _missing_extra(e: ImportError) -> str | None:
+    from keezbord.host.extras import missing_extra
+
+    return missing_extra(e) if isinstance(e, ModuleNotFoundError) else None
 
 
 def _one_line(e: BaseException) -> str:

@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS decisions (
 
 
 # Decisions that change the game: their transaction is fsynced before they are shown.
-DURABLE_DECISIONS = frozenset({"move", "discard", "undo", "win"})
+DURABLE_DECISIONS = frozenset({"move", "discard", "undo", "win", "overrule"})
 
 
 class JournalError(ValueError):
@@ -156,9 +156,15 @@ class Journal:
         moves: list[str] = []
         for d in self.decisions(gid):
             if d.get("type") == "move":
-                moves.append(f"{len(moves) + 1}. seat {d['seat']}: {d['move']}")
-            elif d.get("type") == "undo" and d.get("ok") and moves:
+                line = f"{len(moves) + 1}. seat {d['seat']}: {d['move']}"
+                if d.get("overruled"):
+                    line += f" (overruled by the referee: {d['overruled']})"
+                moves.append(line)
+            elif d.get("type") == "undo" and d.get("ok") and d.get("move") and moves:
                 moves.pop()
+            elif (d.get("type") == "overrule" and d.get("ok") and d.get("kind") == "correct"
+                  and moves):
+                moves.pop()  # the corrected move follows as a move of its own
         return lines, moves
 
     def close(self) -> None:

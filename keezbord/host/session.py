@@ -23,7 +23,16 @@ from .journal import Journal
 from .referee.heap import freeze_heap
 from .referee.leds import frame
 from .referee.recognize import board_of
-from .referee.state import Board, Decision, Effect, Input, Leds, RefereeState, Undo
+from .referee.state import (
+    Board,
+    Decision,
+    Effect,
+    Input,
+    Leds,
+    Overrule,
+    RefereeState,
+    Undo,
+)
 from .referee.step import deadline, new_game, step
 from .referee.trace import Setup, input_from_dict, input_to_dict, setup_from_dict, trace_lines
 
@@ -100,6 +109,12 @@ class GameSession:
     def undo_last_move(self, t: int | None = None) -> list[Effect]:
         return self.feed(Undo(self.state.now if t is None else t))
 
+    def overrule(self, reason: str, move: str | None = None, *, correct: bool = False,
+                 t: int | None = None) -> list[Effect]:
+        """The referee (control token) accepts the board as played, or corrects the last
+        recorded move, with a reason; journalled and exported like any input."""
+        return self.feed(Overrule(self.state.now if t is None else t, reason, move, correct))
+
     # -- views -----------------------------------------------------------------------
 
     def snapshot(self, lang: str = "en") -> dict[str, Any]:
@@ -121,7 +136,8 @@ class GameSession:
             "table": {"dealer": table.dealer, "shuffle": table.shuffle_no,
                       "round": table.round_no, "cards_left": list(table.cards_left),
                       "sitting_out": list(table.sitting_out())},
-            "history": [{"t": r.t, "seat": r.seat, "card": r.card, "move": r.text}
+            "history": [{"t": r.t, "seat": r.seat, "card": r.card, "move": r.text,
+                         **({"overruled": r.overruled} if r.overruled else {})}
                         for r in s.history],
             "decisions": list(self.recent),
             "leds": dict(s.leds),

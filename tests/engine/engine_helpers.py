@@ -39,7 +39,7 @@ def results(p: Position, card: str) -> set[Rows]:
 
 def moves(p: Position, card: str) -> set[str]:
     """The notation of every legal move of the card."""
-    return {m.text(p.topology) for m, _ in successors(p, card)}
+    return {str(m) for m, _ in successors(p, card)}
 
 
 def rows(seats: int, placed: dict[int, list[str]], **kw: Any) -> Rows:

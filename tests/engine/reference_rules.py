@@ -136,7 +136,11 @@ def move_pawn(b: Board, st: State, seat: int, frm: Pawn, to: Pawn) -> State:
     return tuple(tuple(r) for r in rows)
 
 
-def forward_dests(b: Board, st: State, seat: int, p: Pawn, k: int) -> list[Pawn]:
+def forward_dests(b: Board, st: State, seat: int, p: Pawn, k: int,
+                  mover: int | None = None) -> list[Pawn]:
+    # RULES.md: a partner's pawn is any pawn of the mover's partner's seat, also when the
+    # mover plays the partner's pawns.
+    partner = b.partner(seat if mover is None else mover)
     homes = {q[1] for q in st[seat] if q[0] == "H"}
     if p[0] == "N":
         return []
@@ -169,8 +173,7 @@ def forward_dests(b: Board, st: State, seat: int, p: Pawn, k: int) -> list[Pawn]
                 return
             if left > 1 and oseat == seat and not b.flags["pass_own"]:
                 return
-            if (left == 1 and oseat == b.partner(seat)
-                    and not b.flags["capture_partner"]):
+            if left == 1 and oseat == partner and not b.flags["capture_partner"]:
                 return
         go(nxt, left - 1, False)
 
@@ -178,7 +181,9 @@ def forward_dests(b: Board, st: State, seat: int, p: Pawn, k: int) -> list[Pawn]
     return out
 
 
-def backward_dest(b: Board, st: State, seat: int, p: Pawn) -> Pawn | None:
+def backward_dest(b: Board, st: State, seat: int, p: Pawn,
+                  mover: int | None = None) -> Pawn | None:
+    partner = b.partner(seat if mover is None else mover)
     if p[0] not in ("S", "T"):
         return None
     occ = track_map(b, st)
@@ -196,7 +201,7 @@ def backward_dest(b: Board, st: State, seat: int, p: Pawn) -> Pawn | None:
                 return None
             if o is not None and (o[1] or (o[0] == seat and not b.flags["pass_own"])):
                 return None
-        elif o is not None and (o[1] or (o[0] == b.partner(seat)
+        elif o is not None and (o[1] or (o[0] == partner
                                          and not b.flags["capture_partner"])):
             return None
     return ("T", t)
@@ -206,11 +211,12 @@ def pawns_of(st: State, seat: int) -> list[Pawn]:
     return sorted({p for p in st[seat] if p[0] != "N"}, key=_key)
 
 
-def forward_results(b: Board, st: State, seats: list[int], k: int) -> list[tuple[State, int, Pawn]]:
+def forward_results(b: Board, st: State, seats: list[int], k: int,
+                    mover: int | None = None) -> list[tuple[State, int, Pawn]]:
     out = []
     for seat in seats:
         for p in pawns_of(st, seat):
-            for d in forward_dests(b, st, seat, p, k):
+            for d in forward_dests(b, st, seat, p, k, mover):
                 out.append((move_pawn(b, st, seat, p, d), seat, d))
     return out
 
@@ -237,19 +243,19 @@ def results(d: dict[str, Any], card: str) -> set[tuple[tuple[str, ...], ...]]:
     if card in ("A", "K"):
         out += enter_results(b, st, ctl)
         if card == "A":
-            out += [r[0] for r in forward_results(b, st, [ctl], 1)]
+            out += [r[0] for r in forward_results(b, st, [ctl], 1, mover)]
         elif b.flags["king_13"]:
-            out += [r[0] for r in forward_results(b, st, [ctl], 13)]
+            out += [r[0] for r in forward_results(b, st, [ctl], 13, mover)]
     elif card in FORWARD:
-        out += [r[0] for r in forward_results(b, st, [ctl], FORWARD[card])]
+        out += [r[0] for r in forward_results(b, st, [ctl], FORWARD[card], mover)]
     elif card == "4":
         for p in pawns_of(st, ctl):
-            dest = backward_dest(b, st, ctl, p)
+            dest = backward_dest(b, st, ctl, p, mover)
             if dest is not None:
                 out.append(move_pawn(b, st, ctl, p, dest))
     elif card == "7":
         for k1 in range(1, 8):
-            for st1, s1, d1 in forward_results(b, st, [ctl], k1):
+            for st1, s1, d1 in forward_results(b, st, [ctl], k1, mover):
                 if k1 == 7 or winner(b, st1, mover):
                     out.append(st1)
                     continue
@@ -257,7 +263,7 @@ def results(d: dict[str, Any], card: str) -> set[tuple[tuple[str, ...], ...]]:
                 for p in pawns_of(st1, ctl2):
                     if (ctl2, p) == (s1, d1):
                         continue
-                    for dest in forward_dests(b, st1, ctl2, p, 7 - k1):
+                    for dest in forward_dests(b, st1, ctl2, p, 7 - k1, mover):
                         out.append(move_pawn(b, st1, ctl2, p, dest))
     elif card == "J":
         on_track = [(seat, p) for seat in range(b.seats) for p in st[seat]

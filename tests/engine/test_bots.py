@@ -66,7 +66,7 @@ def test_greedy_move_is_legal_or_none() -> None:
 def test_greedy_prefers_a_capture_of_an_opponent_over_a_plain_step() -> None:
     p = board(4, {0: ["T3", "T30"], 1: ["T8"]})
     move = greedy_move(p, "5")
-    assert move is not None and move.text(p.topology) == "5 0:T3-T8"
+    assert move is not None and str(move) == "5 0:T3-T8"
 
 
 def test_make_bot() -> None:

@@ -87,7 +87,7 @@ def test_invariants_hold_through_whole_games(game: tuple[int, int, str, str | No
             assert turn.card is not None
             b = before.replace(turn=turn.seat)
             listed = {m: a for m, a in successors(b, turn.card)}
-            assert turn.move in listed, f"{turn.text(b)} was not legal in {b}"
+            assert turn.move in listed, f"{turn} was not legal in {b}"
             assert listed[turn.move].pawns == turn.after.pawns
             _check_turn(b, turn.card, turn.move.parts, turn.after)
         else:

@@ -29,7 +29,7 @@ def test_dry_run_prints_board_json_and_mpremote(capsys: pytest.CaptureFixture[st
     cp = out[2].split()
     assert cp[:5] == ["mpremote", "connect", "/dev/ttyACM3", "fs", "cp"]
     copied = {Path(a).name for a in cp[5:-1]}
-    assert copied == {*fwcmd.FIRMWARE_FILES, "board.json"}
+    assert copied == {*fwcmd.FIRMWARE_FILES, "board.json", "version.py"}
     assert "fakes.py" not in copied and cp[-1] == ":"
     assert out[3] == "mpremote connect /dev/ttyACM3 reset"
 

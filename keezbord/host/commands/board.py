@@ -166,6 +166,10 @@ def run_board(args: argparse.Namespace) -> int:
 def _template(args: argparse.Namespace, g: Geometry) -> int:
     from keezbord.hardware.template import write_template
 
+    if Path(args.out).suffix.lower() == ".pdf":
+        from keezbord.host.extras import require
+
+        require("board", "a PDF template")
     sheet = None if args.sheet == "none" else args.sheet
     files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle)
     print(

@@ -30,6 +30,9 @@ from keezbord.host.cli import UsageError
 FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
                   "leds_viper.py", "patterns.py", "link.py", "stream.py", "app.py",
                   "board_config.py", "ws2812.py", "ws2812_timing.py", "main.py")
+# Written at install (not in firmware/): the package's version, so the firmware reports
+# the version of the keezbord that installed it.
+VERSION_FILE = "version.py"
 
 
 def firmware_dir() -> Path | None:
@@ -130,6 +133,15 @@ def _signature(text: str) -> int | None:
     return v
 
 
+def version_module() -> str:
+    """firmware/version.py as installed: the package's version (pyproject.toml, the one
+    place it is written), which the firmware reports in its HELLO."""
+    from keezbord import __version__
+
+    return ("# Written by `keezbord firmware install`: the version of the keezbord that "
+            "installed it.\n" f"VERSION = {'keezbord-fw ' + __version__!r}\n")
+
+
 def mpremote_commands(port: str, files: list[Path], config_file: Path) -> list[list[str]]:
     connect = ["mpremote", "connect", port]
     return [
@@ -145,6 +157,10 @@ def _install(args: argparse.Namespace) -> int:
         raise UsageError("the firmware files are not installed with keezbord; pass "
                          "--firmware-dir (the firmware/ folder of the source)")
     fw_dir = found
+    if not args.dry_run:
+        from keezbord.host.extras import require
+
+        require("pico", "installing the firmware")
     files = [fw_dir / name for name in FIRMWARE_FILES]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
@@ -161,7 +177,9 @@ def _install(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         config_file = Path(tmp) / "board.json"
         config_file.write_text(json.dumps(cfg, indent=1, sort_keys=True) + "\n")
-        commands = mpremote_commands(port, files, config_file)
+        version_file = Path(tmp) / VERSION_FILE
+        version_file.write_text(version_module())
+        commands = mpremote_commands(port, [*files, version_file], config_file)
         if args.dry_run:
             print("# board.json: " + json.dumps(cfg, sort_keys=True))
             if not args.no_maintenance:
@@ -219,6 +237,9 @@ def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("pico", "talking to the Pico")
     from keezbord.host.drivers.link_serial import SerialLink
 
     link = SerialLink(args.port)

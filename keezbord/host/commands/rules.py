@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 import time
 from typing import Any
@@ -15,23 +17,47 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.host.cli import UsageError, add_lang_argument
 from keezbord.host.jsontext import JsonTextError, loads
 
+POSITION_HELP = ("a position: a JSON file, - for standard input, or the one-line text form "
+                 "in quotes ('NNST20/NNNT33/NT60H3H4/NNNN 0 standard', docs/formats.md)")
 
-def read_position(path: str, label: str = "POSITION") -> Position:
-    """A position from a JSON file, or standard input for ``-``; errors name the file."""
-    name = "standard input" if path == "-" else path
+
+def read_position(arg: str, label: str = "POSITION") -> Position:
+    """A position from a file (JSON or the one-line text form), standard input for ``-``,
+    or the text form itself as the argument (docs/formats.md); errors name the source."""
+    if arg != "-" and not os.path.exists(arg) and looks_like_position_text(arg):
+        return _position_from(arg, label, "(text)")
+    name = "standard input" if arg == "-" else arg
     try:
-        if path == "-":
+        if arg == "-":
             text = sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as f:
+            with open(arg, encoding="utf-8") as f:
                 text = f.read()
     except OSError as e:
         raise UsageError(f"{label} {name}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{label} {name}: not a UTF-8 text file") from None
+    return _position_from(text, label, name)
+
+
+def looks_like_position_text(text: str) -> bool:
+    """Is this the one-line text form rather than JSON or a file name? It opens with a
+    seat's pawn locations and a ``/`` and has its fields apart (``NNNN/NNNN 0 standard``)."""
+    t = text.strip()
+    return "\n" not in t and len(t.split()) > 1 and _TEXT_START.match(t) is not None
+
+
+_TEXT_START = re.compile(r"[NSTH][0-9NSTH]*/")
+
+
+def _position_from(text: str, label: str, name: str) -> Position:
     try:
+        if looks_like_position_text(text):
+            return Position.from_text(text.strip())
         data = loads(text)
     except JsonTextError as e:
+        raise UsageError(f"{label} {name}: {e}") from None
+    except InvalidPositionError as e:
         raise UsageError(f"{label} {name}: {e}") from None
     try:
         return Position.from_dict(data)
@@ -55,7 +81,7 @@ def _print(obj: Any) -> None:
 
 def add_moves_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--card", required=True, type=_card, help=f"one of {' '.join(RANKS)}")
-    p.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    p.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     add_lang_argument(p, "the reason when there is no legal move")
 
 
@@ -65,7 +91,7 @@ def run_moves(args: argparse.Namespace) -> int:
     pos = read_position(args.position)
     found = successor_positions(pos, args.card)
     out: dict[str, Any] = {"card": args.card, "seat": pos.turn, "moves": [
-        {"move": move.text(pos.topology), "position": after.to_dict()}
+        {"move": str(move), "position": after.to_dict()}
         for after, move in found.items()]}
     if not found:
         from keezbord.engine.explain import no_move_reason  # only needed here: start fast
@@ -80,8 +106,8 @@ def run_moves(args: argparse.Namespace) -> int:
 
 def add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--card", required=True, type=_card)
-    p.add_argument("before", metavar="BEFORE", help="position JSON file (or -)")
-    p.add_argument("after", metavar="AFTER", help="position JSON file (or -)")
+    p.add_argument("before", metavar="BEFORE", help=POSITION_HELP)
+    p.add_argument("after", metavar="AFTER", help=POSITION_HELP)
     add_lang_argument(p, "the reason")
 
 
@@ -97,7 +123,7 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError("BEFORE and AFTER are positions on different boards")
     move = next((m for m, p in successors(before, args.card) if p.pawns == after.pawns), None)
     if move is not None:
-        _print({"legal": True, "move": move.text(before.topology)})
+        _print({"legal": True, "move": str(move)})
         return 0
     reason = explain(before, args.card, after)
     text = reason.get(args.lang) if reason else "?"
@@ -174,7 +200,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
                     print(f"{i:4}  {who:<12} {what}")
                 else:
                     words = describe_move(pos, turn.move).get(args.lang)
-                    print(f"{i:4}  {who:<12} {turn.move.text(pos.topology):<24} {words}")
+                    print(f"{i:4}  {who:<12} {turn.move!s:<24} {words}")
                 if turn.after is not None:
                     pos = turn.after
             label = "+".join(str(s) for s in result.winner) if result.winner else "nobody"

@@ -60,6 +60,9 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_sim(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Hub, HubOptions
     from keezbord.host.web.simtable import check_kinds, sim_setup
@@ -153,6 +156,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
     from keezbord.host.web.hub import Driver, Hub, HubOptions
 
@@ -247,6 +253,9 @@ def _real_board(cfg: Any, setup: dict[str, Any], lang: str = "en") -> Any:
     if cfg.scanner.kind == "gpio":
         return gpio_board(cfg, wiring, _pin_factory(), strip, reader)
     from keezbord.host.drivers.link_serial import SerialLink
+    from keezbord.host.extras import require
+
+    require("pico", "the Pico link (scanner.kind = pico-serial)")
 
     sink: Any = "link" if cfg.led_driver == "pico-serial" else \
         (strip.show if strip is not None else None)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from .recognize import (
     Target,
     board_sig,
-    changed_holes,
     expectations,
+    move_holes,
     nest_seat,
     pos_sig,
     references,
@@ -51,9 +51,11 @@ def frame(state: RefereeState) -> dict[str, str]:
             put(h, "error")
         for h in fix.restore:
             put(h, "restore")
-    for _, after in state.ambiguous:
-        for h in changed_holes(pos, after):
+    for m, _ in state.ambiguous:
+        for h in move_holes(pos, m):
             put(h, "source")
+    for h in state.ask:
+        put(h, "source")
     if state.config.hints == "off" or not exps:
         return roles
     # Where the pawns stood before the part now being played: the position, or for a 7

@@ -112,6 +112,22 @@ def changed_holes(before: Position, after: Position) -> frozenset[str]:
     return frozenset(h for h in a.keys() | b.keys() if a.get(h) != b.get(h))
 
 
+def move_holes(pos: Position, move: Move) -> frozenset[str]:
+    """Track and home holes whose pawn a move changes, whatever the colours: every part's
+    departure and landing (a capture lands on the victim's hole; a swap changes both).
+    A pawn replaced by another of the same colour is a change too (issue 11, items 1-2)."""
+    topo = pos.topology
+    out: set[str] = set()
+    for part in move.parts:
+        if isinstance(part, Step):
+            if part.frm != NEST:
+                out.add(location_hole(topo, part.seat, part.frm).name)
+            out.add(location_hole(topo, part.seat, part.to).name)
+        else:
+            out.update((f"T{part.a}", f"T{part.b}"))
+    return frozenset(out)
+
+
 def hole_key(hole: str) -> str:
     """Nest holes are interchangeable: ``N2.3`` -> ``N2``."""
     return hole[:hole.index(".")] if hole[0] == "N" else hole
@@ -309,18 +325,22 @@ def judge(pos: Position, exps: Sequence[Expectation], sensed: frozenset[str],
     # among one card's orders of a 7's parts, the order the pawns were lifted in).
     fits: dict[tuple[tuple[int, ...], ...], tuple[Successor, bool, frozenset[str]]] = {}
     for exp in exps:
+        # Only moves a hand can have made: every hole whose pawn the move changes was
+        # lifted or filled this turn (a same-coloured pawn replaced counts as a change).
+        made: dict[tuple[tuple[int, ...], ...], list[tuple[Successor, frozenset[str]]]] = {}
         for m, a in exp.by_sig.get(sig, ()):
             if a.pawns in fits:
                 continue
-            same = [s for s in exp.by_sig[sig] if s[1].pawns == a.pawns]
-            m, a = in_lift_order(pos, same, lifted)
-            d = changed_holes(pos, a)
-            if not d <= touched:
-                continue  # no hand made that colouring
+            d = move_holes(pos, m)
+            if d <= touched:
+                made.setdefault(a.pawns, []).append(((m, a), d))
+        for pawns, group in made.items():
+            (m, a) = in_lift_order(pos, [s for s, _ in group], lifted)
+            d = next(dd for s, dd in group if s[0] == m)
             strong = all(tuple(sorted(p)) in co_empty for p in combinations(d, 2))
             if sig == before and not strong:
                 continue  # a swap shows as both holes empty at once
-            fits[a.pawns] = ((m, a), strong, d)
+            fits[pawns] = ((m, a), strong, d)
     partial = any(sig in exp.firsts for exp in exps if exp.card == "7")
     if fits:
         cands = list(fits.values())

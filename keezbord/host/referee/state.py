@@ -15,15 +15,17 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
-from keezbord.host.events import Event
+from keezbord.host.events import CardTap, Discard, Event, HoleEvent
 
 HintLevel = Literal["off", "targets", "full"]
 HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
 
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
+MAX_HELD: Final = 8  # held lifts remembered in a turn (each a possible end of the move)
 DEFAULT_PATIENCE_MS: Final = 3000
 DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked back
+BOUNCE_MS: Final = 25  # a hole lifted and closed again quicker than a hand can: a bounce
 
 # LED roles (FORMATS.md); one role a hole, the first of this order wins.
 ROLE_ORDER: Final = ("error", "restore", "victim", "target", "source", "turn")
@@ -95,6 +97,8 @@ class MoveRecord:
     after: Position
     table_before: Table
     table_after: Table
+    cards_before: tuple[tuple[str, str | None], ...] = ()  # cards played this deal before
+    overruled: str | None = None  # the referee's reason when a person overruled the machine
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +116,20 @@ class Board:
     holes: frozenset[str]
 
 
-Input = Event | Undo | Board
+@dataclass(frozen=True, slots=True)
+class Overrule:
+    """A person with the control token overrules the machine, with a reason (a host
+    input, journalled like an event). ``correct`` False: the board as it stands (a
+    flagged move, or ``move`` when given, which must be what the board shows) counts as
+    played. ``correct`` True: the last recorded move is replaced by ``move``."""
+
+    t: int
+    reason: str
+    move: str | None = None
+    correct: bool = False
+
+
+Input = Event | Undo | Board | Overrule
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +170,24 @@ class RefereeState:
     stopped: bool = False  # ended by the time limit (no winner)
     history: tuple[MoveRecord, ...] = ()
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
+    # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
+    # added, since and stage before it). A place on the same hole within BOUNCE_MS,
+    # nothing between, undoes it for judging: the board never changed.
+    bounce: tuple[str, int, frozenset[tuple[str, str]], int, int] | None = None
+    restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
+    multi_hand: bool = False  # since then, a pawn was placed with two or more in hand
+    ask: tuple[str, ...] = ()  # holes of a swap-or-restore question (lit "source")
+    card_tag: str | None = None  # the RFID tag of the turn's card
+    second_card: str | None = None  # a second card tapped in the turn (flagged)
+    cards_played: tuple[tuple[str, str | None], ...] = ()  # (card, tag) tapped this deal
+    # A lift that closes the move on the board, held back for BOUNCE_MS in case the
+    # switch merely bounced: (the state before the lift, the lift's hole and time).
+    pending: tuple[RefereeState, str, int] | None = None
+    # Lifts of a pawn the move on the board may still use (a swapped pawn, the moved
+    # pawn), in order: the state before each and the hole events since, so that
+    # the next card (or, without a reader, a board only the next turn explains) can
+    # close that move there.
+    held: tuple[tuple[RefereeState, tuple[HoleEvent | CardTap | Discard, ...]], ...] = ()
 
     @property
     def seat(self) -> int | None:

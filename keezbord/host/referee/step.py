@@ -10,6 +10,7 @@ the deadlines that have passed, at their own times.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -17,8 +18,9 @@ from keezbord.engine.bots import greedy_move
 from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
-from keezbord.engine.notation import Move
-from keezbord.engine.position import Position, location_hole
+from keezbord.engine.movegen import apply_part
+from keezbord.engine.notation import InvalidMoveError, Move, Step, Swap, parse_move
+from keezbord.engine.position import NEST, InvalidPositionError, Position, location_hole
 from keezbord.engine.scoring import front_pawn_penalty, nk_score
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
@@ -29,16 +31,20 @@ from .recognize import (
     Judgement,
     board_of,
     board_sig,
-    changed_holes,
+    colours,
     expectation,
     expectations,
     guess_after,
     hole_key,
     judge,
+    move_holes,
+    pos_sig,
     references,
     repair,
 )
 from .state import (
+    BOUNCE_MS,
+    MAX_HELD,
     Board,
     Config,
     Decision,
@@ -47,6 +53,7 @@ from .state import (
     Input,
     Leds,
     MoveRecord,
+    Overrule,
     RefereeState,
     Undo,
 )
@@ -56,6 +63,10 @@ NO_CARD_FITS = Text("geen enkele kaart staat deze zet toe", "no card allows this
 NOT_ONE_MOVE = Text("de pionnen zijn niet verzet zoals één geldige zet dat doet",
                     "the pawns were not moved the way one legal move moves them")
 GAME_OVER = Text("het spel is afgelopen", "the game is over")
+TWO_CARDS = Text("twee kaarten gespeeld in één beurt: een getoonde kaart is gespeeld; "
+                  "neem de tweede kaart terug met 'ongedaan maken'",
+                  "two cards played in one turn: a card shown is a card played; take the "
+                  "second card back with 'undo'")
 RESOLVE_FIRST = Text("wijs eerst aan welke zet bedoeld is: til de bedoelde pion op",
                      "first show which move was meant: lift the pawn you moved")
 
@@ -81,20 +92,24 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     """Feed one event; returns the new state and what to show (decisions, LED frames)."""
     effects: list[Effect] = []
     t = max(event.t, state.now)
+    if state.pending is not None:
+        state = _pending_lift(state, event, effects)
     state = _fire_timers(state, t, effects)
     state = replace(state, now=t)
     if isinstance(event, HoleEvent):
-        state = _hole(state, event, t)
+        state = _hole(state, event, t, effects)
     elif isinstance(event, CardTap):
-        state = _card(state, event, t, effects)
+        state = _keep_held(_card(state, event, t, effects), event)
     elif isinstance(event, Discard):
-        state = _discard(state, event, t, effects)
+        state = _keep_held(_discard(state, event, t, effects), event)
     elif isinstance(event, Undo):
         state = _undo(state, t, effects)
     elif isinstance(event, Penalty):
         state = _penalty(state, event, t, effects)
     elif isinstance(event, TimeLimit):
         state = _time_limit(state, t, effects)
+    elif isinstance(event, Overrule):
+        state = _overrule(state, event, t, effects)
     elif isinstance(event, Board):
         changed = state.sensed ^ event.holes
         state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
@@ -107,9 +122,22 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     return state, effects + leds
 
 
+def _keep_held(state: RefereeState, event: CardTap | Discard) -> RefereeState:
+    """A reading that ends the turn at an earlier held lift replays this input too."""
+    if not state.held:
+        return state
+    return replace(state, held=tuple((pre, (*evs, event)) for pre, evs in state.held))
+
+
 def deadline(state: RefereeState) -> int | None:
-    """When the board will next be judged (or a missing pawn asked back) if nothing
-    happens."""
+    """When the board will next be judged (or a missing pawn asked back, or a lift that
+    closes a move taken as no bounce) if nothing happens."""
+    if state.pending is not None:
+        return state.pending[2] + BOUNCE_MS
+    return _deadline(state)
+
+
+def _deadline(state: RefereeState) -> int | None:
     if state.over:
         return None
     if not state.at_rest:
@@ -128,7 +156,7 @@ def deadline(state: RefereeState) -> int | None:
 
 def _fire_timers(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     while True:
-        due = deadline(state)
+        due = _deadline(state)
         if due is None or due > t:
             return state
         state = replace(state, now=due)
@@ -144,13 +172,31 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
            tap: bool = False) -> RefereeState:
     """Judge the board at rest. ``final``: the patience is over; ``tap``: the next card
     was tapped or a hand shown, so a move that fits is taken without waiting."""
+    stage = 2 if final or tap else 1
+    if state.second_card is not None:
+        return replace(state, stage=stage, outcome="illegal")  # until a card is taken back
+    restored = _flag_restored(state, t, effects)
+    if restored is not None:
+        return replace(restored, stage=stage)
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
     j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched,
               state.lifted)
-    stage = 2 if final or tap else 1
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     state = replace(state, stage=stage, partial=partial)
+    if state.held and j.outcome != "before":
+        # The other reading: the move before a held lift was complete and the next
+        # player has started (a swapped pawn moved on; without a reader, a player who
+        # plays again moving the same pawn). Taken when it needs no flag and the board
+        # is wrong for this turn, or it completes the next turn's move while this turn
+        # is merely in progress, or the next (other) player's whole move lies on the
+        # board where this turn's move still looks right (a jack swap).
+        wrong = j.outcome == "illegal" or (final and j.outcome == "patient")
+        alt_pick = _better_alternative(state, t, wrong=wrong,
+                                       in_progress=j.outcome != "accepted")
+        if alt_pick is not None:
+            effects.extend(alt_pick[1])
+            return alt_pick[0]
     if j.outcome == "accepted":
         move, after = j.moves[0]
         # Without a reader a 7's first part may also be a whole move of a smaller card:
@@ -160,7 +206,7 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
                                                                        pos.seats))
         return _accept(state, move, after, t, effects)
     if j.outcome in ("ambiguous", "before", "partial"):
-        state = _resolved(state, t, effects)
+        state = replace(_resolved(state, t, effects), held=())
     if j.outcome == "ambiguous":
         if state.ambiguous != j.moves:
             topo = pos.topology
@@ -190,8 +236,8 @@ def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
         in_play |= exp.departures.keys()
         if state.partial is not None:
             in_play |= exp.second_departures(state.partial).keys()
-        for _, after in exp.moves:
-            in_play |= changed_holes(pos, after)
+        for m, _ in exp.moves:
+            in_play |= move_holes(pos, m)
     fix = repair(pos.topology, state.sensed, references(pos, exps))
     gone = state.total - len(state.sensed)
     # Holes lifted this turn first (where the pawn came from), the latest first.
@@ -232,7 +278,7 @@ def _missing_back(state: RefereeState, t: int, effects: list[Effect]) -> Referee
 def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """A flagged board was put right (it is the position, a legal move's board or part
     of one): say so, so hosts need not compare states."""
-    if state.flag is None:
+    if state.flag is None or state.second_card is not None:
         return state
     effects.append(Decision(t, "resolved", {"seat": state.seat}))
     return replace(state, flag=None)
@@ -251,7 +297,44 @@ def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     effects.append(Decision(t, "illegal", {
         "seat": state.seat, "holes": list(_merge(fix.error, fix.restore)),
         "restore": [[a, b] for a, b in fix.pairs]}, reason))
-    return replace(state, flag=flag)
+    return replace(state, flag=flag, restoring=True, multi_hand=False)
+
+
+def _flag_restored(state: RefereeState, t: int, effects: list[Effect]
+                   ) -> RefereeState | None:
+    """A flagged (or undone) board put back to the position before the move. The restore
+    clears what the flagged attempt touched, so lifting and putting back is never read
+    as a jack swap (issue 11, item 3). When pawns were placed with two in hand, a swap
+    and a restore look the same to the switches: the referee asks instead of guessing
+    (lights both holes, names which pawn goes where) and takes the board as put back; a
+    swap meant is made again. None when this is not such a board."""
+    if not state.restoring or state.missing or not state.at_rest:
+        return None
+    pos = state.pos
+    if board_sig(state.sensed, pos.seats) != pos_sig(pos):
+        return None
+    asked: tuple[str, ...] = ()
+    state = _resolved(state, t, effects)
+    if state.multi_hand:
+        exps = expectations(pos, state.card, state.config.reader)
+        j = judge(pos, exps, state.sensed, state.touched, state.co_empty)
+        if j.outcome in ("accepted", "ambiguous"):
+            holes = sorted(set().union(*(move_holes(pos, m) for m, _ in j.moves)),
+                           key=lambda h: int(h[1:]) if h[0] == "T" else -1)
+            asked = tuple(holes)
+            seat_of = colours(pos)
+            nl = ", ".join(f"{SEAT_COLOURS[seat_of[h]].nl} op {h}" for h in holes)
+            en = ", ".join(f"{SEAT_COLOURS[seat_of[h]].en} on {h}" for h in holes)
+            effects.append(Decision(t, "ambiguous", {
+                "seat": state.seat, "moves": [m.text(pos.topology) for m, _ in j.moves],
+                "holes": list(holes)}, Text(
+                    f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
+                    "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
+                    f"swapped or put back? set the pawns as before the move ({en}); if you "
+                    "meant the swap, swap again holding both pawns")))
+    return replace(state, touched=frozenset(), lifted=(), co_empty=frozenset(), bounce=None,
+                   restoring=False, multi_hand=False, outcome="before", ambiguous=(),
+                   amb_touched=frozenset(), partial=None, ask=asked)
 
 
 def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
@@ -272,7 +355,7 @@ def _illegal_reason(state: RefereeState) -> Text:
 
 
 def _accept(state: RefereeState, move: Move, after: Position, t: int,
-            effects: list[Effect]) -> RefereeState:
+            effects: list[Effect], overruled: str | None = None) -> RefereeState:
     seat = state.table.turn
     assert seat is not None
     state = _resolved(state, t, effects)
@@ -282,15 +365,28 @@ def _accept(state: RefereeState, move: Move, after: Position, t: int,
     winner = after.winner()
     new_pos = after.replace(turn=table.turn if winner is None and table.turn is not None
                             else after.turn)
-    effects.append(Decision(t, "move", {"seat": seat, "move": text,
-                                        "position": new_pos.to_dict()}))
-    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table)
+    data: dict[str, Any] = {"seat": seat, "move": text, "position": new_pos.to_dict()}
+    if overruled is not None:
+        data["overruled"] = overruled
+    effects.append(Decision(t, "move", data))
+    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table,
+                        _without_turn_card(state), overruled)
     state = _new_turn(state, new_pos, table, history=(*state.history, record))
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
         return replace(state, winner=winner)
     effects.append(_turn_decision(t, state.table, table))
     return state
+
+
+def _without_turn_card(state: RefereeState) -> tuple[tuple[str, str | None], ...]:
+    """The cards played this deal before the turn's card (what an undo goes back to)."""
+    played = state.cards_played
+    mine = (state.card, state.card_tag)
+    for i in range(len(played) - 1, -1, -1):
+        if played[i] == mine:
+            return played[:i] + played[i + 1:]
+    return played
 
 
 def _advance(table: Table) -> Table:
@@ -306,17 +402,40 @@ def _turn_decision(t: int, before: Table, after: Table) -> Decision:
 
 def _new_turn(state: RefereeState, pos: Position, table: Table,
               history: tuple[MoveRecord, ...] | None = None) -> RefereeState:
+    # A new deal (shuffle): every physical card is back in the deck.
+    played = state.cards_played if table.shuffle_no == state.table.shuffle_no else ()
     return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
                    co_empty=frozenset(), flag=None, missing=(), ambiguous=(),
                    amb_touched=frozenset(),
                    partial=None, outcome="accepted", stage=2,
-                   history=state.history if history is None else history)
+                   history=state.history if history is None else history,
+                   bounce=None, restoring=False, multi_hand=False, ask=(), card_tag=None,
+                   second_card=None, cards_played=played, held=())
+
+
+def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """A card tapped or a hand shown: with a held lift and no move on the board now, the
+    move before that lift was complete (the lift was the next player's); then as
+    ``_settle_pending``."""
+    # Players in quick succession: each held lift may have been the next player's.
+    while state.held and state.second_card is None:
+        current_ok = state.at_rest and _move_on_board(state) is not None
+        pick = _better_alternative(state, t, wrong=not current_ok, in_progress=False)
+        if pick is None:
+            break
+        effects.extend(pick[1])
+        state = pick[0]
+    return _settle_pending(state, t, effects)
 
 
 def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
-    """The next card or a shown hand: a move already on the board is taken at once."""
-    if state.over or not state.at_rest or state.stage >= 2:
+    """The next card or a shown hand: a move already on the board is taken at once, and
+    a flagged board already put right is resolved at once (issue 11, item 5)."""
+    if state.over or not state.at_rest or state.stage >= 2 or state.second_card is not None:
         return state
+    restored = _flag_restored(state, t, effects)
+    if restored is not None:
+        return restored
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return state
@@ -324,33 +443,233 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
                          state.amb_touched, state.lifted)
     if j.outcome == "accepted":
         return _accept(state, *j.moves[0], t, effects)
+    if j.outcome in ("before", "partial", "ambiguous") and not state.missing:
+        return _resolved(state, t, effects)
     return state
+
+
+def _lift_verdict(state: RefereeState, hole: str) -> str | None:
+    """What lifting ``hole`` does to the move on the board. "close": the board at rest
+    shows a legal move and the pawn cannot be part of it (not a pawn it moves, not one
+    it can capture, not a 7's next pawn): the next player does not wait for the settle
+    time or a 7's patience (issue 11, items 6-7). "hold": the pawn may be part of it;
+    remembered so the next card can still close the move. None: no move on the board."""
+    if (state.over or not state.at_rest or state.stage >= 2 or hole not in state.sensed
+            or state.second_card is not None or state.flag is not None):
+        return None
+    move = _move_on_board(state)
+    if move is None:
+        return None
+    return "hold" if hole_key(hole) in _belongs(state, move[0]) else "close"
+
+
+def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress: bool,
+                        lifted: str | None = None
+                        ) -> tuple[RefereeState, list[Effect]] | None:
+    """The first held reading (earliest split first) that needs no flag and beats the
+    current one: the current board is ``wrong`` for this turn; or the next turn's move
+    is complete too while this turn is ``in_progress``; or the held events are a whole
+    move of the next, other player (on the board, or taken) - and, for a ``lifted``
+    hole, that lift closes it too."""
+    for alt, alt_effects in _held_alternatives(state, t):
+        if not _sound(alt, alt_effects):
+            continue
+        n = len(state.history)
+        split = alt.history[n] if len(alt.history) > n else None
+        if split is None:
+            continue
+        took_next = len(alt.history) >= n + 2
+        nxt = alt.history[n + 1].move if took_next else None
+        if nxt is None and alt.at_rest:
+            on_board = _move_on_board(alt)
+            nxt = on_board[0] if on_board is not None else None
+        # While this turn's own reading holds, the other one must move a pawn this seat
+        # does not play (a partner playing on with the same pawn is one move).
+        other = nxt is not None and _moves_other_pawns(state, nxt)
+        if lifted is not None:
+            ok = split.table_after.turn != state.seat and _lift_verdict(alt, lifted) == "close"
+        else:
+            ok = wrong or (split.table_after.turn != state.seat
+                           and ((in_progress and took_next) or other))
+        if ok:
+            return alt, alt_effects
+    return None
+
+
+def _moves_other_pawns(state: RefereeState, move: Move) -> bool:
+    ctrl = state.pos.controlled_seat(state.pos.turn)
+    for part in move.parts:
+        seats = (part.seat_a, part.seat_b) if isinstance(part, Swap) else (part.seat,)
+        if any(s != ctrl for s in seats):
+            return True
+    return False
+
+
+def _sound(state: RefereeState, effects: list[Effect]) -> bool:
+    """No flag (now or on the way), and a board at rest that is not wrong (judged as at
+    a tap)."""
+    if state.flag is not None or state.second_card is not None or any(
+            isinstance(e, Decision) and e.type in ("illegal", "missing", "ambiguous")
+            for e in effects):
+        return False
+    if not state.at_rest or state.over:
+        return True
+    exps = expectations(state.pos, state.card, state.config.reader)
+    j = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
+              state.amb_touched, state.lifted)
+    return j.outcome != "illegal"
+
+
+def _held_alternatives(state: RefereeState, t: int
+                       ) -> Iterator[tuple[RefereeState, list[Effect]]]:
+    """The readings where the move on the board before a held lift was complete (the
+    earliest lift first: the first end of the turn that fits; later ends are found by
+    the replay itself): it is accepted at that lift, and the hole events since are
+    replayed as the next turn's, up to ``t``."""
+    for pre, evs in state.held:
+        effects: list[Effect] = []
+        move = _move_on_board(pre)
+        if move is None or not evs:
+            continue
+        alt = _accept(pre, *move, evs[0].t, effects)
+        alt = replace(alt, now=evs[0].t)
+        for e in evs:
+            alt, eff = step(alt, e)
+            effects += eff
+        if t > alt.now or alt.pending is not None:
+            alt, eff = step(alt, Tick(max(t, alt.now)))
+            effects += eff
+        if state.flag is not None:
+            effects.insert(0, Decision(evs[0].t, "resolved", {"seat": state.seat}))
+        yield alt, effects
+
+
+def _move_on_board(state: RefereeState) -> tuple[Move, Position] | None:
+    exps = expectations(state.pos, state.card, state.config.reader)
+    if not exps:
+        return None
+    j = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
+              state.amb_touched, state.lifted)
+    return j.moves[0] if j.outcome == "accepted" else None
+
+
+def _pending_lift(state: RefereeState, event: Input, effects: list[Effect]) -> RefereeState:
+    """Settle a held-back closing lift: a place on its hole within BOUNCE_MS was a
+    bounce (the move stays open); anything else closes the move at the lift's time and
+    the lift counts for the next turn."""
+    assert state.pending is not None
+    before, hole, t = state.pending
+    if isinstance(event, HoleEvent) and event.action == "place" and event.hole == hole \
+            and event.t - t < BOUNCE_MS:
+        return replace(state, pending=None)
+    if isinstance(event, Tick) and event.t < t + BOUNCE_MS:
+        return state
+    move = _move_on_board(before)
+    if move is None:
+        return replace(state, pending=None)
+    closed = _accept(before, *move, t, effects)
+    closed, leds = _with_frame(closed, t)
+    effects.extend(leds)
+    return _hole(replace(closed, now=t), HoleEvent(t, "lift", hole), t, closes=False)
+
+
+def _belongs(state: RefereeState, move: Move) -> set[str]:
+    """Hole keys of pawns that may still be part of the move on the board: those it
+    moves or captures, a 7's next pawns (and their victims) and, with a card reader,
+    every pawn of the mover the tapped card could move (a player changing their mind)."""
+    pos = state.pos
+    exps = expectations(pos, state.card, state.config.reader)
+    ctrl = pos.controlled_seat(pos.turn)
+    seat_of = colours(pos)
+    # Rested for the settle time already (only a 7's patience keeps it open): only a
+    # 7's next pawn may still be part of it.
+    rested = state.stage >= 1
+    keys = set() if rested else set(move_holes(pos, move))
+    for part in move.parts:
+        if isinstance(part, Swap):
+            # A swap on the board is whole: the other seat's pawn, now on the mover's
+            # old hole, is its owner's to move next (the mover's own one may be adjusted).
+            for hole, owner in ((f"T{part.b}", part.seat_a), (f"T{part.a}", part.seat_b)):
+                if owner != ctrl:
+                    keys.discard(hole)
+    sig = board_sig(state.sensed, pos.seats)
+    for exp in exps:
+        if exp.card == "7":
+            for key, tgts in exp.second_departures(sig).items():
+                keys.add(key)
+                keys.update(tg.hole for tg in tgts if tg.victim is not None)
+        if state.config.reader and not rested:
+            keys.update(k for k in exp.departures
+                        if seat_of.get(k) == ctrl or k == f"N{ctrl}")
+    for part in move.parts:
+        if not isinstance(part, Swap) and part.frm == NEST and not rested:
+            keys.add(f"N{part.seat}")
+    return keys
 
 
 # -- events ------------------------------------------------------------------------------
 
 
-def _hole(state: RefereeState, ev: HoleEvent, t: int) -> RefereeState:
+def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | None = None,
+          *, closes: bool = True) -> RefereeState:
     try:
         state.pos.topology.parse_hole(ev.hole)
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
+    if (effects is not None and ev.action == "lift" and state.held and state.at_rest
+            and h in state.sensed and _lift_verdict(state, h) == "close"):
+        # Someone reaches for a pawn that is no part of either reading while the held
+        # events lie on the board as a whole move of the next (other) player (a jack
+        # swap keeps the board's look): that reading wins.
+        pick = _better_alternative(state, t, wrong=False, in_progress=False, lifted=h)
+        if pick is not None:
+            effects.extend(pick[1])
+            state = pick[0]
+    bounce = None
+    multi = state.multi_hand
+    ask = state.ask
+    held = state.held
+    since, stage = t, 0
     if ev.action == "lift":
+        verdict = _lift_verdict(state, h) if closes else None
+        if verdict == "close":
+            # Closes the move on the board unless the switch bounces back at once.
+            state = replace(state, pending=(state, h, t))
+        elif verdict == "hold" and t - state.since >= BOUNCE_MS:
+            # (A pawn slid over a hole is lifted again at once: no hand let go of it.)
+            held = (*held, (replace(state, held=()), ()))
+            if len(held) > MAX_HELD:  # keep the earliest and the latest splits
+                held = held[:MAX_HELD // 2] + held[MAX_HELD // 2 + 1:]
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
         co_empty = state.co_empty | pairs if pairs else state.co_empty
         lifted = state.lifted if h in state.lifted else (*state.lifted, h)
+        if h in state.sensed:
+            bounce = (h, t, frozenset(pairs) - state.co_empty, state.since, state.stage)
+        if h in ask:
+            ask = ()
     else:
         sensed = state.sensed | {h}
         touched = state.touched | {h}
         co_empty = state.co_empty
+        b = state.bounce
+        if b is not None and b[0] == h and t - b[1] < min(BOUNCE_MS, state.config.settle_ms):
+            # The switch bounced (nothing happened between): the same pawn never left,
+            # so its hole was never empty together with another (issue 11, item 4).
+            co_empty = co_empty - b[2]
+            since, stage = b[3], b[4]
+        elif h not in state.sensed and state.total - len(state.sensed) >= 2:
+            multi = True  # placed with two or more pawns in hand: which one is unknown
         lifted = state.lifted
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
         state.amb_touched
+    if held:
+        held = tuple((pre, (*evs, ev)) for pre, evs in held)
     return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
-                   since=t, stage=0, amb_touched=amb)
+                   since=since, stage=stage, amb_touched=amb, bounce=bounce,
+                   multi_hand=multi, ask=ask, held=held)
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:
@@ -379,7 +698,7 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
     if state.over:
         effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
         return state
-    state = _settle_pending(state, t, effects)
+    state = _next_player(state, t, effects)
     if state.winner is not None:
         effects.append(Decision(t, "card_rejected", ident, GAME_OVER))
         return state
@@ -387,12 +706,39 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         effects.append(Decision(t, "card_rejected", ident, RESOLVE_FIRST))
         return state
     pos = state.pos
+    if state.card is not None and (ev.tag == state.card_tag if ev.tag is not None
+                                   else state.card_tag is None and card == state.card):
+        return state  # the turn's own card read again
+    if ev.tag is not None and any(tag == ev.tag for _, tag in state.cards_played):
+        name = CARD_NAMES[card]
+        effects.append(Decision(t, "card_rejected", ident, Text(
+            f"{name.nl} (tag {ev.tag}) is deze deling al gespeeld: een kaart van de "
+            "aflegstapel telt niet", f"{name.en} (tag {ev.tag}) was already played this "
+            "deal: a card from the discard pile does not count")))
+        return state
+    if sum(1 for c, _ in state.cards_played if c == card) >= pos.seats:
+        name = CARD_NAMES[card]
+        effects.append(Decision(t, "card_rejected", ident, Text(
+            f"{name.nl}: alle {pos.seats} van deze soort zijn deze deling al gespeeld",
+            f"{name.en}: all {pos.seats} of this rank were already played this deal")))
+        return state
     exp = expectation(pos, card)
     if not exp.moves:
         effects.append(Decision(t, "card_rejected", {**ident, "seat": state.seat},
                                 no_move_reason(pos, card).text))
         return state
-    state = replace(state, card=card, since=t, stage=0, outcome="none")
+    if state.card is not None:
+        # A card shown is a card played: a second card in the turn is flagged, the
+        # first still holds; undo takes the second back (issue 11, item 8).
+        if state.second_card is not None:
+            effects.append(Decision(t, "card_rejected", ident, TWO_CARDS))
+            return state
+        flag = Flag(TWO_CARDS, (), (), ())
+        effects.append(Decision(t, "illegal", {"seat": state.seat, "holes": [], "restore": [],
+                                               "cards": [state.card, card]}, TWO_CARDS))
+        return replace(state, second_card=card, flag=flag, missing=(), since=t, stage=0)
+    state = replace(state, card=card, card_tag=ev.tag, since=t, stage=0, outcome="none",
+                    cards_played=(*state.cards_played, (card, ev.tag)))
     if state.config.hints == "full":
         hint = greedy_move(pos, card)
         if hint is not None:
@@ -405,7 +751,7 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
     if state.over:
         effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
         return state
-    state = _settle_pending(state, t, effects)
+    state = _next_player(state, t, effects)
     seat = state.seat
     if seat is None:
         effects.append(Decision(t, "discard", {"seat": None, "ok": False}, GAME_OVER))
@@ -441,7 +787,14 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
 
 def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """Back to the position before the last move; the players put the pawns back,
-    guided by the restore LEDs once the board has rested."""
+    guided by the restore LEDs once the board has rested. With a second card flagged,
+    undo takes that card back instead."""
+    if state.second_card is not None:
+        card = state.second_card
+        effects.append(Decision(t, "undo", {"ok": True, "seat": state.seat, "card": card}))
+        state = replace(state, second_card=None)
+        state = _resolved(state, t, effects)
+        return replace(state, since=t, stage=0, outcome="none")
     if state.stopped or not state.history or state.history[-1].table_after != state.table \
             or state.history[-1].after != state.pos:
         effects.append(Decision(t, "undo", {"ok": False}, Text(
@@ -454,7 +807,8 @@ def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     state = _new_turn(replace(state, winner=None), last.before, last.table_before,
                       history=state.history[:-1])
     effects.append(Decision(t, "turn", {"seat": last.seat}))
-    return replace(state, since=t, stage=0, outcome="none")
+    return replace(state, since=t, stage=0, outcome="none", cards_played=last.cards_before,
+                   restoring=True)
 
 
 def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) -> RefereeState:
@@ -492,8 +846,96 @@ def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) ->
     fix = repair(after.topology, state.sensed, references(after, exps))
     flag = Flag(reason, fix.error, fix.restore, fix.pairs) if fix.pairs else None
     return replace(state, pos=after, flag=flag, missing=(), ambiguous=(),
-                   amb_touched=frozenset(),
+                   amb_touched=frozenset(), restoring=True, multi_hand=False,
                    partial=None, since=t, stage=0, outcome="none")
+
+
+def _overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]
+              ) -> RefereeState:
+    """The referee (a person with the control token) overrules the machine (issue 11,
+    item 15): a flagged board accepted as played, or the last recorded move corrected.
+    Journalled like any input; the move counts like any move (scores, history) and
+    carries the reason."""
+    kind = "correct" if ev.correct else "accept"
+    reason = ev.reason.strip() if isinstance(ev.reason, str) else ""
+
+    def refuse(why: Text) -> RefereeState:
+        effects.append(Decision(t, "overrule", {"ok": False, "kind": kind}, why))
+        return state
+
+    if not reason:
+        return refuse(Text("geef een reden op", "give a reason"))
+    if state.over and not ev.correct:
+        return refuse(GAME_OVER)
+    if ev.correct:
+        if state.stopped or not state.history or state.history[-1].after != state.pos \
+                or state.history[-1].table_after != state.table:
+            return refuse(Text("er is geen zet om te verbeteren (of er is sindsdien gepast "
+                               "of gestraft)", "there is no move to correct (or a hand was "
+                               "discarded or a penalty given since)"))
+        if ev.move is None:
+            return refuse(Text("geef de juiste zet op", "give the right move"))
+        last = state.history[-1]
+        base = _new_turn(replace(state, winner=None), last.before, last.table_before,
+                         history=state.history[:-1])
+        base = replace(base, cards_played=last.cards_before, card=last.card)
+        parsed = _overrule_move(base, ev.move)
+        if isinstance(parsed, Text):
+            return refuse(parsed)
+        move, after = parsed
+        effects.append(Decision(t, "overrule", {
+            "ok": True, "kind": kind, "seat": last.seat, "move": move.text(after.topology),
+            "replaces": last.text, "note": reason}))
+        state = _accept(base, move, after, t, effects, overruled=reason)
+        # The board is judged afresh against the corrected position (restore LEDs).
+        return replace(state, since=t, stage=0, outcome="none", restoring=True)
+    if not state.at_rest:
+        return refuse(Text("zet eerst elke pion op een gat", "put every pawn on a hole first"))
+    if ev.move is not None:
+        parsed = _overrule_move(state, ev.move)
+        if isinstance(parsed, Text):
+            return refuse(parsed)
+        move, after = parsed
+        if pos_sig(after) != board_sig(state.sensed, after.seats):
+            return refuse(Text("het bord toont die zet niet", "the board does not show that move"))
+    else:
+        guess = guess_after(state.pos, state.sensed)
+        if guess is None or guess.pawns == state.pos.pawns:
+            return refuse(Text("het bord toont geen zet om te aanvaarden",
+                               "the board shows no move to accept"))
+        after = guess
+        move = _diff_move(state.pos, after, state.card or "?")
+    effects.append(Decision(t, "overrule", {"ok": True, "kind": kind, "seat": state.seat,
+                                            "move": move.text(after.topology),
+                                            "note": reason}))
+    return _accept(replace(state, second_card=None), move, after, t, effects,
+                   overruled=reason)
+
+
+def _overrule_move(state: RefereeState, text: str) -> tuple[Move, Position] | Text:
+    """A move in notation applied without the rules (the referee has overruled them)."""
+    pos = state.pos
+    try:
+        move = parse_move(text, pos.topology)
+        after = pos
+        for part in move.parts:
+            after = apply_part(after, part)
+        after.validate()
+    except (InvalidMoveError, InvalidPositionError, ValueError) as e:
+        return Text(f"die zet past niet op de stand: {e}",
+                    f"that move does not fit the position: {e}")
+    return move, after
+
+
+def _diff_move(before: Position, after: Position, card: str) -> Move:
+    """Notation for a board accepted as it is: each seat's pawns that left a location
+    paired with the locations they arrived at."""
+    parts: list[Step] = []
+    for seat in range(before.seats):
+        gone = sorted((Counter(before.pawns[seat]) - Counter(after.pawns[seat])).elements())
+        came = sorted((Counter(after.pawns[seat]) - Counter(before.pawns[seat])).elements())
+        parts.extend(Step(seat, a, b) for a, b in zip(gone, came, strict=False))
+    return Move(card, tuple(parts))
 
 
 def _time_limit(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:

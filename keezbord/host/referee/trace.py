@@ -38,6 +38,7 @@ from .state import (
     Config,
     HintLevel,
     Input,
+    Overrule,
     Undo,
 )
 
@@ -70,9 +71,11 @@ def setup_from_dict(d: Any) -> Setup:
     if unknown:
         raise TraceError(f"unknown setup field(s): {', '.join(sorted(unknown))}")
     if "position" in d:
-        pos = Position.from_dict(d["position"])
+        # The JSON form, or the one-line text form (docs/formats.md) as a string.
+        pos = (Position.from_text(d["position"]) if isinstance(d["position"], str)
+               else Position.from_dict(d["position"]))
         turn = d.get("turn", d["position"].get("turn") if isinstance(d["position"], dict)
-                      else None)
+                      else pos.turn)
     else:
         pos = Position.from_dict({k: d[k] for k in ("seats", "profile", "segment", "teams")
                                   if k in d} | {"pawns": _nests(d.get("seats"))})
@@ -124,6 +127,8 @@ def _nests(seats: Any) -> Any:
 def input_from_dict(d: Any) -> Input:
     """A trace event, or one of the host's own inputs (``undo``, ``board``), which only
     journal exports contain."""
+    if isinstance(d, dict) and d.get("type") == "overrule":
+        return _overrule_from_dict(d)
     if isinstance(d, dict) and d.get("type") in ("undo", "board"):
         t = d.get("t")
         if not isinstance(t, int) or isinstance(t, bool) or t < 0:
@@ -137,7 +142,21 @@ def input_from_dict(d: Any) -> Input:
     return event_from_dict(d)
 
 
+def _overrule_from_dict(d: dict[str, Any]) -> Overrule:
+    t, reason, move, correct = d.get("t"), d.get("reason"), d.get("move"), d.get("correct", False)
+    if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+        raise EventFormatError("overrule needs a time 't' in whole milliseconds")
+    if not isinstance(reason, str) or (move is not None and not isinstance(move, str)) \
+            or not isinstance(correct, bool):
+        raise EventFormatError(f"overrule at t={t} needs a 'reason' (text), an optional "
+                               "'move' (notation) and 'correct' (true or false)")
+    return Overrule(t, reason, move, correct)
+
+
 def input_to_dict(e: Input) -> dict[str, Any]:
+    if isinstance(e, Overrule):
+        return {"t": e.t, "type": "overrule", "reason": e.reason, "move": e.move,
+                "correct": e.correct}
     if isinstance(e, Undo):
         return {"t": e.t, "type": "undo"}
     if isinstance(e, Board):

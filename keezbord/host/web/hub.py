@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from keezbord.engine.describe import describe_move
-from keezbord.engine.movegen import successors
+from keezbord.engine.movegen import apply
 from keezbord.engine.notation import Move, Step
 from keezbord.engine.position import NEST, location_hole
 from keezbord.engine.profiles import PROFILES
@@ -36,7 +36,16 @@ from keezbord.host.journal import Journal, JournalError
 from keezbord.host.session import GameSession
 
 from ..referee.recognize import board_of, board_sig, colours, nest_seat, pos_sig
-from ..referee.state import HINT_LEVELS, Board, Decision, Effect, Input, Leds
+from ..referee.state import (
+    HINT_LEVELS,
+    Board,
+    Decision,
+    Effect,
+    Input,
+    Leds,
+    MoveRecord,
+    Overrule,
+)
 from ..sim.physical import events_for_move
 from .simtable import HUMAN, SimStore, SimTable, check_kinds, sim_setup
 
@@ -229,7 +238,7 @@ class Hub:
         self.decisions.extend(records)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
-        if any(r["type"] in ("move", "undo", "penalty") for r in records):
+        if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self._resynced.clear()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
@@ -344,7 +353,7 @@ class Hub:
                 raise HubError(BOT_BUSY)
             if kind in ("card", "discard") and self.sim.waiting:
                 raise HubError(GIVE_FIRST)
-        elif kind in ("undo", "new_game", "penalty", "time_limit") and not control:
+        elif kind in ("undo", "new_game", "penalty", "time_limit", "overrule") and not control:
             raise HubError(NEED_TOKEN)
         if kind in ("penalty", "time_limit") and \
                 self.session.state.pos.profile.scoring != "nk":
@@ -386,6 +395,14 @@ class Hub:
             self.feed(Penalty(self.now(), offender))
         elif kind == "time_limit":
             self.feed(TimeLimit(self.now()))
+        elif kind == "overrule":
+            reason, mv, correct = msg.get("reason"), msg.get("move") or None, msg.get("correct")
+            if not isinstance(reason, str) or not reason.strip() or (
+                    mv is not None and not isinstance(mv, str)) or not isinstance(
+                    correct if correct is not None else False, bool):
+                raise HubError(Text("geef een reden op (en eventueel de zet)",
+                                    "give a reason (and, if need be, the move)"))
+            self.feed(Overrule(self.now(), reason.strip(), mv, bool(correct)))
         elif kind == "new_game":
             self.new_game(msg)
         else:
@@ -537,7 +554,7 @@ class Hub:
                 self.feed(Discard(self.now(), tuple(hand)))
                 return
             card, move = choice
-            after = next(a for m, a in successors(pos, card) if m == move)
+            after = apply(pos, card, move)
             self.feed(CardTap(self.now(), card))
             await asyncio.sleep(self.opts.think_ms * speed / 2000)
             events = events_for_move(pos, move, after, self._rng, 0, st.sensed)
@@ -575,11 +592,14 @@ class Hub:
         history = []
         for i, rec in enumerate(st.history):
             words = self._words.get(i)
-            if words is None:
-                words = describe_move(rec.before, rec.move).as_dict()
+            if words is None or words.get("_move") != rec.text:  # a corrected move
+                words = {**_words(rec).as_dict(), "_move": rec.text}
                 self._words[i] = words
-            history.append({"n": i + 1, "seat": rec.seat, "card": rec.card,
-                            "move": rec.text, "words": words})
+            entry = {"n": i + 1, "seat": rec.seat, "card": rec.card, "move": rec.text,
+                     "words": {k: v for k, v in words.items() if k != "_move"}}
+            if rec.overruled:
+                entry["overruled"] = rec.overruled
+            history.append(entry)
         for k in [k for k in self._words if k >= len(st.history)]:
             del self._words[k]
         hand = None
@@ -635,9 +655,19 @@ class Hub:
         trace = self.session.export_trace()
         moves = []
         for i, rec in enumerate(self.session.state.history):
-            w = describe_move(rec.before, rec.move)
-            moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}")
+            w = _words(rec)
+            note = f"\t(overruled: {rec.overruled})" if rec.overruled else ""
+            moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}{note}")
         return trace, moves
+
+
+def _words(rec: MoveRecord) -> Text:
+    """A move in words; a move the referee overruled may break every rule (even have no
+    card): then its notation."""
+    try:
+        return describe_move(rec.before, rec.move)
+    except (KeyError, ValueError, IndexError):
+        return Text(rec.text, rec.text)
 
 
 def _seat_of(hole: str, expected: Mapping[str, int], old: Mapping[str, int | None]

@@ -114,7 +114,7 @@ def counts(pos: Position, card: str) -> list[int]:
     moves: set[str] = set()
     after: set[Position] = set()
     for move, a in successors(pos, card):
-        moves.add(move.text(pos.topology))
+        moves.add(str(move))
         after.add(a)
     return [len(moves), len(after)]
 

@@ -8,6 +8,9 @@ const UI = {
     connecting: "verbinden…", online: "verbonden", offline: "verbinding weg, opnieuw…",
     board: "Het bord", hand_of: "Hand van", hand: "Hand", discard: "Laat hand zien (geen kaart speelbaar)",
     score: "NK-score", messages: "Meldingen", moves: "Zetten", game: "Spel", undo: "Laatste zet terugnemen",
+    overrule: "Scheidsrechter beslist", overrule_reason: "Reden van de scheidsrechter (verplicht):",
+    overrule_move: "Zet in notatie (leeg: het bord zoals het nu staat; met 'verbeter:' ervoor: vervangt de laatste zet):",
+    overruled: "beslist door de scheidsrechter",
     export_trace: "Exporteer trace", export_moves: "Exporteer zetten", new_game: "Nieuw spel",
     seats: "Stoelen", profile: "Regels", teams: "Teams", teams_auto: "standaard", teams_pairs: "paren",
     teams_none: "ieder voor zich", hints: "Hulp", hints_off: "uit", hints_targets: "doelen",
@@ -37,6 +40,9 @@ const UI = {
     connecting: "connecting…", online: "connected", offline: "connection lost, retrying…",
     board: "The board", hand_of: "Hand of", hand: "Hand", discard: "Show hand (no card playable)",
     score: "NK score", messages: "Messages", moves: "Moves", game: "Game", undo: "Take back last move",
+    overrule: "Referee decides", overrule_reason: "The referee's reason (required):",
+    overrule_move: "Move in notation (empty: the board as it stands; prefixed 'correct:': replaces the last move):",
+    overruled: "decided by the referee",
     export_trace: "Export trace", export_moves: "Export moves", new_game: "New game",
     seats: "Seats", profile: "Rules", teams: "Teams", teams_auto: "default", teams_pairs: "pairs",
     teams_none: "every one for themselves", hints: "Hints", hints_off: "off", hints_targets: "targets",
@@ -352,7 +358,8 @@ function renderSide() {
   // History: notation and words.
   const moves = document.getElementById("moves");
   moves.replaceChildren(...st.history.map((h) => el("li", { "data-move": h.move },
-    el("code", { text: h.move }), " — ", el("span", { class: "words", text: tx(h.words) }))));
+    el("code", { text: h.move }), " — ", el("span", { class: "words", text: tx(h.words) }),
+    ...(h.overruled ? [" — ", el("em", { class: "overruled", text: `${t("overruled")}: ${h.overruled}` })] : []))));
   moves.scrollTop = moves.scrollHeight;
 
   // Controls. NK: the table penalty and the time limit.
@@ -370,7 +377,7 @@ function renderSide() {
     }
     sel.disabled = !app.control;
   }
-  for (const id of ["undo"]) document.getElementById(id).disabled = !app.control;
+  for (const id of ["undo", "overrule"]) document.getElementById(id).disabled = !app.control;
   document.querySelector("#newgame button[type=submit]").disabled = !app.control;
   document.getElementById("token-note").hidden = app.control;
   for (const e of document.querySelectorAll(".sim-only")) e.hidden = app.mode !== "sim";
@@ -542,6 +549,15 @@ function setupControls() {
   document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
   document.getElementById("undo").addEventListener("click", () =>
     confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
+  // Issue 11 item 15: a minimal control; the page rework will give it a proper form.
+  document.getElementById("overrule").addEventListener("click", () => {
+    const reason = window.prompt(t("overrule_reason"));
+    if (!reason || !reason.trim()) return;
+    let move = (window.prompt(t("overrule_move")) || "").trim();
+    const correct = /^(correct|verbeter):/i.test(move);
+    if (correct) move = move.replace(/^[^:]*:\s*/, "");
+    send({ type: "overrule", reason: reason.trim(), move: move || null, correct });
+  });
   document.getElementById("penalty").addEventListener("click", () => {
     const seat = Number(document.getElementById("penalty-seat").value);
     confirmThen(`${t("confirm_penalty")} ${seatName(seat)}?`, () => send({ type: "penalty", seat }));

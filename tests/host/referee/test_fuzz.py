@@ -1,0 +1,90 @@
+"""Issue 11's fuzzing properties, each a seeded, bounded test of its own.
+
+- every accepted move is legal (checked against tests/engine/reference_rules.py, an
+  independent reading of RULES.md);
+- every legal game is accepted exactly, also under noise (bounces on resting pawns,
+  switch names the board does not have, a card read twice);
+- every illegal mutation is flagged and recoverable (restore pairs, undo for a second card);
+- at the pace of a real table (the next player acts 100-500 ms after the previous
+  placement), with and without a card reader, games do not derail.
+
+The default run is a small slice. ``KEEZBORD_FUZZ_GAMES=300`` (any number) runs that many
+games per property; the test prints what it covered.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from fuzz_games import accepted_moves_legal, derailment, mutated_game, pace_game, referee
+
+GAMES = int(os.environ.get("KEEZBORD_FUZZ_GAMES", "0") or 0)
+CASES = [(4, "standard"), (6, "keezspel"), (2, "nk"), (3, "reiseditie"), (8, "bordspel"),
+         (4, "wikipedia")]
+
+
+def _run(n: int, *, reader: bool, gap: tuple[int, int], noise: float = 0.0,
+         seed0: int = 1000) -> tuple[list[str], int, int]:
+    bad: list[str] = []
+    moves = checked = 0
+    for i in range(n):
+        seats, profile = CASES[i % len(CASES)]
+        sim = pace_game(seats, profile, seed0 + i, reader=reader, gap=gap, noise=noise)
+        out = referee(sim.setup, sim.events)
+        checked += accepted_moves_legal(out, sim.setup)
+        why = derailment(sim, out, reader=reader)
+        if why:
+            bad.append(f"game {seed0 + i} ({seats} {profile}): {why[:200]}")
+        moves += len(sim.moves)
+    return bad, moves, checked
+
+
+def test_pace_with_a_reader_never_derails() -> None:
+    n = GAMES or 24
+    bad, moves, checked = _run(n, reader=True, gap=(100, 500))
+    print(f"reader, 100-500 ms: {n} games, {moves} moves, {checked} accepted moves "
+          f"checked legal, {len(bad)} derailed")
+    assert bad == []
+
+
+def test_pace_with_a_reader_under_noise_is_exact() -> None:
+    n = GAMES or 18
+    bad, moves, _ = _run(n, reader=True, gap=(100, 500), noise=0.1, seed0=3000)
+    print(f"reader, noise: {n} games, {moves} moves, {len(bad)} derailed")
+    assert bad == []
+
+
+def test_slow_play_with_a_reader_under_noise_is_exact() -> None:
+    n = GAMES or 12
+    bad, _, _ = _run(n, reader=True, gap=(600, 2500), noise=0.1, seed0=5000)
+    assert bad == []
+
+
+# Without a reader the referee must tell turns apart by the board alone; the rare games it
+# still misreads at 100-500 ms (docs/referee.md, known limits) are counted, not hidden.
+NO_READER_MAX_RATE = 0.12
+
+
+def test_pace_without_a_reader() -> None:
+    n = GAMES or 10
+    bad, moves, checked = _run(n, reader=False, gap=(100, 500), seed0=2000)
+    print(f"no reader, 100-500 ms: {n} games, {moves} moves, {checked} checked legal, "
+          f"{len(bad)} derailed")
+    for b in bad:
+        print("  ", b)
+    assert len(bad) <= NO_READER_MAX_RATE * n
+
+
+def test_slow_play_without_a_reader_under_noise_is_exact() -> None:
+    n = GAMES or 8
+    bad, _, _ = _run(n, reader=False, gap=(3100, 4500), noise=0.1, seed0=4000)
+    assert bad == []
+
+
+@pytest.mark.parametrize("seed", range(GAMES or 12))
+def test_illegal_mutations_are_flagged_and_recoverable(seed: int) -> None:
+    mutations, moves = mutated_game(seed)
+    assert moves > 0
+    if seed < 6:
+        assert mutations > 0
