@@ -28,11 +28,11 @@ from keezbord.host.drivers.scanner_gpio import (
 from keezbord.host.drivers.strip_neopixel import NEOPIXEL_PINS
 
 ScannerKind = Literal["pico-serial", "gpio"]
-Hints = Literal["off", "targets", "full"]
+Hints = Literal["off", "targets", "full", "coach"]
 SCANNER_KINDS: Final = ("pico-serial", "gpio")
 LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "none")
 RFID_READERS: Final = ("pn532", "rdm6300", "none")
-HINTS: Final = ("off", "targets", "full")
+HINTS: Final = ("off", "targets", "full", "coach")
 DEFAULT_CONFIG_NAME: Final = "board.toml"
 
 

@@ -46,7 +46,7 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
                    help="who plays each seat, e.g. human,greedy,greedy,greedy "
                         "(human, greedy or random; default: one human, greedy bots)")
     p.add_argument("--teams", choices=("pairs", "none"), default=None)
-    p.add_argument("--hints", choices=("off", "targets", "full"), default=None,
+    p.add_argument("--hints", choices=("off", "targets", "full", "coach"), default=None,
                    help="default targets")
     p.add_argument("--seed", type=int, default=None, help="seed of a new game's deck")
     p.add_argument("--db", type=Path, default=None,

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from keezbord.engine.bots import greedy_move
+from keezbord.engine.advice import advise
 from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
@@ -22,6 +22,7 @@ from keezbord.engine.movegen import apply_part
 from keezbord.engine.notation import InvalidMoveError, Move, Step, Swap, parse_move
 from keezbord.engine.position import NEST, InvalidPositionError, Position, location_hole
 from keezbord.engine.scoring import front_pawn_penalty, nk_score
+from keezbord.engine.search import Known
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, Tick, TimeLimit
@@ -405,6 +406,7 @@ def _new_turn(state: RefereeState, pos: Position, table: Table,
     # A new deal (shuffle): every physical card is back in the deck.
     played = state.cards_played if table.shuffle_no == state.table.shuffle_no else ()
     return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
+                   hint=(),
                    co_empty=frozenset(), flag=None, missing=(), ambiguous=(),
                    amb_touched=frozenset(),
                    partial=None, outcome="accepted", stage=2,
@@ -740,11 +742,24 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
     state = replace(state, card=card, card_tag=ev.tag, since=t, stage=0, outcome="none",
                     cards_played=(*state.cards_played, (card, ev.tag)))
     if state.config.hints == "full":
-        hint = greedy_move(pos, card)
+        # The search's move for this card (the referee knows no other card of the hand),
+        # seeded by the move number: the same game gives the same hints on replay.
+        hint = advise(pos, [card], known_cards(state), playouts=state.config.hint_playouts,
+                      seed=len(state.history))
         if hint is not None:
-            effects.append(Decision(t, "hint", {"seat": state.seat,
-                                                "move": hint.text(pos.topology)}))
+            effects.append(Decision(t, "hint", {
+                "seat": state.seat, "move": hint.text, "holes": list(hint.holes),
+                "win": round(hint.win, 3)}, Text(hint.sentence("nl"), hint.sentence("en"))))
+            state = replace(state, hint=hint.holes)
     return state
+
+
+def known_cards(state: RefereeState) -> Known:
+    """What the referee knows of the cards: those played since the shuffle, and how many
+    each seat holds."""
+    shuffle = state.table.shuffle_no
+    seen = tuple(r.card for r in state.history if r.table_before.shuffle_no == shuffle)
+    return Known(seen, state.table.cards_left)
 
 
 def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) -> RefereeState:

@@ -22,12 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from keezbord.engine.advice import coach
+from keezbord.engine.board import Board as FastBoard
+from keezbord.engine.board import to_move
 from keezbord.engine.describe import describe_move
 from keezbord.engine.movegen import apply
 from keezbord.engine.notation import Move, Step
 from keezbord.engine.position import NEST, location_hole
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
+from keezbord.engine.search import Known, known_of_game
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
@@ -95,6 +99,7 @@ class HubOptions:
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
+    coach_playouts: int = 150  # the coach's search budget (hints "coach")
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -135,6 +140,8 @@ class Hub:
         self.monitor = self._new_monitor()
         self._health_key: Any = None
         self._resynced: set[str] = set()  # holes a Board read changed (this turn)
+        self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self._tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self._recolour()
 
     # -- building --------------------------------------------------------------------
@@ -236,6 +243,9 @@ class Hub:
     def _after(self, effects: list[Effect]) -> None:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(records)
+        for r in records:
+            if r["type"] in ("move", "undo"):
+                self._coach(r)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
@@ -305,6 +315,29 @@ class Hub:
             self._health_key = key
             self.changed()
 
+    # -- the coach (hints "coach": after a player's clearly worse move) -----------------
+
+    def _coach(self, record: Mapping[str, Any]) -> None:
+        """After a move: the coach's remark when a person played clearly worse than the
+        search's best (never for a bot's move, never at another hint level)."""
+        self.coach = None
+        tap, self._tap_hand = self._tap_hand, None
+        st = self.session.state
+        if record["type"] != "move" or st.config.hints != "coach" or not st.history:
+            return
+        seat = record["seat"]
+        if self.sim is not None and self.sim.is_bot(seat):
+            return
+        rec = st.history[-1]
+        hand = tap[1] if tap is not None and tap[0] == seat else [rec.card]
+        shuffle = rec.table_before.shuffle_no
+        seen = tuple(r.card for r in st.history[:-1] if r.table_before.shuffle_no == shuffle)
+        known = Known(seen, rec.table_before.cards_left)
+        remark = coach(rec.before.replace(turn=seat), hand, rec.card, rec.move, known,
+                       playouts=self.opts.coach_playouts, seed=len(st.history))
+        if remark is not None:
+            self.coach = {"n": len(st.history), **remark.record()}
+
     # -- the simulated board (which seat's pawn stands where: the page's drawing) -----
 
     def _recolour(self) -> None:
@@ -366,6 +399,7 @@ class Hub:
             assert self.sim is not None
             if not isinstance(card, str) or card not in self.sim.hand(seat):
                 raise HubError(NOT_YOUR_CARD)
+            self._tap_hand = (seat, self.sim.hand(seat))
             self.feed(CardTap(self.now(), card))
         elif kind == "discard":
             seat = self._human_to_play()
@@ -548,7 +582,13 @@ class Hub:
                 return
             pos = st.pos
             hand = sim.hand(seat)
-            choice = sim.bots[seat].choose(pos, hand)
+            informed = getattr(sim.bots[seat], "pick_known", None)
+            if informed is not None:  # the search bot: told what its seat knows
+                known = known_of_game(sim.game, seat, sim.gave(seat))
+                fast = informed(FastBoard(pos), seat, hand, known)
+                choice = None if fast is None else (fast[0], to_move(fast[1]))
+            else:
+                choice = sim.bots[seat].choose(pos, hand)
             self.changed()
             if choice is None:
                 self.feed(Discard(self.now(), tuple(hand)))
@@ -645,7 +685,7 @@ class Hub:
             "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
             "score": score, "hand": hand, "bot_busy": self.bot_busy, "last": self.last,
             "health": self.health(), "clock": clock, "stopped": st.stopped,
-            "exchange": exchange,
+            "exchange": exchange, "coach": self.coach,
         }
         self._cache = (self.version, out)
         return out
