@@ -24,7 +24,7 @@ from keezbord.host.drivers.leds import (
     pattern_level_u8,
 )
 from keezbord.host.drivers.link_serial import SerialLink
-from keezbord.host.web.drivers import SerialBoard
+from keezbord.host.drivers.polled import SerialBoard
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "firmware"))
 

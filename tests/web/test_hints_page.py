@@ -7,6 +7,7 @@ page, the reason in the log. Level "coach": red plays the other 5, the coach say
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,11 @@ from typing import Any
 import pytest
 from conftest import LiveServer
 from test_protocol import hello, until
-from test_run_mode import FakeGpio, TestClient, wait_for
+from test_run_mode import FakeGpio, wait_for
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from keezbord.engine.position import Position
 from keezbord.host.drivers.leds import DEFAULT_STYLES
@@ -85,7 +90,7 @@ def test_coach_speaks_after_the_worse_move(serve: Serve, page: Any, tmp_path: Pa
     page.wait_for_selector("#log li.coach", timeout=15000)
     text = page.inner_text("#log li.coach")
     assert "better move" in text and "T14" in text and "captures blue" in text, text
-    state = srv.hub.state()
+    state = srv.hub.page_state()
     assert state["coach"]["better"] == "5 0:T9-T14" and state["coach"]["seat"] == 0
     assert "beter" in state["coach"]["text"]["nl"]
 

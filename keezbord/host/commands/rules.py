@@ -14,7 +14,8 @@ from typing import Any
 from keezbord.engine.cards import RANKS, parse_card
 from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.profiles import PROFILES
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
 from keezbord.host.jsontext import JsonTextError, loads
 
 POSITION_HELP = ("a position: a JSON file, - for standard input, or the one-line text form "

@@ -15,7 +15,7 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
-from keezbord.host.events import CardTap, Discard, Event, HoleEvent
+from keezbord.host.events import CardTap, Discard, Event, HoleEvent, SwitchRead
 
 # "coach": targets, and after a player's clearly worse move a remark (the web host's
 # business: it knows which seats are bots; docs/hints.md).
@@ -112,13 +112,6 @@ class Undo:
     t: int
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The whole board as the switches report it (after a restart or a resync)."""
-
-    t: int
-    holes: frozenset[str]
-
 
 @dataclass(frozen=True, slots=True)
 class Overrule:
@@ -133,7 +126,7 @@ class Overrule:
     correct: bool = False
 
 
-Input = Event | Undo | Board | Overrule
+Input = Event | Undo | SwitchRead | Overrule
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,9 @@
 """The referee as a pure state machine: ``step(state, event) -> (state, effects)``.
 
+Over 400 lines: one state machine; its handlers (holes, cards, discards, timers, undo,
+penalties) share private helpers on the state. Reading a board is in recognize.py, the
+LED frame in leds.py, the values in state.py.
+
 Board events only change what is sensed and when; a board is judged once it has rested
 (every pawn on a hole) for the settle time, again after the longer patience if it looked
 like a move in progress, and at once when the next card is tapped or a hand discarded.
@@ -25,7 +29,15 @@ from keezbord.engine.scoring import front_pawn_penalty, nk_score
 from keezbord.engine.search import Known
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
-from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, Tick, TimeLimit
+from keezbord.host.events import (
+    CardTap,
+    Discard,
+    HoleEvent,
+    Penalty,
+    SwitchRead,
+    Tick,
+    TimeLimit,
+)
 
 from .leds import frame
 from .recognize import (
@@ -46,7 +58,6 @@ from .recognize import (
 from .state import (
     BOUNCE_MS,
     MAX_HELD,
-    Board,
     Config,
     Decision,
     Effect,
@@ -111,7 +122,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _time_limit(state, t, effects)
     elif isinstance(event, Overrule):
         state = _overrule(state, event, t, effects)
-    elif isinstance(event, Board):
+    elif isinstance(event, SwitchRead):
         changed = state.sensed ^ event.holes
         state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
                         stage=0)
