@@ -201,3 +201,24 @@ def test_gpio_factory_on_a_real_pi() -> None:  # pragma: no cover - needs the ha
             assert len(reader.read()) == 8
     finally:
         f.close()
+
+
+def test_serial_board_never_takes_an_untrusted_snapshot_as_the_board() -> None:
+    """A host attached at power-up asks for a snapshot before the Pico trusts its chain
+    (four good reads): that answer says 'chain not ok' and must not become the board (an
+    empty board for a moment reads as every pawn lifted). The board is the first trusted
+    snapshot, which the firmware sends by itself."""
+    # Scans 20 ms apart: the chain is trusted only after 80 ms, long after the host asks.
+    pico = Pico(chips=WIRING.chips, leds=len(WIRING.led_order), scan_hz=50)
+    pico.chain.set(WIRING.switch_index("N1.2"), True)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
+                      emit_initial=False)
+    board = SerialBoard(link, WIRING, SETTINGS, timeout_s=0)
+    got: list[object] = []
+    for t in range(40):
+        pico.run(1)
+        got += board.pump(t)
+    reads = [e for e in got if isinstance(e, SwitchRead)]
+    assert reads and reads[0].holes == frozenset({"N1.2"})
+    assert not [e for e in got if isinstance(e, HoleEvent)]
+    board.close()
