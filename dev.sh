@@ -3,6 +3,7 @@
 #   ./dev.sh sim    run keezbord on its simulated board (no hardware needed)
 #   ./dev.sh test   run the whole test suite (ruff, mypy, pytest incl. browser, MicroPython
 #                   and emulated-Pico tests; KEEZBORD_EMULATOR=full for the long scenarios)
+#   ./dev.sh mypy   only the type check (package, bench and tests), as `test` runs it
 # Anything after the verb is passed on (to `keezbord sim` or to pytest).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,6 +35,22 @@ ensure_chromium() {
         $SUDO apt-get update -qq
         DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
     fi
+}
+
+typecheck() {
+    # mypy strict (pyproject.toml) over the package, then bench/ and the tests one folder
+    # at a time: pytest puts each test folder on sys.path (helpers are imported by their
+    # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
+    # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
+    # fuzzing), tests/web's (bench_web.py), tests/host/referee's games (a bench).
+    local d rc=0
+    "$VENV/bin/mypy" || rc=1
+    MYPYPATH=tests/web:tests/host/referee:tests/engine "$VENV/bin/mypy" bench || rc=1
+    "$VENV/bin/mypy" tests/*.py || rc=1
+    for d in tests/*/; do
+        MYPYPATH=tests/engine "$VENV/bin/mypy" "$d" || rc=1
+    done
+    return $rc
 }
 
 ensure_emulator() {
@@ -70,12 +87,16 @@ case "${1:-}" in
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         echo "== mypy" >&2
-        "$VENV/bin/mypy"
+        typecheck
         echo "== pytest" >&2
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
+    mypy)
+        venv
+        typecheck
+        ;;
     *)
-        echo "usage: ./dev.sh sim [options] | ./dev.sh test [pytest options]" >&2
+        echo "usage: ./dev.sh sim [options] | ./dev.sh test [pytest options] | ./dev.sh mypy" >&2
         exit 2
         ;;
 esac

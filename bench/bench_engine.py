@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 
 from keezbord.engine.board import Board
 from keezbord.engine.bots import BOT_KINDS, make_bot
@@ -56,6 +57,10 @@ def time_call(fn: Callable[[], object], repeat: int = 5) -> float:
     return best * 1e6
 
 
+def _all_successors(pos: Position, card: str) -> list[object]:
+    return list(successors(pos, card))
+
+
 def bench_movegen(positions: list[Position]) -> None:
     print(f"legal moves per card, {len(positions)} random mid-game positions (4 seats, "
           "standard); all moves listed, best of 5 per position, µs")
@@ -63,8 +68,8 @@ def bench_movegen(positions: list[Position]) -> None:
           f"{'ratio':>6} {'moves':>6}")
     boards = [(Board(p), p.turn) for p in positions]
     for card in RANKS:
-        fast = [time_call(lambda b=b, s=s, c=card: b.moves(c, s)) for b, s in boards]
-        slow = [time_call(lambda p=p, c=card: list(successors(p, c))) for p in positions]
+        fast = [time_call(partial(b.moves, card, s)) for b, s in boards]
+        slow = [time_call(partial(_all_successors, p, card)) for p in positions]
         counts = [len(b.moves(card, s)) for b, s in boards]
         print(f"  {card:>4} {statistics.median(fast):9.1f} {max(fast):7.1f} "
               f"{statistics.median(slow):13.1f} {max(slow):7.1f} "
@@ -96,8 +101,8 @@ def worst_seven() -> None:
         pos = Position.from_dict({"profile": "standard", "turn": 0, **d})
         board = Board(pos)
         n = len(board.moves("7", 0))
-        fast = time_call(lambda b=board: b.moves("7", 0), 20)
-        slow = time_call(lambda pos=pos: list(successors(pos, "7")), 20)
+        fast = time_call(partial(board.moves, "7", 0), 20)
+        slow = time_call(partial(_all_successors, pos, "7"), 20)
         print(f"  {label}: {n} moves, fast {fast:.0f} µs, Position-based {slow:.0f} µs "
               f"({slow / fast:.1f}x)")
 

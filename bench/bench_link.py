@@ -32,8 +32,8 @@ from keezbord.engine.topology import Topology  # noqa: E402
 from keezbord.hardware.wiring import default_wiring  # noqa: E402
 from keezbord.host.drivers.leds import ROLES, LedRenderer, LedSettings  # noqa: E402
 from keezbord.host.drivers.link_serial import SerialLink, SwitchChange  # noqa: E402
+from keezbord.host.drivers.polled import SerialBoard  # noqa: E402
 from keezbord.host.selftest import link_led_show  # noqa: E402
-from keezbord.host.web.drivers import SerialBoard  # noqa: E402
 
 CHIPS, LEDS, HZ, DEBOUNCE = 24, 192, 250, 4
 

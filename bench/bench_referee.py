@@ -33,7 +33,7 @@ from keezbord.host.referee.step import new_game, step
 from keezbord.host.referee.trace import setup_from_dict, trace_lines
 from keezbord.host.session import GameSession
 from keezbord.host.sim.games import SimGame, simulate
-from keezbord.host.web.simtable import SimInfo, SimStore, sim_setup
+from keezbord.host.sim.table import SimInfo, SimStore, sim_setup
 
 REPLAY_EVENTS = 27_000
 SIM_MOVES = 1_000

@@ -12,9 +12,10 @@ BLINK_SLOW = 2  # 1 Hz, mostly on so the hole stays findable
 BLINK_FAST = 3  # 4 Hz, half on
 DOUBLE_FLASH = 4  # two short flashes every 1.2 s
 PULSE = 5  # triangle wave, 1.5 s period, never fully dark
-NAMES = ("steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse")
-N_PATTERNS = 6
-ANIMATED = (0, 0, 1, 1, 1, 1)
+RAMP = 6  # rises slowly over 2 s, then drops at once (the suggested move: role "hint")
+NAMES = ("steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp")
+N_PATTERNS = 7
+ANIMATED = (0, 0, 1, 1, 1, 1, 1)
 
 
 def level(pid, t):
@@ -32,4 +33,6 @@ def level(pid, t):
         if p >= 750:
             p = 1500 - p
         return 51 + 204 * p // 750
+    if pid == RAMP:
+        return 38 + 217 * (t % 2000) // 2000
     return 255

@@ -23,8 +23,8 @@ from .notation import Move
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position
 from .scoring import distance_home
 
-BotKind = Literal["random", "greedy"]
-BOT_KINDS: tuple[BotKind, ...] = ("random", "greedy")
+BotKind = Literal["random", "greedy", "search"]
+BOT_KINDS: tuple[BotKind, ...] = ("random", "greedy", "search")
 
 Choice = tuple[str, Move] | None
 FastChoice = tuple[str, FastMove] | None
@@ -244,12 +244,17 @@ def _threats(pos: Position, seat: int, loc: int) -> int:
     return n
 
 
-def make_bot(kind: str, rng: random.Random) -> Bot:
+def make_bot(kind: str, rng: random.Random, *, playouts: int | None = None) -> Bot:
+    """A bot by name; ``playouts``: the search bot's budget a decision (search.py)."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
-    raise ValueError(f"unknown bot {kind!r} (random or greedy)")
+    if kind == "search":
+        from .search import DEFAULT_PLAYOUTS, SearchBot  # search builds on this module
+
+        return SearchBot(rng, DEFAULT_PLAYOUTS if playouts is None else playouts)
+    raise ValueError(f"unknown bot {kind!r} (random, greedy or search)")
 
 
 def greedy_move(pos: Position, card: str) -> Move | None:

@@ -13,7 +13,6 @@ ENTER_CARDS: Final = frozenset({"A", "K"})
 BACK_STEPS: Final = 4
 SEVEN_STEPS: Final = 7
 KING_STEPS: Final = 13
-CARDS_PER_SEAT: Final = 13
 ROUND_SIZES: Final = (5, 4, 4)
 
 _ALIASES: Final = {

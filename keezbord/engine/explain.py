@@ -1,6 +1,8 @@
 """Why an observed position does not follow from one legal move of a card, in words a
 player understands (Dutch and English). This is what settles disputes at the table.
 
+Over 400 lines: every rule's sentence in both languages, and the search that picks one.
+
 ``explain(before, card, after)`` returns None when ``after`` is reached by a legal move,
 else a ``Reason``. The search goes from specific to general:
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import ENTER_CARDS, FORWARD_STEPS, KING_STEPS, SEVEN_STEPS
 from .movegen import Candidate, candidates, successors
@@ -75,81 +78,81 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
+# Each rule code's sentence (Dutch, English). Filled in from the violation's facts:
+# {hole}, the pawn's colour {knl}/{ken} (the seat named in the facts, else the mover's),
+# the rule profile {prof}. NOT_YOUR_PAWN depends on the position: _not_your_pawn.
+_RULE_TEXT: Final[dict[str, tuple[str, str]]] = {
+    BLOCKADE_PASS: (
+        "je mag niet voorbij de {knl} pion op zijn startplek {hole}",
+        "you cannot pass the {ken} pawn on its start hole {hole}"),
+    BLOCKADE_LAND: (
+        "je mag niet op de {knl} pion op zijn startplek {hole} komen: "
+        "een pas opgezette pion is daar veilig",
+        "you cannot land on the {ken} pawn on its start hole {hole}: "
+        "a pawn just brought out is safe there"),
+    PASS_OWN: (
+        "volgens de {prof}-regels mag een pion niet over een pion van zijn eigen kleur heen "
+        "({hole})",
+        "under the {prof} rules a pawn may not pass a pawn of its own colour ({hole})"),
+    CAPTURE_PARTNER: (
+        "volgens de {prof}-regels mag je je partner niet slaan (de {knl} pion op {hole})",
+        "under the {prof} rules you may not capture your partner (the {ken} pawn on {hole})"),
+    MUST_ENTER: (
+        "een pion die zijn eigen startplek bereikt moet het thuishonk in: geen extra ronde",
+        "a pawn that reaches its own start hole must go into its home: no extra lap"),
+    HOME_PASS: (
+        "in het thuishonk mag een pion niet over een andere pion springen ({hole})",
+        "in the home a pawn may not jump over another pawn ({hole})"),
+    FRESH_HOME: (
+        "een pas opgezette pion moet eerst het bord rond voordat hij naar huis mag",
+        "a pawn just brought out must go round the board before it can come home"),
+    BACK_INTO_HOME: (
+        "de 4 mag niet achteruit het thuishonk in",
+        "the 4 cannot go backward into the home"),
+    BACK_IN_HOME: (
+        "een pion in het thuishonk mag niet meer achteruit",
+        "a pawn in its home cannot move backward"),
+    FOUR_BACK_START: (
+        "volgens de {prof}-regels mag een pion alleen achteruit langs zijn startplek als hij "
+        "erop staat",
+        "under the {prof} rules a pawn may only go back past its start hole when it stands "
+        "on it"),
+    ENTER_OWN_START: (
+        "je mag geen pion opzetten zolang er een eigen pion op je startplek {hole} staat",
+        "you cannot bring out a pawn while your own pawn stands on your start hole {hole}"),
+    JACK_BLOCKADE: (
+        "met de boer mag je de {knl} pion op zijn startplek {hole} niet wisselen: "
+        "die is daar veilig",
+        "the jack cannot swap the {ken} pawn on its start hole {hole}: it is safe there"),
+    JACK_NOT_OWN: (
+        "met de boer moet een van de twee pionnen een pion zijn waarmee je speelt",
+        "with the jack one of the two pawns must be one you play with"),
+}
+
+
 def violation_text(v: Violation, pos: Position, mover: int) -> Text:
     """One broken rule, said to the player."""
-    hole = v.get("hole", "")
-    seat = v.get("seat", mover)
-    knl, ken = _colour(seat)
-    prof = pos.profile.name
-    c = v.code
-    if c == BLOCKADE_PASS:
-        return Text(f"je mag niet voorbij de {knl} pion op zijn startplek {hole}",
-                    f"you cannot pass the {ken} pawn on its start hole {hole}")
-    if c == BLOCKADE_LAND:
-        return Text(f"je mag niet op de {knl} pion op zijn startplek {hole} komen: "
-                    "een pas opgezette pion is daar veilig",
-                    f"you cannot land on the {ken} pawn on its start hole {hole}: "
-                    "a pawn just brought out is safe there")
-    if c == PASS_OWN:
-        return Text(f"volgens de {prof}-regels mag een pion niet over een pion van zijn eigen "
-                    f"kleur heen ({hole})",
-                    f"under the {prof} rules a pawn may not pass a pawn of its own colour "
-                    f"({hole})")
-    if c == CAPTURE_PARTNER:
-        return Text(f"volgens de {prof}-regels mag je je partner niet slaan "
-                    f"(de {knl} pion op {hole})",
-                    f"under the {prof} rules you may not capture your partner "
-                    f"(the {ken} pawn on {hole})")
-    if c == MUST_ENTER:
-        return Text("een pion die zijn eigen startplek bereikt moet het thuishonk in: "
-                    "geen extra ronde",
-                    "a pawn that reaches its own start hole must go into its home: "
-                    "no extra lap")
-    if c == HOME_PASS:
-        return Text(f"in het thuishonk mag een pion niet over een andere pion springen ({hole})",
-                    f"in the home a pawn may not jump over another pawn ({hole})")
-    if c == FRESH_HOME:
-        return Text("een pas opgezette pion moet eerst het bord rond voordat hij naar huis mag",
-                    "a pawn just brought out must go round the board before it can come home")
-    if c == BACK_INTO_HOME:
-        return Text("de 4 mag niet achteruit het thuishonk in",
-                    "the 4 cannot go backward into the home")
-    if c == BACK_IN_HOME:
-        return Text("een pion in het thuishonk mag niet meer achteruit",
-                    "a pawn in its home cannot move backward")
-    if c == FOUR_BACK_START:
-        return Text(f"volgens de {prof}-regels mag een pion alleen achteruit langs zijn "
-                    "startplek als hij erop staat",
-                    f"under the {prof} rules a pawn may only go back past its start hole "
-                    "when it stands on it")
-    if c == ENTER_OWN_START:
-        return Text(f"je mag geen pion opzetten zolang er een eigen pion op je startplek "
-                    f"{hole} staat",
-                    f"you cannot bring out a pawn while your own pawn stands on your start "
-                    f"hole {hole}")
-    if c == JACK_BLOCKADE:
-        return Text(f"met de boer mag je de {knl} pion op zijn startplek {hole} niet wisselen: "
-                    "die is daar veilig",
-                    f"the jack cannot swap the {ken} pawn on its start hole {hole}: "
-                    "it is safe there")
-    if c == JACK_NOT_OWN:
-        return Text("met de boer moet een van de twee pionnen een pion zijn waarmee je speelt",
-                    "with the jack one of the two pawns must be one you play with")
-    if c == NOT_YOUR_PAWN:
-        ctl = pos.controlled_seat(mover)
-        cnl, cen = _colour(ctl)
-        if ctl != mover:
-            return Text(f"al je pionnen zijn thuis: je speelt nu met de {cnl} pionnen "
-                        "van je partner",
-                        f"all your pawns are home: you now play with your partner's "
-                        f"{cen} pawns")
-        partner = pos.partner(mover)
-        extra = (Text("; die van je partner pas als al jouw pionnen thuis zijn",
-                      "; your partner's only once all yours are home")
-                 if partner is not None else Text("", ""))
-        return Text(f"je mag alleen je eigen ({cnl}) pionnen verplaatsen{extra.nl}",
-                    f"you may only move your own ({cen}) pawns{extra.en}")
-    return Text(f"regel {c} overtreden", f"rule {c} broken")
+    if v.code == NOT_YOUR_PAWN:
+        return _not_your_pawn(pos, mover)
+    template = _RULE_TEXT.get(v.code)
+    if template is None:
+        return Text(f"regel {v.code} overtreden", f"rule {v.code} broken")
+    knl, ken = _colour(v.get("seat", mover))
+    facts = {"hole": v.get("hole", ""), "knl": knl, "ken": ken, "prof": pos.profile.name}
+    return Text(template[0].format_map(facts), template[1].format_map(facts))
+
+
+def _not_your_pawn(pos: Position, mover: int) -> Text:
+    ctl = pos.controlled_seat(mover)
+    cnl, cen = _colour(ctl)
+    if ctl != mover:
+        return Text(f"al je pionnen zijn thuis: je speelt nu met de {cnl} pionnen van je partner",
+                    f"all your pawns are home: you now play with your partner's {cen} pawns")
+    extra = (Text("; die van je partner pas als al jouw pionnen thuis zijn",
+                  "; your partner's only once all yours are home")
+             if pos.partner(mover) is not None else Text("", ""))
+    return Text(f"je mag alleen je eigen ({cnl}) pionnen verplaatsen{extra.nl}",
+                f"you may only move your own ({cen}) pawns{extra.en}")
 
 
 def _join(texts: list[Text]) -> Text:
@@ -361,9 +364,7 @@ def _structural(before: Position, card: str, after: Position) -> Reason:
         if card == "4":
             back = _backward_steps(before, frm, to, seat)
             if to > HOME:
-                return Reason(BACK_INTO_HOME, Text("de 4 mag niet achteruit het thuishonk in",
-                                                   "the 4 cannot go backward into the home"),
-                              holes)
+                return Reason(BACK_INTO_HOME, Text(*_RULE_TEXT[BACK_INTO_HOME]), holes)
             fwd4 = _forward_steps(before, seat, frm, to)
             if back is None or (fwd4 is not None and fwd4 <= back):
                 return Reason("four_backward", Text(

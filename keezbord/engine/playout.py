@@ -17,6 +17,7 @@ from .bots import FastBot
 from .deal import Table, deal_hands, shuffled_deck
 from .game import GameResult, Turn
 from .position import Position, TeamMode
+from .search import Known
 
 # One entry per turn: (seat, card, move) for a play, (seat, None, None, hand) for a
 # discard.
@@ -35,23 +36,41 @@ def play_fast(seats: int, profile: str, seed: int, bots: Sequence[FastBot], *,
     exchanging = start.profile.partner_exchange and start.teams == "pairs"
     seat = table.leader
     picks = [b.pick for b in bots]
+    # Bots that search over hidden hands are told what their seat knows (search.Known).
+    informed = [getattr(b, "pick_known", None) for b in bots]
+    watch = any(f is not None for f in informed)
+    seen: list[str] = []  # cards played or shown since the shuffle
+    passed: list[list[str]] = [[] for _ in range(seats)]  # cards passed to each seat
     record: list[Record] = []
     rounds = 1
     discards = 0
     winner: tuple[int, ...] | None = None
     while len(record) < max_turns:
         if exchanging:
-            _exchange(board, hands, bots)
+            given = _exchange(board, hands, bots)
+            if watch:
+                passed = [[given[board.partner[s]]] for s in range(seats)]
             exchanging = False
         hand = hands[seat]
-        choice = picks[seat](board, seat, hand)
+        ask = informed[seat]
+        if ask is not None:
+            partner = board.partner[seat] if board.pairs else -1
+            choice = ask(board, seat, hand, _known(seen, hands, passed, partner))
+        else:
+            choice = picks[seat](board, seat, hand)
         if choice is None:
             record.append((seat, None, None, tuple(hand)))
+            if watch:
+                seen.extend(hand)
             hands[seat] = []
             discards += 1
         else:
             card, move = choice
             hand.remove(card)
+            if watch:
+                seen.append(card)
+                if card in passed[seat]:
+                    passed[seat].remove(card)
             homed = board.homed
             board.make(move)
             record.append((seat, card, move, ()))
@@ -70,7 +89,9 @@ def play_fast(seats: int, profile: str, seed: int, bots: Sequence[FastBot], *,
             table = table.next_round()
             if table.round_no == 0:
                 stock = shuffled_deck(seats, rng)
+                seen = []
             hands, stock = deal_hands(table, stock)
+            passed = [[] for _ in range(seats)]
             exchanging = start.profile.partner_exchange and start.teams == "pairs"
             rounds += 1
             nxt = table.leader
@@ -80,14 +101,24 @@ def play_fast(seats: int, profile: str, seed: int, bots: Sequence[FastBot], *,
                       lambda: replay(start, record))
 
 
-def _exchange(board: Board, hands: list[list[str]], bots: Sequence[FastBot]) -> None:
-    """Partners pass one card to each other, all at once (as ``Game.exchange``)."""
+def _exchange(board: Board, hands: list[list[str]], bots: Sequence[FastBot]) -> list[str]:
+    """Partners pass one card to each other, all at once (as ``Game.exchange``);
+    returns the card each seat gave."""
     pos = board.position(0)
     given = [bots[s].give(pos.replace(turn=s), hands[s]) for s in range(board.seats)]
     for s, card in enumerate(given):
         hands[s].remove(card)
     for s, card in enumerate(given):
         hands[board.partner[s]].append(card)
+    return given
+
+
+def _known(seen: list[str], hands: list[list[str]], passed: list[list[str]],
+           partner: int) -> Known:
+    """What a seat knows: the cards seen this shuffle, everyone's hand size, and the
+    card it passed its partner (if the partner has not played that rank since)."""
+    return Known(tuple(seen), tuple(len(h) for h in hands),
+                 tuple(passed[partner]) if partner >= 0 else ())
 
 
 def replay(start: Position, record: Sequence[Record]) -> tuple[Turn, ...]:

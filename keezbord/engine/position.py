@@ -13,7 +13,7 @@ canonical order N, S, T ascending, H ascending:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final, Literal
@@ -50,10 +50,6 @@ def is_home(loc: int) -> bool:
 def is_track(loc: int) -> bool:
     """On the track, fresh pawns included."""
     return FRESH <= loc < HOME
-
-
-def home_slot(loc: int) -> int:
-    return loc - HOME
 
 
 def default_teams(seats: int) -> TeamMode:
@@ -286,9 +282,6 @@ class Position:
                 return team
         return None
 
-    def next_seat(self, seat: int | None = None) -> int:
-        return ((self.turn if seat is None else seat) + 1) % self.seats
-
     def occupancy(self) -> dict[Hole, int]:
         """Physical occupancy, hole to seat, with nest pawns in the lowest nest holes."""
         out: dict[Hole, int] = {}
@@ -352,10 +345,6 @@ def location_hole(topo: Topology, seat: int, loc: int, nest_slot: int = 1) -> Ho
     if loc > HOME:
         return Hole("H", loc - HOME, seat)
     return Hole("T", loc)
-
-
-def canonical(locs: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(locs))
 
 
 assert MAX_SEATS < BLOCKADE

@@ -11,7 +11,6 @@ from typing import Final, Literal
 
 Lang = Literal["nl", "en"]
 LANGS: Final[tuple[Lang, ...]] = ("nl", "en")
-DEFAULT_LANG: Lang = "nl"
 
 
 def check_lang(lang: str) -> Lang:

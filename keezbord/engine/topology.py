@@ -106,10 +106,6 @@ class Topology:
         kind: HoleKind = "N" if m.group(2) == "N" else "H"
         return Hole(kind, int(m.group(4)), seat)
 
-    def forward_distance(self, a: int, b: int) -> int:
-        """Steps forward along the ring from track index a to b."""
-        return (b - a) % self.ring
-
 
 # Seat colours, used in player-facing text ("the blue pawn") and by the board drawings.
 # Chosen so that every seat count from 2 to 8 uses the first N and stays distinguishable;

@@ -1,5 +1,9 @@
 """Where every hole of a board goes: parametric geometry for 2 to 8 seats.
 
+Over 400 lines: one layout, searched (the candidate shapes), placed and measured (outline,
+puzzle cuts); its parts share the private layout types. Plain plane geometry is in
+plane.py.
+
 Coordinates are millimetres as seen from above, ``x`` to the right and ``y`` downwards (SVG
 convention), with (0, 0) at the top-left corner of the board outline's bounding box. Seat 0
 sits at the bottom; seats follow clockwise, so seat ``p``'s axis points from the centre at
@@ -28,7 +32,6 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
 from typing import Any
 
 from keezbord.engine.topology import (
@@ -38,8 +41,24 @@ from keezbord.engine.topology import (
     HoleKind,
     Topology,
 )
-
-Point = tuple[float, float]
+from keezbord.hardware.plane import (
+    EPS,
+    Point,
+    add,
+    angle_of,
+    dedupe,
+    dist,
+    edge_index,
+    min_distance,
+    nearest_on_outline,
+    normal,
+    offset,
+    path_length,
+    polyline_clearance,
+    rot,
+    shoelace,
+    walk,
+)
 
 DEFAULT_PITCH_MM = 25.0
 DEFAULT_HOLE_DIAMETER_MM = 14.0
@@ -49,7 +68,7 @@ MIN_WEB_MM = 3.0
 MARGIN_PITCHES = 1.0  # board edge beyond the outermost hole centres
 NEST_OFFSETS = ((1.5, 0.5), (1.5, -0.5), (2.5, 0.5), (2.5, -0.5))  # (out, lateral), pitches
 NEST_DEPTH = 2.5
-_EPS = 1e-6
+_EPS = EPS
 
 
 class GeometryError(ValueError):
@@ -124,18 +143,18 @@ class Geometry:
         """The closed outline of one puzzle piece: in along the cut before it, round the
         board edge clockwise, and back out along its own cut."""
         before, after = self.cuts[seat - 1], self.cuts[seat]
-        i = _edge_index(self.outline, before[-1])
-        k = _edge_index(self.outline, after[-1])
+        i = edge_index(self.outline, before[-1])
+        k = edge_index(self.outline, after[-1])
         n = len(self.outline)
         rim: list[Point] = []
         while i != k:
             i = (i + 1) % n
             rim.append(self.outline[i])
-        return tuple(_dedupe([*before, *rim, *reversed(after)])[:-1])
+        return tuple(dedupe([*before, *rim, *reversed(after)])[:-1])
 
     def outline_area(self) -> float:
         """Area inside the outline, mm²."""
-        return abs(_shoelace(self.outline)) / 2
+        return abs(shoelace(self.outline)) / 2
 
     def outline_path(self) -> str:
         """The outline as an SVG path ``d`` attribute."""
@@ -217,7 +236,7 @@ def geometry_for(
 def _build(seats: int, segment: int, pitch: float, hole_diameter: float) -> Geometry:
     topo = Topology(seats, segment)
     layout = _find_layout(seats, segment)
-    outline_u = _offset(_outline_corners(layout), MARGIN_PITCHES)
+    outline_u = offset(_outline_corners(layout), MARGIN_PITCHES)
     cuts_u, clearance_u, cut_after = _cuts(layout, outline_u, segment)
     xs = [x for x, _ in outline_u]
     ys = [y for _, y in outline_u]
@@ -251,20 +270,6 @@ def _build(seats: int, segment: int, pitch: float, hole_diameter: float) -> Geom
 # --- layout in pitch units, centre at the origin -------------------------------------------
 
 
-def _rot(v: Point, theta: float) -> Point:
-    """Rotate clockwise as seen on screen (y downwards)."""
-    c, s = math.cos(theta), math.sin(theta)
-    return (v[0] * c - v[1] * s, v[0] * s + v[1] * c)
-
-
-def _add(*terms: tuple[float, Point]) -> Point:
-    return (sum(k * v[0] for k, v in terms), sum(k * v[1] for k, v in terms))
-
-
-def _dist(a: Point, b: Point) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
-
-
 @dataclass(frozen=True)
 class _Shape:
     """Parameters of one candidate layout (pitch units)."""
@@ -277,12 +282,12 @@ class _Shape:
     delta: float  # arm centre offset along the edge
 
     def axes(self, p: int) -> tuple[Point, Point]:
-        u = _rot((0.0, 1.0), 2 * math.pi * p / self.seats)
-        return u, _rot(u, math.pi / 2)  # outward, and the tip's direction of travel
+        u = rot((0.0, 1.0), 2 * math.pi * p / self.seats)
+        return u, rot(u, math.pi / 2)  # outward, and the tip's direction of travel
 
     def at(self, p: int, axial: float, lateral: float) -> Point:
         u, v = self.axes(p)
-        return _add((axial, u), (lateral, v))
+        return add((axial, u), (lateral, v))
 
     def seat_path(self, p: int) -> list[Point]:
         """Track corners from seat p's start hole up to (not including) seat p+1's."""
@@ -297,7 +302,7 @@ class _Shape:
             self.at(q, r, d - 1),
             self.at(q, r + h, d - 1),
         ]
-        return _dedupe(pts)
+        return dedupe(pts)
 
     def seat_outline(self, p: int) -> list[Point]:
         r, h, d, half = self.r, self.h, self.delta, self.e / 2
@@ -319,33 +324,6 @@ class _Layout:
     spec: _Shape
     spacing: float
     points: dict[str, Point]
-
-
-def _dedupe(pts: Sequence[Point]) -> list[Point]:
-    out: list[Point] = []
-    for pt in pts:
-        if not out or _dist(out[-1], pt) > _EPS:
-            out.append(pt)
-    return out
-
-
-def _walk(path: Sequence[Point], step: float, count: int) -> Iterator[Point]:
-    """``count`` points at arc lengths 0, step, 2*step... along an open polyline."""
-    seg = 0
-    start_len = 0.0
-    for i in range(count):
-        t = i * step
-        while seg < len(path) - 2 and start_len + _dist(path[seg], path[seg + 1]) <= t + _EPS:
-            start_len += _dist(path[seg], path[seg + 1])
-            seg += 1
-        a, b = path[seg], path[seg + 1]
-        length = _dist(a, b)
-        f = (t - start_len) / length if length else 0.0
-        yield (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
-
-
-def _path_length(path: Sequence[Point]) -> float:
-    return sum(_dist(a, b) for a, b in pairwise(path))
 
 
 def _candidates(seats: int, lp: int) -> Iterator[_Shape]:
@@ -374,8 +352,8 @@ def _place(spec: _Shape, lp: int, segment: int) -> _Layout:
     for p in range(seats):
         path = spec.seat_path(p)
         path.append(spec.at((p + 1) % seats, spec.r + spec.h, spec.delta))
-        assert abs(_path_length(path) - lp) < 1e-6, (spec, _path_length(path), lp)
-        for i, pt in enumerate(_walk(path, spacing, segment)):
+        assert abs(path_length(path) - lp) < 1e-6, (spec, path_length(path), lp)
+        for i, pt in enumerate(walk(path, spacing, segment)):
             points[f"T{p * segment + i}"] = pt
         tip = spec.r + spec.h
         for k in range(1, PAWNS_PER_SEAT + 1):
@@ -385,31 +363,12 @@ def _place(spec: _Shape, lp: int, segment: int) -> _Layout:
     return _Layout(spec.name, spec, spacing, points)
 
 
-def _min_distance(points: Sequence[Point]) -> float:
-    """Smallest distance between two of the points (grid buckets: boards have ~200 holes)."""
-    cells: dict[tuple[int, int], list[Point]] = {}
-    for pt in points:
-        cells.setdefault((math.floor(pt[0]), math.floor(pt[1])), []).append(pt)
-    best = math.inf
-    for (cx, cy), members in cells.items():
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                other = cells.get((cx + dx, cy + dy))
-                if not other:
-                    continue
-                for a in members:
-                    for b in other:
-                        if a is not b:
-                            best = min(best, _dist(a, b))
-    return best
-
-
 @lru_cache(maxsize=64)
 def _find_layout(seats: int, segment: int) -> _Layout:
     for lp in range(segment, 4 * segment + 20):
         for spec in _candidates(seats, lp):
             layout = _place(spec, lp, segment)
-            if _min_distance(list(layout.points.values())) >= 1 - _EPS:
+            if min_distance(list(layout.points.values())) >= 1 - _EPS:
                 return layout
     raise GeometryError(f"no layout for {seats} seats of {segment} holes")  # pragma: no cover
 
@@ -421,8 +380,8 @@ def _outline_corners(layout: _Layout) -> list[Point]:
     pts: list[Point] = []
     for p in range(layout.spec.seats):
         pts.extend(layout.spec.seat_outline(p))
-    pts = _dedupe(pts)
-    if _dist(pts[0], pts[-1]) < _EPS:
+    pts = dedupe(pts)
+    if dist(pts[0], pts[-1]) < _EPS:
         pts.pop()
     # Drop collinear corners: the offset below needs real turns.
     out: list[Point] = []
@@ -433,77 +392,6 @@ def _outline_corners(layout: _Layout) -> list[Point]:
         if abs(cross) > _EPS:
             out.append(pt)
     return out
-
-
-def _shoelace(pts: Sequence[Point]) -> float:
-    n = len(pts)
-    return sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1] for i in range(n))
-
-
-def _offset(pts: Sequence[Point], m: float) -> list[Point]:
-    """Grow a clockwise polygon by ``m``: mitred corners, bevelled where sharp."""
-    n = len(pts)
-    out: list[Point] = []
-    for i in range(n):
-        a, pt, b = pts[i - 1], pts[i], pts[(i + 1) % n]
-        n1 = _normal(a, pt)
-        n2 = _normal(pt, b)
-        dot = n1[0] * n2[0] + n1[1] * n2[1]
-        miter = 2 / (1 + dot) if dot > -1 + _EPS else math.inf
-        cross = (pt[0] - a[0]) * (b[1] - pt[1]) - (pt[1] - a[1]) * (b[0] - pt[0])
-        if cross > 0 and dot < -0.2:  # a sharp outer corner: bevel it, tangent to the
-            # circle of radius m round the corner, so the edge keeps m from the corner hole
-            t = m * math.tan(math.acos(max(-1.0, min(1.0, dot))) / 4)
-            d1, d2 = (-n1[1], n1[0]), (-n2[1], n2[0])  # edge directions
-            out.append(_add((1, pt), (m, n1), (t, d1)))
-            out.append(_add((1, pt), (m, n2), (-t, d2)))
-        else:
-            out.append(_add((1, pt), (m * miter / 2, (n1[0] + n2[0], n1[1] + n2[1]))))
-    return out
-
-
-def _normal(a: Point, b: Point) -> Point:
-    """Outward unit normal of edge a->b of a clockwise (y downwards) polygon."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    return (dy / length, -dx / length)
-
-
-def _angle_of(v: Point) -> float:
-    """Angle of a direction, radians clockwise from straight down, in [0, 2pi)."""
-    return math.atan2(-v[0], v[1]) % (2 * math.pi)
-
-
-def _edge_index(outline: Sequence[Point], pt: Point) -> int:
-    """Index i of the outline edge (i, i+1) that ``pt`` lies on."""
-    n = len(outline)
-    return min(range(n), key=lambda i: _seg_distance(pt, outline[i], outline[(i + 1) % n]))
-
-
-def _nearest_on_outline(pt: Point, outline: Sequence[Point]) -> Point:
-    best: tuple[float, Point] | None = None
-    n = len(outline)
-    for i in range(n):
-        a, b = outline[i], outline[(i + 1) % n]
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        f = ((pt[0] - a[0]) * dx + (pt[1] - a[1]) * dy) / (dx * dx + dy * dy)
-        f = min(1.0, max(0.0, f))
-        q = (a[0] + f * dx, a[1] + f * dy)
-        if best is None or _dist(pt, q) < best[0]:
-            best = (_dist(pt, q), q)
-    assert best is not None
-    return best[1]
-
-
-def _seg_distance(pt: Point, a: Point, b: Point) -> float:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    f = ((pt[0] - a[0]) * dx + (pt[1] - a[1]) * dy) / (dx * dx + dy * dy)
-    f = min(1.0, max(0.0, f))
-    return math.hypot(pt[0] - a[0] - f * dx, pt[1] - a[1] - f * dy)
-
-
-def _polyline_clearance(pts: Sequence[Point], line: Sequence[Point]) -> float:
-    return min(_seg_distance(pt, a, b) for pt in pts for a, b in pairwise(line))
 
 
 def _cuts(
@@ -521,21 +409,21 @@ def _cuts(
     for j in range(1, segment):
         a, b = layout.points[f"T{j}"], layout.points[f"T{(j + 1) % (seats * segment)}"]
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        n = _normal(a, b)
-        end = _nearest_on_outline(mid, outline)
-        if _dist(mid, end) > 2.0 or (end[0] - mid[0]) * n[0] + (end[1] - mid[1]) * n[1] <= 0:
+        n = normal(a, b)
+        end = nearest_on_outline(mid, outline)
+        if dist(mid, end) > 2.0 or (end[0] - mid[0]) * n[0] + (end[1] - mid[1]) * n[1] <= 0:
             continue  # the edge is not just outside this stretch of track
-        off = abs(((_angle_of(mid) - bisector + math.pi) % (2 * math.pi)) - math.pi)
+        off = abs(((angle_of(mid) - bisector + math.pi) % (2 * math.pi)) - math.pi)
         for depth in (0.5, 1.0, 1.5, 2.0, 3.0):
             inner = (mid[0] - depth * n[0], mid[1] - depth * n[1])
             if math.hypot(*inner) >= math.hypot(*mid):
                 continue
-            line = _dedupe([(0.0, 0.0), inner, mid, end])
-            clearance = _polyline_clearance(pts, line)
+            line = dedupe([(0.0, 0.0), inner, mid, end])
+            clearance = polyline_clearance(pts, line)
             score = clearance - 1e-3 * (off + depth)
             if best is None or score > best[0]:
                 best = (score, line, clearance, j)
     assert best is not None
     _, line, clearance, j = best
-    cuts = [[_rot(pt, 2 * math.pi * p / seats) for pt in line] for p in range(seats)]
+    cuts = [[rot(pt, 2 * math.pi * p / seats) for pt in line] for p in range(seats)]
     return cuts, clearance, j

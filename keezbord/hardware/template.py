@@ -15,7 +15,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.hardware.geometry import MIN_WEB_MM, Geometry, HolePlace, Point
+from keezbord.hardware.geometry import MIN_WEB_MM, Geometry, HolePlace
+from keezbord.hardware.plane import Point
 
 PAGE_MARGIN_MM = 10.0
 HEADER_MM = 34.0

@@ -28,7 +28,8 @@ from itertools import pairwise
 from typing import Any
 
 from keezbord.engine.topology import Topology, TopologyError
-from keezbord.hardware.geometry import Geometry, Point, geometry_for
+from keezbord.hardware.geometry import Geometry, geometry_for
+from keezbord.hardware.plane import Point
 
 BITS_PER_CHIP = 8
 WIRING_FORMAT = "keezbord-wiring/1"

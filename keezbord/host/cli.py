@@ -5,28 +5,32 @@ that command runs (``keezbord moves`` is called often by players and scripts, so
 start fast). A command module defines ``add_<name>_arguments(parser)`` and
 ``run_<name>(args) -> int``.
 
-Errors: a command raises ``UsageError`` (or one of the engine's ValueError subclasses) for
-bad input; the dispatcher prints one line on stderr and exits 2, never a traceback.
+Errors: a command raises ``UsageError`` (keezbord/host/errors.py) or one of the engine's
+ValueError subclasses for bad input; the dispatcher prints one line on stderr and exits 2,
+never a traceback.
 
 Language: every command that prints player-facing text takes ``--lang nl|en``
 (``add_lang_argument``); the dispatcher resolves it once for all of them (``resolve_lang``):
-``--lang``, else ``$KEEZBORD_LANG``, else English.
+``--lang``, else ``$KEEZBORD_LANG``, else English (keezbord/host/commands/lang.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
+
+from keezbord.host.commands.lang import resolve_lang
+from keezbord.host.errors import UsageError
 
 # name -> (module in keezbord.host.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "moves": ("rules", "list the legal moves of a card in a position"),
     "check": ("rules", "say whether one position follows from another by a card"),
     "selfplay": ("rules", "let bots play complete games and print a summary"),
+    "hint": ("hint", "suggest a move for a card or a hand, with the reason (search)"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "journal": ("referee", "export a game from the referee's journal"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),
@@ -36,32 +40,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("web", "play on a simulated board in the browser"),
     "run": ("web", "referee a real board and serve the web page"),
 }
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
-
-
-LANG_ENV = "KEEZBORD_LANG"
-LANGS = ("en", "nl")
-
-
-def add_lang_argument(p: argparse.ArgumentParser, what: str = "messages") -> None:
-    """``--lang`` for a command that prints player-facing text (see ``resolve_lang``)."""
-    p.add_argument("--lang", choices=LANGS, default=None,
-                   help=f"language of {what}: nl or en (default: ${LANG_ENV}, else en)")
-
-
-def resolve_lang(flag: str | None) -> str:
-    """The command line's language: ``--lang``, else ``$KEEZBORD_LANG``, else English."""
-    if flag is not None:
-        return flag
-    env = os.environ.get(LANG_ENV, "").strip()
-    if not env:
-        return "en"
-    if env not in LANGS:
-        raise UsageError(f"{LANG_ENV} must be nl or en, not {env!r}")
-    return env
 
 
 class _Parser(argparse.ArgumentParser):

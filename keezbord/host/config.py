@@ -17,22 +17,22 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
 from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
-from keezbord.host.drivers.rfid import DEFAULT_GAP_MS
-from keezbord.host.drivers.scanner_gpio import (
+from keezbord.host.drivers.parts import (
+    DEFAULT_GAP_MS,
     DEFAULT_SPI_HZ,
+    NEOPIXEL_PINS,
     READ_METHODS,
     SPI0_PINS,
     SPI_MAX_HZ,
     ReadMethod,
 )
-from keezbord.host.drivers.strip_neopixel import NEOPIXEL_PINS
 
 ScannerKind = Literal["pico-serial", "gpio"]
-Hints = Literal["off", "targets", "full"]
+Hints = Literal["off", "targets", "full", "coach"]
 SCANNER_KINDS: Final = ("pico-serial", "gpio")
 LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "none")
 RFID_READERS: Final = ("pn532", "rdm6300", "none")
-HINTS: Final = ("off", "targets", "full")
+HINTS: Final = ("off", "targets", "full", "coach")
 DEFAULT_CONFIG_NAME: Final = "board.toml"
 
 

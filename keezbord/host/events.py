@@ -65,6 +65,20 @@ class TimeLimit:
 Event = HoleEvent | CardTap | Discard | Tick | Penalty | TimeLimit
 
 
+@dataclass(frozen=True, slots=True)
+class SwitchRead:
+    """The whole board as the switches report it: a board driver's first full read (at
+    start, or after a reconnect), so the referee resyncs to what is really on the board.
+    Not a trace event of FORMATS.md's list; the journal and traces keep it as ``board``."""
+
+    t: int
+    holes: frozenset[str]
+
+
+# What a board driver posts to the host.
+Reading = Event | SwitchRead
+
+
 class EventFormatError(ValueError):
     """A trace line that is not a well-formed event."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Final
 
-from keezbord.host.cli import UsageError
+from keezbord.host.errors import UsageError
 
 # extra -> the top-level modules it brings (import names, not package names)
 EXTRAS: Final[dict[str, tuple[str, ...]]] = {

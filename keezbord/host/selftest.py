@@ -10,7 +10,8 @@ on the empty board.
 
 The walk is a pure state machine: ``start_walk`` and ``step(walk, input, now)`` return
 the new walk and effects (LED frames, prompts, the final report); ``run_walk`` drives it
-with injected I/O (real hardware, or ``SimBoard`` for ``keezbord selftest --sim``).
+with injected I/O (real hardware, or ``SimBoard`` of keezbord/host/sim/builder.py for
+``keezbord selftest --sim``).
 """
 
 from __future__ import annotations
@@ -36,11 +37,13 @@ class Skip:
 
 
 @dataclass(frozen=True, slots=True)
-class Tick:
+class WalkTick:
+    """Time passing with no switch change (the walk's own timers: settle, give up)."""
+
     t: int
 
 
-WalkInput = SwitchChange | Skip | Tick
+WalkInput = SwitchChange | Skip | WalkTick
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +154,7 @@ class Finished:
     report: SelftestReport
 
 
-Effect = ShowLeds | Prompt | Finished
+WalkEffect = ShowLeds | Prompt | Finished
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +184,7 @@ class Walk:
         return self.order[self.i] if self.i < len(self.order) else None
 
 
-def _ask_place(w: Walk) -> list[Effect]:
+def _ask_place(w: Walk) -> list[WalkEffect]:
     hole = w.hole
     assert hole is not None
     n, total = w.i + 1, len(w.order)
@@ -202,7 +205,7 @@ def start_walk(
     now: int,
     order: Sequence[str] | None = None,
     settings: WalkSettings = WalkSettings(),
-) -> tuple[Walk, list[Effect]]:
+) -> tuple[Walk, list[WalkEffect]]:
     """Begin the walk. ``order``: the holes to visit (default: along the LED chain, so
     the builder follows the lit hole around the board)."""
     holes = tuple(order) if order is not None else tuple(
@@ -210,7 +213,7 @@ def start_walk(
     stuck = frozenset(closed_at_start)
     w = Walk(wiring, holes, settings, stuck, closed=stuck, phase_start=now,
              last_change=now)
-    effects: list[Effect] = []
+    effects: list[WalkEffect] = []
     if stuck:
         where = ", ".join(wiring.hole_at_switch(i) or f"#{i}" for i in sorted(stuck))
         effects.append(Prompt("info", None, Text(
@@ -221,7 +224,7 @@ def start_walk(
     return w, effects + _ask_place(w)
 
 
-def _advance(w: Walk, result: HoleResult | None, now: int) -> tuple[Walk, list[Effect]]:
+def _advance(w: Walk, result: HoleResult | None, now: int) -> tuple[Walk, list[WalkEffect]]:
     results = w.results if result is None else (*w.results, result)
     w = replace(w, i=w.i + 1, phase="place", results=results, placed=None, transitions=0,
                 phase_start=now, last_change=now)
@@ -254,7 +257,7 @@ def _judge(w: Walk) -> HoleResult:
                       s, reads, w.transitions)
 
 
-def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[Effect]]:
+def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
     """One input (a switch change, a skip or a tick) at ``now`` ms."""
     if w.phase == "done":
         return w, []
@@ -320,7 +323,7 @@ class WalkIO(Protocol):
 
 def run_walk(
     walk: Walk,
-    effects: list[Effect],
+    effects: list[WalkEffect],
     io: WalkIO,
     clock: Callable[[], int],
     wait: Callable[[], None] = lambda: None,
@@ -338,115 +341,7 @@ def run_walk(
         now = clock()
         if max_ms is not None and now - start > max_ms:
             return None
-        for inp in io.poll(now) or [Tick(now)]:
+        for inp in io.poll(now) or [WalkTick(now)]:
             walk, effs = step(walk, inp, now)
             pending += effs
         wait()
-
-
-# --- simulated board ----------------------------------------------------------------------
-
-
-@dataclass
-class SimFaults:
-    """Faults to build into a simulated board (hole names)."""
-
-    swapped: list[tuple[str, str]] = field(default_factory=list)  # switch wires crossed
-    missing: list[str] = field(default_factory=list)  # no switch (or a dead one)
-    chatter: list[str] = field(default_factory=list)  # flickers when a pawn sits on it
-    stuck: list[str] = field(default_factory=list)  # closed all the time
-    led_swapped: list[tuple[str, str]] = field(default_factory=list)  # LED chain crossed
-
-    @classmethod
-    def parse(cls, text: str) -> SimFaults:
-        """``swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2``"""
-        f = cls()
-        for part in filter(None, (p.strip() for p in text.split(";"))):
-            kind, _, arg = part.partition(":")
-            holes = [h.strip() for h in arg.split(",") if h.strip()]
-            if kind in ("swap", "led-swap") and len(holes) == 2:
-                (f.swapped if kind == "swap" else f.led_swapped).append((holes[0], holes[1]))
-            elif kind in ("missing", "chatter", "stuck") and holes:
-                getattr(f, kind).extend(holes)
-            else:
-                raise ValueError(f"bad fault {part!r} (e.g. swap:T3,T4;missing:T7;"
-                                 "chatter:T9;stuck:N0.1;led-swap:T1,T2)")
-        return f
-
-
-class SimBoard:
-    """A built board with faults, and a patient builder who does what the prompts say:
-    puts a pawn on the hole that is physically lit, lifts it when asked."""
-
-    def __init__(self, wiring: WiringLike, faults: SimFaults | None = None,
-                 react_ms: int = 400) -> None:
-        self.wiring = wiring
-        f = faults or SimFaults()
-        holes = [h for h in wiring.switch_order if h is not None]
-        for h in [*f.missing, *f.chatter, *f.stuck, *(x for p in f.swapped for x in p),
-                  *(x for p in f.led_swapped for x in p)]:
-            if h not in holes:
-                raise ValueError(f"fault names {h!r}, which is not a hole of this board")
-        # the switch physically under each hole, and the hole physically above each LED
-        self.switch_under: dict[str, int | None] = {h: wiring.switch_index(h) for h in holes}
-        for a, b in f.swapped:
-            self.switch_under[a], self.switch_under[b] = (self.switch_under[b],
-                                                          self.switch_under[a])
-        for h in f.missing:
-            self.switch_under[h] = None
-        self.above_led: dict[int, str] = {wiring.led_index(h): h for h in holes}
-        for a, b in f.led_swapped:
-            ia, ib = wiring.led_index(a), wiring.led_index(b)
-            self.above_led[ia], self.above_led[ib] = b, a
-        self.chatter = set(f.chatter)
-        self.stuck = {s for h in f.stuck if (s := self.switch_under[h]) is not None}
-        self.react_ms = react_ms
-        self.lit: str | None = None  # the physical hole under the lit LED
-        self.pawn: str | None = None
-        self._todo: list[tuple[int, WalkInput]] = []
-        self._ask: Ask | None = None
-        self._asked_at: int | None = None
-        self.log: list[str] = []
-
-    def closed_at_start(self) -> frozenset[int]:
-        return frozenset(self.stuck)
-
-    def apply(self, effect: ShowLeds | Prompt) -> None:
-        if isinstance(effect, ShowLeds):
-            self.lit = None
-            for hole, role in effect.frame.items():
-                if role == "target":
-                    self.lit = self.above_led[self.wiring.led_index(hole)]
-        else:
-            self.log.append(effect.text.en)
-            if effect.ask != "info":
-                self._ask, self._asked_at = effect.ask, None
-
-    def poll(self, now: int) -> list[WalkInput]:
-        if self._ask is not None and self._asked_at is None:
-            self._asked_at = now
-        if self._ask is not None and self._asked_at is not None and \
-                now - self._asked_at >= self.react_ms:
-            self._act(now)
-            self._ask = None
-        due = [inp for t, inp in self._todo if t <= now]
-        self._todo = [(t, inp) for t, inp in self._todo if t > now]
-        return due
-
-    def _act(self, now: int) -> None:
-        if self._ask == "place" and self.lit is not None:
-            self.pawn = self.lit
-            s = self.switch_under[self.lit]
-            if s is None or s in self.stuck:  # nothing changes: the builder gives up
-                self._todo.append((now + 5000, Skip(now + 5000)))
-            else:
-                self._todo.append((now, SwitchChange(now, s, True)))
-                if self.pawn in self.chatter:
-                    for k in range(1, 7):
-                        self._todo.append((now + 20 * k, SwitchChange(now + 20 * k, s,
-                                                                      k % 2 == 0)))
-        elif self._ask == "lift" and self.pawn is not None:
-            s = self.switch_under[self.pawn]
-            if s is not None and s not in self.stuck:
-                self._todo.append((now, SwitchChange(now, s, False)))
-            self.pawn = None

@@ -5,10 +5,11 @@
     page = session.snapshot()                                  # JSON-able, for the web page
 
 ``GameSession.resume(path)`` rebuilds the latest game by replaying its journalled inputs
-through ``step`` (pure, so the result is the game as it was); ``resync(board, t)`` then
-tells the referee what the switches show now, and it guides the players to put the board
-right if it differs. Inputs are journalled with their decisions *before* ``feed`` returns
-them, so whatever the players were shown survives a power cut.
+through ``step`` (pure, so the result is the game as it was); the board driver's first
+full read of the switches, fed as a ``SwitchRead`` input, then tells the referee what the
+board shows now, and it guides the players to put the board right if it differs. Inputs
+are journalled with their decisions *before* ``feed`` returns them, so whatever the
+players were shown survives a power cut.
 """
 
 from __future__ import annotations
@@ -20,21 +21,26 @@ from typing import Any
 from keezbord.host.events import Tick
 
 from .journal import Journal
-from .referee.heap import freeze_heap
-from .referee.leds import frame
-from .referee.recognize import board_of
-from .referee.state import (
-    Board,
+from .referee import (
     Decision,
     Effect,
     Input,
     Leds,
     Overrule,
     RefereeState,
+    Setup,
     Undo,
+    board_of,
+    deadline,
+    frame,
+    freeze_heap,
+    input_from_dict,
+    input_to_dict,
+    new_game,
+    setup_from_dict,
+    step,
+    trace_lines,
 )
-from .referee.step import deadline, new_game, step
-from .referee.trace import Setup, input_from_dict, input_to_dict, setup_from_dict, trace_lines
 
 RECENT = 20  # decisions kept for the snapshot
 
@@ -101,10 +107,6 @@ class GameSession:
         if due is None or due > t:
             return []
         return self.feed(Tick(t))
-
-    def resync(self, holes: frozenset[str], t: int) -> list[Effect]:
-        """What the switches show after a restart or reconnect."""
-        return self.feed(Board(t, frozenset(holes)))
 
     def undo_last_move(self, t: int | None = None) -> list[Effect]:
         return self.feed(Undo(self.state.now if t is None else t))

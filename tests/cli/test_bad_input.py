@@ -13,7 +13,7 @@ from clihelp import assert_one_line_error, run
 from keezbord.engine.notation import InvalidMoveError, parse_move
 from keezbord.engine.position import InvalidPositionError, Position, parse_loc
 from keezbord.engine.topology import Topology, TopologyError
-from keezbord.host.cards import normalise_tag
+from keezbord.host.card_registry import normalise_tag
 from keezbord.host.config import ConfigError, parse_config
 from keezbord.host.drivers.leds import parse_colour
 from keezbord.host.jsontext import MAX_DEPTH, JsonTextError, depth, loads

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from clihelp import run
 
-from keezbord.host.cli import resolve_lang
+from keezbord.host.commands.lang import resolve_lang
 from keezbord.host.config import find_config, journal_of
 from keezbord.host.paths import JournalPathError, config_path, journal_path
 
@@ -63,19 +63,19 @@ def test_lang_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     assert resolve_lang("en") == "en"
 
 
-def _reason(tmp: Path, *args: str, **env: str) -> str:
+def _reason(tmp: Path, *args: str, lang_env: str = "") -> str:
     (tmp / "b.json").write_text(json.dumps(BEFORE))
     (tmp / "a.json").write_text(json.dumps(AFTER))
-    r = run(tmp, "check", "--card", "5", "b.json", "a.json", *args, **env)
+    r = run(tmp, "check", "--card", "5", "b.json", "a.json", *args, KEEZBORD_LANG=lang_env)
     assert r.returncode == 1, r.stderr
     reason: str = json.loads(r.stdout)["reason"]
     return reason
 
 
 def test_every_command_follows_the_lang_rule(tmp_path: Path) -> None:
-    en, nl = _reason(tmp_path), _reason(tmp_path, KEEZBORD_LANG="nl")
+    en, nl = _reason(tmp_path), _reason(tmp_path, lang_env="nl")
     assert en != nl
-    assert _reason(tmp_path, "--lang", "en", KEEZBORD_LANG="nl") == en
+    assert _reason(tmp_path, "--lang", "en", lang_env="nl") == en
     assert _reason(tmp_path, "--lang", "nl") == nl
     # cards and selftest spoke Dutch by default; now English unless asked.
     assert "cards to enroll" in run(tmp_path, "cards", "list").stdout

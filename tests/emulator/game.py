@@ -24,12 +24,12 @@ from keezbord.engine.topology import Topology
 from keezbord.hardware.wiring import REFERENCE_SIGNATURE, Wiring, default_wiring
 from keezbord.host.drivers.leds import LedSettings
 from keezbord.host.drivers.link_serial import SerialLink
+from keezbord.host.drivers.polled import SerialBoard
 from keezbord.host.events import HoleEvent, Tick
 from keezbord.host.referee.replay import replay
 from keezbord.host.referee.state import Decision, Effect, Input, Leds, RefereeState
 from keezbord.host.referee.step import new_game, step
 from keezbord.host.referee.trace import Setup, parse_trace
-from keezbord.host.web.drivers import SerialBoard
 
 MAX_MA = 1500
 

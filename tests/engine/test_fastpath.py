@@ -23,7 +23,7 @@ from keezbord.engine.bots import Bot, GreedyBot, RandomBot, evaluate, evaluate_b
 from keezbord.engine.cards import RANKS
 from keezbord.engine.game import Game, play_game, play_game_positions
 from keezbord.engine.movegen import successors
-from keezbord.engine.position import InvalidPositionError, Position
+from keezbord.engine.position import InvalidPositionError, Position, TeamMode
 
 SCALE = int(os.environ.get("KEEZBORD_FASTPATH_SCALE", "1"))
 SEATS = range(2, 9)
@@ -118,7 +118,7 @@ def _summary(r: Any) -> tuple[Any, ...]:
 @pytest.mark.parametrize("seats", SEATS)
 def test_identical_games_random_bots(profile: str, seats: int) -> None:
     for seed in range(SCALE):
-        teams = "none" if seed % 3 == 2 and seats in (4, 6, 8) else None
+        teams: TeamMode | None = "none" if seed % 3 == 2 and seats in (4, 6, 8) else None
         fast = play_game(seats, profile, seed, _bots("random", seats, seed), teams=teams)
         slow = play_game_positions(seats, profile, seed, _bots("random", seats, seed),
                                    teams=teams)

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found"
 """Allocation under the MicroPython unix port (issue 9, item 11): the firmware's loop
 allocates nothing per idle step (heartbeats and the link-lost pattern included) nor per
 received byte (LED colours, patterns, pings and garbage; through the real PollStream

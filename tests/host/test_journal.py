@@ -14,14 +14,16 @@ import time
 from pathlib import Path
 
 from keezbord.host.cli import main
+from keezbord.host.events import Event
 from keezbord.host.journal import Journal
 from keezbord.host.referee.replay import replay
+from keezbord.host.referee.state import Decision
 from keezbord.host.referee.trace import parse_trace
 from keezbord.host.session import GameSession
 from keezbord.host.sim.games import simulate
 
 
-def _game(path: Path, seed: int = 1) -> tuple[GameSession, list[object]]:
+def _game(path: Path, seed: int = 1) -> tuple[GameSession, list[Event]]:
     sim = simulate(4, "standard", seed, max_turns=30)
     session = GameSession.start(path, sim.setup)
     return session, list(sim.events)
@@ -31,7 +33,7 @@ def test_every_input_and_decision_is_journalled(tmp_path: Path) -> None:
     session, events = _game(tmp_path / "j.db")
     shown = []
     for e in events:
-        shown += [d.to_record() for d in session.feed(e) if hasattr(d, "type")]  # type: ignore[arg-type]
+        shown += [d.to_record() for d in session.feed(e) if isinstance(d, Decision)]
     session.close()
     with Journal(tmp_path / "j.db", readonly=True) as j:
         gid = j.game(None)
@@ -44,7 +46,7 @@ def test_resume_equals_the_game_and_export_replays_it(tmp_path: Path) -> None:
     db = tmp_path / "j.db"
     session, events = _game(db, seed=2)
     for e in events:
-        session.feed(e)  # type: ignore[arg-type]
+        session.feed(e)
     assert session.tick(session.state.now + 1000)  # the last move settles
     before = session.snapshot()
     trace = session.export_trace()
@@ -63,7 +65,7 @@ def test_journal_export_command(tmp_path: Path, capsys: object) -> None:
     db = tmp_path / "j.db"
     session, events = _game(db, seed=3)
     for e in events:
-        session.feed(e)  # type: ignore[arg-type]
+        session.feed(e)
     n = len(session.state.history)
     session.close()
     out = tmp_path / "game.jsonl"
@@ -79,7 +81,6 @@ DRIVER = textwrap.dedent("""
     import sys
     from keezbord.host.session import GameSession
     from keezbord.host.sim.games import simulate
-    from keezbord.host.referee.state import Decision
     db, seed = sys.argv[1], int(sys.argv[2])
     sim = simulate(4, "standard", seed, max_turns=40)
     try:

@@ -23,15 +23,15 @@ from keezbord.host.drivers.link_serial import (
     SerialLink,
     find_pico_port,
 )
+from keezbord.host.drivers.polled import SerialBoard
 from keezbord.host.selftest import link_led_show
-from keezbord.host.web.drivers import SerialBoard
 
 WIRING = default_wiring(Topology(4, 16))
 HOLES = [h for h in WIRING.led_order if h is not None]
 SETTINGS = LedSettings(brightness=0.5, budget_ma=None)
 
 
-class RecordingPort(FakePort):  # type: ignore[misc]
+class RecordingPort(FakePort):
     """Records the host's frames with the time they were written; can stall."""
 
     def __init__(self, pico: Pico) -> None:
@@ -211,7 +211,7 @@ class CountingPort(RecordingPort):
         super().__init__(pico)
         self.timeout_sets = 0  # count the link's settings only
 
-    @property  # type: ignore[override]
+    @property
     def timeout(self) -> float | None:
         return self._t
 

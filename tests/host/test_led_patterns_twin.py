@@ -24,7 +24,7 @@ from keezbord.host.drivers.leds import (
     pattern_level_u8,
 )
 from keezbord.host.drivers.link_serial import SerialLink
-from keezbord.host.web.drivers import SerialBoard
+from keezbord.host.drivers.polled import SerialBoard
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "firmware"))
 
@@ -79,7 +79,7 @@ def test_the_pico_shows_what_the_pi_direct_path_renders() -> None:
     link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
                       emit_initial=False)
     board = SerialBoard(link, WIRING, s, timeout_s=0)
-    roles = dict(zip(HOLES[:6], ROLES, strict=True))
+    roles = dict(zip(HOLES[:len(ROLES)], ROLES, strict=True))
     for k in range(300):  # the fake port runs the Pico 5 ms per poll
         board.pump(k * 5)
         if k == 40:

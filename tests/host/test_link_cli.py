@@ -111,7 +111,7 @@ def test_install_opens_the_port_exclusively() -> None:
 
     import serial
 
-    from keezbord.host.cli import UsageError
+    from keezbord.host.errors import UsageError
 
     master, slave = os.openpty()
     path = os.ttyname(slave)

@@ -180,8 +180,8 @@ def test_signature_chip_in_the_unix_port_firmware(tmp_path: Path) -> None:
 
 
 def test_ports_are_opened_exclusively(pico: UnixPico) -> None:
-    from keezbord.host.cli import UsageError
     from keezbord.host.commands import firmware as fwcmd
+    from keezbord.host.errors import UsageError
 
     first = SerialLink(pico.path)
     assert first.connect()

@@ -1,25 +1,28 @@
-"""The run-mode board drivers (keezbord/host/web/drivers.py) stepped by hand: the Pi-direct
+"""The run-mode board drivers (keezbord/host/drivers/polled.py) stepped by hand: the Pi-direct
 GPIO board behind the mock pin factory, a fake 74HC165 chain and fake NeoPixels, and the
 Pico serial board against the firmware's own logic (the fake Pico of test_link_session)."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
+from typing import Any
 
 import pytest
 from test_link_session import Pico
 
 from keezbord.engine.topology import Topology
 from keezbord.hardware.wiring import default_wiring
+from keezbord.host.config import BoardConfig, LedConfig, ScannerConfig
+from keezbord.host.drivers.build import BoardError, build_board
 from keezbord.host.drivers.fakes import FakePixels, FakeShiftChain, lit
 from keezbord.host.drivers.leds import DEFAULT_STYLES, LedSettings, render
 from keezbord.host.drivers.link_serial import SerialLink
 from keezbord.host.drivers.pins import MockPinFactory
+from keezbord.host.drivers.polled import GpioBoard, SerialBoard
 from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
 from keezbord.host.drivers.strip_neopixel import NeoPixelStrip
-from keezbord.host.events import HoleEvent
-from keezbord.host.referee.state import Board
-from keezbord.host.web.drivers import GpioBoard, SerialBoard
+from keezbord.host.events import HoleEvent, SwitchRead
 
 WIRING = default_wiring(Topology(4, 16))
 SETTINGS = LedSettings(brightness=0.5, budget_ma=None)
@@ -46,7 +49,7 @@ def colour(role: str, level: float = 1.0) -> tuple[int, int, int]:
 
 def test_gpio_board_first_scan_is_a_board_read_then_switches_are_hole_events() -> None:
     board, chain, _ = gpio_board(("N0.1", "T7"))
-    assert board.pump(0) == [Board(0, frozenset({"N0.1", "T7"}))]
+    assert board.pump(0) == [SwitchRead(0, frozenset({"N0.1", "T7"}))]
     chain.close_switch(WIRING.switch_index("T3"))
     chain.close_switch(WIRING.switch_index("N0.1"), False)
     got = [ev for t in range(1, 6) for ev in board.pump(t)]
@@ -121,7 +124,7 @@ def pump_until(board: SerialBoard, n: int = 40) -> list[object]:
 def test_serial_board_resyncs_then_reports_switches_and_sends_rendered_frames() -> None:
     board, pico = serial_board()
     got = pump_until(board)
-    assert got == [Board(got[0].t, frozenset({"N1.2"}))]  # type: ignore[attr-defined]
+    assert got == [SwitchRead(got[0].t, frozenset({"N1.2"}))]  # type: ignore[attr-defined]
     # The host renders brightness itself: the Pico is told not to dim again.
     assert pico.app.brightness == 255
     pico.chain.set(WIRING.switch_index("T9"), True)
@@ -139,6 +142,51 @@ def test_serial_board_resyncs_then_reports_switches_and_sends_rendered_frames() 
     assert "last_heartbeat_age_ms" in h and "gaps" in h
 
 
+def serial_board_with(**kw: Any) -> tuple[SerialBoard, Pico]:
+    pico = Pico(chips=WIRING.chips, leds=len(WIRING.led_order))
+    pico.run(30)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
+                      emit_initial=False)
+    return SerialBoard(link, WIRING, SETTINGS, timeout_s=0, **kw), pico
+
+
+def test_serial_board_leds_on_a_strip_or_nowhere_never_over_the_link() -> None:
+    pixels = FakePixels(len(WIRING.led_order))
+    board, pico = serial_board_with(strip=NeoPixelStrip(pixels))
+    pump_until(board)
+    board.show_leds({"T9": "target"}, 0)
+    pump_until(board, 3)
+    assert lit(pixels.frames[-1].pixels) == [WIRING.led_index("T9")]
+    assert not any(pico.strip.last)  # the Pico's own LEDs stay dark
+    dark, pico2 = serial_board_with(link_leds=False)
+    pump_until(dark)
+    dark.show_leds({"T9": "target"}, 0)
+    pump_until(dark, 3)
+    assert not dark.leds_over_link and dark.led_writes == 0 and not any(pico2.strip.last)
+
+
+def test_serial_board_tells_when_the_link_comes_once() -> None:
+    told: list[tuple[bool, str | None]] = []
+    board, _ = serial_board_with(on_link=lambda up, h: told.append((up, h.port)))
+    pump_until(board)
+    assert told == [(True, "/dev/fake")]
+
+
+def test_build_board_follows_the_config() -> None:
+    pico_cfg = BoardConfig(leds=LedConfig(driver="none"))
+    board = build_board(pico_cfg, say=lambda text: None)
+    try:
+        assert isinstance(board, SerialBoard) and not board.leds_over_link
+        assert board.leds is None and board.reader is None
+    finally:
+        board.close()
+    assert isinstance(build_board(BoardConfig(), say=lambda text: None), SerialBoard)
+    gpio_cfg = BoardConfig(scanner=ScannerConfig(kind="gpio"), leds=LedConfig(driver="none"))
+    if importlib.util.find_spec("RPi") is None:  # not a Pi: one clear error, no traceback
+        with pytest.raises(BoardError, match="needs the Pi's GPIO"):
+            build_board(gpio_cfg)
+
+
 @pytest.mark.pi
 def test_gpio_factory_on_a_real_pi() -> None:  # pragma: no cover - needs the hardware
     import contextlib
@@ -153,3 +201,24 @@ def test_gpio_factory_on_a_real_pi() -> None:  # pragma: no cover - needs the ha
             assert len(reader.read()) == 8
     finally:
         f.close()
+
+
+def test_serial_board_never_takes_an_untrusted_snapshot_as_the_board() -> None:
+    """A host attached at power-up asks for a snapshot before the Pico trusts its chain
+    (four good reads): that answer says 'chain not ok' and must not become the board (an
+    empty board for a moment reads as every pawn lifted). The board is the first trusted
+    snapshot, which the firmware sends by itself."""
+    # Scans 20 ms apart: the chain is trusted only after 80 ms, long after the host asks.
+    pico = Pico(chips=WIRING.chips, leds=len(WIRING.led_order), scan_hz=50)
+    pico.chain.set(WIRING.switch_index("N1.2"), True)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
+                      emit_initial=False)
+    board = SerialBoard(link, WIRING, SETTINGS, timeout_s=0)
+    got: list[object] = []
+    for t in range(40):
+        pico.run(1)
+        got += board.pump(t)
+    reads = [e for e in got if isinstance(e, SwitchRead)]
+    assert reads and reads[0].holes == frozenset({"N1.2"})
+    assert not [e for e in got if isinstance(e, HoleEvent)]
+    board.close()

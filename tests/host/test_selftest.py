@@ -16,16 +16,15 @@ from keezbord.host.selftest import (
     Prompt,
     SelftestReport,
     ShowLeds,
-    SimBoard,
-    SimFaults,
     Skip,
-    Tick,
     Walk,
     WalkSettings,
+    WalkTick,
     run_walk,
     start_walk,
     step,
 )
+from keezbord.host.sim.builder import SimBoard, SimFaults
 
 WIRING = default_wiring(Topology(2, 8))
 ORDER = ("T0", "T1", "T2")
@@ -52,25 +51,25 @@ def test_start_lights_the_first_hole_and_asks_for_a_pawn() -> None:
 
 def test_a_good_hole_then_the_next() -> None:
     w, _ = start_walk(WIRING, [], 0, ORDER, WalkSettings(settle_ms=300))
-    w, eff = feed(w, (100, SwitchChange(100, sw("T0"), True)), (200, Tick(200)))
+    w, eff = feed(w, (100, SwitchChange(100, sw("T0"), True)), (200, WalkTick(200)))
     assert eff == [] and w.phase == "settle"  # not judged before it settles
-    w, eff = feed(w, (400, Tick(400)))
+    w, eff = feed(w, (400, WalkTick(400)))
     assert w.phase == "lift" and w.results[-1].status == "ok"
     assert isinstance(eff[0], Prompt) and eff[0].ask == "lift"
-    w, eff = feed(w, (500, SwitchChange(500, sw("T0"), False)), (850, Tick(850)))
+    w, eff = feed(w, (500, SwitchChange(500, sw("T0"), False)), (850, WalkTick(850)))
     assert w.hole == "T1" and eff[0] == ShowLeds({"T1": "target"})
 
 
 def test_wrong_switch_is_swapped_and_unmapped_input_is_flagged() -> None:
     w, _ = start_walk(WIRING, [], 0, ORDER)
-    w, _ = feed(w, (0, SwitchChange(0, sw("T2"), True)), (400, Tick(400)))
+    w, _ = feed(w, (0, SwitchChange(0, sw("T2"), True)), (400, WalkTick(400)))
     r = w.results[-1]
     assert (r.status, r.reads_as, r.switch, r.expected_switch) == (
         "swapped", "T2", sw("T2"), sw("T0"))
-    w, _ = feed(w, (500, SwitchChange(500, sw("T2"), False)), (900, Tick(900)))
+    w, _ = feed(w, (500, SwitchChange(500, sw("T2"), False)), (900, WalkTick(900)))
     spare = WIRING.switch_order.index(None) if None in WIRING.switch_order else None
     if spare is not None:
-        w, _ = feed(w, (1000, SwitchChange(1000, spare, True)), (1400, Tick(1400)))
+        w, _ = feed(w, (1000, SwitchChange(1000, spare, True)), (1400, WalkTick(1400)))
         assert w.results[-1].status == "unmapped"
 
 
@@ -78,11 +77,11 @@ def test_bouncing_switch_is_chatter_and_a_pawn_that_falls_off_is_waited_for() ->
     w, _ = start_walk(WIRING, [], 0, ORDER)
     s = sw("T0")
     w, _ = feed(w, *[(t, SwitchChange(t, s, t % 40 == 0)) for t in range(0, 180, 20)],
-                (600, Tick(600)))
+                (600, WalkTick(600)))
     assert w.results[-1].status == "chatter" and w.results[-1].transitions == 9
     w2, _ = start_walk(WIRING, [], 0, ORDER)
     w2, _ = feed(w2, (0, SwitchChange(0, s, True)), (50, SwitchChange(50, s, False)),
-                 (500, Tick(500)))
+                 (500, WalkTick(500)))
     assert w2.phase == "place" and w2.results == ()
 
 
@@ -92,17 +91,17 @@ def test_skip_timeout_and_stuck_switches() -> None:
     w, _ = feed(w, (10, Skip(10)))
     assert w.results[-1].status == "missing" and w.hole == "T1"
     w, _ = feed(w, (500, SwitchChange(500, sw("T1"), False)))  # a stuck switch is ignored
-    w, _ = feed(w, (1020, Tick(1020)))
+    w, _ = feed(w, (1020, WalkTick(1020)))
     assert w.results[-1].status == "missing" and w.hole == "T2"
 
 
 def test_walk_finishes_with_a_report() -> None:
     w, _ = start_walk(WIRING, [], 0, ("T0",))
-    w, eff = feed(w, (0, SwitchChange(0, sw("T0"), True)), (400, Tick(400)),
-                  (410, SwitchChange(410, sw("T0"), False)), (800, Tick(800)))
+    w, eff = feed(w, (0, SwitchChange(0, sw("T0"), True)), (400, WalkTick(400)),
+                  (410, SwitchChange(410, sw("T0"), False)), (800, WalkTick(800)))
     fin = [e for e in eff if isinstance(e, Finished)]
     assert len(fin) == 1 and fin[0].report.ok and w.phase == "done"
-    assert feed(w, (900, Tick(900)))[1] == []
+    assert feed(w, (900, WalkTick(900)))[1] == []
 
 
 def sim(faults: str) -> SelftestReport:

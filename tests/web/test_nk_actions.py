@@ -15,8 +15,8 @@ with warnings.catch_warnings():
 from test_protocol import hello, play_opening, sim_app, until
 from web_helpers import opening_seed
 
+from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.web.app import create_app
-from keezbord.host.web.drivers import FakeBoard
 from keezbord.host.web.hub import Hub, HubOptions
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -12,8 +12,8 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import time
 
 from test_protocol import hello, run_app, until
 
+from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.events import CardTap
-from keezbord.host.web.drivers import FakeBoard
 
 
 def test_overrule_needs_the_token_and_shows_in_history_and_export(tmp_path: Path) -> None:

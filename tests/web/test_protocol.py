@@ -18,9 +18,9 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import time
 from web_helpers import opening_seed
 
 from keezbord.host.cli import main as cli_main
+from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.drivers.leds import DEFAULT_STYLES
 from keezbord.host.web.app import create_app
-from keezbord.host.web.drivers import FakeBoard
 from keezbord.host.web.hub import Hub, HubOptions
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -20,15 +20,15 @@ from test_protocol import hello, until
 
 from keezbord.engine.topology import Topology
 from keezbord.hardware.wiring import default_wiring
-from keezbord.host.commands.web import gpio_board
 from keezbord.host.config import BoardConfig, LedConfig, ScannerConfig
+from keezbord.host.drivers.build import gpio_board
 from keezbord.host.drivers.fakes import FakePixels, FakeShiftChain
 from keezbord.host.drivers.leds import DEFAULT_STYLES
 from keezbord.host.drivers.pins import MockPinFactory
+from keezbord.host.drivers.polled import GpioBoard
 from keezbord.host.drivers.scanner_gpio import ChainPins
 from keezbord.host.drivers.strip_neopixel import NeoPixelStrip
 from keezbord.host.web.app import create_app
-from keezbord.host.web.drivers import GpioBoard
 from keezbord.host.web.hub import Hub, HubOptions
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -158,7 +158,7 @@ class LinkBoard:
     """A FakeBoard-like driver whose link reports trouble (as SerialLink.health does)."""
 
     def __init__(self) -> None:
-        from keezbord.host.web.drivers import FakeBoard
+        from keezbord.host.drivers.boards import FakeBoard
 
         self.inner = FakeBoard()
         self.health_calls = 0

@@ -23,8 +23,8 @@ from keezbord.hardware.wiring import (
     level_shifter_connections,
     pin_letter,
 )
-from keezbord.host.cli import UsageError
 from keezbord.host.config import BoardConfig
+from keezbord.host.errors import UsageError
 
 SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
 

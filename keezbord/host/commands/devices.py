@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from keezbord.engine.text import check_lang
-from keezbord.host.cards import (
+from keezbord.host.card_registry import (
     CardRegistry,
     Enrollment,
     load_registry,
     save_registry,
 )
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.config import BoardConfig, find_config
 from keezbord.host.drivers.rfid import READER_KINDS, CardReader, SimReader, open_reader
+from keezbord.host.errors import UsageError
 
 
 def _monotonic_ms() -> int:
@@ -169,7 +170,8 @@ def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_selftest(args: argparse.Namespace) -> int:
-    from keezbord.host.selftest import SimBoard, SimFaults, WalkSettings, run_walk, start_walk
+    from keezbord.host.selftest import WalkSettings, run_walk, start_walk
+    from keezbord.host.sim.builder import SimBoard, SimFaults
 
     cfg = find_config(args.config)
     lang = check_lang(args.lang)

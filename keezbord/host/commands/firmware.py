@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from keezbord.hardware.wiring import REFERENCE_SIGNATURE, TAIL_LEVEL
-from keezbord.host.cli import UsageError
+from keezbord.host.errors import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
 FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",

@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> None:
@@ -17,8 +18,7 @@ def add_replay_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from keezbord.host.referee.replay import replay
-    from keezbord.host.referee.trace import TraceError, parse_trace
+    from keezbord.host.referee import TraceError, parse_trace, replay
 
     try:
         if args.trace == "-":

@@ -14,7 +14,8 @@ from typing import Any
 from keezbord.engine.cards import RANKS, parse_card
 from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.profiles import PROFILES
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
 from keezbord.host.jsontext import JsonTextError, loads
 
 POSITION_HELP = ("a position: a JSON file, - for standard input, or the one-line text form "
@@ -139,8 +140,14 @@ def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2..8")
     p.add_argument("--profile", default="standard", choices=sorted(PROFILES))
     p.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    p.add_argument("--bot", default="random", help="random or greedy, or one per seat: "
-                   "greedy,random,greedy,random")
+    p.add_argument("--bot", default="random", help="random, greedy or search, or one per "
+                   "seat: search,greedy,search,greedy")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--playouts", type=int, default=None,
+                        help="the search bot's playouts a decision (default 300)")
+    budget.add_argument("--budget-ms", type=float, default=None,
+                        help="the search bot's time a decision, turned into playouts by "
+                        "measuring this machine once (the games then depend on it)")
     p.add_argument("--teams", choices=("pairs", "none"), default=None,
                    help="default: pairs for 4, 6 and 8 seats")
     p.add_argument("--show", action="store_true", help="print every turn of every game")
@@ -166,15 +173,24 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if len(kinds) == 1:
         kinds *= args.seats
     if len(kinds) != args.seats or any(k not in BOT_KINDS for k in kinds):
-        raise UsageError(f"--bot must be random or greedy, or {args.seats} of them "
+        raise UsageError(f"--bot must be random, greedy or search, or {args.seats} of them "
                          "separated by commas")
+    playouts = args.playouts
+    if playouts is not None and playouts < 1:
+        raise UsageError("--playouts must be at least 1")
+    if args.budget_ms is not None:
+        if not args.budget_ms > 0:
+            raise UsageError("--budget-ms must be more than 0")
+        from keezbord.host.search_budget import playouts_for_ms
+
+        playouts = playouts_for_ms(args.budget_ms, args.seats, args.profile)
     wins: Counter[str] = Counter()
     turns = discards = rounds = unfinished = 0
     t0 = time.perf_counter()
     for g in range(args.games):
         seed = args.seed + g
         rng = random.Random(seed)
-        bots = [make_bot(k, random.Random(rng.random())) for k in kinds]
+        bots = [make_bot(k, random.Random(rng.random()), playouts=playouts) for k in kinds]
         try:
             play = play_game if args.engine == "fast" else play_game_positions
             result = play(args.seats, args.profile, seed, bots, teams=args.teams)
@@ -208,12 +224,17 @@ def run_selfplay(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - t0
     summary = {
         "games": args.games, "seats": args.seats, "profile": args.profile,
-        "seed": args.seed, "bots": kinds, "engine": args.engine, "wins": dict(sorted(wins.items())),
+        "seed": args.seed, "bots": kinds, "engine": args.engine,
+        "wins": dict(sorted(wins.items())),
         "unfinished": unfinished, "turns_per_game": round(turns / args.games, 1),
         "discards_per_game": round(discards / args.games, 1),
         "rounds_per_game": round(rounds / args.games, 1),
         "seconds": round(elapsed, 3), "games_per_second": round(args.games / elapsed, 1),
     }
+    if "search" in kinds:
+        from keezbord.engine.search import DEFAULT_PLAYOUTS
+
+        summary["playouts"] = DEFAULT_PLAYOUTS if playouts is None else playouts
     if args.json:
         _print(summary)
     else:

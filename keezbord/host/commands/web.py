@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import socket
 import threading
 import webbrowser
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
-from keezbord.host.cli import UsageError, add_lang_argument
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
+
+if TYPE_CHECKING:
+    from keezbord.host.config import BoardConfig
+    from keezbord.host.drivers.boards import BoardDriver
+    from keezbord.host.drivers.leds import RoleStyle
+    from keezbord.host.web.hub import Hub
 
 
 def _port(text: str) -> int:
@@ -46,7 +55,7 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
                    help="who plays each seat, e.g. human,greedy,greedy,greedy "
                         "(human, greedy or random; default: one human, greedy bots)")
     p.add_argument("--teams", choices=("pairs", "none"), default=None)
-    p.add_argument("--hints", choices=("off", "targets", "full"), default=None,
+    p.add_argument("--hints", choices=("off", "targets", "full", "coach"), default=None,
                    help="default targets")
     p.add_argument("--seed", type=int, default=None, help="seed of a new game's deck")
     p.add_argument("--db", type=Path, default=None,
@@ -64,8 +73,8 @@ def run_sim(args: argparse.Namespace) -> int:
 
     require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
+    from keezbord.host.sim.table import check_kinds, sim_setup
     from keezbord.host.web.hub import Hub, HubOptions
-    from keezbord.host.web.simtable import check_kinds, sim_setup
 
     seats = 4 if args.seats is None else args.seats
     if not 2 <= seats <= 8:
@@ -96,10 +105,10 @@ def run_sim(args: argparse.Namespace) -> int:
     return _serve(make, args.host, args.port, banner)
 
 
-def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int | None, Any]:
+def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int | None, str]:
     """The simulator game to resume (None: a new one) and how to say so."""
     from keezbord.host.journal import Journal
-    from keezbord.host.web.simtable import SimStore
+    from keezbord.host.sim.table import SimStore
 
     new = Text("nieuw spel", "new game")
     if args.new or not db.exists():
@@ -160,7 +169,7 @@ def run_run(args: argparse.Namespace) -> int:
 
     require("web", "the web page")
     from keezbord.host.config import find_config, journal_of
-    from keezbord.host.web.hub import Driver, Hub, HubOptions
+    from keezbord.host.web.hub import Hub, HubOptions
 
     if args.speed <= 0:
         raise UsageError("--speed must be positive")
@@ -176,10 +185,10 @@ def run_run(args: argparse.Namespace) -> int:
     def make() -> Hub:
         # Called once the port is ours: hardware is opened only for a server that starts.
         nonlocal setup
-        driver: Driver | None
+        driver: BoardDriver | None
         if args.simulate is not None:
+            from keezbord.host.drivers.boards import TraceBoard
             from keezbord.host.sim.games import simulate
-            from keezbord.host.web.drivers import TraceBoard
 
             game = simulate(cfg.seats, cfg.profile, args.simulate)
             setup = {**game.setup, "hints": cfg.hints, "mode": "simulated"}
@@ -229,17 +238,20 @@ def _lan_address() -> str:
         s.close()
 
 
-def _real_board(cfg: Any, setup: dict[str, Any], lang: str = "en") -> Any:
-    """The configured drivers; without a working link the page still serves the game."""
-    from keezbord.host.cards import load_registry
-    from keezbord.host.drivers.rfid import open_reader
+def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> BoardDriver:
+    """The configured board and card reader; without a working link the page still
+    serves the game. Fills in what the game's setup needs to know of them."""
+    from keezbord.host.card_registry import load_registry
+    from keezbord.host.drivers.build import build_board
+    from keezbord.host.drivers.rfid import CardReader, open_reader
+    from keezbord.host.extras import require
 
     reg = load_registry(cfg.cards)
     if reg.tags:
         setup["tags"] = dict(reg.tags)
     if cfg.rfid.reader == "none":
         setup["card_reader"] = False
-    reader = None
+    reader: CardReader | None = None
     if cfg.rfid.reader != "none":
         try:
             reader = open_reader(cfg.rfid.reader, cfg.rfid.port, cfg.rfid.tap_gap_ms)
@@ -248,91 +260,13 @@ def _real_board(cfg: Any, setup: dict[str, Any], lang: str = "en") -> Any:
                       "gecontroleerd", f"keezbord run: card reader not available ({e}); moves "
                       "are checked against every card")
             setup["card_reader"] = False
-    wiring = cfg.load_wiring()
-    strip = _strip(cfg, wiring) if cfg.led_driver == "neopixel" else None
-    if cfg.scanner.kind == "gpio":
-        return gpio_board(cfg, wiring, _pin_factory(), strip, reader)
-    from keezbord.host.drivers.link_serial import SerialLink
-    from keezbord.host.extras import require
-
-    require("pico", "the Pico link (scanner.kind = pico-serial)")
-
-    sink: Any = "link" if cfg.led_driver == "pico-serial" else \
-        (strip.show if strip is not None else None)
-    return _announcing_serial_board()(
-        SerialLink(cfg.scanner.port, emit_initial=False), wiring, cfg.leds.settings(),
-        reader, led_sink=sink, lang=lang)
+    if cfg.scanner.kind != "gpio":
+        require("pico", "the Pico link (scanner.kind = pico-serial)")
+    return build_board(cfg, reader, say=lambda text: print(text.get(lang), flush=True))
 
 
-def _announcing_serial_board() -> Any:
-    """SerialBoard that says on the terminal when the Pico is missing, and again when it
-    connects or is lost (the page's health panel shows it too, but the person starting
-    ``run`` looks at the terminal)."""
-    from keezbord.host.web.drivers import SerialBoard
-
-    class AnnouncingSerialBoard(SerialBoard):
-        def __init__(self, *a: Any, lang: str = "en", **kw: Any) -> None:
-            super().__init__(*a, **kw)
-            self.lang = lang
-            self._told: bool | None = None  # the link state last announced
-
-        def poll_switches(self, now: int) -> list[Any]:
-            out: list[Any] = super().poll_switches(now)
-            connected = bool(self.link.connected)
-            if connected != self._told:
-                self._told = connected
-                h = self.link.health()
-                port = h.port or "?"
-                if connected:
-                    say(self.lang, f"keezbord run: Pico verbonden op {port}",
-                        f"keezbord run: Pico connected on {port}")
-                else:
-                    why = h.error or "?"
-                    say(self.lang, f"keezbord run: geen Pico ({why}); wacht erop, de pagina "
-                                   "toont het spel intussen",
-                        f"keezbord run: no Pico ({why}); waiting for it, the page serves "
-                        "the game meanwhile")
-            return out
-
-    return AnnouncingSerialBoard
-
-
-def gpio_board(cfg: Any, wiring: Any, factory: Any, strip: Any, reader: Any = None) -> Any:
-    """The Pi-direct board: the chain behind ``factory``'s pins, LEDs on ``strip``."""
-    from keezbord.host.drivers.scanner_gpio import scanner_from_config
-    from keezbord.host.web.drivers import GpioBoard
-
-    sc = cfg.scanner
-    try:
-        scanner = scanner_from_config(sc, wiring, factory)
-    except (RuntimeError, ValueError) as e:
-        raise UsageError(f"scanner: {e}") from None
-    return GpioBoard(scanner, wiring, cfg.leds.settings(), strip, reader,
-                     scan_hz=sc.scan_hz)
-
-
-def _pin_factory() -> Any:
-    from keezbord.host.drivers.pins import RPiGPIOFactory
-
-    try:
-        return RPiGPIOFactory()
-    except (ImportError, RuntimeError) as e:
-        raise UsageError(f"scanner.kind = \"gpio\" needs the Pi's GPIO (pip install "
-                         f"'keezbord[pi4]' or [pi5]): {e}") from None
-
-
-def _strip(cfg: Any, wiring: Any) -> Any:
-    from keezbord.host.drivers.strip_neopixel import NeoPixelStrip, open_neopixel
-
-    try:
-        return NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
-    except (ImportError, RuntimeError, OSError, ValueError) as e:
-        print(f"keezbord run: LED strip not available ({e}); the page still shows the "
-              "LEDs", flush=True)
-        return None
-
-
-def _serve(make: Any, host: str, port: int, banner: Any, styles: Any = None) -> int:
+def _serve(make: Callable[[], Hub], host: str, port: int, banner: Callable[[str], None],
+           styles: Mapping[str, RoleStyle] | None = None) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
     started), announce the address, then serve until Ctrl-C."""
     import uvicorn
@@ -346,7 +280,7 @@ def _serve(make: Any, host: str, port: int, banner: Any, styles: Any = None) -> 
         sock.close()
         raise
 
-    def made() -> Any:
+    def made() -> Hub:
         return hub
 
     app = create_app(made) if styles is None else create_app(made, styles=styles)
@@ -360,10 +294,9 @@ def _serve(make: Any, host: str, port: int, banner: Any, styles: Any = None) -> 
     return 0 if server.started else 1
 
 
-def _listen(host: str, port: int) -> Any:
+def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port``, or a one-line UsageError saying why not."""
     import errno
-    import socket
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 RGB = tuple[int, int, int]
-Pattern = Literal["steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse"]
+Pattern = Literal["steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse",
+                  "ramp"]
 PATTERNS: Final[tuple[Pattern, ...]] = (
-    "steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse")
-ROLES: Final = ("turn", "source", "target", "victim", "error", "restore")
+    "steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp")
+ROLES: Final = ("turn", "source", "target", "victim", "error", "restore", "hint")
 
 _HEX_RE = re.compile(r"#?([0-9a-fA-F]{6})")
 
@@ -50,6 +51,7 @@ DEFAULT_STYLES: Final[Mapping[str, RoleStyle]] = {
     "victim": RoleStyle((0xCC, 0x79, 0xA7), "double_flash"),  # reddish purple
     "error": RoleStyle((0xD5, 0x5E, 0x00), "blink_fast"),  # vermillion
     "restore": RoleStyle((0xF0, 0xE4, 0x42), "pulse"),  # yellow
+    "hint": RoleStyle((0x00, 0x72, 0xB2), "ramp"),  # blue: the suggested move
 }
 
 
@@ -84,6 +86,8 @@ def pattern_level_u8(pattern: Pattern, t_ms: int) -> int:
         if p >= 750:
             p = 1500 - p
         return 51 + 204 * p // 750
+    if pattern == "ramp":  # rises slowly over 2 s, then drops at once
+        return 38 + 217 * (t_ms % 2000) // 2000
     raise ValueError(f"unknown LED pattern {pattern!r}")
 
 

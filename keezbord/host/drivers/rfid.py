@@ -8,11 +8,11 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Literal, Protocol
 
+from keezbord.host.drivers.parts import DEFAULT_GAP_MS
 from keezbord.host.events import CardTap
 
 ReaderKind = Literal["pn532", "rdm6300", "sim"]
 READER_KINDS: tuple[ReaderKind, ...] = ("pn532", "rdm6300", "sim")
-DEFAULT_GAP_MS = 700
 
 
 class CardReader(Protocol):

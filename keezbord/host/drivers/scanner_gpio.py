@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain as _concat
-from typing import TYPE_CHECKING, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from keezbord.engine.text import Text
 from keezbord.hardware.wiring import REFERENCE_SIGNATURE as REFERENCE_SIGNATURE
 from keezbord.hardware.wiring import TAIL_LEVEL as TAIL_LEVEL
+from keezbord.host.drivers.parts import DEFAULT_SPI_HZ, SPI0_PINS, SPI_MAX_HZ, ReadMethod
 from keezbord.host.drivers.pins import OutputPin, PinFactory
 from keezbord.host.drivers.switches import SwitchChange, WiringLike, hole_events
 from keezbord.host.events import HoleEvent
@@ -33,11 +34,6 @@ if TYPE_CHECKING:
     from keezbord.host.config import ScannerConfig
 
 SPI_MODE: Final = 0  # CPOL 0, CPHA 0: sample on the rising edge, before the chips shift
-DEFAULT_SPI_HZ: Final = 1_000_000
-SPI_MAX_HZ: Final = 8_000_000  # a 74HC165 at 3.3 V over a board's length of ribbon cable
-SPI0_PINS: Final = {"SCLK": 11, "MISO": 9, "MOSI": 10, "CE0": 8}  # claimed by spidev
-ReadMethod = Literal["spi", "bitbang"]
-READ_METHODS: Final[tuple[ReadMethod, ...]] = ("spi", "bitbang")
 
 
 @dataclass(frozen=True, slots=True)

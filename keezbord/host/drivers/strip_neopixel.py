@@ -14,8 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from keezbord.host.drivers.leds import RGB, LedRenderer
-
-NEOPIXEL_PINS = (10, 12, 18, 21)
+from keezbord.host.drivers.parts import NEOPIXEL_PINS
 
 
 class Pixels(Protocol):

@@ -2,10 +2,71 @@
 
 ``new_game`` builds the first state, ``step`` feeds one event (pure: same state and event,
 same result). See docs/referee.md for how a move is recognised.
+
+What the rest of the host uses is exported here (``__all__``): the state machine, its
+values, trace reading and writing, and the board-signature helpers the simulator and the
+page need (what a position looks like to the switches). The modules inside are the
+referee's own; only its tests reach into them.
 """
 
-from .state import Config, Decision, Effect, Leds, MoveRecord, RefereeState
+from .heap import freeze_heap
+from .leds import frame
+from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_sig, victim_of
+from .replay import replay
+from .state import (
+    HINT_LEVELS,
+    Config,
+    Decision,
+    Effect,
+    Input,
+    Leds,
+    MoveRecord,
+    Overrule,
+    RefereeState,
+    Sig,
+    Undo,
+)
 from .step import deadline, new_game, step
+from .trace import (
+    Setup,
+    TraceError,
+    input_from_dict,
+    input_to_dict,
+    parse_trace,
+    setup_from_dict,
+    trace_lines,
+)
 
-__all__ = ["Config", "Decision", "Effect", "Leds", "MoveRecord", "RefereeState", "deadline",
-           "new_game", "step"]
+__all__ = [
+    "HINT_LEVELS",
+    "Config",
+    "Decision",
+    "Effect",
+    "Input",
+    "Leds",
+    "MoveRecord",
+    "Overrule",
+    "RefereeState",
+    "Setup",
+    "Sig",
+    "TraceError",
+    "Undo",
+    "board_of",
+    "board_sig",
+    "colours",
+    "deadline",
+    "frame",
+    "freeze_heap",
+    "input_from_dict",
+    "input_to_dict",
+    "nest_seat",
+    "new_game",
+    "parse_trace",
+    "path_holes",
+    "pos_sig",
+    "replay",
+    "setup_from_dict",
+    "step",
+    "trace_lines",
+    "victim_of",
+]

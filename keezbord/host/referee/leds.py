@@ -79,6 +79,8 @@ def frame(state: RefereeState) -> dict[str, str]:
                 if free:
                     put(free[0], "victim")
     if not in_hand and state.config.hints == "full":
+        for h in state.hint:  # the suggested pawn and its target (outshines "source")
+            put(h, "hint")
         for key in departures:
             if key[0] == "N":
                 s = int(key[1:])

@@ -1,5 +1,8 @@
 """Move recognition: what a board of presence switches shows, read against the legal moves.
 
+Over 400 lines: signatures, the expectations of a card and the judgement of a board use
+one another's private indexes; they are one reading of the board.
+
 The switches sense presence only, so a board is compared with a position through its
 *signature*: the occupied track and home holes, and how many pawns stand in each nest
 (nest holes are interchangeable). Colours (which seat a pawn belongs to) follow from the

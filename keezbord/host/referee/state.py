@@ -15,10 +15,13 @@ from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
-from keezbord.host.events import CardTap, Discard, Event, HoleEvent
+from keezbord.host.events import CardTap, Discard, Event, HoleEvent, SwitchRead
 
-HintLevel = Literal["off", "targets", "full"]
-HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full")
+# "coach": targets, and after a player's clearly worse move a remark (the web host's
+# business: it knows which seats are bots; docs/hints.md).
+HintLevel = Literal["off", "targets", "full", "coach"]
+HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full", "coach")
+DEFAULT_HINT_PLAYOUTS: Final = 150  # the search's budget for a "full" hint
 
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
@@ -28,7 +31,7 @@ DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked ba
 BOUNCE_MS: Final = 25  # a hole lifted and closed again quicker than a hand can: a bounce
 
 # LED roles (FORMATS.md); one role a hole, the first of this order wins.
-ROLE_ORDER: Final = ("error", "restore", "victim", "target", "source", "turn")
+ROLE_ORDER: Final = ("error", "restore", "victim", "target", "hint", "source", "turn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,7 @@ class Config:
     tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
     reader: bool = True  # False: no card reader, moves are checked against every card
     missing_ms: int = DEFAULT_MISSING_MS  # 0: never ask for a missing pawn
+    hint_playouts: int = DEFAULT_HINT_PLAYOUTS  # the host sets it from a time budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +112,6 @@ class Undo:
     t: int
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The whole board as the switches report it (after a restart or a resync)."""
-
-    t: int
-    holes: frozenset[str]
-
 
 @dataclass(frozen=True, slots=True)
 class Overrule:
@@ -129,7 +126,7 @@ class Overrule:
     correct: bool = False
 
 
-Input = Event | Undo | Board | Overrule
+Input = Event | Undo | SwitchRead | Overrule
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +167,7 @@ class RefereeState:
     stopped: bool = False  # ended by the time limit (no winner)
     history: tuple[MoveRecord, ...] = ()
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
+    hint: tuple[str, ...] = ()  # holes of the suggested move (hints "full"), this turn
     # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
     # added, since and stage before it). A place on the same hole within BOUNCE_MS,
     # nothing between, undoes it for judging: the board never changed.

@@ -1,5 +1,9 @@
 """The referee as a pure state machine: ``step(state, event) -> (state, effects)``.
 
+Over 400 lines: one state machine; its handlers (holes, cards, discards, timers, undo,
+penalties) share private helpers on the state. Reading a board is in recognize.py, the
+LED frame in leds.py, the values in state.py.
+
 Board events only change what is sensed and when; a board is judged once it has rested
 (every pawn on a hole) for the settle time, again after the longer patience if it looked
 like a move in progress, and at once when the next card is tapped or a hand discarded.
@@ -14,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from keezbord.engine.bots import greedy_move
+from keezbord.engine.advice import advise
 from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
@@ -22,9 +26,18 @@ from keezbord.engine.movegen import apply_part
 from keezbord.engine.notation import InvalidMoveError, Move, Step, Swap, parse_move
 from keezbord.engine.position import NEST, InvalidPositionError, Position, location_hole
 from keezbord.engine.scoring import front_pawn_penalty, nk_score
+from keezbord.engine.search import Known
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.engine.topology import SEAT_COLOURS, TopologyError
-from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, Tick, TimeLimit
+from keezbord.host.events import (
+    CardTap,
+    Discard,
+    HoleEvent,
+    Penalty,
+    SwitchRead,
+    Tick,
+    TimeLimit,
+)
 
 from .leds import frame
 from .recognize import (
@@ -45,7 +58,6 @@ from .recognize import (
 from .state import (
     BOUNCE_MS,
     MAX_HELD,
-    Board,
     Config,
     Decision,
     Effect,
@@ -110,7 +122,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _time_limit(state, t, effects)
     elif isinstance(event, Overrule):
         state = _overrule(state, event, t, effects)
-    elif isinstance(event, Board):
+    elif isinstance(event, SwitchRead):
         changed = state.sensed ^ event.holes
         state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
                         stage=0)
@@ -405,6 +417,7 @@ def _new_turn(state: RefereeState, pos: Position, table: Table,
     # A new deal (shuffle): every physical card is back in the deck.
     played = state.cards_played if table.shuffle_no == state.table.shuffle_no else ()
     return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
+                   hint=(),
                    co_empty=frozenset(), flag=None, missing=(), ambiguous=(),
                    amb_touched=frozenset(),
                    partial=None, outcome="accepted", stage=2,
@@ -777,11 +790,24 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
     state = replace(state, card=card, card_tag=ev.tag, since=t, stage=0, outcome="none",
                     cards_played=(*state.cards_played, (card, ev.tag)))
     if state.config.hints == "full":
-        hint = greedy_move(pos, card)
+        # The search's move for this card (the referee knows no other card of the hand),
+        # seeded by the move number: the same game gives the same hints on replay.
+        hint = advise(pos, [card], known_cards(state), playouts=state.config.hint_playouts,
+                      seed=len(state.history))
         if hint is not None:
-            effects.append(Decision(t, "hint", {"seat": state.seat,
-                                                "move": hint.text(pos.topology)}))
+            effects.append(Decision(t, "hint", {
+                "seat": state.seat, "move": hint.text, "holes": list(hint.holes),
+                "win": round(hint.win, 3)}, Text(hint.sentence("nl"), hint.sentence("en"))))
+            state = replace(state, hint=hint.holes)
     return state
+
+
+def known_cards(state: RefereeState) -> Known:
+    """What the referee knows of the cards: those played since the shuffle, and how many
+    each seat holds."""
+    shuffle = state.table.shuffle_no
+    seen = tuple(r.card for r in state.history if r.table_before.shuffle_no == shuffle)
+    return Known(seen, state.table.cards_left)
 
 
 def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) -> RefereeState:

@@ -24,6 +24,7 @@ from keezbord.host.events import (
     Discard,
     EventFormatError,
     HoleEvent,
+    SwitchRead,
     event_from_dict,
     event_to_dict,
 )
@@ -34,7 +35,6 @@ from .state import (
     DEFAULT_PATIENCE_MS,
     HINT_LEVELS,
     MAX_SETTLE_MS,
-    Board,
     Config,
     HintLevel,
     Input,
@@ -138,7 +138,7 @@ def input_from_dict(d: Any) -> Input:
         holes = d.get("holes")
         if not isinstance(holes, list) or not all(isinstance(h, str) for h in holes):
             raise EventFormatError(f"board at t={t} needs a list of 'holes'")
-        return Board(t, frozenset(holes))
+        return SwitchRead(t, frozenset(holes))
     return event_from_dict(d)
 
 
@@ -159,7 +159,7 @@ def input_to_dict(e: Input) -> dict[str, Any]:
                 "correct": e.correct}
     if isinstance(e, Undo):
         return {"t": e.t, "type": "undo"}
-    if isinstance(e, Board):
+    if isinstance(e, SwitchRead):
         return {"t": e.t, "type": "board", "holes": sorted(e.holes)}
     return event_to_dict(e)
 
@@ -199,7 +199,7 @@ def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
                 setup.position.topology.parse_hole(ev.hole)
             elif isinstance(ev, CardTap | Discard):
                 _check_cards(ev)
-            elif isinstance(ev, Board):
+            elif isinstance(ev, SwitchRead):
                 for h in ev.holes:
                     setup.position.topology.parse_hole(h)
             if ev.t < last_t:

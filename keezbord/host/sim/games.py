@@ -13,8 +13,8 @@ from keezbord.engine.bots import RandomBot
 from keezbord.engine.game import Game
 from keezbord.engine.movegen import has_legal_move
 from keezbord.host.events import CardTap, Discard, Event
+from keezbord.host.referee import board_of
 
-from ..referee.recognize import board_of
 from .physical import apply_events, events_for_move
 
 

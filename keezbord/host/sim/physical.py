@@ -16,8 +16,7 @@ from keezbord.engine.movegen import apply_part
 from keezbord.engine.notation import Move, Step, Swap
 from keezbord.engine.position import NEST, Position, location_hole
 from keezbord.host.events import Event, HoleEvent
-
-from ..referee.recognize import board_of, path_holes, victim_of
+from keezbord.host.referee import board_of, path_holes, victim_of
 
 
 class _Hands:

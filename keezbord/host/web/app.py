@@ -76,7 +76,7 @@ def create_app(make_hub: Callable[[], Hub], *,
         return JSONResponse(palette)
 
     async def state(request: Request) -> Response:
-        return JSONResponse(hub_of(request).state())
+        return JSONResponse(hub_of(request).page_state())
 
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
@@ -102,11 +102,11 @@ def create_app(make_hub: Callable[[], Hub], *,
                 await queue.get()
                 while not queue.empty():  # only the latest state matters
                     queue.get_nowait()
-                await websocket.send_text(json.dumps(hub.state(), ensure_ascii=False))
+                await websocket.send_text(json.dumps(hub.page_state(), ensure_ascii=False))
 
         await websocket.send_json({"type": "hello", "mode": hub.opts.mode,
                                    "control": control, "palette": palette})
-        await websocket.send_text(json.dumps(hub.state(), ensure_ascii=False))
+        await websocket.send_text(json.dumps(hub.page_state(), ensure_ascii=False))
         task = asyncio.create_task(sender())
         try:
             while True:

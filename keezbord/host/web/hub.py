@@ -1,14 +1,16 @@
-"""The running game behind the web page: referee session, simulated hands and bots,
-drivers, and the broadcast of every change to the connected pages.
+"""The running game behind the web page: the game loop.
 
-Everything that changes the game runs on the asyncio loop (drivers in threads post their
-events onto it), so the referee sees one input at a time, in order. Times fed to the
-referee are milliseconds on a clock that continues the journalled game's clock, so a
-resumed game's settle timers keep working.
+The ``Hub`` holds the referee session (referee plus journal), the board driver, the
+ticker that fires the referee's deadlines, and the broadcast of every change to the
+connected pages. Everything that changes the game runs on the asyncio loop (drivers in
+threads post their readings onto it), so the referee sees one input at a time, in order.
+Times fed to the referee are milliseconds on a clock that continues the journalled game's
+clock, so a resumed game's settle timers keep working.
 
 Two modes: ``sim`` (the page is the board: clicks are reed switches, the card tray is
-the reader, bots fill seats) and ``run`` (a real board; the page is read-only unless the
-client holds the control token).
+the reader, bots fill seats: keezbord/host/sim/) and ``run`` (a real board; the page is
+read-only unless the client holds the control token). A page's requests are checked in
+requests.py; what a page draws is page.py's pure ``page_state``.
 """
 
 from __future__ import annotations
@@ -17,72 +19,26 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from keezbord.engine.describe import describe_move
-from keezbord.engine.movegen import apply
-from keezbord.engine.notation import Move, Step
-from keezbord.engine.position import NEST, location_hole
-from keezbord.engine.profiles import PROFILES
-from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
-from keezbord.engine.text import Text
-from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
+from keezbord.host.drivers.boards import BoardDriver
+from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
+from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, board_of
 from keezbord.host.session import GameSession
+from keezbord.host.sim.bot_player import BotPlayer
+from keezbord.host.sim.pawns import PawnTracker
+from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
-from ..referee.recognize import board_of, board_sig, colours, nest_seat, pos_sig
-from ..referee.state import (
-    HINT_LEVELS,
-    Board,
-    Decision,
-    Effect,
-    Input,
-    Leds,
-    MoveRecord,
-    Overrule,
-)
-from ..sim.physical import events_for_move
-from .simtable import HUMAN, SimStore, SimTable, check_kinds, sim_setup
+from . import page, requests
+from .coach import coach_remark
+from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
-
-
-class HubError(ValueError):
-    """A page's request that cannot be done; ``text`` is shown to the player."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.en)
-        self.text = text
-
-
-NOT_SIM = Text("dit is een echt bord: verzet de pionnen op het bord zelf",
-               "this is a real board: move the pawns on the board itself")
-NEED_TOKEN = Text("hiervoor is de beheercode nodig", "this needs the control token")
-BOT_BUSY = Text("wacht even: een bot is aan zet", "wait: a bot is playing")
-NO_PAWN = Text("daar staat geen pion", "there is no pawn there")
-HOLE_TAKEN = Text("daar staat al een pion", "there is already a pawn there")
-EMPTY_HAND = Text("je hebt geen pion in de hand", "you hold no pawn")
-NOT_YOUR_CARD = Text("die kaart zit niet in de hand van wie aan zet is",
-                     "that card is not in the hand of the player to play")
-NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this seat")
-UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
-GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
-NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
-
-
-class Driver(Protocol):
-    """Hardware at the edge: delivers events with ``post`` and shows LED frames."""
-
-    def start(self, post: Callable[[Input], None], now: Callable[[], int]) -> None: ...
-
-    def show_leds(self, holes: Mapping[str, str], t: int) -> None: ...
-
-    def close(self) -> None: ...
 
 
 @dataclass
@@ -95,6 +51,7 @@ class HubOptions:
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
+    coach_playouts: int = 150  # the coach's search budget (hints "coach")
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -109,33 +66,37 @@ def latest_game(db: Path, mode: str) -> int:
 
 class Hub:
     def __init__(self, session: GameSession, options: HubOptions,
-                 sim: SimTable | None = None, driver: Driver | None = None) -> None:
+                 sim: SimTable | None = None, driver: BoardDriver | None = None) -> None:
         self.session = session
         self.opts = options
-        self.sim = sim
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
         self.decisions: list[dict[str, Any]] = session.journal.decisions(session.game)
-        if sim is not None:
-            sim.sync(self.decisions)
+        self.sim: SimTable | None = None
+        self.bots: BotPlayer | None = None
+        self._set_sim(sim)
         self._t0 = time.monotonic()
         self._base = session.state.now + 1
         self.version = 0
         self.listeners: set[asyncio.Queue[int]] = set()
-        self.pawn_seat: dict[str, int | None] = {}
-        self.held: list[int | None] = []
-        self.last: dict[str, Any] | None = None
-        self.bot_busy: int | None = None
-        self._bot_task: asyncio.Task[None] | None = None
+        self.pawns = PawnTracker()
         self._tasks: list[asyncio.Task[None]] = []
         self._cache: tuple[int, dict[str, Any]] | None = None
-        self._words: dict[int, dict[str, str]] = {}
+        self._words: dict[int, tuple[str, dict[str, str]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._rng = random.Random()
         self.monitor = self._new_monitor()
         self._health_key: Any = None
-        self._resynced: set[str] = set()  # holes a Board read changed (this turn)
+        self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
+        self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self._recolour()
+
+    def _set_sim(self, sim: SimTable | None) -> None:
+        self.sim = sim
+        if sim is not None:
+            sim.sync(self.decisions)
+            self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms,
+                                  speed=self.opts.bot_speed)
 
     # -- building --------------------------------------------------------------------
 
@@ -167,7 +128,7 @@ class Hub:
 
     @classmethod
     def open_run(cls, options: HubOptions, setup: dict[str, Any],
-                 driver: Driver | None, *, resume: bool = True) -> Hub:
+                 driver: BoardDriver | None, *, resume: bool = True) -> Hub:
         """A real board: resumes the journal's latest game of ``setup``'s mode (a real
         board's by default), else starts ``setup``."""
         session = None
@@ -187,11 +148,13 @@ class Hub:
             self.driver.show_leds(self.session.state.leds, self.now())
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *( [self._bot_task] if self._bot_task else [])]:
+        for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        if self.bots is not None:
+            await self.bots.stop()
         if self.driver is not None:
             self.driver.close()
         self.session.close()
@@ -200,42 +163,60 @@ class Hub:
 
     # -- time and inputs ---------------------------------------------------------------
 
+    @property
+    def referee_state(self) -> RefereeState:
+        return self.session.state
+
+    @property
+    def bot_busy(self) -> int | None:
+        """The seat of the bot that is playing, if one is."""
+        return self.bots.busy if self.bots is not None else None
+
     def now(self) -> int:
         return self._base + int((time.monotonic() - self._t0) * 1000)
 
-    def post(self, event: Input) -> None:
-        """From a driver thread: feed ``event`` on the loop."""
+    def post(self, reading: Reading) -> None:
+        """From a driver thread: feed ``reading`` on the loop."""
         if self._loop is None:
             return
-        self._loop.call_soon_threadsafe(self._feed_external, event)
+        self._loop.call_soon_threadsafe(self._feed_reading, reading)
 
-    def _feed_external(self, event: Input) -> None:
-        if isinstance(event, Board):
+    def _feed_reading(self, reading: Reading) -> None:
+        if isinstance(reading, SwitchRead):
             # The driver's full read (at start or after a reconnect): news only if it
             # differs from what the referee believes.
             sensed = self.session.state.sensed
-            if event.holes == sensed:
+            if reading.holes == sensed:
                 return
-            self._resynced |= event.holes ^ sensed
-            for h in sorted(event.holes ^ sensed):
-                self.monitor.observe(HoleEvent(event.t, "place" if h in event.holes
+            self._resynced |= reading.holes ^ sensed
+            for h in sorted(reading.holes ^ sensed):
+                self.monitor.observe(HoleEvent(reading.t, "place" if h in reading.holes
                                                else "lift", h))
-            self.feed(event)
+            self.feed(reading)
             self._recolour()
             return
-        if isinstance(event, HoleEvent):
-            self.monitor.observe(event)
-            self._track(event)
-        self.feed(event)
+        if isinstance(reading, HoleEvent):
+            self.monitor.observe(reading)
+            self.track(reading)
+        self.feed(reading)
 
     def feed(self, event: Input) -> list[Effect]:
         effects = self.session.feed(event)
         self._after(effects)
         return effects
 
+    def track(self, ev: HoleEvent, seat_hint: int | None = None) -> None:
+        """Follow a lift or place for the drawing of the board (sim/pawns.py)."""
+        self.pawns.track(ev, seat_hint, "bot" if self.bot_busy is not None else "player")
+
     def _after(self, effects: list[Effect]) -> None:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(records)
+        for r in records:
+            if r["type"] in ("move", "undo"):
+                tap, self.tap_hand = self.tap_hand, None
+                self.coach = coach_remark(self.session.state, r, self.sim, tap,
+                                          self.opts.coach_playouts)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
@@ -261,9 +242,14 @@ class Hub:
                 effects = self.session.tick(self.now())
                 if effects:  # a flag cleared comes as a "resolved" decision
                     self._after(effects)
-                self._maybe_bot()
+                if self.bots is not None:
+                    self.bots.maybe_start()
             except Exception as e:  # the host must keep running whatever one tick does
                 print(f"keezbord: tick failed: {e!r}")
+
+    def _recolour(self) -> None:
+        st = self.session.state
+        self.pawns.recolour(st.pos, st.sensed)
 
     # -- sensor and link health (run mode) ------------------------------------------------
 
@@ -305,158 +291,11 @@ class Hub:
             self._health_key = key
             self.changed()
 
-    # -- the simulated board (which seat's pawn stands where: the page's drawing) -----
-
-    def _recolour(self) -> None:
-        """Seat of every sensed pawn from the position (after a move is accepted or the
-        game is opened); pawns the position does not explain keep their tracked seat."""
-        pos = self.session.state.pos
-        expected = colours(pos)
-        sensed = self.session.state.sensed
-        old = self.pawn_seat
-        self.pawn_seat = {h: _seat_of(h, expected, old) for h in sensed}
-        missing = [h for h in expected if h not in sensed]
-        nests = [0] * pos.seats
-        for h in sensed:
-            s = nest_seat(h)
-            if s is not None:
-                nests[s] += 1
-        held: list[int | None] = [expected[h] for h in sorted(missing)]
-        for s, locs in enumerate(pos.pawns):
-            held += [s] * max(0, sum(1 for loc in locs if loc == NEST) - nests[s])
-        total = 4 * pos.seats
-        held += [None] * max(0, total - len(sensed) - len(held))
-        self.held = held[:max(0, total - len(sensed))]
-
-    def _track(self, ev: HoleEvent, seat_hint: int | None = None) -> None:
-        if ev.action == "lift":
-            self.held.append(self.pawn_seat.pop(ev.hole, None))
-        else:
-            idx = len(self.held) - 1
-            want = nest_seat(ev.hole) if ev.hole[0] == "N" else seat_hint
-            if want is not None and want in self.held:
-                idx = len(self.held) - 1 - self.held[::-1].index(want)
-            seat = self.held.pop(idx) if self.held else None
-            self.pawn_seat[ev.hole] = seat
-        self.last = {"action": ev.action, "hole": ev.hole,
-                     "by": "bot" if self.bot_busy is not None else "player"}
-
     # -- requests from a page ------------------------------------------------------------
 
     def request(self, msg: Mapping[str, Any], control: bool) -> None:
         """One message from a page (docs/web.md). Raises HubError with a player text."""
-        kind = msg.get("type")
-        if kind in ("lift", "place", "card", "discard", "fix", "give"):
-            if self.sim is None:
-                raise HubError(NOT_SIM)
-            if self.bot_busy is not None:
-                raise HubError(BOT_BUSY)
-            if kind in ("card", "discard") and self.sim.waiting:
-                raise HubError(GIVE_FIRST)
-        elif kind in ("undo", "new_game", "penalty", "time_limit", "overrule") and not control:
-            raise HubError(NEED_TOKEN)
-        if kind in ("penalty", "time_limit") and \
-                self.session.state.pos.profile.scoring != "nk":
-            raise HubError(NK_ONLY)
-        if kind == "lift" or kind == "place":
-            self._hole_request(kind, msg)
-        elif kind == "card":
-            seat = self._human_to_play()
-            card = msg.get("card")
-            assert self.sim is not None
-            if not isinstance(card, str) or card not in self.sim.hand(seat):
-                raise HubError(NOT_YOUR_CARD)
-            self.feed(CardTap(self.now(), card))
-        elif kind == "discard":
-            seat = self._human_to_play()
-            assert self.sim is not None
-            self.feed(Discard(self.now(), tuple(self.sim.hand(seat))))
-        elif kind == "fix":
-            self._fix()
-        elif kind == "give":
-            assert self.sim is not None
-            seat = msg.get("seat", self.sim.waiting[0] if self.sim.waiting else None)
-            card = msg.get("card")
-            if not isinstance(seat, int) or not isinstance(card, str):
-                raise HubError(Text("kies een kaart", "choose a card"))
-            try:
-                self.sim.give(seat, card)
-            except ValueError as e:
-                raise HubError(Text("die kaart kan nu niet doorgegeven worden",
-                                    f"that card cannot be passed now ({e})")) from None
-            self.changed()
-        elif kind == "undo":
-            self.undo()
-        elif kind == "penalty":
-            offender = msg.get("seat")
-            if isinstance(offender, bool) or not isinstance(offender, int) or \
-                    not 0 <= offender < self.session.state.pos.seats:
-                raise HubError(Text("kies een stoel", "choose a seat"))
-            self.feed(Penalty(self.now(), offender))
-        elif kind == "time_limit":
-            self.feed(TimeLimit(self.now()))
-        elif kind == "overrule":
-            reason, mv, correct = msg.get("reason"), msg.get("move") or None, msg.get("correct")
-            if not isinstance(reason, str) or not reason.strip() or (
-                    mv is not None and not isinstance(mv, str)) or not isinstance(
-                    correct if correct is not None else False, bool):
-                raise HubError(Text("geef een reden op (en eventueel de zet)",
-                                    "give a reason (and, if need be, the move)"))
-            self.feed(Overrule(self.now(), reason.strip(), mv, bool(correct)))
-        elif kind == "new_game":
-            self.new_game(msg)
-        else:
-            raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
-
-    def _hole_request(self, kind: str, msg: Mapping[str, Any]) -> None:
-        hole = msg.get("hole")
-        topo = self.session.state.pos.topology
-        if not isinstance(hole, str) or hole not in topo.hole_names:
-            raise HubError(UNKNOWN_HOLE)
-        sensed = self.session.state.sensed
-        if kind == "lift":
-            if hole not in sensed:
-                raise HubError(NO_PAWN)
-            ev = HoleEvent(self.now(), "lift", hole)
-            self._track(ev)
-        else:
-            if hole in sensed:
-                raise HubError(HOLE_TAKEN)
-            if not self.held:
-                raise HubError(EMPTY_HAND)
-            pawn = msg.get("pawn")
-            if isinstance(pawn, int) and 0 <= pawn < len(self.held):
-                # The player chose which pawn in hand to put down: move it to the end.
-                self.held.append(self.held.pop(pawn))
-            ev = HoleEvent(self.now(), "place", hole)
-            self._track(ev, self.held[-1])
-        self.feed(ev)
-
-    def _human_to_play(self) -> int:
-        seat = self.session.state.seat
-        if seat is None:
-            raise HubError(Text("het spel is afgelopen", "the game is over"))
-        assert self.sim is not None
-        if self.sim.is_bot(seat):
-            raise HubError(NOT_HUMAN)
-        return seat
-
-    def _fix(self) -> None:
-        """Simulator help: put a flagged board right as the restore guidance says."""
-        flag = self.session.state.flag
-        if flag is None:
-            return
-        for frm, to in flag.pairs:
-            if frm is not None and frm in self.session.state.sensed:
-                ev = HoleEvent(self.now(), "lift", frm)
-                self._track(ev)
-                self.feed(ev)
-            if to is not None and to not in self.session.state.sensed:
-                if not self.held:
-                    self.held.append(None)
-                ev = HoleEvent(self.now(), "place", to)
-                self._track(ev)
-                self.feed(ev)
+        requests.handle(self, msg, control)
 
     def undo(self) -> None:
         effects = self.session.undo_last_move(self.now())
@@ -465,28 +304,13 @@ class Hub:
     def new_game(self, msg: Mapping[str, Any]) -> None:
         """Start a new game (the old one stays in the journal)."""
         pos = self.session.state.pos
-        d = self.opts.defaults
-        seats = _int_in(msg.get("seats", d.get("seats", pos.seats)), 2, 8, "seats")
-        profile = msg.get("profile", d.get("profile", pos.profile.name))
-        if profile not in PROFILES:
-            raise HubError(Text(f"onbekend profiel {profile!r}", f"unknown profile {profile!r}"))
-        teams = msg.get("teams") or None
-        if teams not in (None, "pairs", "none") or (teams == "pairs" and seats % 2):
-            raise HubError(Text("teams: 'pairs' (bij een even aantal stoelen) of 'none'",
-                                "teams: 'pairs' (with an even number of seats) or 'none'"))
-        hints = msg.get("hints", self.session.setup_raw.get("hints", "targets"))
-        if hints not in HINT_LEVELS:
-            raise HubError(Text(f"onbekend hintniveau {hints!r}", f"unknown hint level {hints!r}"))
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-            self._bot_task = None
-        self.bot_busy = None
-        if self.sim is not None:
-            kinds_raw = msg.get("players", d.get("players", self.sim.info.kinds))
-            try:
-                kinds = check_kinds(list(kinds_raw), seats)
-            except (TypeError, ValueError) as e:
-                raise HubError(Text(str(e), str(e))) from None
+        seats, profile, teams, hints, kinds = requests.new_game_options(
+            msg, self.opts.defaults, pos.seats, pos.profile.name,
+            self.session.setup_raw.get("hints", "targets"),
+            self.sim.info.kinds if self.sim is not None else None)
+        if self.bots is not None:
+            self.bots.cancel()
+        if kinds is not None:
             seed = msg.get("seed")
             if not isinstance(seed, int):
                 seed = random.randrange(2**31)
@@ -501,152 +325,33 @@ class Hub:
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
         self.decisions = self.session.journal.decisions(self.session.game)
-        if self.sim is not None:
+        if kinds is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
-            self.sim = SimTable(info, seats, profile, self.store, self.session.game)
-            self.sim.sync(self.decisions)
+            self._set_sim(SimTable(info, seats, profile, self.store, self.session.game))
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._words.clear()
         self.monitor = self._new_monitor()
         self._resynced.clear()
-        self.pawn_seat = {}
-        self.last = None
+        self.pawns.reset()
         self._recolour()
         if self.driver is not None:
             self.driver.show_leds(self.session.state.leds, self.now())
         self.changed()
 
-    # -- bots ----------------------------------------------------------------------------
+    # -- what a page shows -----------------------------------------------------------------
 
-    def _maybe_bot(self) -> None:
-        sim = self.sim
-        st = self.session.state
-        if sim is None or self.bot_busy is not None or st.seat is None or sim.waiting:
-            return
-        if not sim.is_bot(st.seat) or st.flag is not None or st.card is not None:
-            return
-        if st.ambiguous or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
-            return  # the board is not at rest as the position says: wait for the people
-        self.bot_busy = st.seat
-        self._bot_task = asyncio.create_task(self._bot_turn(st.seat))
-
-    async def _sleep_until(self, t: int) -> None:
-        delay = (t - self.now()) / 1000
-        if delay > 0:
-            await asyncio.sleep(delay)
-
-    async def _bot_turn(self, seat: int) -> None:
-        sim = self.sim
-        assert sim is not None
-        speed = self.opts.bot_speed
-        try:
-            await asyncio.sleep(self.opts.think_ms * speed / 1000)
-            st = self.session.state
-            if st.seat != seat:
-                return
-            pos = st.pos
-            hand = sim.hand(seat)
-            choice = sim.bots[seat].choose(pos, hand)
-            self.changed()
-            if choice is None:
-                self.feed(Discard(self.now(), tuple(hand)))
-                return
-            card, move = choice
-            after = apply(pos, card, move)
-            self.feed(CardTap(self.now(), card))
-            await asyncio.sleep(self.opts.think_ms * speed / 2000)
-            events = events_for_move(pos, move, after, self._rng, 0, st.sensed)
-            hints = _landing_seats(pos, move)
-            start = self.now()
-            for ev in events:
-                assert isinstance(ev, HoleEvent)
-                await self._sleep_until(start + int(ev.t * speed))
-                real = HoleEvent(self.now(), ev.action, ev.hole)
-                self._track(real, hints.get(ev.hole))
-                self.feed(real)
-        finally:
-            self.bot_busy = None
-            self._bot_task = None
-            self.changed()
-
-    # -- the state a page shows ------------------------------------------------------------
-
-    def state(self) -> dict[str, Any]:
+    def page_state(self) -> dict[str, Any]:
         """Everything the page draws (docs/web.md ``state``), cached per version."""
         if self._cache is not None and self._cache[0] == self.version:
             return self._cache[1]
-        snap = self.session.snapshot("nl")
         st = self.session.state
-        pos = st.pos
-        sim = self.sim
-        players = []
-        for s in range(pos.seats):
-            c = SEAT_COLOURS[s]
-            players.append({
-                "seat": s, "kind": sim.info.kinds[s] if sim is not None else "player",
-                "colour": {"nl": c.nl, "en": c.en, "hex": c.hex, "symbol": c.symbol},
-                "cards": sim.counts()[s] if sim is not None else None,
-                "team": list(pos.team_of(s))})
-        history = []
-        for i, rec in enumerate(st.history):
-            words = self._words.get(i)
-            if words is None or words.get("_move") != rec.text:  # a corrected move
-                words = {**_words(rec).as_dict(), "_move": rec.text}
-                self._words[i] = words
-            entry = {"n": i + 1, "seat": rec.seat, "card": rec.card, "move": rec.text,
-                     "words": {k: v for k, v in words.items() if k != "_move"}}
-            if rec.overruled:
-                entry["overruled"] = rec.overruled
-            history.append(entry)
-        for k in [k for k in self._words if k >= len(st.history)]:
-            del self._words[k]
-        hand = None
-        exchange = None
-        if sim is not None and sim.waiting:
-            giver = sim.waiting[0]
-            exchange = {"seat": giver, "partner": sim.partner(giver), "cards": sim.hand(giver),
-                        "waiting": list(sim.waiting)}
-            hand = {"seat": giver, "cards": sim.hand(giver), "playable": [], "active": False}
-        elif sim is not None:
-            seat = st.seat
-            if seat is None or sim.is_bot(seat):
-                humans = [s for s in range(pos.seats) if not sim.is_bot(s)]
-                seat = humans[0] if humans else None
-            if seat is not None:
-                active = (st.seat == seat and self.bot_busy is None)
-                hand = {"seat": seat, "cards": sim.hand(seat),
-                        "playable": sim.playable(seat) if active else [],
-                        "active": active}
-        flag = snap["flag"]
-        if flag is not None:
-            flag["guidance"] = [_guidance(a, b).as_dict() for a, b in st.flag.pairs] \
-                if st.flag is not None else []
-        score = None
-        nk = pos.profile.scoring == "nk"
-        if nk:
-            score = [{"seats": list(team), "points": pts}
-                     for team, pts in nk_score(pos, timed_out=st.stopped).items()]
-        # Game time: the referee's clock continues over restarts (it starts at 0).
-        clock = {"elapsed_ms": st.now if st.over else self.now(),
-                 "running": not st.over,
-                 "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
-                 "stopped": st.stopped}
-        out = {
-            "type": "state", "version": self.version, "mode": self.opts.mode,
-            "game": snap["game"], "seats": pos.seats, "segment": pos.topology.segment,
-            "profile": pos.profile.name, "teams": pos.teams, "hints": snap["hints"],
-            "players": players, "turn": snap["turn"], "card": snap["card"],
-            "table": snap["table"], "position": snap["position"],
-            "pawns": [{"hole": h, "seat": self.pawn_seat.get(h)} for h in sorted(st.sensed)],
-            "held": list(self.held), "expected_board": snap["expected_board"],
-            "leds": snap["leds"], "flag": flag, "ambiguous": snap["ambiguous"],
-            "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
-            "score": score, "hand": hand, "bot_busy": self.bot_busy, "last": self.last,
-            "health": self.health(), "clock": clock, "stopped": st.stopped,
-            "exchange": exchange,
-        }
+        out = page.page_state(page.PageView(
+            version=self.version, mode=self.opts.mode, snapshot=self.session.snapshot("nl"),
+            state=st, now=self.now(), words=page.move_words(st.history, self._words),
+            pawn_seat=self.pawns.pawn_seat, held=self.pawns.held, last=self.pawns.last,
+            sim=self.sim, bot_busy=self.bot_busy, health=self.health(), coach=self.coach))
         self._cache = (self.version, out)
         return out
 
@@ -655,48 +360,7 @@ class Hub:
         trace = self.session.export_trace()
         moves = []
         for i, rec in enumerate(self.session.state.history):
-            w = _words(rec)
+            w = page.move_in_words(rec)
             note = f"\t(overruled: {rec.overruled})" if rec.overruled else ""
             moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}{note}")
         return trace, moves
-
-
-def _words(rec: MoveRecord) -> Text:
-    """A move in words; a move the referee overruled may break every rule (even have no
-    card): then its notation."""
-    try:
-        return describe_move(rec.before, rec.move)
-    except (KeyError, ValueError, IndexError):
-        return Text(rec.text, rec.text)
-
-
-def _seat_of(hole: str, expected: Mapping[str, int], old: Mapping[str, int | None]
-             ) -> int | None:
-    if hole in expected:
-        return expected[hole]
-    if hole[0] in "NH":
-        return int(hole[1:hole.index(".")])
-    return old.get(hole)
-
-
-def _landing_seats(pos: Any, move: Move) -> dict[str, int]:
-    """Hole -> seat of the pawn that ends there (to draw a bot's pawns in hand right)."""
-    out: dict[str, int] = {}
-    for part in move.parts:
-        if isinstance(part, Step):
-            out[location_hole(pos.topology, part.seat, part.to).name] = part.seat
-    return out
-
-
-def _guidance(frm: str | None, to: str | None) -> Text:
-    if frm is not None and to is not None:
-        return Text(f"zet de pion van {frm} terug op {to}", f"move the pawn on {frm} back to {to}")
-    if to is not None:
-        return Text(f"zet een pion op {to}", f"put a pawn on {to}")
-    return Text(f"haal de pion van {frm} weg", f"take the pawn off {frm}")
-
-
-def _int_in(v: Any, lo: int, hi: int, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise HubError(Text(f"{name}: {lo} tot {hi}", f"{name}: {lo} to {hi}"))
-    return v

@@ -67,12 +67,12 @@ def play(setup: dict[str, Any], *events: dict[str, Any] | list[dict[str, Any]]) 
     frames: list[dict[str, Any]] = []
     state = None
     for state, effects in run(parsed, inputs):  # noqa: B007
-        for e in effects:
-            if isinstance(e, Decision):
-                decisions.append(e.to_dict("en"))
-                records.append(e.to_record())
-            elif isinstance(e, Leds):
-                frames.append(e.to_dict())
+        for effect in effects:
+            if isinstance(effect, Decision):
+                decisions.append(effect.to_dict("en"))
+                records.append(effect.to_record())
+            elif isinstance(effect, Leds):
+                frames.append(effect.to_dict())
     assert state is not None
     return Result(decisions, records, frames, state)
 

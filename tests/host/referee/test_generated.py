@@ -16,7 +16,7 @@ from keezbord.engine.position import Position
 from keezbord.host.events import CardTap, Discard, HoleEvent, Tick
 from keezbord.host.referee.recognize import board_sig, pos_sig
 from keezbord.host.referee.replay import run
-from keezbord.host.referee.state import Config, Decision
+from keezbord.host.referee.state import Config, Decision, Sig
 from keezbord.host.referee.step import new_game, step
 from keezbord.host.referee.trace import setup_from_dict
 from keezbord.host.sim.games import simulate
@@ -45,7 +45,7 @@ def test_generated_game_is_refereed_exactly(seats: int, profile: str, seed: int)
     assert state.winner == sim.winner
 
 
-def _wrong_board(pos: Position, board: frozenset[str], legal: set[object],
+def _wrong_board(pos: Position, board: frozenset[str], legal: set[Sig],
                  rng: random.Random) -> tuple[str, str] | None:
     """A pawn of the seat to play moved to a random empty hole that no legal move gives."""
     seat = pos.controlled_seat(pos.turn)
@@ -90,9 +90,9 @@ def test_wrong_placements_are_flagged_and_recoverable(seed: int) -> None:
         if wrong is not None:
             src, dst = wrong
             effects: list[object] = []
-            for e in (HoleEvent(t + 100, "lift", src), HoleEvent(t + 300, "place", dst),
-                      Tick(t + 3400)):
-                state, eff = step(state, e)
+            for wrong_e in (HoleEvent(t + 100, "lift", src), HoleEvent(t + 300, "place", dst),
+                            Tick(t + 3400)):
+                state, eff = step(state, wrong_e)
                 effects += eff
             ds = [e for e in effects if isinstance(e, Decision)]
             assert [d for d in ds if d.type == "move"] == []

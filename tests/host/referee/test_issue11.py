@@ -54,8 +54,9 @@ def test_item2_own_victim_held_long_is_never_asked_back() -> None:
 # -- 3: a flag's restore is not a jack swap -----------------------------------------------
 
 JACK = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4)
-CAPTURE_ATTEMPT = [ev(1000, "card", "J"), ev(1100, "lift", "T10"), ev(1300, "place", "N1.4"),
-                   move(1500, "T5", "T10"), ev(2500, "tick")]
+Events = list[dict[str, Any] | list[dict[str, Any]]]
+CAPTURE_ATTEMPT: Events = [ev(1000, "card", "J"), ev(1100, "lift", "T10"),
+                           ev(1300, "place", "N1.4"), move(1500, "T5", "T10"), ev(2500, "tick")]
 
 
 def test_item3_undoing_a_flagged_capture_is_no_swap() -> None:

@@ -28,7 +28,8 @@ def overrule(t: int, reason: str, mv: str | None = None, correct: bool = False
     return {"t": t, "type": "overrule", "reason": reason, "move": mv, "correct": correct}
 
 
-FLAGGED = [ev(1000, "card", "3"), move(1100, "T5", "T9"), ev(2000, "tick")]
+Events = list[dict[str, Any] | list[dict[str, Any]]]
+FLAGGED: Events = [ev(1000, "card", "3"), move(1100, "T5", "T9"), ev(2000, "tick")]
 
 
 def test_a_flagged_move_accepted_as_played() -> None:

@@ -220,9 +220,14 @@ def test_hint_levels() -> None:
     assert targets.get("T8") == "target"
     assert "target" not in play(setup(hints="off"), *lifted).frame_at(1100).values()
     full = play(setup(hints="full"), ev(1000, "card", "3"))
-    assert full.frame_at(1000).get("T5") == "source" and full.frame_at(1000).get("T20") == "source"
     [hint] = full.of("hint")
     assert hint["move"] in ("3 0:T5-T8", "3 0:T20-T23")
+    # The suggested pawn and its target carry the role "hint", the other pawn "source".
+    frm, to = ("T5", "T8") if hint["move"] == "3 0:T5-T8" else ("T20", "T23")
+    other = "T20" if frm == "T5" else "T5"
+    leds = full.frame_at(1000)
+    assert leds.get(frm) == "hint" and leds.get(to) == "hint" and leds.get(other) == "source"
+    assert hint["holes"] == [frm, to] and hint["reason"]
 
 
 def test_capture_target_lights_the_victims_nest_hole() -> None:

@@ -14,7 +14,7 @@ const UI = {
     export_trace: "Exporteer trace", export_moves: "Exporteer zetten", new_game: "Nieuw spel",
     seats: "Stoelen", profile: "Regels", teams: "Teams", teams_auto: "standaard", teams_pairs: "paren",
     teams_none: "ieder voor zich", hints: "Hulp", hints_off: "uit", hints_targets: "doelen",
-    hints_full: "volledig", players: "Spelers", start: "Start", yes: "Ja", no: "Nee",
+    hints_full: "volledig", hints_coach: "coach", coach: "Coach", players: "Spelers", start: "Start", yes: "Ja", no: "Nee",
     need_token: "Alleen kijken: beheer vraagt de code (open /?token=…).",
     fix: "Zet het bord recht", turn: "Aan zet", you: "jij", bot: "bot", wins: "wint", win: "winnen",
     played: "Gespeeld", in_hand: "In de hand", place_hint: "klik op een leeg gat om neer te zetten",
@@ -30,7 +30,7 @@ const UI = {
     stopped: "Gestopt op de tijdslimiet", elapsed: "Speeltijd",
     give_to: "kies een kaart voor je partner", give: "Geef aan partner",
     led: { turn: "aan zet", source: "kan zetten", target: "doel", victim: "geslagen pion hierheen",
-           error: "fout", restore: "hier terugzetten" },
+           error: "fout", restore: "hier terugzetten", hint: "tip: deze zet" },
     decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
                 ambiguous: "Meerdere zetten mogelijk", hint: "Tip", undo: "Teruggenomen",
                 move: "Zet", turn: "Beurt", win: "Winst", penalty: "Strafzet", time_limit: "Tijdslimiet",
@@ -46,7 +46,7 @@ const UI = {
     export_trace: "Export trace", export_moves: "Export moves", new_game: "New game",
     seats: "Seats", profile: "Rules", teams: "Teams", teams_auto: "default", teams_pairs: "pairs",
     teams_none: "every one for themselves", hints: "Hints", hints_off: "off", hints_targets: "targets",
-    hints_full: "full", players: "Players", start: "Start", yes: "Yes", no: "No",
+    hints_full: "full", hints_coach: "coach", coach: "Coach", players: "Players", start: "Start", yes: "Yes", no: "No",
     need_token: "View only: control needs the token (open /?token=…).",
     fix: "Put the board right", turn: "To play", you: "you", bot: "bot", wins: "wins", win: "win",
     played: "Played", in_hand: "In hand", place_hint: "click an empty hole to put it down",
@@ -62,14 +62,14 @@ const UI = {
     stopped: "Stopped at the time limit", elapsed: "Game time",
     give_to: "choose a card for your partner", give: "Pass to partner",
     led: { turn: "to play", source: "can move", target: "target", victim: "captured pawn goes here",
-           error: "wrong", restore: "put back here" },
+           error: "wrong", restore: "put back here", hint: "hint: this move" },
     decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
                 ambiguous: "More than one move fits", hint: "Hint", undo: "Taken back",
                 move: "Move", turn: "Turn", win: "Win", penalty: "Penalty", time_limit: "Time limit",
                 resolved: "Board put right", missing: "Pawn missing" },
   },
 };
-const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂" };
+const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂", hint: "★" };
 const SVGNS = "http://www.w3.org/2000/svg";
 
 // The page's language: the player's own choice (the NL/EN button or ?lang=, remembered in
@@ -228,7 +228,7 @@ function render() {
 function renderLegend() {
   const ul = document.getElementById("legend");
   ul.replaceChildren();
-  for (const role of ["turn", "source", "target", "victim", "error", "restore"]) {
+  for (const role of ["turn", "source", "target", "victim", "error", "restore", "hint"]) {
     const sw = el("span", { class: "sw" });
     sw.style.borderColor = `var(--led-${role})`;
     ul.append(el("li", { "data-role": role }, sw, `${LED_MARK[role] || ""} ${UI[app.lang].led[role]}`));
@@ -341,7 +341,8 @@ function renderSide() {
   log.replaceChildren(...shown.slice(-6).reverse().map((d) => {
     const name = UI[app.lang].decision[d.type] || d.type;
     let detail = d.reason ? tx(d.reason) : "";
-    if (d.type === "hint" || d.type === "undo") detail = d.move || detail;
+    if (d.type === "undo") detail = d.move || detail;
+    if (d.type === "hint") detail = d.reason ? tx(d.reason) : d.move;
     if (d.type === "discard" && d.ok) detail = seatName(d.seat);
     if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
     if (d.must_play) detail += ` (${d.must_play})`;
@@ -354,6 +355,9 @@ function renderSide() {
                       text });
   }));
   if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
+  // The coach (hints "coach"): after a person's clearly worse move, the better move.
+  if (st.coach) log.prepend(el("li", { class: "coach", "data-coach": st.coach.better,
+                                       text: `${t("coach")}: ${tx(st.coach.text)}` }));
 
   // History: notation and words.
   const moves = document.getElementById("moves");

@@ -194,6 +194,11 @@ class SimTable:
             self.store.save(self.game_id, self.info)
         self._exchange(self.game)
 
+    def gave(self, seat: int) -> str | None:
+        """The card ``seat`` passed its partner this deal (partner_exchange), if any."""
+        given = self.info.exchanges.get(self._deal_key)
+        return given[seat] or None if given is not None and not self.waiting else None
+
     def partner(self, seat: int) -> int | None:
         return self.game.position.partner(seat)
 

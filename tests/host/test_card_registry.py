@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from keezbord.engine.cards import deck
-from keezbord.host.cards import (
+from keezbord.host.card_registry import (
     CardRegistry,
     Enrollment,
     RegistryError,

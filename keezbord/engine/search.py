@@ -1,0 +1,380 @@
+"""Search over hidden hands: determinized flat Monte Carlo on the fast board.
+
+Keezen hides the cards: a seat knows its own hand, the cards played and shown since the
+last shuffle, the deck's make-up, how many cards everyone holds, and (profile
+``partner_exchange``) the card it passed its partner. ``analyse`` samples the other seats'
+hands consistently with that (``Known``), plays every candidate move out on the same
+sampled deals (paired: card luck weighs on every candidate alike) with a cheap policy (the
+greedy bot) for a few turns, scores the board there, and keeps the better half of the
+candidates each pass (successive halving), so the playouts go where the choice is close.
+
+Everything is counted in *playouts* (one sampled deal played out after one candidate):
+the engine never reads a clock, so the same seed and budget give the same answer; the
+host turns milliseconds into playouts by measuring its machine (host/search_budget.py).
+
+A playout stops after ``horizon`` turns, at the end of the round (hands are empty then;
+the next deal is unknown to everyone) or when a team wins. Its value is the leaf
+evaluation (``evaluate_board`` plus what the cards still held are worth) squashed to a
+win chance with a logistic curve; a won playout counts 1, a lost one 0.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .board import Board, FastMove, to_move
+from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
+from .cards import ROUND_SIZES, deck
+from .notation import Move
+from .position import NEST, Position
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# Leaf evaluation to win chance: 1 / (1 + exp(-value / SCALE)). A pawn home is worth
+# about 100 to 180 in evaluate_board; SCALE makes one pawn home ahead about a 60:40 game.
+SCALE = 250.0
+# Candidates kept for playouts, best first by the greedy bot's own score (a 7 can have
+# a hundred splits; the ones greedy ranks low are rarely close).
+MAX_CANDIDATES = 12
+DEFAULT_PLAYOUTS = 300
+# Cards each seat is taken to hold when nobody said (a position without its game): a
+# round's first deal holds 5, its others 4.
+GUESSED_HAND = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the seat to play knows of the cards besides its own hand.
+
+    ``seen``: every card played or shown (discarded hands) since the last shuffle, by any
+    seat, the seat's own included. ``hand_sizes``: cards each seat holds now (None: as
+    many as the seat to play and at least GUESSED_HAND, for positions without a game).
+    ``partner_has``: cards the partner is known to hold (the card passed to it this round
+    and not played since)."""
+
+    seen: tuple[str, ...] = ()
+    hand_sizes: tuple[int, ...] | None = None
+    partner_has: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One root move with what its playouts found."""
+
+    card: str
+    move: FastMove
+    greedy: float  # the greedy bot's score of the move (its one-ply evaluation)
+    playouts: int = 0
+    total: float = 0.0  # sum of the playouts' win chances
+    lost: int = 0  # playouts in which the team lost a pawn to a capture
+    won: int = 0  # playouts the team won outright
+
+    @property
+    def win(self) -> float:
+        return self.total / self.playouts if self.playouts else 0.0
+
+    @property
+    def lost_rate(self) -> float:
+        return self.lost / self.playouts if self.playouts else 0.0
+
+    def as_move(self) -> Move:
+        return to_move(self.move)
+
+
+@dataclass(slots=True)
+class Analysis:
+    """The candidates of one decision, best first (``ranked``), and the budget used."""
+
+    seat: int
+    ranked: list[Candidate] = field(default_factory=list)
+    playouts: int = 0
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.ranked[0] if self.ranked else None
+
+    @property
+    def runner_up(self) -> Candidate | None:
+        return self.ranked[1] if len(self.ranked) > 1 else None
+
+    def of_move(self, card: str, move: FastMove) -> Candidate | None:
+        for c in self.ranked:
+            if c.card == card and c.move == move:
+                return c
+        return None
+
+
+# -- sampling the hidden hands -----------------------------------------------------------
+
+
+def unseen_pool(seats: int, hand: Sequence[str], known: Known) -> list[str]:
+    """The cards the seat cannot see: the deck less its hand and the cards seen."""
+    pool = Counter(deck(seats))
+    pool.subtract(hand)
+    pool.subtract(known.seen)
+    return sorted(pool.elements())  # sorted: the sample depends on the seed alone
+
+
+def sample_hands(seats: int, me: int, hand: Sequence[str], known: Known,
+                 partner: int, rng: random.Random) -> list[list[str]]:
+    """One deal of the hidden hands consistent with ``known`` (``partner`` < 0: none).
+    The seat's own hand is as given, topped up with sampled cards if the caller knows
+    only part of it (the referee knows only the card tapped)."""
+    sizes = known.hand_sizes or tuple(max(len(hand), GUESSED_HAND) for _ in range(seats))
+    pool = unseen_pool(seats, hand, known)
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    if partner >= 0:
+        for c in known.partner_has:
+            if c in pool:
+                pool.remove(c)
+                hands[partner].append(c)
+    rng.shuffle(pool)
+    need = sum(max(0, sizes[s] - len(hands[s])) for s in range(seats) if s != me)
+    need += max(0, sizes[me] - len(hand))
+    if need > len(pool):  # knowledge that does not add up (a hand-made position)
+        extra = deck(seats)
+        rng.shuffle(extra)
+        pool += extra
+    for s in range(seats):
+        want = sizes[s] - len(hands[s]) if s != me else sizes[me] - len(hand)
+        for _ in range(max(0, want)):
+            hands[s].append(pool.pop())
+    hands[me] = list(hand) + hands[me]
+    return hands
+
+
+# -- the search ----------------------------------------------------------------------------
+
+
+def root_candidates(board: Board, seat: int, hand: Sequence[str],
+                    limit: int = MAX_CANDIDATES,
+                    include: tuple[str, FastMove] | None = None) -> list[Candidate]:
+    """Each distinct position reachable with each card once (the first move to reach
+    it, as the greedy bot sees them), best ``limit`` by the greedy score; ``include``:
+    a move that must be among them (the coach judges the move played)."""
+    base = evaluate_board(board, seat)
+    seen: dict[tuple[str, tuple[tuple[int, ...], ...]], Candidate] = {}
+    must: tuple[str, tuple[tuple[int, ...], ...]] | None = None
+    for card in dict.fromkeys(hand):
+        keep = CARD_KEEP.get(card, 0.0)
+        for move in board.moves(card, seat):
+            undo = board.make(move)
+            rows = [sorted(r) for r in board.pawns]
+            key = (card, tuple(map(tuple, rows)))
+            if key not in seen:
+                seen[key] = Candidate(card, move,
+                                      evaluate_board(board, seat, rows) - base - keep)
+            if include is not None and include == (card, move):
+                must = key
+            board.unmake(undo)
+    out = sorted(seen.values(), key=lambda c: -c.greedy)[:limit]
+    if must is not None and seen[must] not in out:
+        out.append(seen[must])
+    return out
+
+
+def position_key(board: Board, move: FastMove) -> tuple[tuple[int, ...], ...]:
+    """The pawns after ``move`` (the board is left as it was)."""
+    undo = board.make(move)
+    key = board.key()
+    board.unmake(undo)
+    return key
+
+
+def analyse(board: Board, seat: int, hand: Sequence[str], known: Known | None = None, *,
+            playouts: int = DEFAULT_PLAYOUTS, rng: random.Random | None = None,
+            horizon: int | None = None, limit: int = MAX_CANDIDATES,
+            include: tuple[str, FastMove] | None = None, single: bool = True) -> Analysis:
+    """Rank the seat's moves with the hand by playouts on sampled deals (see the module
+    doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
+    lone choice out too (to say how it stands). The board is left as it was."""
+    rng = rng or random.Random(0)
+    known = known or Known()
+    cands = root_candidates(board, seat, hand, limit, include)
+    result = Analysis(seat, cands)
+    if len(cands) <= 1 or playouts <= 0:
+        if cands and playouts > 0 and single:
+            _pass(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon)
+            result.playouts = cands[0].playouts
+        return result
+    alive = list(cands)
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    left = playouts
+    for r in range(rounds):
+        if len(alive) == 1:
+            break
+        per = max(1, (left // (rounds - r)) // len(alive))
+        _pass(board, seat, hand, known, alive, per, rng, horizon)
+        left -= per * len(alive)
+        alive.sort(key=lambda c: -c.win)
+        alive = alive[:max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive
+    result.playouts = sum(c.playouts for c in cands)
+    # Survivors first (best mean first), then the candidates dropped earlier.
+    survivors = {id(c) for c in alive}
+    result.ranked = sorted(cands, key=lambda c: (id(c) not in survivors, -c.win))
+    return result
+
+
+def _pass(board: Board, seat: int, hand: Sequence[str], known: Known,
+          cands: Sequence[Candidate], deals: int, rng: random.Random,
+          horizon: int | None) -> None:
+    """``deals`` sampled deals, every candidate played out on each (with the same
+    random draws for the policy)."""
+    seats = board.seats
+    partner = board.partner[seat] if board.pairs else -1
+    h = horizon if horizon is not None else 2 * seats
+    team = board.team[seat]
+    for _ in range(deals):
+        hands = sample_hands(seats, seat, hand, known, partner, rng)
+        policy_seed = rng.random()
+        for c in cands:
+            value, lost, won = _playout(board, seat, team, c, hands, h,
+                                        GreedyBot(random.Random(policy_seed)))
+            c.playouts += 1
+            c.total += value
+            c.lost += lost
+            c.won += won
+
+
+def _nest_count(board: Board, team: tuple[int, ...]) -> int:
+    return sum(board.pawns[s].count(NEST) for s in team)
+
+
+def _playout(board: Board, me: int, team: tuple[int, ...], cand: Candidate,
+             deal: list[list[str]], horizon: int, policy: GreedyBot) -> tuple[float, int, int]:
+    """Play ``cand`` then ``horizon`` turns of the round; (win chance, team lost a pawn,
+    team won). The board is restored."""
+    seats = board.seats
+    hands = [list(h) for h in deal]
+    hands[me].remove(cand.card)
+    undos = [board.make(cand.move)]
+    nests0 = _nest_count(board, team)
+    winner = board.winner()
+    seat = me
+    pick = policy.pick
+    for _ in range(horizon):
+        if winner is not None:
+            break
+        nxt = -1
+        for i in range(1, seats + 1):
+            s = (seat + i) % seats
+            if hands[s]:
+                nxt = s
+                break
+        if nxt < 0:
+            break  # the round is over
+        seat = nxt
+        choice: FastChoice = pick(board, seat, hands[seat])
+        if choice is None:
+            hands[seat] = []
+            continue
+        hands[seat].remove(choice[0])
+        homed = board.homed
+        undos.append(board.make(choice[1]))
+        if board.homed > homed:
+            winner = board.winner()
+    lost = 1 if _nest_count(board, team) > nests0 else 0
+    if winner is not None:
+        value = 1.0 if winner == team else 0.0
+    else:
+        value = _squash(_leaf(board, me, team, hands))
+    for u in reversed(undos):
+        board.unmake(u)
+    return value, lost, 1 if winner == team else 0
+
+
+def _leaf(board: Board, me: int, team: tuple[int, ...], hands: list[list[str]]) -> float:
+    value = evaluate_board(board, me)
+    share = max(1, board.seats - len(team))
+    for s, h in enumerate(hands):
+        cards = sum(CARD_KEEP.get(c, 0.0) for c in h)
+        value += cards if s in team else -cards / share * len(team)
+    return value
+
+
+def _squash(v: float) -> float:
+    if v > 20 * SCALE:
+        return 1.0
+    if v < -20 * SCALE:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-v / SCALE))
+
+
+# -- the bot -----------------------------------------------------------------------------
+
+
+class SearchBot:
+    """Plays the move ``analyse`` ranks first, with ``playouts`` playouts a decision.
+    Given what the game knows (``pick_known``: the loops in playout.py and game.py pass
+    it), it samples the hidden hands consistently; without it, from the whole deck."""
+
+    name = "search"
+
+    def __init__(self, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS,
+                 horizon: int | None = None) -> None:
+        self.rng = rng
+        self.playouts = playouts
+        self.horizon = horizon
+        self._greedy = GreedyBot(rng)
+
+    def pick_known(self, board: Board, seat: int, hand: Sequence[str],
+                   known: Known | None) -> FastChoice:
+        a = analyse(board, seat, hand, known, playouts=self.playouts,
+                    rng=random.Random(self.rng.random()), horizon=self.horizon,
+                    single=False)
+        best = a.best
+        return None if best is None else (best.card, best.move)
+
+    def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
+        return self.pick_known(board, seat, hand, None)
+
+    def choose(self, pos: Position, hand: Sequence[str]) -> Choice:
+        choice = self.pick(Board(pos), pos.turn, hand)
+        return None if choice is None else (choice[0], to_move(choice[1]))
+
+    def choose_positions(self, pos: Position, hand: Sequence[str]) -> Choice:
+        return self.choose(pos, hand)
+
+    def give(self, pos: Position, hand: Sequence[str]) -> str:
+        return self._greedy.give(pos, hand)
+
+
+def known_of_game(game: Game, seat: int, gave: str | None = None) -> Known:
+    """What ``seat`` knows in a ``Game``: the cards played and shown since the last
+    shuffle (the history walked back to it: a shuffle's cards are all played or shown
+    before the next), everyone's hand size, and ``gave``, the card it passed its partner
+    this round (profile ``partner_exchange``), unless the partner has played that rank
+    since."""
+    seats = game.position.seats
+    per_shuffle = len(deck(seats))
+    bounds = {sum(ROUND_SIZES[:r]) * seats for r in range(len(ROUND_SIZES))}
+    used = 0
+    seen: list[str] = []
+    round_start = 0
+    for i, turn in enumerate(game.history):
+        if used >= per_shuffle:
+            used, seen = 0, []
+        if used in bounds:
+            round_start = i
+        if turn.card is not None:
+            seen.append(turn.card)
+            used += 1
+        else:
+            seen.extend(turn.discarded)
+            used += len(turn.discarded)
+    if used >= per_shuffle:
+        seen, round_start = [], len(game.history)
+    elif used in bounds:
+        round_start = len(game.history)
+    partner = game.position.partner(seat)
+    has: tuple[str, ...] = ()
+    if gave is not None and partner is not None and not any(
+            t.seat == partner and t.card == gave for t in game.history[round_start:]):
+        has = (gave,)
+    return Known(tuple(seen), tuple(len(h) for h in game.hands), has)

@@ -1,0 +1,118 @@
+"""The simulator's bot seats, played at a person's pace: think, tap the card, then lift
+and place the pawns as hole events (physical.py), each fed to the referee like a
+person's. Runs on the host's asyncio loop, one bot turn at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from typing import Protocol
+
+from keezbord.engine.board import Board as FastBoard
+from keezbord.engine.board import to_move
+from keezbord.engine.movegen import apply
+from keezbord.engine.search import known_of_game
+from keezbord.host.events import CardTap, Discard, Event, HoleEvent
+from keezbord.host.referee import RefereeState, board_sig, pos_sig
+from keezbord.host.sim.pawns import landing_seats
+from keezbord.host.sim.physical import events_for_move
+from keezbord.host.sim.table import SimTable
+
+
+class BotHost(Protocol):
+    """What a bot needs of the running game (the web hub)."""
+
+    @property
+    def referee_state(self) -> RefereeState: ...
+
+    def feed(self, event: Event) -> object: ...
+
+    def now(self) -> int: ...
+
+    def changed(self) -> None: ...
+
+    def track(self, ev: HoleEvent, seat_hint: int | None = None) -> None: ...
+
+
+class BotPlayer:
+    def __init__(self, host: BotHost, sim: SimTable, *, think_ms: int = 700,
+                 speed: float = 1.0, rng: random.Random | None = None) -> None:
+        self.host = host
+        self.sim = sim
+        self.think_ms = think_ms
+        self.speed = speed  # multiplies every delay (tests use less)
+        self.rng = rng or random.Random()
+        self.busy: int | None = None  # the seat of the bot playing now
+        self._task: asyncio.Task[None] | None = None
+
+    def maybe_start(self) -> None:
+        """Start the turn of the bot to play, if it is a bot's turn and the board is at
+        rest as the position says."""
+        st = self.host.referee_state
+        sim = self.sim
+        if self.busy is not None or st.seat is None or sim.waiting:
+            return
+        if not sim.is_bot(st.seat) or st.flag is not None or st.card is not None:
+            return
+        if st.ambiguous or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
+            return  # the board is not at rest as the position says: wait for the people
+        self.busy = st.seat
+        self._task = asyncio.create_task(self._turn(st.seat))
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        self.busy = None
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _sleep_until(self, t: int) -> None:
+        delay = (t - self.host.now()) / 1000
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def _turn(self, seat: int) -> None:
+        host, sim, speed = self.host, self.sim, self.speed
+        try:
+            await asyncio.sleep(self.think_ms * speed / 1000)
+            st = host.referee_state
+            if st.seat != seat:
+                return
+            pos = st.pos
+            hand = sim.hand(seat)
+            informed = getattr(sim.bots[seat], "pick_known", None)
+            if informed is not None:  # the search bot: told what its seat knows
+                known = known_of_game(sim.game, seat, sim.gave(seat))
+                fast = informed(FastBoard(pos), seat, hand, known)
+                choice = None if fast is None else (fast[0], to_move(fast[1]))
+            else:
+                choice = sim.bots[seat].choose(pos, hand)
+            host.changed()
+            if choice is None:
+                host.feed(Discard(host.now(), tuple(hand)))
+                return
+            card, move = choice
+            after = apply(pos, card, move)
+            host.feed(CardTap(host.now(), card))
+            await asyncio.sleep(self.think_ms * speed / 2000)
+            events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
+            hints = landing_seats(pos, move)
+            start = host.now()
+            for ev in events:
+                assert isinstance(ev, HoleEvent)
+                await self._sleep_until(start + int(ev.t * speed))
+                real = HoleEvent(host.now(), ev.action, ev.hole)
+                host.track(real, hints.get(ev.hole))
+                host.feed(real)
+        finally:
+            self.busy = None
+            self._task = None
+            host.changed()

@@ -1,0 +1,115 @@
+"""A newly built board with faults, and a patient builder who does what the selftest's
+prompts say: ``keezbord selftest --sim`` and the selftest's tests (keezbord/host/selftest.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from keezbord.host.drivers.switches import SwitchChange, WiringLike
+from keezbord.host.selftest import Ask, Prompt, ShowLeds, Skip, WalkInput
+
+
+@dataclass
+class SimFaults:
+    """Faults to build into a simulated board (hole names)."""
+
+    swapped: list[tuple[str, str]] = field(default_factory=list)  # switch wires crossed
+    missing: list[str] = field(default_factory=list)  # no switch (or a dead one)
+    chatter: list[str] = field(default_factory=list)  # flickers when a pawn sits on it
+    stuck: list[str] = field(default_factory=list)  # closed all the time
+    led_swapped: list[tuple[str, str]] = field(default_factory=list)  # LED chain crossed
+
+    @classmethod
+    def parse(cls, text: str) -> SimFaults:
+        """``swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2``"""
+        f = cls()
+        for part in filter(None, (p.strip() for p in text.split(";"))):
+            kind, _, arg = part.partition(":")
+            holes = [h.strip() for h in arg.split(",") if h.strip()]
+            if kind in ("swap", "led-swap") and len(holes) == 2:
+                (f.swapped if kind == "swap" else f.led_swapped).append((holes[0], holes[1]))
+            elif kind in ("missing", "chatter", "stuck") and holes:
+                getattr(f, kind).extend(holes)
+            else:
+                raise ValueError(f"bad fault {part!r} (e.g. swap:T3,T4;missing:T7;"
+                                 "chatter:T9;stuck:N0.1;led-swap:T1,T2)")
+        return f
+
+
+class SimBoard:
+    """A built board with faults, and a patient builder who does what the prompts say:
+    puts a pawn on the hole that is physically lit, lifts it when asked."""
+
+    def __init__(self, wiring: WiringLike, faults: SimFaults | None = None,
+                 react_ms: int = 400) -> None:
+        self.wiring = wiring
+        f = faults or SimFaults()
+        holes = [h for h in wiring.switch_order if h is not None]
+        for h in [*f.missing, *f.chatter, *f.stuck, *(x for p in f.swapped for x in p),
+                  *(x for p in f.led_swapped for x in p)]:
+            if h not in holes:
+                raise ValueError(f"fault names {h!r}, which is not a hole of this board")
+        # the switch physically under each hole, and the hole physically above each LED
+        self.switch_under: dict[str, int | None] = {h: wiring.switch_index(h) for h in holes}
+        for a, b in f.swapped:
+            self.switch_under[a], self.switch_under[b] = (self.switch_under[b],
+                                                          self.switch_under[a])
+        for h in f.missing:
+            self.switch_under[h] = None
+        self.above_led: dict[int, str] = {wiring.led_index(h): h for h in holes}
+        for a, b in f.led_swapped:
+            ia, ib = wiring.led_index(a), wiring.led_index(b)
+            self.above_led[ia], self.above_led[ib] = b, a
+        self.chatter = set(f.chatter)
+        self.stuck = {s for h in f.stuck if (s := self.switch_under[h]) is not None}
+        self.react_ms = react_ms
+        self.lit: str | None = None  # the physical hole under the lit LED
+        self.pawn: str | None = None
+        self._todo: list[tuple[int, WalkInput]] = []
+        self._ask: Ask | None = None
+        self._asked_at: int | None = None
+        self.log: list[str] = []
+
+    def closed_at_start(self) -> frozenset[int]:
+        return frozenset(self.stuck)
+
+    def apply(self, effect: ShowLeds | Prompt) -> None:
+        if isinstance(effect, ShowLeds):
+            self.lit = None
+            for hole, role in effect.frame.items():
+                if role == "target":
+                    self.lit = self.above_led[self.wiring.led_index(hole)]
+        else:
+            self.log.append(effect.text.en)
+            if effect.ask != "info":
+                self._ask, self._asked_at = effect.ask, None
+
+    def poll(self, now: int) -> list[WalkInput]:
+        if self._ask is not None and self._asked_at is None:
+            self._asked_at = now
+        if self._ask is not None and self._asked_at is not None and \
+                now - self._asked_at >= self.react_ms:
+            self._act(now)
+            self._ask = None
+        due = [inp for t, inp in self._todo if t <= now]
+        self._todo = [(t, inp) for t, inp in self._todo if t > now]
+        return due
+
+    def _act(self, now: int) -> None:
+        if self._ask == "place" and self.lit is not None:
+            self.pawn = self.lit
+            s = self.switch_under[self.lit]
+            if s is None or s in self.stuck:  # nothing changes: the builder gives up
+                self._todo.append((now + 5000, Skip(now + 5000)))
+            else:
+                self._todo.append((now, SwitchChange(now, s, True)))
+                if self.pawn in self.chatter:
+                    for k in range(1, 7):
+                        self._todo.append((now + 20 * k, SwitchChange(now + 20 * k, s,
+                                                                      k % 2 == 0)))
+        elif self._ask == "lift" and self.pawn is not None:
+            s = self.switch_under[self.pawn]
+            if s is not None and s not in self.stuck:
+                self._todo.append((now, SwitchChange(now, s, False)))
+            self.pawn = None

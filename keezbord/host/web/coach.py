@@ -1,0 +1,33 @@
+"""The coach (hints ``coach``): after a person's clearly worse move, a remark with the
+search's better move (engine/advice.py). Never for a bot's move, never at another hint
+level; the hub keeps the last remark for the page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from keezbord.engine.advice import coach
+from keezbord.engine.search import Known
+from keezbord.host.referee import RefereeState
+from keezbord.host.sim.table import SimTable
+
+
+def coach_remark(st: RefereeState, record: Mapping[str, Any], sim: SimTable | None,
+                 tap: tuple[int, list[str]] | None, playouts: int) -> dict[str, Any] | None:
+    """The remark on the move ``record`` just accepted, or None. ``tap``: the seat and
+    its hand when it tapped the card (the simulator knows it; a real board does not, so
+    the played card is all of the hand the coach may assume)."""
+    if record["type"] != "move" or st.config.hints != "coach" or not st.history:
+        return None
+    seat = record["seat"]
+    if sim is not None and sim.is_bot(seat):
+        return None
+    rec = st.history[-1]
+    hand = tap[1] if tap is not None and tap[0] == seat else [rec.card]
+    shuffle = rec.table_before.shuffle_no
+    seen = tuple(r.card for r in st.history[:-1] if r.table_before.shuffle_no == shuffle)
+    known = Known(seen, rec.table_before.cards_left)
+    remark = coach(rec.before.replace(turn=seat), hand, rec.card, rec.move, known,
+                   playouts=playouts, seed=len(st.history))
+    return None if remark is None else {"n": len(st.history), **remark.record()}

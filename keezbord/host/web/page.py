@@ -1,0 +1,144 @@
+"""What the page draws (docs/web.md, the ``state`` message), as a pure function.
+
+``page_state(view)`` turns a ``PageView`` (the referee's state and snapshot, the
+simulator's table, the tracked pawns, the link's health, the time) into the JSON-able
+dict the page renders. No asyncio, no I/O: the hub builds the view and caches the result
+per version; tests build views by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from keezbord.engine.describe import describe_move
+from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
+from keezbord.engine.text import Text
+from keezbord.engine.topology import SEAT_COLOURS
+from keezbord.host.referee import MoveRecord, RefereeState
+from keezbord.host.sim.table import SimTable
+
+
+@dataclass(frozen=True)
+class PageView:
+    version: int
+    mode: str  # "sim" or "run"
+    snapshot: Mapping[str, Any]  # GameSession.snapshot("nl")
+    state: RefereeState
+    now: int  # the game clock (ms) for a running game's elapsed time
+    words: Sequence[Mapping[str, str]]  # the history in words (move_words)
+    pawn_seat: Mapping[str, int | None]  # sensed hole -> seat, for the drawing
+    held: Sequence[int | None]  # pawns off the board
+    last: Mapping[str, Any] | None = None  # the last lift or place
+    sim: SimTable | None = None  # the simulator's table (hands), None on a real board
+    bot_busy: int | None = None  # the seat of a bot that is playing
+    health: Mapping[str, Any] | None = None  # sensors and link (run mode)
+    coach: Mapping[str, Any] | None = None  # the coach's last remark (hints "coach")
+
+
+def move_words(history: Sequence[MoveRecord], cache: dict[int, tuple[str, dict[str, str]]]
+               ) -> list[dict[str, str]]:
+    """Every move of the history in words (Dutch and English); ``cache`` keeps what was
+    said already (with the move's notation, so a corrected move is said again), so each
+    move is described once; an undo drops the moves taken back."""
+    out = []
+    for i, rec in enumerate(history):
+        said = cache.get(i)
+        if said is None or said[0] != rec.text:
+            said = (rec.text, move_in_words(rec).as_dict())
+            cache[i] = said
+        out.append(said[1])
+    for k in [k for k in cache if k >= len(history)]:
+        del cache[k]
+    return out
+
+
+def move_in_words(rec: MoveRecord) -> Text:
+    """A move in words; a move the referee overruled may break every rule (even have no
+    card): then its notation."""
+    try:
+        return describe_move(rec.before, rec.move)
+    except (KeyError, ValueError, IndexError):
+        return Text(rec.text, rec.text)
+
+
+def page_state(view: PageView) -> dict[str, Any]:
+    """Everything the page draws (docs/web.md ``state``)."""
+    snap = view.snapshot
+    st = view.state
+    pos = st.pos
+    sim = view.sim
+    players = []
+    for s in range(pos.seats):
+        c = SEAT_COLOURS[s]
+        players.append({
+            "seat": s, "kind": sim.info.kinds[s] if sim is not None else "player",
+            "colour": {"nl": c.nl, "en": c.en, "hex": c.hex, "symbol": c.symbol},
+            "cards": sim.counts()[s] if sim is not None else None,
+            "team": list(pos.team_of(s))})
+    history = [{"n": i + 1, "seat": rec.seat, "card": rec.card, "move": rec.text,
+                "words": dict(view.words[i]),
+                **({"overruled": rec.overruled} if rec.overruled else {})}
+               for i, rec in enumerate(st.history)]
+    flag = snap["flag"]
+    if flag is not None:
+        flag = {**flag, "guidance": [guidance(a, b).as_dict() for a, b in st.flag.pairs]
+                if st.flag is not None else []}
+    nk = pos.profile.scoring == "nk"
+    score = None
+    if nk:
+        score = [{"seats": list(team), "points": pts}
+                 for team, pts in nk_score(pos, timed_out=st.stopped).items()]
+    # Game time: the referee's clock continues over restarts (it starts at 0).
+    clock = {"elapsed_ms": st.now if st.over else view.now, "running": not st.over,
+             "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None, "stopped": st.stopped}
+    hand, exchange = _hand(view)
+    return {
+        "type": "state", "version": view.version, "mode": view.mode,
+        "game": snap["game"], "seats": pos.seats, "segment": pos.topology.segment,
+        "profile": pos.profile.name, "teams": pos.teams, "hints": snap["hints"],
+        "players": players, "turn": snap["turn"], "card": snap["card"],
+        "table": snap["table"], "position": snap["position"],
+        "pawns": [{"hole": h, "seat": view.pawn_seat.get(h)} for h in sorted(st.sensed)],
+        "held": list(view.held), "expected_board": snap["expected_board"],
+        "leds": snap["leds"], "flag": flag, "ambiguous": snap["ambiguous"],
+        "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
+        "score": score, "hand": hand, "bot_busy": view.bot_busy,
+        "last": None if view.last is None else dict(view.last),
+        "health": None if view.health is None else dict(view.health), "clock": clock,
+        "stopped": st.stopped, "exchange": exchange,
+        "coach": None if view.coach is None else dict(view.coach),
+    }
+
+
+def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The hand the page shows (the simulator's human to play, or its first human) and
+    a pending partner exchange."""
+    sim, st = view.sim, view.state
+    if sim is None:
+        return None, None
+    if sim.waiting:
+        giver = sim.waiting[0]
+        exchange = {"seat": giver, "partner": sim.partner(giver), "cards": sim.hand(giver),
+                    "waiting": list(sim.waiting)}
+        return {"seat": giver, "cards": sim.hand(giver), "playable": [],
+                "active": False}, exchange
+    seat = st.seat
+    if seat is None or sim.is_bot(seat):
+        humans = [s for s in range(st.pos.seats) if not sim.is_bot(s)]
+        seat = humans[0] if humans else None
+    if seat is None:
+        return None, None
+    active = st.seat == seat and view.bot_busy is None
+    return {"seat": seat, "cards": sim.hand(seat),
+            "playable": sim.playable(seat) if active else [], "active": active}, None
+
+
+def guidance(frm: str | None, to: str | None) -> Text:
+    """How to put one pawn of a flagged board right, said to the players."""
+    if frm is not None and to is not None:
+        return Text(f"zet de pion van {frm} terug op {to}", f"move the pawn on {frm} back to {to}")
+    if to is not None:
+        return Text(f"zet een pion op {to}", f"put a pawn on {to}")
+    return Text(f"haal de pion van {frm} weg", f"take the pawn off {frm}")

@@ -1,0 +1,202 @@
+"""A page's requests (docs/web.md, the messages a page sends): checked, then turned into
+the referee's inputs and the simulator's actions on the running game (hub.py).
+
+Every refusal is a ``HubError`` carrying the text the player sees, in both languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from keezbord.engine.profiles import PROFILES
+from keezbord.engine.text import Text
+from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
+from keezbord.host.referee import HINT_LEVELS, Overrule
+from keezbord.host.sim.table import check_kinds
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+class HubError(ValueError):
+    """A page's request that cannot be done; ``text`` is shown to the player."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+
+NOT_SIM = Text("dit is een echt bord: verzet de pionnen op het bord zelf",
+               "this is a real board: move the pawns on the board itself")
+NEED_TOKEN = Text("hiervoor is de beheercode nodig", "this needs the control token")
+BOT_BUSY = Text("wacht even: een bot is aan zet", "wait: a bot is playing")
+NO_PAWN = Text("daar staat geen pion", "there is no pawn there")
+HOLE_TAKEN = Text("daar staat al een pion", "there is already a pawn there")
+EMPTY_HAND = Text("je hebt geen pion in de hand", "you hold no pawn")
+NOT_YOUR_CARD = Text("die kaart zit niet in de hand van wie aan zet is",
+                     "that card is not in the hand of the player to play")
+NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this seat")
+UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
+GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
+NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
+
+SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
+CONTROL_ONLY = ("undo", "new_game", "penalty", "time_limit", "overrule")
+
+
+def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
+    """One message from a page; ``control``: the page holds the control token."""
+    kind = msg.get("type")
+    if kind in SIM_ONLY:
+        if hub.sim is None:
+            raise HubError(NOT_SIM)
+        if hub.bot_busy is not None:
+            raise HubError(BOT_BUSY)
+        if kind in ("card", "discard") and hub.sim.waiting:
+            raise HubError(GIVE_FIRST)
+    elif kind in CONTROL_ONLY and not control:
+        raise HubError(NEED_TOKEN)
+    if kind in ("penalty", "time_limit") and hub.session.state.pos.profile.scoring != "nk":
+        raise HubError(NK_ONLY)
+    if kind == "lift" or kind == "place":
+        _hole(hub, kind, msg)
+    elif kind == "card":
+        seat = _human_to_play(hub)
+        card = msg.get("card")
+        assert hub.sim is not None
+        if not isinstance(card, str) or card not in hub.sim.hand(seat):
+            raise HubError(NOT_YOUR_CARD)
+        hub.tap_hand = (seat, hub.sim.hand(seat))
+        hub.feed(CardTap(hub.now(), card))
+    elif kind == "discard":
+        seat = _human_to_play(hub)
+        assert hub.sim is not None
+        hub.feed(Discard(hub.now(), tuple(hub.sim.hand(seat))))
+    elif kind == "fix":
+        _fix(hub)
+    elif kind == "give":
+        _give(hub, msg)
+    elif kind == "undo":
+        hub.undo()
+    elif kind == "penalty":
+        offender = msg.get("seat")
+        if isinstance(offender, bool) or not isinstance(offender, int) or \
+                not 0 <= offender < hub.session.state.pos.seats:
+            raise HubError(Text("kies een stoel", "choose a seat"))
+        hub.feed(Penalty(hub.now(), offender))
+    elif kind == "time_limit":
+        hub.feed(TimeLimit(hub.now()))
+    elif kind == "overrule":
+        reason, mv, correct = msg.get("reason"), msg.get("move") or None, msg.get("correct")
+        if not isinstance(reason, str) or not reason.strip() or (
+                mv is not None and not isinstance(mv, str)) or not isinstance(
+                correct if correct is not None else False, bool):
+            raise HubError(Text("geef een reden op (en eventueel de zet)",
+                                "give a reason (and, if need be, the move)"))
+        hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
+    elif kind == "new_game":
+        hub.new_game(msg)
+    else:
+        raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
+
+
+def _hole(hub: Hub, kind: str, msg: Mapping[str, Any]) -> None:
+    hole = msg.get("hole")
+    topo = hub.session.state.pos.topology
+    if not isinstance(hole, str) or hole not in topo.hole_names:
+        raise HubError(UNKNOWN_HOLE)
+    sensed = hub.session.state.sensed
+    held = hub.pawns.held
+    if kind == "lift":
+        if hole not in sensed:
+            raise HubError(NO_PAWN)
+        ev = HoleEvent(hub.now(), "lift", hole)
+        hub.track(ev)
+    else:
+        if hole in sensed:
+            raise HubError(HOLE_TAKEN)
+        if not held:
+            raise HubError(EMPTY_HAND)
+        pawn = msg.get("pawn")
+        if isinstance(pawn, int) and 0 <= pawn < len(held):
+            # The player chose which pawn in hand to put down: move it to the end.
+            held.append(held.pop(pawn))
+        ev = HoleEvent(hub.now(), "place", hole)
+        hub.track(ev, held[-1])
+    hub.feed(ev)
+
+
+def _human_to_play(hub: Hub) -> int:
+    seat = hub.session.state.seat
+    if seat is None:
+        raise HubError(Text("het spel is afgelopen", "the game is over"))
+    assert hub.sim is not None
+    if hub.sim.is_bot(seat):
+        raise HubError(NOT_HUMAN)
+    return seat
+
+
+def _fix(hub: Hub) -> None:
+    """Simulator help: put a flagged board right as the restore guidance says."""
+    flag = hub.session.state.flag
+    if flag is None:
+        return
+    for frm, to in flag.pairs:
+        if frm is not None and frm in hub.session.state.sensed:
+            ev = HoleEvent(hub.now(), "lift", frm)
+            hub.track(ev)
+            hub.feed(ev)
+        if to is not None and to not in hub.session.state.sensed:
+            if not hub.pawns.held:
+                hub.pawns.held.append(None)
+            ev = HoleEvent(hub.now(), "place", to)
+            hub.track(ev)
+            hub.feed(ev)
+
+
+def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
+    sim = hub.sim
+    assert sim is not None
+    seat = msg.get("seat", sim.waiting[0] if sim.waiting else None)
+    card = msg.get("card")
+    if not isinstance(seat, int) or not isinstance(card, str):
+        raise HubError(Text("kies een kaart", "choose a card"))
+    try:
+        sim.give(seat, card)
+    except ValueError as e:
+        raise HubError(Text("die kaart kan nu niet doorgegeven worden",
+                            f"that card cannot be passed now ({e})")) from None
+    hub.changed()
+
+
+def new_game_options(msg: Mapping[str, Any], defaults: Mapping[str, Any], seats_now: int,
+                     profile_now: str, hints_now: str, kinds_now: list[str] | None
+                     ) -> tuple[int, str, str | None, str, list[str] | None]:
+    """A page's ``new_game`` message checked against the current game and the command's
+    defaults: seats, profile, teams, hints and (simulator) the seat kinds."""
+    seats = _int_in(msg.get("seats", defaults.get("seats", seats_now)), 2, 8, "seats")
+    profile = msg.get("profile", defaults.get("profile", profile_now))
+    if profile not in PROFILES:
+        raise HubError(Text(f"onbekend profiel {profile!r}", f"unknown profile {profile!r}"))
+    teams = msg.get("teams") or None
+    if teams not in (None, "pairs", "none") or (teams == "pairs" and seats % 2):
+        raise HubError(Text("teams: 'pairs' (bij een even aantal stoelen) of 'none'",
+                            "teams: 'pairs' (with an even number of seats) or 'none'"))
+    hints = msg.get("hints", hints_now)
+    if hints not in HINT_LEVELS:
+        raise HubError(Text(f"onbekend hintniveau {hints!r}", f"unknown hint level {hints!r}"))
+    kinds = None
+    if kinds_now is not None:
+        kinds_raw = msg.get("players", defaults.get("players", kinds_now))
+        try:
+            kinds = check_kinds(list(kinds_raw), seats)
+        except (TypeError, ValueError) as e:
+            raise HubError(Text(str(e), str(e))) from None
+    return seats, profile, teams, hints, kinds
+
+
+def _int_in(v: Any, lo: int, hi: int, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise HubError(Text(f"{name}: {lo} tot {hi}", f"{name}: {lo} to {hi}"))
+    return v

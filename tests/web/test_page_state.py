@@ -1,0 +1,113 @@
+"""What the page draws, from ``page_state`` alone: no server, no asyncio, no hub. The
+views are built from a real refereed game (a journal in a temporary folder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from keezbord.engine.describe import describe_move
+from keezbord.host.events import HoleEvent
+from keezbord.host.referee import MoveRecord
+from keezbord.host.session import GameSession
+from keezbord.host.sim.games import simulate
+from keezbord.host.sim.pawns import PawnTracker
+from keezbord.host.sim.table import SimTable, sim_setup
+from keezbord.host.web.page import PageView, move_words, page_state
+
+
+def played(tmp: Path, moves: int) -> GameSession:
+    """A bot game fed through the referee until ``moves`` moves are accepted."""
+    game = simulate(4, "standard", 3)
+    session = GameSession.start(tmp / "j.db", game.setup)
+    for ev in game.events:
+        session.feed(ev)
+        session.tick(ev.t)
+        if len(session.state.history) >= moves:
+            break
+    assert len(session.state.history) >= moves
+    return session
+
+
+def view(session: GameSession, **kw: Any) -> PageView:
+    st = session.state
+    pawns = PawnTracker()
+    pawns.recolour(st.pos, st.sensed)
+    args: dict[str, Any] = {
+        "version": 7, "mode": "run", "snapshot": session.snapshot("nl"), "state": st,
+        "now": st.now + 5000, "words": move_words(st.history, {}),
+        "pawn_seat": pawns.pawn_seat, "held": pawns.held}
+    return PageView(**{**args, **kw})
+
+
+def test_a_real_boards_page(tmp_path: Path) -> None:
+    session = played(tmp_path, 2)
+    st = session.state
+    page = page_state(view(session))
+    assert page["type"] == "state" and page["version"] == 7 and page["mode"] == "run"
+    assert [p["kind"] for p in page["players"]] == ["player"] * 4
+    assert page["players"][1]["colour"]["en"] and page["players"][0]["team"] == [0, 2]
+    assert page["hand"] is None and page["exchange"] is None and page["score"] is None
+    first: MoveRecord = st.history[0]
+    assert page["history"][0] == {"n": 1, "seat": first.seat, "card": first.card,
+                                  "move": first.text,
+                                  "words": describe_move(first.before, first.move).as_dict()}
+    # Every sensed hole is drawn with the colour the position gives it.
+    assert [p["hole"] for p in page["pawns"]] == sorted(st.sensed)
+    assert all(p["seat"] is not None for p in page["pawns"])
+    assert page["clock"] == {"elapsed_ms": st.now + 5000, "running": True, "limit_ms": None,
+                             "stopped": False}
+    session.close()
+
+
+def test_a_flag_comes_with_guidance_for_each_pawn(tmp_path: Path) -> None:
+    session = played(tmp_path, 1)
+    st = session.state
+    hole = sorted(h for h in st.sensed if h.startswith("T"))[0]
+    empty = next(f"T{i}" for i in range(st.pos.topology.ring) if f"T{i}" not in st.sensed
+                 and abs(i - int(hole[1:])) > 5)
+    t = st.now + 100
+    session.feed(HoleEvent(t, "lift", hole))
+    session.feed(HoleEvent(t + 100, "place", empty))
+    session.tick(t + 10_000)
+    assert session.state.flag is not None
+    page = page_state(view(session))
+    guidance = page["flag"]["guidance"]
+    assert len(guidance) == len(session.state.flag.pairs) >= 1
+    assert {"nl", "en"} <= set(guidance[0]) and empty in guidance[0]["en"]
+    session.close()
+
+
+def test_the_simulators_page_shows_the_human_hand(tmp_path: Path) -> None:
+    setup, info = sim_setup(4, "standard", 11, ["human", "greedy", "greedy", "greedy"])
+    session = GameSession.start(tmp_path / "s.db", setup)
+    sim = SimTable(info, 4, "standard", None, session.game)
+    sim.sync([])
+    page = page_state(view(session, mode="sim", sim=sim))
+    seat = session.state.seat
+    assert [p["kind"] for p in page["players"]] == info.kinds
+    assert [p["cards"] for p in page["players"]] == sim.counts()
+    hand = page["hand"]
+    assert hand["seat"] == 0 and hand["cards"] == sim.hand(0)
+    assert hand["active"] == (seat == 0)
+    assert hand["playable"] == (sim.playable(0) if seat == 0 else [])
+    # A bot at work makes the hand inactive.
+    busy = page_state(view(session, mode="sim", sim=sim, bot_busy=1))["hand"]
+    assert busy["active"] is False and busy["playable"] == []
+    session.close()
+
+
+def test_words_are_said_once_and_forgotten_on_undo(tmp_path: Path) -> None:
+    session = played(tmp_path, 2)
+    history = session.state.history
+    cache: dict[int, tuple[str, dict[str, str]]] = {}
+    words = move_words(history, cache)
+    assert len(words) == len(cache) == len(history)
+    cache[0] = (history[0].text, {"nl": "x", "en": "x"})  # said once, not again
+    assert move_words(history, cache)[0] == {"nl": "x", "en": "x"}
+    cache[1] = ("another move", {"nl": "y", "en": "y"})  # a corrected move is said anew
+    assert move_words(history, cache)[1] == describe_move(history[1].before,
+                                                          history[1].move).as_dict()
+    assert move_words(history[:1], cache) == [{"nl": "x", "en": "x"}]
+    assert list(cache) == [0]
+    session.close()
