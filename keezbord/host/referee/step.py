@@ -476,8 +476,11 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
     return "hold" if hole_key(hole) in _belongs(state, move[0]) else "close"
 
 
+MAX_CHAIN = 2  # nested splits tried for one reading
+
+
 def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress: bool,
-                        lifted: str | None = None
+                        lifted: str | None = None, depth: int = 0
                         ) -> tuple[RefereeState, list[Effect]] | None:
     """The first held reading (earliest split first) that needs no flag and beats the
     current one: the current board is ``wrong`` for this turn; or the next turn's move
@@ -486,7 +489,16 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
     hole, that lift closes it too."""
     for alt, alt_effects in _held_alternatives(state, t):
         if not _sound(alt, alt_effects):
-            continue
+            # A quick chain of three turns (a jack swap, the swap back by the next
+            # player, a capture): the reading ends a turn at this split and again at
+            # one of its own later splits. Kept until the evidence decides.
+            sub = (_better_alternative(alt, t, wrong=True, in_progress=False,
+                                       depth=depth + 1)
+                   if alt.held and depth < MAX_CHAIN else None)
+            if sub is None:
+                continue
+            cut = min((e.t for e in sub[1]), default=t)
+            alt, alt_effects = sub[0], [e for e in alt_effects if e.t < cut] + sub[1]
         n = len(state.history)
         split = alt.history[n] if len(alt.history) > n else None
         if split is None:
@@ -500,7 +512,10 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
         # does not play (a partner playing on with the same pawn is one move).
         other = nxt is not None and _moves_other_pawns(state, nxt)
         if lifted is not None:
-            ok = split.table_after.turn != state.seat and _lift_verdict(alt, lifted) == "close"
+            # (Not when the next turn would only carry on with this seat's pawns: a
+            # pawn counted slowly into its home is one move, not a partner's second.)
+            ok = (split.table_after.turn != state.seat and other
+                  and _lift_verdict(alt, lifted) == "close")
         else:
             ok = wrong or (split.table_after.turn != state.seat
                            and ((in_progress and took_next) or other))
@@ -630,15 +645,17 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
-    if (effects is not None and ev.action == "lift" and state.held and state.at_rest
+    while (effects is not None and ev.action == "lift" and state.held and state.at_rest
             and h in state.sensed and _lift_verdict(state, h) == "close"):
         # Someone reaches for a pawn that is no part of either reading while the held
         # events lie on the board as a whole move of the next (other) player (a jack
-        # swap keeps the board's look): that reading wins.
+        # swap keeps the board's look): that reading wins. Repeated: in a quick chain
+        # (two jack swaps in a row) the taken reading holds a split of its own.
         pick = _better_alternative(state, t, wrong=False, in_progress=False, lifted=h)
-        if pick is not None:
-            effects.extend(pick[1])
-            state = pick[0]
+        if pick is None:
+            break
+        effects.extend(pick[1])
+        state = pick[0]
     bounce = None
     multi = state.multi_hand
     ask = state.ask
@@ -651,6 +668,12 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
             state = replace(state, pending=(state, h, t))
         elif verdict == "hold" and t - state.since >= BOUNCE_MS:
             # (A pawn slid over a hole is lifted again at once: no hand let go of it.)
+            if held and _one_pawn_path(held[-1][1], h):
+                # The same pawn counted on from the last split's hole to this one: one
+                # hand still moving it (another seat playing on with the same pawn is
+                # read as one move anyway, docs/referee.md known limits). The later
+                # split supersedes it, so counting never crowds out real ends.
+                held = held[:-1]
             held = (*held, (replace(state, held=()), ()))
             if len(held) > MAX_HELD:  # keep the earliest and the latest splits
                 held = held[:MAX_HELD // 2] + held[MAX_HELD // 2 + 1:]
@@ -683,6 +706,20 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
     return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
                    since=since, stage=stage, amb_touched=amb, bounce=bounce,
                    multi_hand=multi, ask=ask, held=held)
+
+
+def _one_pawn_path(evs: tuple[Input, ...], hole: str) -> bool:
+    """``evs`` are one pawn lifted and put down hole after hole, ending on ``hole``."""
+    if not evs:
+        return False
+    at: str | None = None
+    for i, e in enumerate(evs):
+        if not isinstance(e, HoleEvent) or e.action != ("lift" if i % 2 == 0 else "place"):
+            return False
+        if i % 2 == 0 and i > 0 and e.hole != at:
+            return False
+        at = e.hole
+    return len(evs) % 2 == 0 and at == hole
 
 
 def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | None]:

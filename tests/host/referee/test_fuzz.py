@@ -61,19 +61,29 @@ def test_slow_play_with_a_reader_under_noise_is_exact() -> None:
     assert bad == []
 
 
-# Without a reader the referee must tell turns apart by the board alone; the rare games it
-# still misreads at 100-500 ms (docs/referee.md, known limits) are counted, not hidden.
-NO_READER_MAX_RATE = 0.12
-
-
-def test_pace_without_a_reader() -> None:
+def test_pace_without_a_reader_never_derails() -> None:
+    # Without a reader the referee tells turns apart by the board alone: whose pawns
+    # moved, and the next seat's lift ending the previous move (docs/referee.md).
     n = GAMES or 10
     bad, moves, checked = _run(n, reader=False, gap=(100, 500), seed0=2000)
     print(f"no reader, 100-500 ms: {n} games, {moves} moves, {checked} checked legal, "
           f"{len(bad)} derailed")
-    for b in bad:
-        print("  ", b)
-    assert len(bad) <= NO_READER_MAX_RATE * n
+    assert bad == []
+
+
+# Seeds of the 300-game no-reader run that derailed before quick chains were read
+# (jack swaps in a row, a swap swapped back and then captured, a counted move
+# swapped at once): always in the slice.
+FORMER_NO_READER = (2038, 2060, 2087, 2297)
+
+
+@pytest.mark.parametrize("seed", FORMER_NO_READER)
+def test_pace_without_a_reader_former_derailments(seed: int) -> None:
+    seats, profile = CASES[(seed - 2000) % len(CASES)]
+    sim = pace_game(seats, profile, seed, reader=False, gap=(100, 500))
+    out = referee(sim.setup, sim.events)
+    accepted_moves_legal(out, sim.setup)
+    assert derailment(sim, out, reader=False) is None
 
 
 def test_slow_play_without_a_reader_under_noise_is_exact() -> None:
