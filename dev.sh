@@ -86,6 +86,7 @@ case "${1:-}" in
         ensure_emulator
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
+        "$VENV/bin/ruff" format --check .
         echo "== mypy" >&2
         typecheck
         echo "== pytest" >&2

@@ -37,8 +37,13 @@ from keezbord.host.drivers.link_serial import SerialLink  # noqa: E402
 
 CLK = 125_000_000
 # The largest board the firmware's defaults describe: 24 chips, 192 LEDs, reference chain.
-BOARD: dict[str, Any] = {"chips": 24, "leds": 192, "tail_level": 1, "signature": 0xA5,
-                         "heartbeat_ms": 1000}
+BOARD: dict[str, Any] = {
+    "chips": 24,
+    "leds": 192,
+    "tail_level": 1,
+    "signature": 0xA5,
+    "heartbeat_ms": 1000,
+}
 N_LEDS = 192
 
 
@@ -81,8 +86,9 @@ class SimHost:
             self.link.poll(0.002)
 
 
-def window(pico: EmulatedPico, host: SimHost, ms: float, every: Any = None,
-           period_ms: float = 0) -> dict[str, float]:
+def window(
+    pico: EmulatedPico, host: SimHost, ms: float, every: Any = None, period_ms: float = 0
+) -> dict[str, float]:
     a = pico.status()
     pico.call("scan_gaps", reset=True)
     host.run_sim(ms, every, period_ms)
@@ -91,9 +97,16 @@ def window(pico: EmulatedPico, host: SimHost, ms: float, every: Any = None,
     dt = (b["t"] - a["t"]) / 1e9
     scans = b["latches"] - a["latches"]
     busy = b["busy_cycles"] - a["busy_cycles"]
-    return {"s": dt, "scans": scans, "rate": scans / dt, "busy": busy,
-            "busy_pct": 100 * busy / (dt * CLK), "frames": b["led_frames"] - a["led_frames"],
-            "max_gap_ms": gaps["max"] / MS, "mean_gap_ms": gaps["mean"] / MS}
+    return {
+        "s": dt,
+        "scans": scans,
+        "rate": scans / dt,
+        "busy": busy,
+        "busy_pct": 100 * busy / (dt * CLK),
+        "frames": b["led_frames"] - a["led_frames"],
+        "max_gap_ms": gaps["max"] / MS,
+        "mean_gap_ms": gaps["mean"] / MS,
+    }
 
 
 def colours(k: int) -> list[tuple[int, int, int]]:
@@ -101,8 +114,9 @@ def colours(k: int) -> list[tuple[int, int, int]]:
 
 
 def bench_rates(work: Path) -> dict[str, Any]:
-    pico = EmulatedPico(work / "rates", BOARD, chain={"chips": 24, "tail_level": 1,
-                                                       "signature": 0xA5}, pace=0)
+    pico = EmulatedPico(
+        work / "rates", BOARD, chain={"chips": 24, "tail_level": 1, "signature": 0xA5}, pace=0
+    )
     try:
         host = SimHost(pico)
         host.run_sim(500)
@@ -120,8 +134,14 @@ def bench_rates(work: Path) -> dict[str, Any]:
         per_scan = idle["busy"] / idle["scans"]
         led_extra = leds["busy"] - per_scan * leds["scans"]
         sent = leds["s"] * 20
-        out = {"idle": idle, "leds": leds, "anim": anim, "per_scan": per_scan,
-               "per_led_frame": led_extra / sent, "led_frames_sent": sent}
+        out = {
+            "idle": idle,
+            "leds": leds,
+            "anim": anim,
+            "per_scan": per_scan,
+            "per_led_frame": led_extra / sent,
+            "led_frames_sent": sent,
+        }
         out.update(bench_latencies(pico, host))
         return out
     finally:
@@ -140,9 +160,13 @@ def bench_latencies(pico: EmulatedPico, host: SimHost) -> dict[str, Any]:
         at = pico.now_ns() + rnd.randrange(5, 50) * MS // 10 + 20 * MS
         pico.call("switches", set=[[i, closed]], at=at)
         host.run_sim((at - pico.now_ns()) / MS + 60)
-        got = [t for t, f in frames_with_times(pico.call("rx_log", since=at)["log"])
-               if f.type == P.MSG_CHANGES and (d := P.decode_changes(f.payload)) is not None
-               and (i, closed) in d[1]]
+        got = [
+            t
+            for t, f in frames_with_times(pico.call("rx_log", since=at)["log"])
+            if f.type == P.MSG_CHANGES
+            and (d := P.decode_changes(f.payload)) is not None
+            and (i, closed) in d[1]
+        ]
         if got:
             sw.append((got[0] - at) / MS)
     # Host LED message -> last bit of the frame on the pin: a full frame, a 4-LED span.
@@ -172,10 +196,12 @@ def bench_latencies(pico: EmulatedPico, host: SimHost) -> dict[str, Any]:
 
 
 def bench_heap(work: Path, minutes: float) -> dict[str, Any]:
-    pico = EmulatedPico(work / "heap", BOARD, chain={"chips": 24, "tail_level": 1,
-                                                      "signature": 0xA5,
-                                                      "closed": list(range(0, 64, 4))},
-                        pace=0)
+    pico = EmulatedPico(
+        work / "heap",
+        BOARD,
+        chain={"chips": 24, "tail_level": 1, "signature": 0xA5, "closed": list(range(0, 64, 4))},
+        pace=0,
+    )
     try:
         host = SimHost(pico)
         host.run_sim(500)
@@ -205,8 +231,7 @@ def bench_heap(work: Path, minutes: float) -> dict[str, Any]:
                 pawns.add(dst)
                 pico.call("switches", set=[[dst, True]])
             else:
-                host.link.set_leds([(8, 8, 8) if j % 9 == 0 else (0, 0, 0)
-                                    for j in range(N_LEDS)])
+                host.link.set_leds([(8, 8, 8) if j % 9 == 0 else (0, 0, 0) for j in range(N_LEDS)])
             if step[0] % 10 == 0:
                 h = pico.call("heap")
                 samples.append(((pico.now_ns() - t0) / 1e9, int(h["free"])))
@@ -217,9 +242,15 @@ def bench_heap(work: Path, minutes: float) -> dict[str, Any]:
         gaps = pico.call("scan_gaps")
         st = pico.status()
         health = host.link.health()
-        return {"samples": samples, "gaps": gaps, "wall": wall,
-                "scans": st["latches"] - scans0, "sim_s": (st["t"] - t0) / 1e9,
-                "health": health, "boots": st["boots"]}
+        return {
+            "samples": samples,
+            "gaps": gaps,
+            "wall": wall,
+            "scans": st["latches"] - scans0,
+            "sim_s": (st["t"] - t0) / 1e9,
+            "health": health,
+            "boots": st["boots"],
+        }
     finally:
         pico.stop()
 
@@ -252,8 +283,12 @@ def bench_game(work: Path) -> dict[str, Any]:
         if not cands:
             continue
         t_lift = cands[-1]
-        shown = [f for f in frames if t_lift <= f["start"] <= t_lift + 1000 * MS and
-                 consistent(f["words"], cs, ids, int((f["start"] - boot_at) // MS))]
+        shown = [
+            f
+            for f in frames
+            if t_lift <= f["start"] <= t_lift + 1000 * MS
+            and consistent(f["words"], cs, ids, int((f["start"] - boot_at) // MS))
+        ]
         if not shown:
             superseded += 1  # the next change came before the host's LED pacing sent it
             continue
@@ -262,20 +297,30 @@ def bench_game(work: Path) -> dict[str, Any]:
         ch = [t for t, f in rx if t >= t_lift and f.type == P.MSG_CHANGES]
         if ch:
             fw_part.append((ch[0] - t_lift) / MS)
-            led = [t for t, f in tx if ch[0] <= t <= shown[0]["start"]
-                   and f.type in (P.CMD_LEDS, P.CMD_PATTERNS)]
+            led = [
+                t
+                for t, f in tx
+                if ch[0] <= t <= shown[0]["start"] and f.type in (P.CMD_LEDS, P.CMD_PATTERNS)
+            ]
             if led:
                 host_sim.append((led[0] - ch[0]) / MS)
                 pin_part.append((shown[0]["end"] - led[0]) / MS)
-    return {"lit": lit, "fw_part": fw_part, "host_ms": host_ms, "superseded": superseded,
-            "host_sim": host_sim, "pin_part": pin_part}
+    return {
+        "lit": lit,
+        "fw_part": fw_part,
+        "host_ms": host_ms,
+        "superseded": superseded,
+        "host_sim": host_sim,
+        "pin_part": pin_part,
+    }
 
 
 def stats(xs: list[float]) -> str:
     if not xs:
         return "n/a"
-    return (f"median {statistics.median(xs):.1f} ms, min {min(xs):.1f}, max {max(xs):.1f} "
-            f"(n={len(xs)})")
+    return (
+        f"median {statistics.median(xs):.1f} ms, min {min(xs):.1f}, max {max(xs):.1f} (n={len(xs)})"
+    )
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -297,11 +342,15 @@ def trend(samples: list[tuple[float, int]]) -> float:
 
 
 def print_game(gm: dict[str, Any]) -> None:
-    print(f"  magnet lifted -> targets lit:  {stats(gm['lit'])}  (g101 opening through "
-          "SerialLink, SerialBoard and the referee, 4-seat board; host time counted as the "
-          "emulator saw it pass)")
-    print(f"    90th percentile {pct(gm['lit'], 90):.1f} ms; lifts whose lit targets were "
-          f"superseded before they showed: {gm['superseded']}")
+    print(
+        f"  magnet lifted -> targets lit:  {stats(gm['lit'])}  (g101 opening through "
+        "SerialLink, SerialBoard and the referee, 4-seat board; host time counted as the "
+        "emulator saw it pass)"
+    )
+    print(
+        f"    90th percentile {pct(gm['lit'], 90):.1f} ms; lifts whose lit targets were "
+        f"superseded before they showed: {gm['superseded']}"
+    )
     print(f"    of which Pico to host:       {stats(gm['fw_part'])}")
     print(f"    host (CHANGES in -> LED message out): {stats(gm['host_sim'])}")
     print(f"      its referee step for the lift (wall, this machine): {stats(gm['host_ms'])}")
@@ -310,8 +359,12 @@ def print_game(gm: dict[str, Any]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--minutes", type=float, default=5.0,
-                    help="simulated minutes of play for the heap figures (default 5)")
+    ap.add_argument(
+        "--minutes",
+        type=float,
+        default=5.0,
+        help="simulated minutes of play for the heap figures (default 5)",
+    )
     ap.add_argument("--skip-game", action="store_true", help="no recorded-game latency")
     ap.add_argument("--only-game", action="store_true", help="only the recorded-game latency")
     args = ap.parse_args()
@@ -323,40 +376,60 @@ def main() -> None:
             return
         r = bench_rates(work)
         i, le, an = r["idle"], r["leds"], r["anim"]
-        print("Firmware on the emulated Pico (MicroPython 1.28, RP2040 at 125 MHz), "
-              "board of 24 chips + signature, 192 LEDs")
-        print(f"  scans/s idle:                  {i['rate']:.1f}  (CPU busy {i['busy_pct']:.1f} %,"
-              f" longest gap between scans {i['max_gap_ms']:.2f} ms)")
-        print(f"  scans/s, full frames at 20/s:  {le['rate']:.1f}  (CPU busy "
-              f"{le['busy_pct']:.1f} %, {le['frames']} frames on the pin, longest gap "
-              f"{le['max_gap_ms']:.2f} ms)")
-        print(f"  scans/s, 192 LEDs pulsing:     {an['rate']:.1f}  (CPU busy "
-              f"{an['busy_pct']:.1f} %, {an['frames']} frames on the pin, longest gap "
-              f"{an['max_gap_ms']:.2f} ms)")
-        print(f"  CPU cycles per scan step:      {r['per_scan']:,.0f}  "
-              f"({r['per_scan'] / CLK * 1e3:.3f} ms; idle loop incl. link service)")
-        print(f"  CPU cycles per 192-LED frame:  {r['per_led_frame']:,.0f}  "
-              f"({r['per_led_frame'] / CLK * 1e3:.2f} ms: receive 588 bytes, render, "
-              "hand to the PIO)")
-        print(f"  switch change -> host event:   {stats(r['switch_to_host'])}  "
-              "(debounce 4 scans included; arrival in the host's USB buffer)")
+        print(
+            "Firmware on the emulated Pico (MicroPython 1.28, RP2040 at 125 MHz), "
+            "board of 24 chips + signature, 192 LEDs"
+        )
+        print(
+            f"  scans/s idle:                  {i['rate']:.1f}  (CPU busy {i['busy_pct']:.1f} %,"
+            f" longest gap between scans {i['max_gap_ms']:.2f} ms)"
+        )
+        print(
+            f"  scans/s, full frames at 20/s:  {le['rate']:.1f}  (CPU busy "
+            f"{le['busy_pct']:.1f} %, {le['frames']} frames on the pin, longest gap "
+            f"{le['max_gap_ms']:.2f} ms)"
+        )
+        print(
+            f"  scans/s, 192 LEDs pulsing:     {an['rate']:.1f}  (CPU busy "
+            f"{an['busy_pct']:.1f} %, {an['frames']} frames on the pin, longest gap "
+            f"{an['max_gap_ms']:.2f} ms)"
+        )
+        print(
+            f"  CPU cycles per scan step:      {r['per_scan']:,.0f}  "
+            f"({r['per_scan'] / CLK * 1e3:.3f} ms; idle loop incl. link service)"
+        )
+        print(
+            f"  CPU cycles per 192-LED frame:  {r['per_led_frame']:,.0f}  "
+            f"({r['per_led_frame'] / CLK * 1e3:.2f} ms: receive 588 bytes, render, "
+            "hand to the PIO)"
+        )
+        print(
+            f"  switch change -> host event:   {stats(r['switch_to_host'])}  "
+            "(debounce 4 scans included; arrival in the host's USB buffer)"
+        )
         print(f"  host LED frame -> last bit:    full 192-LED frame {stats(r['led_full'])}")
         print(f"                                 4-LED span {stats(r['led_span'])}")
         h = bench_heap(work, args.minutes)
         free = [f for _, f in h["samples"]]
-        print(f"  free heap over {h['sim_s'] / 60:.1f} simulated minutes of play: "
-              f"first {free[0] if free else 0:,} B, min {min(free) if free else 0:,}, "
-              f"max {max(free) if free else 0:,}, last {free[-1] if free else 0:,}; "
-              f"trend {trend(h['samples']):+.0f} B/min ({len(free)} samples, "
-              f"{h['scans'] / h['sim_s']:.1f} scans/s, resets {h['boots'] - 1})")
+        print(
+            f"  free heap over {h['sim_s'] / 60:.1f} simulated minutes of play: "
+            f"first {free[0] if free else 0:,} B, min {min(free) if free else 0:,}, "
+            f"max {max(free) if free else 0:,}, last {free[-1] if free else 0:,}; "
+            f"trend {trend(h['samples']):+.0f} B/min ({len(free)} samples, "
+            f"{h['scans'] / h['sim_s']:.1f} scans/s, resets {h['boots'] - 1})"
+        )
         g = h["gaps"]
         ups = [b - a for a, b in itertools.pairwise(free) if b > a]
-        print(f"  free heap rose between samples {len(ups)} times, by at most "
-              f"{max(ups, default=0)} B (explicit frees or a collection: next to nothing "
-              "for the GC to do)")
-        print(f"  longest gap between scans:     {g['max'] / MS:.2f} ms over {g['n']:,} "
-              f"intervals (mean {g['mean'] / MS:.3f} ms; period 4 ms: a GC pause or any "
-              f"stall shows as the excess, {max(0.0, g['max'] / MS - 4):.2f} ms)")
+        print(
+            f"  free heap rose between samples {len(ups)} times, by at most "
+            f"{max(ups, default=0)} B (explicit frees or a collection: next to nothing "
+            "for the GC to do)"
+        )
+        print(
+            f"  longest gap between scans:     {g['max'] / MS:.2f} ms over {g['n']:,} "
+            f"intervals (mean {g['mean'] / MS:.3f} ms; period 4 ms: a GC pause or any "
+            f"stall shows as the excess, {max(0.0, g['max'] / MS - 4):.2f} ms)"
+        )
         print(f"  (heap run: {h['wall']:.0f} s wall for {h['sim_s']:.0f} s simulated)")
         if not args.skip_game:
             print_game(bench_game(work))

@@ -40,8 +40,9 @@ def mid_game_positions(n: int, seed: int = 1) -> list[Position]:
     rng = random.Random(seed)
     while len(out) < n:
         s = rng.randrange(10**6)
-        result = play_game(4, "standard", s, [make_bot("random", random.Random(s + i))
-                                              for i in range(4)])
+        result = play_game(
+            4, "standard", s, [make_bot("random", random.Random(s + i)) for i in range(4)]
+        )
         turns = [t.after for t in result.history[40:200] if t.after is not None]
         out.extend(rng.sample(turns, min(len(turns), 10)))
     return out[:n]
@@ -62,19 +63,25 @@ def _all_successors(pos: Position, card: str) -> list[object]:
 
 
 def bench_movegen(positions: list[Position]) -> None:
-    print(f"legal moves per card, {len(positions)} random mid-game positions (4 seats, "
-          "standard); all moves listed, best of 5 per position, µs")
-    print(f"  {'card':>4} {'fast med':>9} {'worst':>7} {'Position med':>13} {'worst':>7} "
-          f"{'ratio':>6} {'moves':>6}")
+    print(
+        f"legal moves per card, {len(positions)} random mid-game positions (4 seats, "
+        "standard); all moves listed, best of 5 per position, µs"
+    )
+    print(
+        f"  {'card':>4} {'fast med':>9} {'worst':>7} {'Position med':>13} {'worst':>7} "
+        f"{'ratio':>6} {'moves':>6}"
+    )
     boards = [(Board(p), p.turn) for p in positions]
     for card in RANKS:
         fast = [time_call(partial(b.moves, card, s)) for b, s in boards]
         slow = [time_call(partial(_all_successors, p, card)) for p in positions]
         counts = [len(b.moves(card, s)) for b, s in boards]
-        print(f"  {card:>4} {statistics.median(fast):9.1f} {max(fast):7.1f} "
-              f"{statistics.median(slow):13.1f} {max(slow):7.1f} "
-              f"{statistics.median(slow) / statistics.median(fast):5.1f}x "
-              f"{statistics.mean(counts):6.1f}")
+        print(
+            f"  {card:>4} {statistics.median(fast):9.1f} {max(fast):7.1f} "
+            f"{statistics.median(slow):13.1f} {max(slow):7.1f} "
+            f"{statistics.median(slow) / statistics.median(fast):5.1f}x "
+            f"{statistics.mean(counts):6.1f}"
+        )
 
 
 def worst_seven() -> None:
@@ -83,18 +90,41 @@ def worst_seven() -> None:
     # so that every split is legal; the opponents' pawns stand in between to be captured.
     cases = {
         "own 4 free pawns, opponents spread (4 seats)": {
-            "seats": 4, "pawns": [["T2", "T9", "T23", "T40"], ["T5", "T30", "T45", "N"],
-                                  ["T20", "T27", "T50", "T58"], ["T12", "T35", "N", "N"]]},
+            "seats": 4,
+            "pawns": [
+                ["T2", "T9", "T23", "T40"],
+                ["T5", "T30", "T45", "N"],
+                ["T20", "T27", "T50", "T58"],
+                ["T12", "T35", "N", "N"],
+            ],
+        },
         "last own pawn + 4 partner pawns (8 movable, 4 seats)": {
-            "seats": 4, "pawns": [["T62", "H2", "H3", "H4"], ["T5", "T30", "T45", "N"],
-                                  ["T36", "T40", "T50", "T58"], ["T12", "T20", "N", "N"]]},
+            "seats": 4,
+            "pawns": [
+                ["T62", "H2", "H3", "H4"],
+                ["T5", "T30", "T45", "N"],
+                ["T36", "T40", "T50", "T58"],
+                ["T12", "T20", "N", "N"],
+            ],
+        },
         "last own pawn + 4 partner pawns (8 seats)": {
-            "seats": 8, "pawns": [["T126", "H2", "H3", "H4"]] + [["N"] * 4] * 3 +
-            [["T70", "T80", "T90", "T100"]] + [["T10", "T40", "N", "N"]] + [["N"] * 4] * 2},
+            "seats": 8,
+            "pawns": [["T126", "H2", "H3", "H4"]]
+            + [["N"] * 4] * 3
+            + [["T70", "T80", "T90", "T100"]]
+            + [["T10", "T40", "N", "N"]]
+            + [["N"] * 4] * 2,
+        },
         "own 4 pawns around their start, may_pass (keezspel)": {
-            "seats": 4, "profile": "keezspel",
-            "pawns": [["T58", "T61", "T63", "T2"], ["T5", "T30", "T45", "N"],
-                      ["T20", "T27", "T50", "N"], ["T12", "T35", "N", "N"]]},
+            "seats": 4,
+            "profile": "keezspel",
+            "pawns": [
+                ["T58", "T61", "T63", "T2"],
+                ["T5", "T30", "T45", "N"],
+                ["T20", "T27", "T50", "N"],
+                ["T12", "T35", "N", "N"],
+            ],
+        },
     }
     print("worst 7 splits (all moves listed, best of 20)")
     for label, d in cases.items():
@@ -103,8 +133,10 @@ def worst_seven() -> None:
         n = len(board.moves("7", 0))
         fast = time_call(partial(board.moves, "7", 0), 20)
         slow = time_call(partial(_all_successors, pos, "7"), 20)
-        print(f"  {label}: {n} moves, fast {fast:.0f} µs, Position-based {slow:.0f} µs "
-              f"({slow / fast:.1f}x)")
+        print(
+            f"  {label}: {n} moves, fast {fast:.0f} µs, Position-based {slow:.0f} µs "
+            f"({slow / fast:.1f}x)"
+        )
 
 
 def _games(seats: int, bot: str, games: int) -> tuple[float, float, float]:
@@ -124,37 +156,60 @@ def _games(seats: int, bot: str, games: int) -> tuple[float, float, float]:
 
 
 def bench_selfplay(games: int) -> None:
-    print("self-play, complete games on one core (standard; the same seeds and bots on "
-          "both paths: the same games)")
-    print(f"  {'seats':>5} {'bot':>7} {'games':>5} {'fast g/s':>9} {'Position g/s':>13} "
-          f"{'ratio':>6} {'turns/game':>10}")
-    for seats, bot, n in ((4, "random", games), (6, "random", games // 2),
-                          (8, "random", games // 4), (4, "greedy", games // 4),
-                          (8, "greedy", games // 10)):
+    print(
+        "self-play, complete games on one core (standard; the same seeds and bots on "
+        "both paths: the same games)"
+    )
+    print(
+        f"  {'seats':>5} {'bot':>7} {'games':>5} {'fast g/s':>9} {'Position g/s':>13} "
+        f"{'ratio':>6} {'turns/game':>10}"
+    )
+    for seats, bot, n in (
+        (4, "random", games),
+        (6, "random", games // 2),
+        (8, "random", games // 4),
+        (4, "greedy", games // 4),
+        (8, "greedy", games // 10),
+    ):
         n = max(n, 4)
         fast, slow, turns = _games(seats, bot, n)
-        print(f"  {seats:>5} {bot:>7} {n:>5} {fast:9.1f} {slow:13.1f} {fast / slow:5.1f}x "
-              f"{turns:10.0f}")
+        print(
+            f"  {seats:>5} {bot:>7} {n:>5} {fast:9.1f} {slow:13.1f} {fast / slow:5.1f}x "
+            f"{turns:10.0f}"
+        )
 
 
 def bench_selfplay_cli(games: int) -> None:
     exe = os.path.join(os.path.dirname(sys.executable), "keezbord")
     out = {}
     for engine in ("fast", "positions"):
-        run = subprocess.run([exe, "selfplay", "--games", str(games), "--json",
-                              "--engine", engine], check=True, capture_output=True, text=True)
+        run = subprocess.run(
+            [exe, "selfplay", "--games", str(games), "--json", "--engine", engine],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         out[engine] = json.loads(run.stdout)
     f, p = out["fast"], out["positions"]
-    print(f"`keezbord selfplay --games {games} --json` (4 seats, random): fast "
-          f"{f['games_per_second']} games/s ({f['seconds']} s), --engine positions "
-          f"{p['games_per_second']} games/s ({p['seconds']} s): "
-          f"{p['seconds'] / f['seconds']:.1f}x")
+    print(
+        f"`keezbord selfplay --games {games} --json` (4 seats, random): fast "
+        f"{f['games_per_second']} games/s ({f['seconds']} s), --engine positions "
+        f"{p['games_per_second']} games/s ({p['seconds']} s): "
+        f"{p['seconds'] / f['seconds']:.1f}x"
+    )
 
 
 def bench_startup(runs: int = 10) -> None:
     exe = os.path.join(os.path.dirname(sys.executable), "keezbord")
-    pos = {"seats": 4, "pawns": [["S", "T20", "N", "N"], ["T33", "N", "N", "N"],
-                                 ["H4", "H3", "T60", "N"], ["N", "N", "N", "N"]]}
+    pos = {
+        "seats": 4,
+        "pawns": [
+            ["S", "T20", "N", "N"],
+            ["T33", "N", "N", "N"],
+            ["H4", "H3", "T60", "N"],
+            ["N", "N", "N", "N"],
+        ],
+    }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(pos, f)
     # As installed: with bytecode (pip compiles on install). PYTHONDONTWRITEBYTECODE, if
@@ -169,8 +224,9 @@ def bench_startup(runs: int = 10) -> None:
         times = []
         for _ in range(runs):
             t = time.perf_counter()
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=run_env,
-                           cwd=tempfile.gettempdir())
+            subprocess.run(
+                cmd, check=True, stdout=subprocess.DEVNULL, env=run_env, cwd=tempfile.gettempdir()
+            )
             times.append((time.perf_counter() - t) * 1000)
         figures[label] = statistics.median(times)
     base = []
@@ -179,11 +235,16 @@ def bench_startup(runs: int = 10) -> None:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         base.append((time.perf_counter() - t) * 1000)
     os.unlink(f.name)
-    how = ("PYTHONDONTWRITEBYTECODE keeps it from being written"
-           if "PYTHONDONTWRITEBYTECODE" in os.environ else "run as this shell runs it")
-    print(f"start-up: `keezbord moves --card 7 POS` median {figures['with bytecode']:.0f} ms "
-          f"with bytecode, {figures['compiling every run']:.0f} ms {how} "
-          f"(bare python -c pass: {statistics.median(base):.0f} ms)")
+    how = (
+        "PYTHONDONTWRITEBYTECODE keeps it from being written"
+        if "PYTHONDONTWRITEBYTECODE" in os.environ
+        else "run as this shell runs it"
+    )
+    print(
+        f"start-up: `keezbord moves --card 7 POS` median {figures['with bytecode']:.0f} ms "
+        f"with bytecode, {figures['compiling every run']:.0f} ms {how} "
+        f"(bare python -c pass: {statistics.median(base):.0f} ms)"
+    )
 
 
 def main() -> None:

@@ -202,8 +202,13 @@ print("strip_writes", strip.writes)
 
 def run_probe(seconds: float) -> dict[str, str]:
     exe = Path(sys.executable).with_name("micropython")
-    p = subprocess.run([str(exe), "-c", SCRIPT % {"seconds": seconds}], cwd=FIRMWARE,
-                       capture_output=True, text=True, check=False)
+    p = subprocess.run(
+        [str(exe), "-c", SCRIPT % {"seconds": seconds}],
+        cwd=FIRMWARE,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if p.returncode:
         raise SystemExit(p.stdout + p.stderr)
     return dict(line.split(None, 1) for line in p.stdout.splitlines())
@@ -216,19 +221,25 @@ def main() -> int:
     r = run_probe(args.seconds)
     ratio = PICO_ADD_1M_MS / float(r["calibration_add_1M_ms"])
     print("MicroPython unix port, 24 chips (192 switches), 192 LEDs")
-    print(f"calibration: 1M integer additions {float(r['calibration_add_1M_ms']):.0f} ms here, "
-          f"{PICO_ADD_1M_MS} ms on an RP2040 @ 125 MHz: Pico = {ratio:.1f} x unix port")
+    print(
+        f"calibration: 1M integer additions {float(r['calibration_add_1M_ms']):.0f} ms here, "
+        f"{PICO_ADD_1M_MS} ms on an RP2040 @ 125 MHz: Pico = {ratio:.1f} x unix port"
+    )
     rows = [
         ("scan step (scan, debounce, link poll, LEDs, watchdog)", "scan_step_us"),
         ("  of which scan + debounce", "scan_debounce_only_us"),
         ("idle step (nothing due)", "idle_step_us"),
-        (f"LED frame, 192 LEDs ({r['led_frame_wire_bytes']} bytes): receive + render + pack",
-         "led_frame_us"),
+        (
+            f"LED frame, 192 LEDs ({r['led_frame_wire_bytes']} bytes): receive + render + pack",
+            "led_frame_us",
+        ),
         ("  of which receive (bytes into frames, colours stored)", "led_receive_us"),
         ("  of which render + pack (viper)", "led_render_viper_us"),
         ("render in plain Python (for comparison)", "led_render_python_us"),
-        (f"LED span of 4 LEDs ({r['led_span_wire_bytes']} bytes): receive + render + pack",
-         "led_span_us"),
+        (
+            f"LED span of 4 LEDs ({r['led_span_wire_bytes']} bytes): receive + render + pack",
+            "led_span_us",
+        ),
     ]
     print(f"{'':58} {'unix us':>9} {'Pico ms (est.)':>15}")
     for label, key in rows:
@@ -237,8 +248,10 @@ def main() -> int:
     scan_ms = float(r["scan_step_us"]) * ratio / 1000
     led_ms = float(r["led_frame_us"]) * ratio / 1000
     busy = 250 * scan_ms + 20 * led_ms
-    print(f"at 250 scans/s and 20 LED frames/s: about {busy / 10:.0f}% of the Pico's CPU "
-          f"(+ 250 x 0.2 ms SPI bus time = 5%)")
+    print(
+        f"at 250 scans/s and 20 LED frames/s: about {busy / 10:.0f}% of the Pico's CPU "
+        f"(+ 250 x 0.2 ms SPI bus time = 5%)"
+    )
     print(f"viper loaded: {r['viper'].strip()}")
     return 0
 

@@ -47,8 +47,17 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=3.0)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        pico = UnixPico(Path(tmp) / "strip.txt", "--chips", str(CHIPS), "--leds", str(LEDS),
-                        "--scan-hz", str(HZ), "--debounce", str(DEBOUNCE))
+        pico = UnixPico(
+            Path(tmp) / "strip.txt",
+            "--chips",
+            str(CHIPS),
+            "--leds",
+            str(LEDS),
+            "--scan-hz",
+            str(HZ),
+            "--debounce",
+            str(DEBOUNCE),
+        )
         try:
             rc = run(pico, args.seconds)
         finally:
@@ -64,8 +73,10 @@ def run(pico: UnixPico, seconds: float) -> int:
     while link.session.state is None:
         link.poll(0.01)
     s = link.session
-    print(f"firmware under the MicroPython unix port: {CHIPS} chips, {LEDS} LEDs, "
-          f"{HZ} Hz scan, debounce {DEBOUNCE} samples")
+    print(
+        f"firmware under the MicroPython unix port: {CHIPS} chips, {LEDS} LEDs, "
+        f"{HZ} Hz scan, debounce {DEBOUNCE} samples"
+    )
 
     rtts = []
     for i in range(200):
@@ -76,8 +87,10 @@ def run(pico: UnixPico, seconds: float) -> int:
         while not any(p == tag for _, p in s.pongs):
             link.poll(0.001)
         rtts.append((time.perf_counter() - t0) * 1000)
-    print(f"ping round trip:           median {statistics.median(rtts):6.2f} ms, "
-          f"p95 {pct(rtts, 0.95):6.2f} ms  ({len(rtts)} pings)")
+    print(
+        f"ping round trip:           median {statistics.median(rtts):6.2f} ms, "
+        f"p95 {pct(rtts, 0.95):6.2f} ms  ({len(rtts)} pings)"
+    )
 
     lat = []
     for i in range(100):
@@ -89,8 +102,10 @@ def run(pico: UnixPico, seconds: float) -> int:
         while not got:
             got = link.poll(0.001)
         lat.append((time.perf_counter() - t0) * 1000)
-    print(f"switch -> host event:      median {lat and statistics.median(lat):6.2f} ms, "
-          f"p95 {pct(lat, 0.95):6.2f} ms  (debounce {DEBOUNCE} x {1000 // HZ} ms included)")
+    print(
+        f"switch -> host event:      median {lat and statistics.median(lat):6.2f} ms, "
+        f"p95 {pct(lat, 0.95):6.2f} ms  (debounce {DEBOUNCE} x {1000 // HZ} ms included)"
+    )
 
     events = 0
     closed = True
@@ -104,8 +119,10 @@ def run(pico: UnixPico, seconds: float) -> int:
         events += n
         closed = not closed
     dt = time.perf_counter() - t0
-    print(f"switch events:             {events / dt:8.0f} events/s "
-          f"(all {CHIPS * 8} switches toggling, {events} events in {dt:.1f} s)")
+    print(
+        f"switch events:             {events / dt:8.0f} events/s "
+        f"(all {CHIPS * 8} switches toggling, {events} events in {dt:.1f} s)"
+    )
 
     before = link.health().firmware_counters.get("led_frames", 0)
     frames = 0
@@ -127,12 +144,16 @@ def run(pico: UnixPico, seconds: float) -> int:
     while time.perf_counter() < end:
         link.poll(0.01)
     shown = link.health().firmware_counters.get("led_frames", 0) - before
-    print(f"LED frames ({LEDS} LEDs):     {frames / dt:8.1f} frames/s sent and acknowledged "
-          f"({shown} counted by the firmware)")
+    print(
+        f"LED frames ({LEDS} LEDs):     {frames / dt:8.1f} frames/s sent and acknowledged "
+        f"({shown} counted by the firmware)"
+    )
     h = link.health()
-    print(f"link health: frames ok {h.frames_ok}, bad {h.frames_bad}, gaps {h.gaps}, "
-          f"firmware rx_bad {h.firmware_counters.get('rx_bad')}, "
-          f"overruns {h.firmware_counters.get('overruns')}")
+    print(
+        f"link health: frames ok {h.frames_ok}, bad {h.frames_bad}, gaps {h.gaps}, "
+        f"firmware rx_bad {h.firmware_counters.get('rx_bad')}, "
+        f"overruns {h.firmware_counters.get('overruns')}"
+    )
     paced_updates(link, seconds)
     link.close()
     return 0
@@ -172,21 +193,23 @@ def paced_updates(link: SerialLink, seconds: float) -> None:
         span_ms = max(1, c1["t"] - c0["t"])  # the firmware's clock between the beats
         scans = (c1["scans"] - c0["scans"]) * 1000 / span_ms
         writes = (c1["strip_writes"] - c0["strip_writes"]) * 1000 / span_ms
-        print(f"  {label:44} {(s.led_updates - u0) / dt:5.1f} updates/s "
-              f"({(s.led_messages - m0) / dt:5.1f} messages/s); firmware "
-              f"{scans:5.0f} scans/s, overruns +{c1['overruns'] - c0['overruns']}, "
-              f"strip writes {writes:4.0f}/s")
+        print(
+            f"  {label:44} {(s.led_updates - u0) / dt:5.1f} updates/s "
+            f"({(s.led_messages - m0) / dt:5.1f} messages/s); firmware "
+            f"{scans:5.0f} scans/s, overruns +{c1['overruns'] - c0['overruns']}, "
+            f"strip writes {writes:4.0f}/s"
+        )
 
-    print("LED updates the host sends (SerialLink.set_leds, cap "
-          f"{1000 // 50} a second):")
+    print(f"LED updates the host sends (SerialLink.set_leds, cap {1000 // 50} a second):")
     board = SerialBoard(link, WIRING, settings, timeout_s=0)
     roles = list(ROLES)
 
     def play_calm(k: int, t: float) -> None:
         # a referee frame that changes about once a second (a move), blinking roles
         n = int(t)
-        board.show_leds({HOLES[(n * 7 + j) % len(HOLES)]: roles[j] for j in range(6)},
-                        int(t * 1000))
+        board.show_leds(
+            {HOLES[(n * 7 + j) % len(HOLES)]: roles[j] for j in range(6)}, int(t * 1000)
+        )
         board.pump(int(t * 1000))
 
     def play_worst(k: int, t: float) -> None:

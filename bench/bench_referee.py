@@ -87,10 +87,14 @@ def bench_step(games: list[SimGame]) -> None:
                 lat.append((time.perf_counter() - t0) * 1000)
             total_time += time.perf_counter() - t_all
             total_events += len(sim.events)
-    print(f"games: {len(games)} (4 and 6 seats), events: {total_events}, moves: "
-          f"{sum(len(g.moves) for g in games)}")
-    print(f"referee step (event in -> LED frame out): p50 {statistics.median(lat):.3f} ms, "
-          f"p99 {pct(lat, 99):.3f} ms, max {max(lat):.3f} ms")
+    print(
+        f"games: {len(games)} (4 and 6 seats), events: {total_events}, moves: "
+        f"{sum(len(g.moves) for g in games)}"
+    )
+    print(
+        f"referee step (event in -> LED frame out): p50 {statistics.median(lat):.3f} ms, "
+        f"p99 {pct(lat, 99):.3f} ms, max {max(lat):.3f} ms"
+    )
     print(f"sustained: {total_events / total_time:,.0f} events/s")
     worst = f", longest {max(watch.full):.1f} ms" if watch.full else ""
     print(f"full garbage collections during an event: {len(watch.full)}{worst}")
@@ -112,12 +116,18 @@ def bench_journal(games: list[SimGame]) -> None:
                 if isinstance(ev, HoleEvent):
                     holes.append(ms)
             s.close()
-    print("with the journal (SQLite WAL, one commit an event; fsynced only when it changes "
-          f"the game), {len(all_ms)} events:")
-    print(f"  all events:          p50 {statistics.median(all_ms):.3f} ms, "
-          f"p99 {pct(all_ms, 99):.3f} ms, max {max(all_ms):.3f} ms")
-    print(f"  lift/place (magnet): p50 {statistics.median(holes):.3f} ms, "
-          f"p99 {pct(holes, 99):.3f} ms, max {max(holes):.3f} ms")
+    print(
+        "with the journal (SQLite WAL, one commit an event; fsynced only when it changes "
+        f"the game), {len(all_ms)} events:"
+    )
+    print(
+        f"  all events:          p50 {statistics.median(all_ms):.3f} ms, "
+        f"p99 {pct(all_ms, 99):.3f} ms, max {max(all_ms):.3f} ms"
+    )
+    print(
+        f"  lift/place (magnet): p50 {statistics.median(holes):.3f} ms, "
+        f"p99 {pct(holes, 99):.3f} ms, max {max(holes):.3f} ms"
+    )
     worst = f", longest {max(watch.full):.1f} ms" if watch.full else ""
     print(f"  full garbage collections during an event: {len(watch.full)}{worst}")
 
@@ -125,12 +135,15 @@ def bench_journal(games: list[SimGame]) -> None:
 def _child_peak_mb(cmd: list[str]) -> tuple[float, float]:
     """Peak RSS (MB) and wall time (s) of a command, measured in a fresh process so that
     no other child counts."""
-    probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, "
-             "time.perf_counter() - t)")
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], check=True,
-                         capture_output=True, text=True).stdout.split()
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, "
+        "time.perf_counter() - t)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *cmd], check=True, capture_output=True, text=True
+    ).stdout.split()
     return float(out[0]), float(out[1])
 
 
@@ -142,9 +155,11 @@ def bench_replay_rss(tmp: Path) -> None:
     exe = str(Path(sys.executable).with_name("keezbord"))
     peak, secs = _child_peak_mb([exe, "replay", str(trace)])
     bare, _ = _child_peak_mb([sys.executable, "-c", "import keezbord.host.referee.step"])
-    print(f"`keezbord replay` of a {len(events):,}-event 8-seat trace (keezspel, seed 0): "
-          f"peak RSS {peak:.1f} MB in {secs:.1f} s (the interpreter with the referee "
-          f"imported: {bare:.1f} MB)")
+    print(
+        f"`keezbord replay` of a {len(events):,}-event 8-seat trace (keezspel, seed 0): "
+        f"peak RSS {peak:.1f} MB in {secs:.1f} s (the interpreter with the referee "
+        f"imported: {bare:.1f} MB)"
+    )
 
 
 def _sim_journal(db: Path, seed: int) -> int:
@@ -177,8 +192,10 @@ def bench_sim_rss(tmp: Path, idle_s: float) -> None:
         port = s.getsockname()[1]
     exe = str(Path(sys.executable).with_name("keezbord"))
     t0 = time.perf_counter()
-    proc = subprocess.Popen([exe, "sim", "--no-browser", "--port", str(port), "--db", str(db),
-                             "--bot-speed", "5"], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [exe, "sim", "--no-browser", "--port", str(port), "--db", str(db), "--bot-speed", "5"],
+        stdout=subprocess.DEVNULL,
+    )
     try:
         while True:
             try:
@@ -191,17 +208,23 @@ def bench_sim_rss(tmp: Path, idle_s: float) -> None:
         up = time.perf_counter() - t0
         time.sleep(idle_s)
         status = Path(f"/proc/{proc.pid}/status").read_text().splitlines()
-        mem = {ln.split(":")[0]: int(ln.split()[1]) / 1024 for ln in status
-               if ln.startswith(("VmHWM", "VmRSS"))}
+        mem = {
+            ln.split(":")[0]: int(ln.split()[1]) / 1024
+            for ln in status
+            if ln.startswith(("VmHWM", "VmRSS"))
+        }
     finally:
         proc.terminate()
         proc.wait(10)
     with sqlite3.connect(db) as c:
-        played = c.execute("SELECT count(*) FROM decisions WHERE json_extract(data, '$.type')"
-                           " = 'move'").fetchone()[0]
-    print(f"`keezbord sim` resuming an 8-seat game of {moves:,} moves (up in {up:.1f} s, "
-          f"{played:,} moves in the journal {idle_s:.0f} s later): peak RSS "
-          f"{mem['VmHWM']:.1f} MB, now {mem['VmRSS']:.1f} MB")
+        played = c.execute(
+            "SELECT count(*) FROM decisions WHERE json_extract(data, '$.type') = 'move'"
+        ).fetchone()[0]
+    print(
+        f"`keezbord sim` resuming an 8-seat game of {moves:,} moves (up in {up:.1f} s, "
+        f"{played:,} moves in the journal {idle_s:.0f} s later): peak RSS "
+        f"{mem['VmHWM']:.1f} MB, now {mem['VmRSS']:.1f} MB"
+    )
 
 
 def main() -> None:
@@ -209,8 +232,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="shorter games, no sim RSS")
     a = ap.parse_args()
     turns = 300 if a.quick else 1000
-    games = [simulate(4, "standard", 11, max_turns=turns),
-             simulate(6, "standard", 12, max_turns=turns)]
+    games = [
+        simulate(4, "standard", 11, max_turns=turns),
+        simulate(6, "standard", 12, max_turns=turns),
+    ]
     bench_step(games)
     bench_journal(games)
     with tempfile.TemporaryDirectory() as d:

@@ -18,8 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "host" / 
 
 from fuzz_games import derailment, pace_game, referee
 
-CASES = [(4, "standard"), (6, "keezspel"), (2, "nk"), (3, "reiseditie"), (8, "bordspel"),
-         (4, "wikipedia")]
+CASES = [
+    (4, "standard"),
+    (6, "keezspel"),
+    (2, "nk"),
+    (3, "reiseditie"),
+    (8, "bordspel"),
+    (4, "wikipedia"),
+]
 
 
 def run(reader: bool, gap: int, games: int, seed0: int) -> tuple[int, int, float]:
@@ -53,9 +59,11 @@ def main() -> int:
     for reader in modes:
         for gap in gaps:
             bad, moves, secs = run(reader, gap, args.games, args.seed)
-            print(f"{'reader' if reader else 'no reader':9s} gap {gap:4d} ms: "
-                  f"{bad}/{args.games} games derailed ({moves} moves, {secs:.0f} s)",
-                  flush=True)
+            print(
+                f"{'reader' if reader else 'no reader':9s} gap {gap:4d} ms: "
+                f"{bad}/{args.games} games derailed ({moves} moves, {secs:.0f} s)",
+                flush=True,
+            )
     return 0
 
 

@@ -66,8 +66,9 @@ def rate(fn: Callable[[], object], seconds: float) -> float:
             return n / (now - t0)
 
 
-def scanner_step(scanner: GpioScanner, before: Callable[[], None] | None = None
-                 ) -> Callable[[], object]:
+def scanner_step(
+    scanner: GpioScanner, before: Callable[[], None] | None = None
+) -> Callable[[], object]:
     t = itertools.count()
 
     def step() -> object:
@@ -142,8 +143,9 @@ def main() -> int:
     chain = Hc165Chain(f2, chips, PINS, signature=SIG, spi=True)
     spi = FakeSpiDev(chain, clock=lambda: 0)
     spi.open(0, 0)
-    sp = GpioScanner(SpiChainReader(spi, f2.output(PINS.load), bits, signature=SIG,
-                                    hz=args.spi_hz), samples=3)
+    sp = GpioScanner(
+        SpiChainReader(spi, f2.output(PINS.load), bits, signature=SIG, hz=args.spi_hz), samples=3
+    )
 
     def clear() -> None:
         f2.history.clear()
@@ -153,14 +155,20 @@ def main() -> int:
 
     # 3. and 4. the drivers alone: every switch open, then the signature, then the tail
     levels = [1] * bits + list(signature_bits(SIG)) + [1] * 8
-    bb_cpu = rate(scanner_step(GpioScanner(ChainReader(_NullFactory(levels), bits, PINS,
-                                                       signature=SIG))), args.seconds)
+    bb_cpu = rate(
+        scanner_step(GpioScanner(ChainReader(_NullFactory(levels), bits, PINS, signature=SIG))),
+        args.seconds,
+    )
     data = [0xFF] * chips + [SIG, 0xFF]
-    spi_cpu = rate(scanner_step(GpioScanner(SpiChainReader(_ReplayBus(data), _Pin(), bits,
-                                                           signature=SIG))), args.seconds)
+    spi_cpu = rate(
+        scanner_step(GpioScanner(SpiChainReader(_ReplayBus(data), _Pin(), bits, signature=SIG))),
+        args.seconds,
+    )
 
-    print(f"{chips} switch chips + signature + tail byte = {total_bits} bits a scan, "
-          f"debounce over {bits} bits")
+    print(
+        f"{chips} switch chips + signature + tail byte = {total_bits} bits a scan, "
+        f"debounce over {bits} bits"
+    )
     print("through the mock (model included):")
     print(f"  bit-banged (mock pins + 74HC165 model): {bb_rate:8.0f} scans/s")
     print(f"  SPI (fake spidev + 74HC165 model):      {spi_rate:8.0f} scans/s")
@@ -168,8 +176,10 @@ def main() -> int:
     print(f"  bit-banged: {bb_cpu:8.0f} scans/s = {1e6 / bb_cpu:6.1f} us of CPU a scan")
     print(f"  SPI:        {spi_cpu:8.0f} scans/s = {1e6 / spi_cpu:6.1f} us of CPU a scan")
     wire_us = total_bits / args.spi_hz * 1e6
-    print(f"expected on a Pi (SPI clock {args.spi_hz / 1e6:g} MHz: {wire_us:.0f} us on the "
-          "wire a scan):")
+    print(
+        f"expected on a Pi (SPI clock {args.spi_hz / 1e6:g} MHz: {wire_us:.0f} us on the "
+        "wire a scan):"
+    )
     for pi in ("Pi 4", "Pi 5"):
         lo_f, hi_f = CPU_FACTOR[pi]
         lo_g, hi_g = GPIO_CALL_US[pi]
@@ -179,15 +189,19 @@ def main() -> int:
         calls = 2 + 3 * total_bits
         bb_best = calls * lo_g + 1e6 / bb_cpu * lo_f
         bb_worst = calls * hi_g + 1e6 / bb_cpu * hi_f
-        print(f"  {pi}: SPI {1e6 / spi_worst:5.0f} to {1e6 / spi_best:5.0f} scans/s "
-              f"({spi_best:.0f} to {spi_worst:.0f} us); bit-banged {1e6 / bb_worst:4.0f} to "
-              f"{1e6 / bb_best:4.0f} scans/s ({calls} GPIO calls at {lo_g:g} to {hi_g:g} us)")
-    print("  assumptions: GPIO call through rpi-lgpio "
-          + ", ".join(f"{k} {a:g}-{b:g} us" for k, (a, b) in GPIO_CALL_US.items())
-          + "; spidev ioctl "
-          + ", ".join(f"{k} {a:g}-{b:g} us" for k, (a, b) in SPI_IOCTL_US.items())
-          + "; CPython slower than this machine by "
-          + ", ".join(f"{k} {a:g}-{b:g}x" for k, (a, b) in CPU_FACTOR.items()))
+        print(
+            f"  {pi}: SPI {1e6 / spi_worst:5.0f} to {1e6 / spi_best:5.0f} scans/s "
+            f"({spi_best:.0f} to {spi_worst:.0f} us); bit-banged {1e6 / bb_worst:4.0f} to "
+            f"{1e6 / bb_best:4.0f} scans/s ({calls} GPIO calls at {lo_g:g} to {hi_g:g} us)"
+        )
+    print(
+        "  assumptions: GPIO call through rpi-lgpio "
+        + ", ".join(f"{k} {a:g}-{b:g} us" for k, (a, b) in GPIO_CALL_US.items())
+        + "; spidev ioctl "
+        + ", ".join(f"{k} {a:g}-{b:g} us" for k, (a, b) in SPI_IOCTL_US.items())
+        + "; CPython slower than this machine by "
+        + ", ".join(f"{k} {a:g}-{b:g}x" for k, (a, b) in CPU_FACTOR.items())
+    )
     return 0
 
 

@@ -64,8 +64,11 @@ def _deal(args: tuple[int, int]) -> tuple[int, int, int]:
 def match(deals: int, playouts: int, seed: int, procs: int) -> None:
     t0 = time.perf_counter()
     results: list[tuple[int, int, int]] = []
-    print(f"duplicate match, 4 seats standard, search ({playouts} playouts a decision) "
-          f"against greedy, {deals} deals x 2 games, {procs} processes", flush=True)
+    print(
+        f"duplicate match, 4 seats standard, search ({playouts} playouts a decision) "
+        f"against greedy, {deals} deals x 2 games, {procs} processes",
+        flush=True,
+    )
     with Pool(procs) as pool:
         jobs = [(seed + d, playouts) for d in range(deals)]
         for r in pool.imap_unordered(_deal, jobs):
@@ -82,10 +85,13 @@ def _report(results: list[tuple[int, int, int]], elapsed: float) -> None:
     both = sum(1 for w, _, _ in results if w == 2)
     none = sum(1 for w, _, _ in results if w == 0)
     lo, hi = wilson(wins, games)
-    print(f"  after {deals} deals ({games} games, {elapsed:.0f} s): search team won "
-          f"{wins}/{games} = {100 * wins / games:.1f}% (95% interval "
-          f"{100 * lo:.1f}-{100 * hi:.1f}%); deal pairs won both {both}, split "
-          f"{deals - both - none}, lost both {none}", flush=True)
+    print(
+        f"  after {deals} deals ({games} games, {elapsed:.0f} s): search team won "
+        f"{wins}/{games} = {100 * wins / games:.1f}% (95% interval "
+        f"{100 * lo:.1f}-{100 * hi:.1f}%); deal pairs won both {both}, split "
+        f"{deals - both - none}, lost both {none}",
+        flush=True,
+    )
 
 
 def hint_times(playouts: int, n: int) -> None:
@@ -98,8 +104,10 @@ def hint_times(playouts: int, n: int) -> None:
         times.append(1000 * (time.perf_counter() - t))
     times.sort()
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    print(f"hint (advise, whole hand, {playouts} playouts) over {len(times)} decisions: "
-          f"median {statistics.median(times):.0f} ms, p95 {p95:.0f} ms")
+    print(
+        f"hint (advise, whole hand, {playouts} playouts) over {len(times)} decisions: "
+        f"median {statistics.median(times):.0f} ms, p95 {p95:.0f} ms"
+    )
 
 
 class _Chosen:
@@ -135,12 +143,21 @@ def coach_rate(games: int, playouts: int) -> None:
             board = Board(game.position.replace(turn=seat))
             choice = bots[seat].pick(board, seat, hand)
             if choice is not None:
-                a = analyse(board, seat, hand, Known(), playouts=playouts,
-                            rng=random.Random(len(game.history)), include=choice)
+                a = analyse(
+                    board,
+                    seat,
+                    hand,
+                    Known(),
+                    playouts=playouts,
+                    rng=random.Random(len(game.history)),
+                    include=choice,
+                )
                 gaps.append(regret(a, choice[0], choice[1], board)[0])
             game.play_turn(_Chosen(choice))  # the choice judged, as picked
-    print(f"coach in greedy-vs-greedy games: {games} games, {len(gaps)} moves, "
-          f"{playouts} playouts a judgement")
+    print(
+        f"coach in greedy-vs-greedy games: {games} games, {len(gaps)} moves, "
+        f"{playouts} playouts a judgement"
+    )
     best = None
     for th in thresholds:
         rate = sum(1 for x in gaps if x >= th) / max(1, len(gaps))
@@ -183,7 +200,8 @@ def calibration(games: int) -> None:
         line = f"  scale {scale:.0f}: log loss {loss / max(1, len(data)):.4f}"
         if scale == SCALE:
             line += "; won per predicted tenth: " + ", ".join(
-                f"{k / 10:.1f}: {w / n:.2f} ({n})" for k, (w, n) in sorted(buckets.items()))
+                f"{k / 10:.1f}: {w / n:.2f} ({n})" for k, (w, n) in sorted(buckets.items())
+            )
         print(line)
 
 

@@ -55,9 +55,24 @@ def main() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     db = Path(tempfile.mkdtemp()) / "bench.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "keezbord", "sim", "--no-browser",
-                             "--port", str(port), "--db", str(db), "--seed", str(seed),
-                             "--bots", "human,human,human,human", "--new"])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "keezbord",
+            "sim",
+            "--no-browser",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--seed",
+            str(seed),
+            "--bots",
+            "human,human,human,human",
+            "--new",
+        ]
+    )
     url = f"http://127.0.0.1:{port}/"
     try:
         for _ in range(200):
@@ -85,7 +100,7 @@ def main() -> None:
             page.wait_for_selector("#played:not(:empty)")
             lat: list[float] = []
             for _ in range(args.clicks):
-                lat.append(page.evaluate(CLICK_TO_LED, [True]))   # lift: the target lights
+                lat.append(page.evaluate(CLICK_TO_LED, [True]))  # lift: the target lights
                 page.evaluate(CLICK_TO_LED, [False])  # put it back: the target goes dark
             rss_busy = rss_mb(proc.pid)
             browser.close()
@@ -93,11 +108,15 @@ def main() -> None:
         proc.terminate()
         proc.wait(timeout=10)
     lat.sort()
-    print(f"click -> LED on the page (lift, target lit), {len(lat)} clicks: "
-          f"median {statistics.median(lat):.1f} ms, p90 {lat[int(len(lat) * 0.9)]:.1f} ms, "
-          f"max {lat[-1]:.1f} ms")
-    print(f"page load to board with LEDs: median {statistics.median(loads):.0f} ms "
-          f"(first {loads[0]:.0f} ms); navigation loadEventEnd {nav:.0f} ms")
+    print(
+        f"click -> LED on the page (lift, target lit), {len(lat)} clicks: "
+        f"median {statistics.median(lat):.1f} ms, p90 {lat[int(len(lat) * 0.9)]:.1f} ms, "
+        f"max {lat[-1]:.1f} ms"
+    )
+    print(
+        f"page load to board with LEDs: median {statistics.median(loads):.0f} ms "
+        f"(first {loads[0]:.0f} ms); navigation loadEventEnd {nav:.0f} ms"
+    )
     print(f"host RSS: {rss_idle:.1f} MB idle, {rss_busy:.1f} MB after the clicks")
 
 

@@ -43,8 +43,9 @@ def main() -> None:
         ms = (time.perf_counter() - t0) * 1000
         tour = wire_length(w.led_order, g) / 1000
         naive = wire_length(naive_order(topo), g) / 1000
-        power = power_budget(len(g.holes), w.chips + 1, brightness=args.brightness,
-                             budget_ma=args.budget_ma)
+        power = power_budget(
+            len(g.holes), w.chips + 1, brightness=args.brightness, budget_ma=args.budget_ma
+        )
         print(
             f"| {seats} | {g.shape} | {g.width:.0f} x {g.height:.0f} "
             f"| {g.outline_area() / 1e6:.3f} | {len(g.holes)} | {w.chips} + 1 "

@@ -113,8 +113,9 @@ class App:
         if clock.diff(now, self.next_heartbeat) >= 0:
             # With no host talking, beat faster: a host that opens the port waits for
             # the firmware's first frame before it sends anything.
-            self.next_heartbeat = clock.add(now, min(self.heartbeat_ms, ANNOUNCE_MS)
-                                            if self.link_lost else self.heartbeat_ms)
+            self.next_heartbeat = clock.add(
+                now, min(self.heartbeat_ms, ANNOUNCE_MS) if self.link_lost else self.heartbeat_ms
+            )
             self._send_heartbeat(now)
         self._leds(now)
         self.gate.check(self.scanner.scans, link.polls)
@@ -183,8 +184,17 @@ class App:
                         self.dirty = True
         if self.dirty and self._ready():
             self.dirty = False
-            self._write(render_into(self.rgb, self.pats, self.levels, self.n_leds,
-                                    self.brightness, self.max_ma, self.out))
+            self._write(
+                render_into(
+                    self.rgb,
+                    self.pats,
+                    self.levels,
+                    self.n_leds,
+                    self.brightness,
+                    self.max_ma,
+                    self.out,
+                )
+            )
 
     def _ready(self):
         return self.strip.ready()
@@ -224,8 +234,14 @@ class App:
             # 0: the host sets no cap of its own. Never above the board's own maximum.
             self.max_ma = self.own_max_ma if host == 0 else min(host, self.own_max_ma)
             self.dirty = True
-        elif msg_type == P.CMD_MAINTENANCE and n == 4 and buf[3] == 0x52 and \
-                buf[4] == 0x45 and buf[5] == 0x50 and buf[6] == 0x4C:  # b"REPL"
+        elif (
+            msg_type == P.CMD_MAINTENANCE
+            and n == 4
+            and buf[3] == 0x52
+            and buf[4] == 0x45
+            and buf[5] == 0x50
+            and buf[6] == 0x4C
+        ):  # b"REPL"
             self.log("maintenance: restarting to the REPL")
             self.maintenance = True
         elif msg_type == P.CMD_TEST_SWITCHES and self.test_chain is not None:
@@ -274,9 +290,12 @@ class App:
 
     def _send_hello(self):
         # Rare (once per connection): allocating here is fine.
-        self.link.send(P.MSG_HELLO, P.encode_hello(
-            self.scanner.n_bits, self.n_leds, self.cfg["scan_hz"], self.cfg["debounce"],
-            VERSION))
+        self.link.send(
+            P.MSG_HELLO,
+            P.encode_hello(
+                self.scanner.n_bits, self.n_leds, self.cfg["scan_hz"], self.cfg["debounce"], VERSION
+            ),
+        )
         for p in self.config_problems:
             self.log("board.json: " + p)
 
@@ -294,8 +313,9 @@ class App:
         lk.finish(P.MSG_SNAPSHOT, 7 + n)
 
     def snapshot_payload(self, now):
-        return P.encode_snapshot(now, self.scanner.n_bits, self.scanner.chain_ok,
-                                 self.debouncer.stable)
+        return P.encode_snapshot(
+            now, self.scanner.n_bits, self.scanner.chain_ok, self.debouncer.stable
+        )
 
     def flags(self):
         flags = 0
@@ -331,9 +351,20 @@ class App:
     def heartbeat_payload(self, now):
         sc = self.scanner
         lk = self.link
-        return P.encode_heartbeat(now, (sc.scans, sc.chain_errors, lk.rx_bad, lk.rx_gaps,
-                                        self.led_frames, self.overruns, lk.tx_dropped,
-                                        self.strip_writes), self.flags())
+        return P.encode_heartbeat(
+            now,
+            (
+                sc.scans,
+                sc.chain_errors,
+                lk.rx_bad,
+                lk.rx_gaps,
+                self.led_frames,
+                self.overruns,
+                lk.tx_dropped,
+                self.strip_writes,
+            ),
+            self.flags(),
+        )
 
 
 def run(app, stream):

@@ -95,10 +95,10 @@ def check(extra):
             if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
                 cfg[k] = v
             else:
-                problems.append("%s=%r not in %s..%s: default %r kept" % (k, v, lo, hi,
-                                                                         DEFAULTS[k]))
-    pins = [cfg[k] for k in ("sck_pin", "mosi_pin", "miso_pin", "latch_pin", "led_pin",
-                             "safe_pin")]
+                problems.append(
+                    "%s=%r not in %s..%s: default %r kept" % (k, v, lo, hi, DEFAULTS[k])
+                )
+    pins = [cfg[k] for k in ("sck_pin", "mosi_pin", "miso_pin", "latch_pin", "led_pin", "safe_pin")]
     for p in pins:
         if pins.count(p) > 1:
             problems.append("pin GP%s used twice: default pins kept" % (p,))

@@ -8,7 +8,7 @@ HISTORY_MAX = 2000
 def _record(history, item, limit=HISTORY_MAX):
     history.append(item)
     if len(history) > limit:
-        del history[:len(history) - limit * 3 // 4]
+        del history[: len(history) - limit * 3 // 4]
 
 
 class FakeClock:
@@ -35,6 +35,7 @@ class UnixClock:
 
     def __init__(self):
         import time
+
         self.time = time
 
     def ms(self):
@@ -122,8 +123,16 @@ class FakeChain:
         differs from what the firmware is configured for).
     """
 
-    def __init__(self, chips, clock=None, tail_level=1, signature=None, pad_level=0,
-                 fitted=None, float_level=None):
+    def __init__(
+        self,
+        chips,
+        clock=None,
+        tail_level=1,
+        signature=None,
+        pad_level=0,
+        fitted=None,
+        float_level=None,
+    ):
         self.chips = chips
         self.fitted = chips if fitted is None else fitted
         self.tail_level = tail_level

@@ -77,7 +77,6 @@ def render_into(rgb, pats, levels, n_leds, brightness, max_ma, out):
     return out
 
 
-
 def render(rgb, n_leds, brightness, max_ma, out=None, pats=None, levels=None):
     """RGB bytes (3 per LED, short frames padded dark) -> GRB bytes (a new bytearray unless
     `out` is given); steady patterns unless `pats`/`levels` say otherwise."""

@@ -63,13 +63,27 @@ def build(cfg):
     # MISO pulled down explicitly, before the SPI takes the pin (its function changes,
     # the pad's pull stays): an open or unpowered chain reads 0, never the tail's 1.
     machine.Pin(cfg["miso_pin"], machine.Pin.IN, machine.Pin.PULL_DOWN)
-    spi = machine.SPI(cfg["spi_id"], baudrate=cfg["spi_baud"], polarity=SPI_POLARITY,
-                      phase=SPI_PHASE, bits=8, firstbit=machine.SPI.MSB,
-                      sck=machine.Pin(cfg["sck_pin"]), mosi=machine.Pin(cfg["mosi_pin"]),
-                      miso=machine.Pin(cfg["miso_pin"]))
+    spi = machine.SPI(
+        cfg["spi_id"],
+        baudrate=cfg["spi_baud"],
+        polarity=SPI_POLARITY,
+        phase=SPI_PHASE,
+        bits=8,
+        firstbit=machine.SPI.MSB,
+        sck=machine.Pin(cfg["sck_pin"]),
+        mosi=machine.Pin(cfg["mosi_pin"]),
+        miso=machine.Pin(cfg["miso_pin"]),
+    )
     latch = machine.Pin(cfg["latch_pin"], machine.Pin.OUT, value=1)
-    scanner = ChainScanner(spi, latch, cfg["chips"], cfg["tail_bytes"], cfg["tail_level"],
-                           cfg["active_low"], cfg["signature"])
+    scanner = ChainScanner(
+        spi,
+        latch,
+        cfg["chips"],
+        cfg["tail_bytes"],
+        cfg["tail_level"],
+        cfg["active_low"],
+        cfg["signature"],
+    )
     strip = PioStrip(cfg["led_pin"], cfg["leds"])
     stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer, sys.stdout)
     return App(cfg, scanner, stream, strip, PicoClock()), stream, strip

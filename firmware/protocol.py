@@ -104,7 +104,7 @@ def cobs_decode(data):
         end = i + code
         if end > n:
             return None
-        out.extend(data[i + 1:end])
+        out.extend(data[i + 1 : end])
         i = end
         if code != 0xFF and i < n:
             out.append(0)
@@ -116,8 +116,8 @@ def encode_frame(msg_type, seq, payload=b""):
     body[0] = msg_type & 0xFF
     body[1] = seq & 0xFF
     body[2] = (seq >> 8) & 0xFF
-    body[3:3 + len(payload)] = payload
-    crc = crc16(memoryview(body)[:3 + len(payload)])
+    body[3 : 3 + len(payload)] = payload
+    crc = crc16(memoryview(body)[: 3 + len(payload)])
     body[-2] = crc >> 8
     body[-1] = crc & 0xFF
     if len(body) > MAX_BODY:
@@ -341,6 +341,7 @@ class Decoder:
 
 # Payload helpers (little-endian integers throughout).
 
+
 def u16(v):
     return bytes((v & 0xFF, (v >> 8) & 0xFF))
 
@@ -403,8 +404,16 @@ def decode_snapshot(payload):
     return get_u32(payload, 0), n_bits, bool(payload[6]), bytes(bitmap)
 
 
-HEARTBEAT_FIELDS = ("scans", "chain_errors", "rx_bad", "rx_gaps", "led_frames", "overruns",
-                    "tx_dropped", "strip_writes")
+HEARTBEAT_FIELDS = (
+    "scans",
+    "chain_errors",
+    "rx_bad",
+    "rx_gaps",
+    "led_frames",
+    "overruns",
+    "tx_dropped",
+    "strip_writes",
+)
 FLAG_CHAIN_OK = 1
 FLAG_LINK_LOST = 2
 FLAG_TEST_CHAIN = 4
@@ -431,8 +440,14 @@ def decode_heartbeat(payload):
 
 
 def encode_hello(n_bits, n_leds, scan_hz, debounce, version):
-    return (bytes((PROTOCOL_VERSION,)) + u16(n_bits) + u16(n_leds) + u16(scan_hz)
-            + bytes((debounce,)) + version.encode())
+    return (
+        bytes((PROTOCOL_VERSION,))
+        + u16(n_bits)
+        + u16(n_leds)
+        + u16(scan_hz)
+        + bytes((debounce,))
+        + version.encode()
+    )
 
 
 def decode_hello(payload):
@@ -443,5 +458,11 @@ def decode_hello(payload):
         version = bytes(payload[8:]).decode()
     except UnicodeError:
         return None
-    return (payload[0], get_u16(payload, 1), get_u16(payload, 3), get_u16(payload, 5),
-            payload[7], version)
+    return (
+        payload[0],
+        get_u16(payload, 1),
+        get_u16(payload, 3),
+        get_u16(payload, 5),
+        payload[7],
+        version,
+    )

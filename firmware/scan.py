@@ -23,15 +23,19 @@ FAULT_NONE = 0
 FAULT_OPEN = 1  # every byte read 0: nothing drives MISO (unplugged, unpowered, cut)
 FAULT_TAIL = 2  # the tail did not read all ones: cut mid-chain, chip missing, too many chips
 FAULT_SIGNATURE = 3  # the signature byte is wrong: wrong chip count, or a floating input
-FAULT_TEXT = ("ok", "open data line (reads 0: unplugged, unpowered or cut before chip 0)",
-              "tail bits wrong (chain cut, chip missing or wrong chip count)",
-              "signature byte wrong (wrong chip count or a floating input)")
+FAULT_TEXT = (
+    "ok",
+    "open data line (reads 0: unplugged, unpowered or cut before chip 0)",
+    "tail bits wrong (chain cut, chip missing or wrong chip count)",
+    "signature byte wrong (wrong chip count or a floating input)",
+)
 RECOVER_SCANS = 4
 
 
 class ChainScanner:
-    def __init__(self, spi, latch, chips, tail_bytes=1, tail_level=1, active_low=True,
-                 signature=None):
+    def __init__(
+        self, spi, latch, chips, tail_bytes=1, tail_level=1, active_low=True, signature=None
+    ):
         self.spi = spi
         self.latch = latch
         self.chips = chips

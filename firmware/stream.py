@@ -26,8 +26,9 @@ class PollStream:
     def _readable(self, timeout_ms):
         for ev in self.poller.ipoll(timeout_ms):
             flags = ev[1]
-            self.hangup = bool(flags & (select.POLLHUP | select.POLLERR)) and \
-                not flags & select.POLLIN
+            self.hangup = (
+                bool(flags & (select.POLLHUP | select.POLLERR)) and not flags & select.POLLIN
+            )
             return bool(flags & select.POLLIN)
         return False
 
@@ -79,5 +80,6 @@ class PollStream:
         if self.hangup and timeout_ms > 0:
             # No peer (pty closed): poll() returns at once, so sleep instead of spinning.
             import time
+
             time.sleep_ms(timeout_ms)
         return False

@@ -19,10 +19,17 @@ import board_config  # noqa: E402
 
 def parse_args(argv):
     opts = {}
-    names = {"--chips": "chips", "--leds": "leds", "--scan-hz": "scan_hz",
-             "--debounce": "debounce", "--link-timeout": "link_timeout_ms",
-             "--heartbeat": "heartbeat_ms", "--signature": "signature",
-             "--max-ma": "max_ma", "--brightness": "brightness"}
+    names = {
+        "--chips": "chips",
+        "--leds": "leds",
+        "--scan-hz": "scan_hz",
+        "--debounce": "debounce",
+        "--link-timeout": "link_timeout_ms",
+        "--heartbeat": "heartbeat_ms",
+        "--signature": "signature",
+        "--max-ma": "max_ma",
+        "--brightness": "brightness",
+    }
     record = None
     config = board_config.CONFIG_FILE
     boot_delay = 0
@@ -59,8 +66,15 @@ def main():
     clock = UnixClock()
     chain = FakeChain(cfg["chips"], clock, cfg["tail_level"], cfg["signature"])
     spi = chain.spi(SPI_POLARITY, SPI_PHASE)
-    scanner = ChainScanner(spi, chain.latch, cfg["chips"], cfg["tail_bytes"],
-                           cfg["tail_level"], cfg["active_low"], cfg["signature"])
+    scanner = ChainScanner(
+        spi,
+        chain.latch,
+        cfg["chips"],
+        cfg["tail_bytes"],
+        cfg["tail_level"],
+        cfg["active_low"],
+        cfg["signature"],
+    )
     strip = FakeStrip(clock, record, keep=8)  # the file is the record; keep the heap small
     stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer, sys.stdout)
     app = App(cfg, scanner, stream, strip, clock, test_chain=chain)

@@ -27,8 +27,13 @@ except ImportError:
     pack_words = _pack_py
 
 
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
-             pull_thresh=24, fifo_join=rp2.PIO.JOIN_TX)
+@rp2.asm_pio(
+    sideset_init=rp2.PIO.OUT_LOW,
+    out_shiftdir=rp2.PIO.SHIFT_LEFT,
+    autopull=True,
+    pull_thresh=24,
+    fifo_join=rp2.PIO.JOIN_TX,
+)
 def _ws2812():
     # 10 cycles a bit: T3 = 4 low (out), T1 = 3 high (jmp), T2 = 3 at the bit's level.
     # The [delays] are literals: asm_pio runs this body with its own globals only.
@@ -56,8 +61,9 @@ class UsClock:
 class PioStrip:
     def __init__(self, pin, n_leds, sm_id=0):
         sys_hz = machine.freq()
-        self.sm = rp2.StateMachine(sm_id, _ws2812, freq=sm_freq(sys_hz),
-                                   sideset_base=machine.Pin(pin))
+        self.sm = rp2.StateMachine(
+            sm_id, _ws2812, freq=sm_freq(sys_hz), sideset_base=machine.Pin(pin)
+        )
         self.sm.active(1)
         self.n = n_leds
         self.words = array.array("I", [0] * max(1, n_leds))

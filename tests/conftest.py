@@ -35,13 +35,16 @@ def shared_dir() -> Path:
     for candidate in (REPO_ROOT.parent / "shared", REPO_ROOT / "shared"):
         if (candidate / "RULES.md").is_file():
             return candidate
-    pytest.skip(f"shared folder with RULES.md and conformance/ not found at "
-                f"{REPO_ROOT.parent / 'shared'}: conformance tests NOT run")
+    pytest.skip(
+        f"shared folder with RULES.md and conformance/ not found at "
+        f"{REPO_ROOT.parent / 'shared'}: conformance tests NOT run"
+    )
 
 
 @pytest.fixture(autouse=True)
-def _no_host_settings(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
-                      ) -> None:
+def _no_host_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """The machine's installed configuration and the caller's KEEZBORD_LANG stay out of
     the tests (keezbord/host/paths.py, keezbord/host/cli.py)."""
     missing = tmp_path_factory.getbasetemp() / "no-etc-keezbord-board.toml"

@@ -28,14 +28,23 @@ def test_the_version_is_written_once_in_pyproject() -> None:
 
 
 def test_firmware_install_writes_the_package_version_and_the_firmware_reports_it(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     (tmp_path / VERSION_FILE).write_text(version_module())
     code = "import app; print(app.VERSION)"
-    for path, want in (([tmp_path, ROOT / "firmware"], f"keezbord-fw {VERSION}"),
-                       ([ROOT / "firmware"], "keezbord-fw dev")):
+    for path, want in (
+        ([tmp_path, ROOT / "firmware"], f"keezbord-fw {VERSION}"),
+        ([ROOT / "firmware"], "keezbord-fw dev"),
+    ):
         env = {"PYTHONPATH": ":".join(map(str, path))}
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              env=env, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
         assert done.stdout.strip() == want, done.stderr
 
 

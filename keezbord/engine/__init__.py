@@ -36,14 +36,16 @@ _WHERE: dict[str, str] = {
     **dict.fromkeys(("Position", "InvalidPositionError"), "position"),
     **dict.fromkeys(("Topology", "Hole", "TopologyError"), "topology"),
     **dict.fromkeys(("RANKS", "parse_card", "UnknownCardError"), "cards"),
-    **dict.fromkeys(("Move", "Step", "Swap", "parse_move", "InvalidMoveError",
-                     "IllegalMoveError"), "notation"),
-    **dict.fromkeys(("successors", "legal_moves", "has_legal_move", "playable_cards",
-                     "apply", "is_legal"), "movegen"),
+    **dict.fromkeys(
+        ("Move", "Step", "Swap", "parse_move", "InvalidMoveError", "IllegalMoveError"), "notation"
+    ),
+    **dict.fromkeys(
+        ("successors", "legal_moves", "has_legal_move", "playable_cards", "apply", "is_legal"),
+        "movegen",
+    ),
     **dict.fromkeys(("explain", "no_move_reason", "Reason"), "explain"),
     "describe_move": "describe",
-    **dict.fromkeys(("Profile", "PROFILES", "get_profile", "UnknownProfileError"),
-                    "profiles"),
+    **dict.fromkeys(("Profile", "PROFILES", "get_profile", "UnknownProfileError"), "profiles"),
     **dict.fromkeys(("Game", "Turn", "GameResult", "MustPlayError", "play_game"), "game"),
     "Table": "deal",
     **dict.fromkeys(("Bot", "RandomBot", "GreedyBot", "make_bot"), "bots"),

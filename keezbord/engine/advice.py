@@ -55,22 +55,36 @@ class Advice:
         return " ".join(_dot(p) for p in parts)
 
     def to_dict(self, lang: str) -> dict[str, object]:
-        return {"seat": self.seat, "card": self.card, "move": self.text,
-                "words": self.words.get(lang), "reasons": [r.get(lang) for r in self.reasons],
-                "win": round(self.win, 3),
-                "next": None if self.next_text is None else {
-                    "move": self.next_text,
-                    "words": self.next_words.get(lang) if self.next_words else None,
-                    "win": None if self.next_win is None else round(self.next_win, 3)},
-                "holes": list(self.holes), "playouts": self.playouts,
-                "text": self.sentence(lang)}
+        return {
+            "seat": self.seat,
+            "card": self.card,
+            "move": self.text,
+            "words": self.words.get(lang),
+            "reasons": [r.get(lang) for r in self.reasons],
+            "win": round(self.win, 3),
+            "next": None
+            if self.next_text is None
+            else {
+                "move": self.next_text,
+                "words": self.next_words.get(lang) if self.next_words else None,
+                "win": None if self.next_win is None else round(self.next_win, 3),
+            },
+            "holes": list(self.holes),
+            "playouts": self.playouts,
+            "text": self.sentence(lang),
+        }
 
     def record(self) -> dict[str, object]:
         """Both languages (journal, page)."""
-        return {"seat": self.seat, "card": self.card, "move": self.text,
-                "holes": list(self.holes), "win": round(self.win, 3),
-                "next_win": None if self.next_win is None else round(self.next_win, 3),
-                "text": {"nl": self.sentence("nl"), "en": self.sentence("en")}}
+        return {
+            "seat": self.seat,
+            "card": self.card,
+            "move": self.text,
+            "holes": list(self.holes),
+            "win": round(self.win, 3),
+            "next_win": None if self.next_win is None else round(self.next_win, 3),
+            "text": {"nl": self.sentence("nl"), "en": self.sentence("en")},
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +98,26 @@ class Remark:
     text: Text
 
     def to_dict(self, lang: str) -> dict[str, object]:
-        return {"seat": self.seat, "played": self.played, "played_win": round(self.played_win, 3),
-                "better": self.better.text, "better_win": round(self.better.win, 3),
-                "holes": list(self.better.holes), "text": self.text.get(lang)}
+        return {
+            "seat": self.seat,
+            "played": self.played,
+            "played_win": round(self.played_win, 3),
+            "better": self.better.text,
+            "better_win": round(self.better.win, 3),
+            "holes": list(self.better.holes),
+            "text": self.text.get(lang),
+        }
 
     def record(self) -> dict[str, object]:
-        return {"seat": self.seat, "played": self.played, "better": self.better.text,
-                "holes": list(self.better.holes), "played_win": round(self.played_win, 3),
-                "better_win": round(self.better.win, 3), "text": self.text.as_dict()}
+        return {
+            "seat": self.seat,
+            "played": self.played,
+            "better": self.better.text,
+            "holes": list(self.better.holes),
+            "played_win": round(self.played_win, 3),
+            "better_win": round(self.better.win, 3),
+            "text": self.text.as_dict(),
+        }
 
 
 def _dot(s: str) -> str:
@@ -106,8 +132,14 @@ def _pct(x: float) -> str:
 # -- the hint --------------------------------------------------------------------------
 
 
-def advise(pos: Position, hand: Sequence[str], known: Known | None = None, *,
-           playouts: int = DEFAULT_PLAYOUTS, seed: int = 0) -> Advice | None:
+def advise(
+    pos: Position,
+    hand: Sequence[str],
+    known: Known | None = None,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    seed: int = 0,
+) -> Advice | None:
     """The search's suggestion for the seat to play (``pos.turn``) with ``hand``, or
     None when no card of it has a legal move. Deterministic for the seed and budget."""
     board = Board(pos)
@@ -124,26 +156,45 @@ def explain_choice(pos: Position, hand: Sequence[str], a: Analysis) -> Advice | 
     reasons = list(move_reasons(pos, move, hand))
     if nxt is not None and nxt.playouts and best.playouts:
         if nxt.lost_rate - best.lost_rate >= 0.1:
-            reasons.append(Text(
-                f"in de uitgespeelde partijen verloor je team daarna in {_pct(best.lost_rate)} "
-                f"een pion, na de volgende keus in {_pct(nxt.lost_rate)}",
-                f"in the games played out your team lost a pawn in {_pct(best.lost_rate)} "
-                f"after it, and in {_pct(nxt.lost_rate)} after the next choice"))
+            reasons.append(
+                Text(
+                    f"in de uitgespeelde partijen verloor je team daarna in {_pct(best.lost_rate)} "
+                    f"een pion, na de volgende keus in {_pct(nxt.lost_rate)}",
+                    f"in the games played out your team lost a pawn in {_pct(best.lost_rate)} "
+                    f"after it, and in {_pct(nxt.lost_rate)} after the next choice",
+                )
+            )
         nmove = nxt.as_move()
-        reasons.append(Text(
-            f"wint {_pct(best.win)} van de uitgespeelde partijen, tegen {_pct(nxt.win)} "
-            f"voor de volgende keus ({_short(pos, nmove).nl})",
-            f"wins {_pct(best.win)} of the games played out, against {_pct(nxt.win)} for "
-            f"the next choice ({_short(pos, nmove).en})"))
+        reasons.append(
+            Text(
+                f"wint {_pct(best.win)} van de uitgespeelde partijen, tegen {_pct(nxt.win)} "
+                f"voor de volgende keus ({_short(pos, nmove).nl})",
+                f"wins {_pct(best.win)} of the games played out, against {_pct(nxt.win)} for "
+                f"the next choice ({_short(pos, nmove).en})",
+            )
+        )
     elif best.playouts:
-        reasons.append(Text(f"de enige keus; wint {_pct(best.win)} van de uitgespeelde partijen",
-                            f"the only choice; wins {_pct(best.win)} of the games played out"))
+        reasons.append(
+            Text(
+                f"de enige keus; wint {_pct(best.win)} van de uitgespeelde partijen",
+                f"the only choice; wins {_pct(best.win)} of the games played out",
+            )
+        )
     nm = nxt.as_move() if nxt is not None else None
-    return Advice(pos.turn, best.card, move, move.text(pos.topology), describe_move(pos, move),
-                  tuple(reasons), best.win, nm.text(pos.topology) if nm else None,
-                  describe_move(pos, nm) if nm else None,
-                  nxt.win if nxt is not None and nxt.playouts else None,
-                  move_holes(pos, move), a.playouts)
+    return Advice(
+        pos.turn,
+        best.card,
+        move,
+        move.text(pos.topology),
+        describe_move(pos, move),
+        tuple(reasons),
+        best.win,
+        nm.text(pos.topology) if nm else None,
+        describe_move(pos, nm) if nm else None,
+        nxt.win if nxt is not None and nxt.playouts else None,
+        move_holes(pos, move),
+        a.playouts,
+    )
 
 
 def _short(pos: Position, move: Move) -> Text:
@@ -226,13 +277,21 @@ def _reasons(pos: Position, move: Move, hand: Sequence[str]) -> tuple[list[Text]
             own, other = (part.a, part.b) if part.seat_a in pos.team_of(me) else (part.b, part.a)
             before = threats(cur, part.seat_a if own == part.a else part.seat_b, own)
             if before:
-                out.append(Text(f"je pion op T{own} stond binnen bereik van "
-                                f"{_threat_text(before).nl}: de boer ruilt hem weg",
-                                f"your pawn on T{own} was in reach of {_threat_text(before).en}: "
-                                "the jack swaps it out of danger"))
+                out.append(
+                    Text(
+                        f"je pion op T{own} stond binnen bereik van "
+                        f"{_threat_text(before).nl}: de boer ruilt hem weg",
+                        f"your pawn on T{own} was in reach of {_threat_text(before).en}: "
+                        "the jack swaps it out of danger",
+                    )
+                )
             else:
-                out.append(Text(f"de boer ruilt je pion naar T{other}, verder op weg naar huis",
-                                f"the jack swaps your pawn to T{other}, further on its way home"))
+                out.append(
+                    Text(
+                        f"de boer ruilt je pion naar T{other}, verder op weg naar huis",
+                        f"the jack swaps your pawn to T{other}, further on its way home",
+                    )
+                )
             cur = apply_part(cur, part)
             continue
         assert isinstance(part, Step)
@@ -249,32 +308,59 @@ def _reasons(pos: Position, move: Move, hand: Sequence[str]) -> tuple[list[Text]
                 v = occ % 16
                 c = SEAT_COLOURS[v]
                 if v in pos.team_of(me):
-                    out.append(Text(f"slaat wel de pion van je partner ({c.nl}) eraf",
-                                    f"it does send your partner's ({c.en}) pawn back"))
+                    out.append(
+                        Text(
+                            f"slaat wel de pion van je partner ({c.nl}) eraf",
+                            f"it does send your partner's ({c.en}) pawn back",
+                        )
+                    )
                 else:
                     left = (topo.start(v) - dest) % ring
-                    out.append(Text(
-                        f"slaat de {c.nl_adj} pion eraf, die nog {left} gaten van huis was",
-                        f"captures {c.en}'s pawn, which was {left} holes from its home"))
+                    out.append(
+                        Text(
+                            f"slaat de {c.nl_adj} pion eraf, die nog {left} gaten van huis was",
+                            f"captures {c.en}'s pawn, which was {left} holes from its home",
+                        )
+                    )
         after_threat = threats(apply_part(cur, part), seat, dest) if dest < HOME else {}
-        before = threats(cur, seat, part.frm) if part.frm not in (NEST, FRESH) \
-            and part.frm < HOME else {}
+        before = (
+            threats(cur, seat, part.frm)
+            if part.frm not in (NEST, FRESH) and part.frm < HOME
+            else {}
+        )
         if before and len(after_threat) < len(before):
-            out.append(Text(
-                f"de pion op T{part.frm} stond binnen bereik van {_threat_text(before).nl}",
-                f"this pawn on T{part.frm} was in reach of {_threat_text(before).en}"))
+            out.append(
+                Text(
+                    f"de pion op T{part.frm} stond binnen bereik van {_threat_text(before).nl}",
+                    f"this pawn on T{part.frm} was in reach of {_threat_text(before).en}",
+                )
+            )
         elif after_threat and part.to != FRESH:
-            warn.append(Text(
-                f"let op: op T{dest} staat hij binnen bereik van {_threat_text(after_threat).nl}",
-                f"mind: on T{dest} it is in reach of {_threat_text(after_threat).en}"))
+            warn.append(
+                Text(
+                    f"let op: op T{dest} staat hij binnen bereik van "
+                    f"{_threat_text(after_threat).nl}",
+                    f"mind: on T{dest} it is in reach of {_threat_text(after_threat).en}",
+                )
+            )
         if part.frm == FRESH and NEST in cur.pawns[seat]:
-            out.append(Text("maakt je startvak vrij voor de volgende pion",
-                            "leaves your start free for your next pawn"))
+            out.append(
+                Text(
+                    "maakt je startvak vrij voor de volgende pion",
+                    "leaves your start free for your next pawn",
+                )
+            )
         partner = pos.partner(me)
-        if (partner is not None and part.frm not in (NEST, FRESH) and part.frm < HOME
-                and part.frm == topo.start(partner) and NEST in cur.pawns[partner]):
-            out.append(Text("maakt het startvak van je partner vrij",
-                            "leaves your partner's start free"))
+        if (
+            partner is not None
+            and part.frm not in (NEST, FRESH)
+            and part.frm < HOME
+            and part.frm == topo.start(partner)
+            and NEST in cur.pawns[partner]
+        ):
+            out.append(
+                Text("maakt het startvak van je partner vrij", "leaves your partner's start free")
+            )
         cur = apply_part(cur, part)
     if cur.team_home(me):
         out.insert(0, Text("wint het spel", "wins the game"))
@@ -295,28 +381,51 @@ def _kept(before: Position, after: Position, card: str, rest: list[str]) -> list
         start = topo.start(seat)
         for loc in after.pawns[seat]:
             if loc == FRESH or (0 <= loc < HOME and (loc - start) % topo.ring < 4):
-                out.append(Text("houdt je 4 achter de hand om deze pion achteruit naar huis "
-                                "te brengen", "keeps your 4 to go home backwards"))
+                out.append(
+                    Text(
+                        "houdt je 4 achter de hand om deze pion achteruit naar huis te brengen",
+                        "keeps your 4 to go home backwards",
+                    )
+                )
                 break
     if NEST in after.pawns[seat] and any(c in rest for c in ("A", "K")) and card not in "AK":
-        out.append(Text("houdt je aas of heer om een pion op te zetten",
-                        "keeps your ace or king to bring a pawn out"))
+        out.append(
+            Text(
+                "houdt je aas of heer om een pion op te zetten",
+                "keeps your ace or king to bring a pawn out",
+            )
+        )
     return out
 
 
 # -- the coach --------------------------------------------------------------------------
 
 
-def coach(pos: Position, hand: Sequence[str], played_card: str, played: Move,
-          known: Known | None = None, *, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0,
-          threshold: float = COACH_THRESHOLD) -> Remark | None:
+def coach(
+    pos: Position,
+    hand: Sequence[str],
+    played_card: str,
+    played: Move,
+    known: Known | None = None,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    seed: int = 0,
+    threshold: float = COACH_THRESHOLD,
+) -> Remark | None:
     """After the seat to play played ``played`` (from ``hand``, the hand before the
     move): a remark when the search estimates the best move's win chance at least
     ``threshold`` above it, else None."""
     board = Board(pos)
     fm = from_move(played)
-    a = analyse(board, pos.turn, hand, known, playouts=playouts, rng=random.Random(seed),
-                include=(played_card, fm))
+    a = analyse(
+        board,
+        pos.turn,
+        hand,
+        known,
+        playouts=playouts,
+        rng=random.Random(seed),
+        include=(played_card, fm),
+    )
     return remark_of(pos, hand, a, played_card, fm, threshold)
 
 
@@ -329,15 +438,17 @@ def regret(a: Analysis, card: str, move: FastMove, board: Board) -> tuple[float,
     mine = a.of_move(card, move)
     if mine is None:
         key = position_key(board, move)
-        mine = next((c for c in a.ranked if c.card == card
-                     and position_key(board, c.move) == key), None)
+        mine = next(
+            (c for c in a.ranked if c.card == card and position_key(board, c.move) == key), None
+        )
     if mine is None or mine is best:
         return 0.0, mine
     return max(0.0, best.win - mine.win), mine
 
 
-def remark_of(pos: Position, hand: Sequence[str], a: Analysis, card: str, move: FastMove,
-              threshold: float) -> Remark | None:
+def remark_of(
+    pos: Position, hand: Sequence[str], a: Analysis, card: str, move: FastMove, threshold: float
+) -> Remark | None:
     gap, mine = regret(a, card, move, Board(pos))
     if mine is None or mine is a.best or gap < threshold:
         return None
@@ -347,10 +458,14 @@ def remark_of(pos: Position, hand: Sequence[str], a: Analysis, card: str, move: 
     gains = _reasons(pos, adv.move, hand)[0]
     why = gains[0] if gains else None
     cn = CARD_NAMES[adv.card]
-    nl = (f"Dat kon beter: {_short(pos, adv.move).nl} wint {_pct(adv.win)} van de "
-          f"uitgespeelde partijen, jouw zet {_pct(mine.win)}")
-    en = (f"There was a better move: {_short(pos, adv.move).en} wins {_pct(adv.win)} of the "
-          f"games played out, yours {_pct(mine.win)}")
+    nl = (
+        f"Dat kon beter: {_short(pos, adv.move).nl} wint {_pct(adv.win)} van de "
+        f"uitgespeelde partijen, jouw zet {_pct(mine.win)}"
+    )
+    en = (
+        f"There was a better move: {_short(pos, adv.move).en} wins {_pct(adv.win)} of the "
+        f"games played out, yours {_pct(mine.win)}"
+    )
     if why is not None:
         nl += f" ({cn.nl}: {why.nl})"
         en += f" ({cn.en}: {why.en})"

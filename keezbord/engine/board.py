@@ -52,10 +52,32 @@ class Board:
     k-1 for home slot k), ``trk`` (per seat, bit t for a non-fresh pawn on track hole t),
     ``fresh`` (bit s: seat s has a fresh pawn on its start)."""
 
-    __slots__ = ("any_two", "back", "fresh", "fwd", "guard", "home", "homed", "king_13",
-                 "occ", "own_check", "pairs", "partner", "pawns", "profile", "ring",
-                 "seats", "seven_pawns", "start", "strict_back", "team", "teams",
-                 "topology", "trk", "window")
+    __slots__ = (
+        "any_two",
+        "back",
+        "fresh",
+        "fwd",
+        "guard",
+        "home",
+        "homed",
+        "king_13",
+        "occ",
+        "own_check",
+        "pairs",
+        "partner",
+        "pawns",
+        "profile",
+        "ring",
+        "seats",
+        "seven_pawns",
+        "start",
+        "strict_back",
+        "team",
+        "teams",
+        "topology",
+        "trk",
+        "window",
+    )
 
     def __init__(self, pos: Position) -> None:
         topo = pos.topology
@@ -71,13 +93,15 @@ class Board:
         self.back = tables.backward
         self.window = tables.window
         self.pairs = pos.teams == "pairs"
-        self.partner = tuple((s + seats // 2) % seats if self.pairs else _NO_SEAT
-                             for s in range(seats))
+        self.partner = tuple(
+            (s + seats // 2) % seats if self.pairs else _NO_SEAT for s in range(seats)
+        )
         self.team = tuple(pos.team_of(s) for s in range(seats))
         # guard[m]: the seat whose pawns player m may not land on (capture_partner = false):
         # its partner, also while m moves the partner's pawns (RULES.md, Capture).
-        self.guard = tuple(_NO_SEAT if prof.capture_partner else self.partner[s]
-                           for s in range(seats))
+        self.guard = tuple(
+            _NO_SEAT if prof.capture_partner else self.partner[s] for s in range(seats)
+        )
         self.own_check = not prof.pass_own
         self.strict_back = prof.four_back == "from_start_only"
         self.any_two = prof.jack == "any_two"
@@ -304,8 +328,15 @@ class Board:
             out.append(("4", ((seat, loc, dest),)))
         return out
 
-    def _sevens(self, out: list[FastMove], mover: int, guard: int, left: int,
-                parts: tuple[FastPart, ...], moved: tuple[tuple[int, int], ...]) -> None:
+    def _sevens(
+        self,
+        out: list[FastMove],
+        mover: int,
+        guard: int,
+        left: int,
+        parts: tuple[FastPart, ...],
+        moved: tuple[tuple[int, int], ...],
+    ) -> None:
         # Control is judged afresh before every part: a part that brings the player's
         # last pawn home hands the rest of the 7 to the partner's pawns.
         seat = self.controlled(mover)
@@ -313,7 +344,7 @@ class Board:
         for loc in self.movable(seat):
             if moved and (seat, loc) in moved:
                 continue
-            for k in ((left,) if last_part else range(left, 0, -1)):
+            for k in (left,) if last_part else range(left, 0, -1):
                 for dest in self.forward(seat, loc, k, guard):
                     step = (seat, loc, dest)
                     if k == left:
@@ -324,8 +355,9 @@ class Board:
                         # This part completed the mover's team: the game ends, mid-split.
                         out.append(("7", (*parts, step)))
                     else:
-                        self._sevens(out, mover, guard, left - k, (*parts, step),
-                                     (*moved, (seat, dest)))
+                        self._sevens(
+                            out, mover, guard, left - k, (*parts, step), (*moved, (seat, dest))
+                        )
                     self._unstep(seat, loc, dest, victim, vloc)
 
     def _sevens_two(self, out: list[FastMove], mover: int, guard: int) -> None:
@@ -354,8 +386,9 @@ class Board:
 
     def _jacks(self, seat: int) -> list[FastMove]:
         # Non-fresh track pawns in hole order (a fresh pawn is never swapped).
-        on_track = sorted([(loc, s) for s, row in enumerate(self.pawns)
-                           for loc in row if 0 <= loc < HOME])
+        on_track = sorted(
+            [(loc, s) for s, row in enumerate(self.pawns) for loc in row if 0 <= loc < HOME]
+        )
         out: list[FastMove] = []
         if not self.any_two:
             for a, sa in on_track:
@@ -372,5 +405,3 @@ class Board:
                 if sa == seat or (sb != seat and j > i):
                     out.append(("J", ((sa, a, sb, b),)))
         return out
-
-

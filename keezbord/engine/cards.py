@@ -16,10 +16,25 @@ KING_STEPS: Final = 13
 ROUND_SIZES: Final = (5, 4, 4)
 
 _ALIASES: Final = {
-    "a": "A", "ace": "A", "aas": "A", "1": "A",
-    "j": "J", "jack": "J", "boer": "J", "b": "J", "11": "J",
-    "q": "Q", "queen": "Q", "vrouw": "Q", "v": "Q", "12": "Q",
-    "k": "K", "king": "K", "heer": "K", "h": "K", "13": "K",
+    "a": "A",
+    "ace": "A",
+    "aas": "A",
+    "1": "A",
+    "j": "J",
+    "jack": "J",
+    "boer": "J",
+    "b": "J",
+    "11": "J",
+    "q": "Q",
+    "queen": "Q",
+    "vrouw": "Q",
+    "v": "Q",
+    "12": "Q",
+    "k": "K",
+    "king": "K",
+    "heer": "K",
+    "h": "K",
+    "13": "K",
 }
 
 

@@ -71,8 +71,14 @@ class Table:
         else:
             dealer, shuffle_no, round_no = (self.dealer + 1) % self.seats, self.shuffle_no + 1, 0
         size = ROUND_SIZES[round_no]
-        return Table(self.seats, dealer, shuffle_no, round_no, (size,) * self.seats,
-                     (dealer + 1) % self.seats)
+        return Table(
+            self.seats,
+            dealer,
+            shuffle_no,
+            round_no,
+            (size,) * self.seats,
+            (dealer + 1) % self.seats,
+        )
 
 
 def shuffled_deck(seats: int, rng: random.Random) -> list[str]:

@@ -53,5 +53,6 @@ def describe_move(pos: Position, move: Move) -> Text:
             en.append(f"{a.en} T{part.a} ⇄ {b.en} T{part.b}")
         cur = apply_part(cur, part)
     card = CARD_NAMES[move.card]
-    return Text(f"{card.nl.capitalize()}: " + "; ".join(nl),
-                f"{card.en.capitalize()}: " + "; ".join(en))
+    return Text(
+        f"{card.nl.capitalize()}: " + "; ".join(nl), f"{card.en.capitalize()}: " + "; ".join(en)
+    )

@@ -52,8 +52,16 @@ class _Undo:
     random state only when the turn led to a shuffle, so a long game's undo stack stays
     small."""
 
-    __slots__ = ("exchange_pending", "hand", "hands", "position", "rng_state", "seat",
-                 "stock", "table")
+    __slots__ = (
+        "exchange_pending",
+        "hand",
+        "hands",
+        "position",
+        "rng_state",
+        "seat",
+        "stock",
+        "table",
+    )
 
     def __init__(self, game: Game, seat: int) -> None:
         self.seat = seat
@@ -70,9 +78,16 @@ class Game:
     """Mutable game driver around immutable positions; the whole game (dealer, every
     shuffle) follows from ``seed``."""
 
-    def __init__(self, seats: int, profile: str = "standard", seed: int = 0, *,
-                 teams: TeamMode | None = None, segment: int = 16,
-                 dealer: int | None = None) -> None:
+    def __init__(
+        self,
+        seats: int,
+        profile: str = "standard",
+        seed: int = 0,
+        *,
+        teams: TeamMode | None = None,
+        segment: int = 16,
+        dealer: int | None = None,
+    ) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.position = Position.start(seats, profile, segment=segment, teams=teams)
@@ -163,8 +178,7 @@ class Game:
 
     def _discard(self, seat: int) -> None:
         self._undo.append(_Undo(self, seat))
-        self.history.append(Turn(seat, None, None, tuple(self.hands[seat]),
-                                 after=self.position))
+        self.history.append(Turn(seat, None, None, tuple(self.hands[seat]), after=self.position))
         self.hands[seat] = []
         self.table = self.table.discarded(seat)
         self._advance()
@@ -183,8 +197,9 @@ class Game:
             self._discard(seat)  # the bot tried every card of the hand
         else:
             board.make(fast[1])
-            self._commit(seat, fast[0], to_move(fast[1]),
-                         board.position((seat + 1) % self.position.seats))
+            self._commit(
+                seat, fast[0], to_move(fast[1]), board.position((seat + 1) % self.position.seats)
+            )
         return self.history[-1]
 
     def play_turn_positions(self, bot: Bot) -> Turn:
@@ -224,8 +239,9 @@ class Game:
     def _deal(self) -> None:
         self.hands, self.stock = deal_hands(self.table, self.stock)
         self.position = self.position.replace(turn=self.table.leader)
-        self._exchange_pending = (self.position.profile.partner_exchange
-                                  and self.position.teams == "pairs")
+        self._exchange_pending = (
+            self.position.profile.partner_exchange and self.position.teams == "pairs"
+        )
 
     def exchange(self, bots: Sequence[Bot]) -> None:
         """Partners pass one card to each other face down (profile partner_exchange),
@@ -247,12 +263,18 @@ class GameResult:
     """The outcome of a complete game. ``history`` (every turn with its position) is
     built on first use: the fast loop keeps only the moves and replays them."""
 
-    __slots__ = ("_history", "_replay", "discards", "final", "rounds", "seed", "turns",
-                 "winner")
+    __slots__ = ("_history", "_replay", "discards", "final", "rounds", "seed", "turns", "winner")
 
-    def __init__(self, seed: int, winner: tuple[int, ...] | None, turns: int, discards: int,
-                 rounds: int, final: Position,
-                 history: tuple[Turn, ...] | Callable[[], tuple[Turn, ...]]) -> None:
+    def __init__(
+        self,
+        seed: int,
+        winner: tuple[int, ...] | None,
+        turns: int,
+        discards: int,
+        rounds: int,
+        final: Position,
+        history: tuple[Turn, ...] | Callable[[], tuple[Turn, ...]],
+    ) -> None:
         self.seed = seed
         self.winner = winner
         self.turns = turns
@@ -270,8 +292,15 @@ class GameResult:
         return self._history
 
 
-def play_game(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
-              max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
+def play_game(
+    seats: int,
+    profile: str,
+    seed: int,
+    bots: Sequence[Bot],
+    *,
+    max_turns: int = 20_000,
+    teams: TeamMode | None = None,
+) -> GameResult:
     """Play one complete game between bots (one per seat): on the fast board when every
     bot can play there, else through ``Game``."""
     fast = [b for b in bots if isinstance(b, FastBot)]
@@ -282,8 +311,15 @@ def play_game(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
     return play_game_positions(seats, profile, seed, bots, max_turns=max_turns, teams=teams)
 
 
-def play_game_positions(seats: int, profile: str, seed: int, bots: Sequence[Bot], *,
-                        max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
+def play_game_positions(
+    seats: int,
+    profile: str,
+    seed: int,
+    bots: Sequence[Bot],
+    *,
+    max_turns: int = 20_000,
+    teams: TeamMode | None = None,
+) -> GameResult:
     """The Position-based game loop: every turn through ``Game`` with the bots'
     Position-based choice (the reference the fast path is measured and tested against)."""
     game = Game(seats, profile, seed, teams=teams)
@@ -296,6 +332,12 @@ def play_game_positions(seats: int, profile: str, seed: int, bots: Sequence[Bot]
         if now != last_round:
             rounds += 1
             last_round = now
-    return GameResult(seed, game.position.winner(), len(game.history),
-                      sum(1 for t in game.history if t.card is None), rounds,
-                      game.position, tuple(game.history))
+    return GameResult(
+        seed,
+        game.position.winner(),
+        len(game.history),
+        sum(1 for t in game.history if t.card is None),
+        rounds,
+        game.position,
+        tuple(game.history),
+    )

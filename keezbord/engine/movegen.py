@@ -44,8 +44,9 @@ _NONE: Viols = ()
 # -- single-pawn walks ------------------------------------------------------------------
 
 
-def forward_landings(pos: Position, seat: int, loc: int, steps: int,
-                     permissive: bool = False) -> list[Landing]:
+def forward_landings(
+    pos: Position, seat: int, loc: int, steps: int, permissive: bool = False
+) -> list[Landing]:
     """Where a pawn of ``seat`` at ``loc`` can land going ``steps`` forward: one landing,
     or two where ``home_entry = may_pass`` lets it choose home or another lap."""
     if loc == NEST:
@@ -70,8 +71,9 @@ def forward_landings(pos: Position, seat: int, loc: int, steps: int,
                 if fresh_here:
                     # A fresh pawn must leave its start before it can come home.
                     if permissive:
-                        out.extend(_home_walk(pos, seat, 0, k, (*viol, Violation.of(FRESH_HOME)),
-                                              True))
+                        out.extend(
+                            _home_walk(pos, seat, 0, k, (*viol, Violation.of(FRESH_HOME)), True)
+                        )
                 else:
                     out.extend(_home_walk(pos, seat, 0, k, viol, permissive))
                     if not may_pass:
@@ -107,13 +109,21 @@ def _partner_of_mover(pos: Position, seat: int) -> int | None:
     return partner
 
 
-def _meet(occ: int, t: int, landing: bool, seat: int, partner: int | None, pass_own: bool,
-          capture_partner: bool) -> Violation | None:
+def _meet(
+    occ: int,
+    t: int,
+    landing: bool,
+    seat: int,
+    partner: int | None,
+    pass_own: bool,
+    capture_partner: bool,
+) -> Violation | None:
     """The rule broken, if any, by passing (or landing on) the pawn ``occ`` on track hole
     ``t`` with a pawn of ``seat``."""
     if occ >= BLOCKADE:
-        return Violation.of(BLOCKADE_LAND if landing else BLOCKADE_PASS, seat=occ - BLOCKADE,
-                            hole=f"T{t}")
+        return Violation.of(
+            BLOCKADE_LAND if landing else BLOCKADE_PASS, seat=occ - BLOCKADE, hole=f"T{t}"
+        )
     if not landing:
         if occ == seat and not pass_own:
             return Violation.of(PASS_OWN, seat=seat, hole=f"T{t}")
@@ -122,8 +132,9 @@ def _meet(occ: int, t: int, landing: bool, seat: int, partner: int | None, pass_
     return None
 
 
-def _home_walk(pos: Position, seat: int, slot: int, steps: int, viol: Viols,
-               permissive: bool) -> list[Landing]:
+def _home_walk(
+    pos: Position, seat: int, slot: int, steps: int, viol: Viols, permissive: bool
+) -> list[Landing]:
     """From home slot ``slot`` (0 = the own start hole) ``steps`` further into the home."""
     target = slot + steps
     if target > 4:
@@ -139,8 +150,9 @@ def _home_walk(pos: Position, seat: int, slot: int, steps: int, viol: Viols,
     return [(HOME + target, viol)]
 
 
-def backward_landings(pos: Position, seat: int, loc: int,
-                      permissive: bool = False) -> list[Landing]:
+def backward_landings(
+    pos: Position, seat: int, loc: int, permissive: bool = False
+) -> list[Landing]:
     """Where a pawn can land going 4 back (never into or within a home: those are only
     produced, as violations, when ``permissive``)."""
     if loc == NEST:
@@ -170,8 +182,7 @@ def backward_landings(pos: Position, seat: int, loc: int,
         if t == dep:
             continue
         v: Violation | None = None
-        if (not last and t == start and not from_start
-                and prof.four_back == "from_start_only"):
+        if not last and t == start and not from_start and prof.four_back == "from_start_only":
             v = Violation.of(FOUR_BACK_START, hole=f"T{start}")
         occ = track[t]
         if occ != EMPTY and v is None:
@@ -223,8 +234,9 @@ def successors(pos: Position, card: str, seat: int | None = None) -> Iterator[Su
         yield move, after.replace(turn=nxt)
 
 
-def candidates(pos: Position, card: str, seat: int | None = None,
-               control: tuple[int, ...] | None = None) -> Iterator[Candidate]:
+def candidates(
+    pos: Position, card: str, seat: int | None = None, control: tuple[int, ...] | None = None
+) -> Iterator[Candidate]:
     """Legal and illegal moves alike, each with the rules it breaks (explain uses this).
     ``control`` overrides which seats' pawns the mover may touch."""
     mover = pos.turn if seat is None else seat
@@ -240,8 +252,9 @@ def has_legal_move(pos: Position, card: str, seat: int | None = None) -> bool:
     return next(successors(pos, card, seat), None) is not None
 
 
-def playable_cards(pos: Position, hand: list[str] | tuple[str, ...],
-                   seat: int | None = None) -> list[str]:
+def playable_cards(
+    pos: Position, hand: list[str] | tuple[str, ...], seat: int | None = None
+) -> list[str]:
     """The cards of a hand that have a legal move (each distinct card checked once)."""
     ok: dict[str, bool] = {}
     for c in hand:
@@ -250,8 +263,9 @@ def playable_cards(pos: Position, hand: list[str] | tuple[str, ...],
     return [c for c in hand if ok[c]]
 
 
-def _generate(pos: Position, card: str, mover: int, permissive: bool,
-              control: tuple[int, ...] | None) -> Iterator[Candidate]:
+def _generate(
+    pos: Position, card: str, mover: int, permissive: bool, control: tuple[int, ...] | None
+) -> Iterator[Candidate]:
     seats = control if control is not None else (pos.controlled_seat(mover),)
     if card in ENTER_CARDS:
         yield from _enter(pos, card, seats, permissive)
@@ -280,8 +294,9 @@ def _movable(pos: Position, seat: int) -> list[int]:
     return out
 
 
-def _enter(pos: Position, card: str, seats: tuple[int, ...],
-           permissive: bool) -> Iterator[Candidate]:
+def _enter(
+    pos: Position, card: str, seats: tuple[int, ...], permissive: bool
+) -> Iterator[Candidate]:
     for seat in seats:
         if pos.pawns[seat][0] != NEST:
             continue
@@ -299,8 +314,9 @@ def _enter(pos: Position, card: str, seats: tuple[int, ...],
         yield Move(card, (step,)), apply_part(pos, step), viol
 
 
-def _singles(pos: Position, card: str, seats: tuple[int, ...], steps: int,
-             permissive: bool) -> Iterator[Candidate]:
+def _singles(
+    pos: Position, card: str, seats: tuple[int, ...], steps: int, permissive: bool
+) -> Iterator[Candidate]:
     for seat in seats:
         for loc in _movable(pos, seat):
             for dest, viol in forward_landings(pos, seat, loc, steps, permissive):
@@ -316,12 +332,18 @@ def _backs(pos: Position, seats: tuple[int, ...], permissive: bool) -> Iterator[
                 yield Move("4", (step,)), apply_part(pos, step), viol
 
 
-def _sevens(pos: Position, mover: int, control: tuple[int, ...] | None,
-            permissive: bool) -> Iterator[Candidate]:
+def _sevens(
+    pos: Position, mover: int, control: tuple[int, ...] | None, permissive: bool
+) -> Iterator[Candidate]:
     max_parts = pos.profile.seven_pawns
 
-    def rec(p: Position, left: int, parts: tuple[Part, ...], viol: Viols,
-            moved: frozenset[tuple[int, int]]) -> Iterator[Candidate]:
+    def rec(
+        p: Position,
+        left: int,
+        parts: tuple[Part, ...],
+        viol: Viols,
+        moved: frozenset[tuple[int, int]],
+    ) -> Iterator[Candidate]:
         # Control is judged afresh before every part: a part that brings the player's
         # last pawn home hands the rest of the 7 to the partner's pawns.
         seats = control if control is not None else (p.controlled_seat(mover),)
@@ -330,7 +352,7 @@ def _sevens(pos: Position, mover: int, control: tuple[int, ...] | None,
             for loc in _movable(p, seat):
                 if (seat, loc) in moved:
                     continue
-                for k in ((left,) if last_part else range(left, 0, -1)):
+                for k in (left,) if last_part else range(left, 0, -1):
                     for dest, v in forward_landings(p, seat, loc, k, permissive):
                         step = Step(seat, loc, dest)
                         after = apply_part(p, step)
@@ -341,14 +363,16 @@ def _sevens(pos: Position, mover: int, control: tuple[int, ...] | None,
                             # game ends at once, mid-split.
                             yield Move("7", all_parts), after, all_viol
                         else:
-                            yield from rec(after, left - k, all_parts, all_viol,
-                                           moved | {(seat, dest)})
+                            yield from rec(
+                                after, left - k, all_parts, all_viol, moved | {(seat, dest)}
+                            )
 
     yield from rec(pos, SEVEN_STEPS, (), _NONE, frozenset())
 
 
-def _jacks(pos: Position, seats: tuple[int, ...], permissive: bool,
-           any_control: bool) -> Iterator[Candidate]:
+def _jacks(
+    pos: Position, seats: tuple[int, ...], permissive: bool, any_control: bool
+) -> Iterator[Candidate]:
     # (seat, hole, fresh) of every pawn on the track, in hole order.
     on_track: list[tuple[int, int, bool]] = []
     for t, occ in enumerate(pos.track):
@@ -365,8 +389,9 @@ def _jacks(pos: Position, seats: tuple[int, ...], permissive: bool,
                 continue  # write the controlled pawn first
             viol: Viols = _NONE
             if fa or fb:
-                viol = (Violation.of(JACK_BLOCKADE, seat=sa if fa else sb,
-                                     hole=f"T{a if fa else b}"),)
+                viol = (
+                    Violation.of(JACK_BLOCKADE, seat=sa if fa else sb, hole=f"T{a if fa else b}"),
+                )
             if not any_two and not a_own and not b_own and not any_control:
                 viol = (*viol, Violation.of(JACK_NOT_OWN))
             if viol and not permissive:

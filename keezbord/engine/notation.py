@@ -115,7 +115,8 @@ def _parse_part(pt: str, topo: Topology) -> Part:
     except InvalidPositionError as e:
         raise InvalidMoveError(f"in {pt!r}: {e}") from None
     raise InvalidMoveError(
-        f"not a move part: {pt!r} (expected <seat>:<from>-<to> or <seat>:T<i><><seat>:T<j>)")
+        f"not a move part: {pt!r} (expected <seat>:<from>-<to> or <seat>:T<i><><seat>:T<j>)"
+    )
 
 
 def _check_seat(seat: int, topo: Topology, pt: str) -> None:

@@ -88,18 +88,22 @@ class Paths:
         def back(seat: int, dep: int) -> BackRoute:
             start = seat * segment
             passed = [(dep - j) % ring for j in range(1, BACK_STEPS)]
-            return ((dep - BACK_STEPS) % ring, *masks(passed),
-                    dep != start and start in passed)
+            return ((dep - BACK_STEPS) % ring, *masks(passed), dep != start and start in passed)
 
         self.forward = tuple(
             tuple(
-                tuple(walk(seat, i if i < ring else seat * segment, i == ring, k)
-                      for k in range(KING_STEPS + 1))
-                for i in range(ring + 1))
-            for seat in range(seats))
+                tuple(
+                    walk(seat, i if i < ring else seat * segment, i == ring, k)
+                    for k in range(KING_STEPS + 1)
+                )
+                for i in range(ring + 1)
+            )
+            for seat in range(seats)
+        )
         self.backward = tuple(
             tuple(back(seat, i if i < ring else seat * segment) for i in range(ring + 1))
-            for seat in range(seats))
+            for seat in range(seats)
+        )
         window = []
         for t in range(ring):
             m = 0

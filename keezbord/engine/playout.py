@@ -24,8 +24,15 @@ from .search import Known
 Record = tuple[int, str | None, FastMove | None, tuple[str, ...]]
 
 
-def play_fast(seats: int, profile: str, seed: int, bots: Sequence[FastBot], *,
-              max_turns: int = 20_000, teams: TeamMode | None = None) -> GameResult:
+def play_fast(
+    seats: int,
+    profile: str,
+    seed: int,
+    bots: Sequence[FastBot],
+    *,
+    max_turns: int = 20_000,
+    teams: TeamMode | None = None,
+) -> GameResult:
     """Play one complete game between fast bots (one per seat); see ``play_game``."""
     rng = random.Random(seed)
     start = Position.start(seats, profile, teams=teams)
@@ -97,8 +104,9 @@ def play_fast(seats: int, profile: str, seed: int, bots: Sequence[FastBot], *,
             nxt = table.leader
         seat = nxt
     final = board.position(seat)
-    return GameResult(seed, winner, len(record), discards, rounds, final,
-                      lambda: replay(start, record))
+    return GameResult(
+        seed, winner, len(record), discards, rounds, final, lambda: replay(start, record)
+    )
 
 
 def _exchange(board: Board, hands: list[list[str]], bots: Sequence[FastBot]) -> list[str]:
@@ -113,12 +121,12 @@ def _exchange(board: Board, hands: list[list[str]], bots: Sequence[FastBot]) -> 
     return given
 
 
-def _known(seen: list[str], hands: list[list[str]], passed: list[list[str]],
-           partner: int) -> Known:
+def _known(seen: list[str], hands: list[list[str]], passed: list[list[str]], partner: int) -> Known:
     """What a seat knows: the cards seen this shuffle, everyone's hand size, and the
     card it passed its partner (if the partner has not played that rank since)."""
-    return Known(tuple(seen), tuple(len(h) for h in hands),
-                 tuple(passed[partner]) if partner >= 0 else ())
+    return Known(
+        tuple(seen), tuple(len(h) for h in hands), tuple(passed[partner]) if partner >= 0 else ()
+    )
 
 
 def replay(start: Position, record: Sequence[Record]) -> tuple[Turn, ...]:
@@ -132,6 +140,5 @@ def replay(start: Position, record: Sequence[Record]) -> tuple[Turn, ...]:
         else:
             assert card is not None
             board.make(move)
-            out.append(Turn(seat, card, to_move(move),
-                            after=board.position((seat + 1) % seats)))
+            out.append(Turn(seat, card, to_move(move), after=board.position((seat + 1) % seats)))
     return tuple(out)

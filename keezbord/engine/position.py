@@ -81,12 +81,24 @@ class Position:
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def start(cls, seats: int, profile: str = DEFAULT_PROFILE, *, segment: int = 16,
-              teams: TeamMode | None = None, turn: int = 0) -> Position:
+    def start(
+        cls,
+        seats: int,
+        profile: str = DEFAULT_PROFILE,
+        *,
+        segment: int = 16,
+        teams: TeamMode | None = None,
+        turn: int = 0,
+    ) -> Position:
         """Every pawn in its nest."""
         topo = Topology(seats, segment)
-        return cls(topo, get_profile(profile), _check_teams(seats, teams), turn,
-                   tuple((NEST,) * PAWNS_PER_SEAT for _ in range(seats)))
+        return cls(
+            topo,
+            get_profile(profile),
+            _check_teams(seats, teams),
+            turn,
+            tuple((NEST,) * PAWNS_PER_SEAT for _ in range(seats)),
+        )
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
@@ -110,7 +122,7 @@ class Position:
             raise InvalidPositionError(str(e)) from None
         teams_raw = data.get("teams")
         if teams_raw not in (None, "pairs", "none"):
-            raise InvalidPositionError(f"'teams' must be \"pairs\" or \"none\", not {teams_raw!r}")
+            raise InvalidPositionError(f'\'teams\' must be "pairs" or "none", not {teams_raw!r}')
         teams = _check_teams(seats, teams_raw)
         turn = data.get("turn", 0)
         if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < seats:
@@ -123,7 +135,8 @@ class Position:
             if not isinstance(row, list) or len(row) != PAWNS_PER_SEAT:
                 raise InvalidPositionError(
                     f"seat {seat} must have exactly {PAWNS_PER_SEAT} pawns, not "
-                    f"{len(row) if isinstance(row, list) else row!r}")
+                    f"{len(row) if isinstance(row, list) else row!r}"
+                )
             pawns.append(tuple(sorted(parse_loc(topo, seat, s) for s in row)))
         pos = cls(topo, profile, teams, turn, tuple(pawns))
         pos.validate()
@@ -142,7 +155,8 @@ class Position:
         if len(fields) < 3:
             raise InvalidPositionError(
                 "a position text is <pawns> <turn> <profile> [segment=L] [teams=pairs|none], "
-                f"not {text.strip()!r}")
+                f"not {text.strip()!r}"
+            )
         seats_text, turn_text, profile, *options = fields
         data: dict[str, Any] = {"profile": profile}
         rows = seats_text.split("/")
@@ -152,7 +166,8 @@ class Position:
             if not _TEXT_SEAT_RE.fullmatch(row):
                 raise InvalidPositionError(
                     f"seat {seat}: {row!r} is not four pawn locations (N, S, T<i>, H1..H4 "
-                    "written together, e.g. NNST20)")
+                    "written together, e.g. NNST20)"
+                )
             pawns.append(_TEXT_LOC_RE.findall(row))
         data["pawns"] = pawns
         if not re.fullmatch(r"[0-7]", turn_text):
@@ -162,7 +177,8 @@ class Position:
             m = _TEXT_OPTION_RE.fullmatch(opt)
             if not m:
                 raise InvalidPositionError(
-                    f"unknown position text field {opt!r} (segment=L or teams=pairs|none)")
+                    f"unknown position text field {opt!r} (segment=L or teams=pairs|none)"
+                )
             key, value = m[1], m[2]
             if key in data:
                 raise InvalidPositionError(f"{key}= given twice")
@@ -174,13 +190,18 @@ class Position:
                 data[key] = value
         if not 2 <= len(rows) <= MAX_SEATS:
             raise InvalidPositionError(
-                f"a position has 2 to {MAX_SEATS} seats (joined by /), not {len(rows)}")
+                f"a position has 2 to {MAX_SEATS} seats (joined by /), not {len(rows)}"
+            )
         return cls.from_dict(data)
 
     def replace(self, *, pawns: Pawns | None = None, turn: int | None = None) -> Position:
-        return Position(self.topology, self.profile, self.teams,
-                        self.turn if turn is None else turn,
-                        self.pawns if pawns is None else pawns)
+        return Position(
+            self.topology,
+            self.profile,
+            self.teams,
+            self.turn if turn is None else turn,
+            self.pawns if pawns is None else pawns,
+        )
 
     def validate(self) -> None:
         """Refuse impossible positions: two pawns on one hole."""
@@ -195,15 +216,19 @@ class Position:
                 t = self.topology.start(seat) if loc == FRESH else loc
                 if t in seen:
                     raise InvalidPositionError(
-                        f"two pawns on hole T{t} (seats {seen[t]} and {seat})")
+                        f"two pawns on hole T{t} (seats {seen[t]} and {seat})"
+                    )
                 seen[t] = seat
 
     # -- JSON -----------------------------------------------------------------------------
 
     def to_dict(self, *, full: bool = False) -> dict[str, Any]:
         """The JSON form; optional fields only when not the default (or ``full``)."""
-        d: dict[str, Any] = {"seats": self.topology.seats, "profile": self.profile.name,
-                             "turn": self.turn}
+        d: dict[str, Any] = {
+            "seats": self.topology.seats,
+            "profile": self.profile.name,
+            "turn": self.turn,
+        }
         if full or self.topology.segment != 16:
             d["segment"] = self.topology.segment
         if full or self.teams != default_teams(self.topology.seats):
@@ -214,8 +239,11 @@ class Position:
     def to_text(self) -> str:
         """The one-line text form (docs/formats.md), round-trip exact with ``from_text``
         and the JSON: optional fields only when not the default, as ``to_dict``."""
-        parts = ["/".join("".join(row) for row in self.pawn_strings()), str(self.turn),
-                 self.profile.name]
+        parts = [
+            "/".join("".join(row) for row in self.pawn_strings()),
+            str(self.turn),
+            self.profile.name,
+        ]
         if self.topology.segment != 16:
             parts.append(f"segment={self.topology.segment}")
         if self.teams != default_teams(self.topology.seats):
@@ -311,7 +339,8 @@ def parse_loc(topo: Topology, seat: int, text: Any) -> int:
     m = _LOC_RE.fullmatch(text) if isinstance(text, str) else None
     if not m:
         raise InvalidPositionError(
-            f"seat {seat}: {text!r} is not a pawn location (N, S, T<i> or H1..H4)")
+            f"seat {seat}: {text!r} is not a pawn location (N, S, T<i> or H1..H4)"
+        )
     if m.group(1):
         return NEST
     if m.group(2):
@@ -320,7 +349,8 @@ def parse_loc(topo: Topology, seat: int, text: Any) -> int:
         i = int(m.group(3))
         if i >= topo.ring:
             raise InvalidPositionError(
-                f"seat {seat}: T{i} is off the board (track is T0..T{topo.ring - 1})")
+                f"seat {seat}: T{i} is off the board (track is T0..T{topo.ring - 1})"
+            )
         return i
     return HOME + int(m.group(4))
 

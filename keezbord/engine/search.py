@@ -121,8 +121,9 @@ def unseen_pool(seats: int, hand: Sequence[str], known: Known) -> list[str]:
     return sorted(pool.elements())  # sorted: the sample depends on the seed alone
 
 
-def sample_hands(seats: int, me: int, hand: Sequence[str], known: Known,
-                 partner: int, rng: random.Random) -> list[list[str]]:
+def sample_hands(
+    seats: int, me: int, hand: Sequence[str], known: Known, partner: int, rng: random.Random
+) -> list[list[str]]:
     """One deal of the hidden hands consistent with ``known`` (``partner`` < 0: none).
     The seat's own hand is as given, topped up with sampled cards if the caller knows
     only part of it (the referee knows only the card tapped)."""
@@ -152,9 +153,13 @@ def sample_hands(seats: int, me: int, hand: Sequence[str], known: Known,
 # -- the search ----------------------------------------------------------------------------
 
 
-def root_candidates(board: Board, seat: int, hand: Sequence[str],
-                    limit: int = MAX_CANDIDATES,
-                    include: tuple[str, FastMove] | None = None) -> list[Candidate]:
+def root_candidates(
+    board: Board,
+    seat: int,
+    hand: Sequence[str],
+    limit: int = MAX_CANDIDATES,
+    include: tuple[str, FastMove] | None = None,
+) -> list[Candidate]:
     """Each distinct position reachable with each card once (the first move to reach
     it, as the greedy bot sees them), best ``limit`` by the greedy score; ``include``:
     a move that must be among them (the coach judges the move played)."""
@@ -168,8 +173,7 @@ def root_candidates(board: Board, seat: int, hand: Sequence[str],
             rows = [sorted(r) for r in board.pawns]
             key = (card, tuple(map(tuple, rows)))
             if key not in seen:
-                seen[key] = Candidate(card, move,
-                                      evaluate_board(board, seat, rows) - base - keep)
+                seen[key] = Candidate(card, move, evaluate_board(board, seat, rows) - base - keep)
             if include is not None and include == (card, move):
                 must = key
             board.unmake(undo)
@@ -187,10 +191,19 @@ def position_key(board: Board, move: FastMove) -> tuple[tuple[int, ...], ...]:
     return key
 
 
-def analyse(board: Board, seat: int, hand: Sequence[str], known: Known | None = None, *,
-            playouts: int = DEFAULT_PLAYOUTS, rng: random.Random | None = None,
-            horizon: int | None = None, limit: int = MAX_CANDIDATES,
-            include: tuple[str, FastMove] | None = None, single: bool = True) -> Analysis:
+def analyse(
+    board: Board,
+    seat: int,
+    hand: Sequence[str],
+    known: Known | None = None,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    rng: random.Random | None = None,
+    horizon: int | None = None,
+    limit: int = MAX_CANDIDATES,
+    include: tuple[str, FastMove] | None = None,
+    single: bool = True,
+) -> Analysis:
     """Rank the seat's moves with the hand by playouts on sampled deals (see the module
     doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
     lone choice out too (to say how it stands). The board is left as it was."""
@@ -213,7 +226,7 @@ def analyse(board: Board, seat: int, hand: Sequence[str], known: Known | None = 
         _pass(board, seat, hand, known, alive, per, rng, horizon)
         left -= per * len(alive)
         alive.sort(key=lambda c: -c.win)
-        alive = alive[:max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive
+        alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive
     result.playouts = sum(c.playouts for c in cands)
     # Survivors first (best mean first), then the candidates dropped earlier.
     survivors = {id(c) for c in alive}
@@ -221,9 +234,16 @@ def analyse(board: Board, seat: int, hand: Sequence[str], known: Known | None = 
     return result
 
 
-def _pass(board: Board, seat: int, hand: Sequence[str], known: Known,
-          cands: Sequence[Candidate], deals: int, rng: random.Random,
-          horizon: int | None) -> None:
+def _pass(
+    board: Board,
+    seat: int,
+    hand: Sequence[str],
+    known: Known,
+    cands: Sequence[Candidate],
+    deals: int,
+    rng: random.Random,
+    horizon: int | None,
+) -> None:
     """``deals`` sampled deals, every candidate played out on each (with the same
     random draws for the policy)."""
     seats = board.seats
@@ -234,8 +254,9 @@ def _pass(board: Board, seat: int, hand: Sequence[str], known: Known,
         hands = sample_hands(seats, seat, hand, known, partner, rng)
         policy_seed = rng.random()
         for c in cands:
-            value, lost, won = _playout(board, seat, team, c, hands, h,
-                                        GreedyBot(random.Random(policy_seed)))
+            value, lost, won = _playout(
+                board, seat, team, c, hands, h, GreedyBot(random.Random(policy_seed))
+            )
             c.playouts += 1
             c.total += value
             c.lost += lost
@@ -246,8 +267,15 @@ def _nest_count(board: Board, team: tuple[int, ...]) -> int:
     return sum(board.pawns[s].count(NEST) for s in team)
 
 
-def _playout(board: Board, me: int, team: tuple[int, ...], cand: Candidate,
-             deal: list[list[str]], horizon: int, policy: GreedyBot) -> tuple[float, int, int]:
+def _playout(
+    board: Board,
+    me: int,
+    team: tuple[int, ...],
+    cand: Candidate,
+    deal: list[list[str]],
+    horizon: int,
+    policy: GreedyBot,
+) -> tuple[float, int, int]:
     """Play ``cand`` then ``horizon`` turns of the round; (win chance, team lost a pawn,
     team won). The board is restored."""
     seats = board.seats
@@ -316,18 +344,27 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS,
-                 horizon: int | None = None) -> None:
+    def __init__(
+        self, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, horizon: int | None = None
+    ) -> None:
         self.rng = rng
         self.playouts = playouts
         self.horizon = horizon
         self._greedy = GreedyBot(rng)
 
-    def pick_known(self, board: Board, seat: int, hand: Sequence[str],
-                   known: Known | None) -> FastChoice:
-        a = analyse(board, seat, hand, known, playouts=self.playouts,
-                    rng=random.Random(self.rng.random()), horizon=self.horizon,
-                    single=False)
+    def pick_known(
+        self, board: Board, seat: int, hand: Sequence[str], known: Known | None
+    ) -> FastChoice:
+        a = analyse(
+            board,
+            seat,
+            hand,
+            known,
+            playouts=self.playouts,
+            rng=random.Random(self.rng.random()),
+            horizon=self.horizon,
+            single=False,
+        )
         best = a.best
         return None if best is None else (best.card, best.move)
 
@@ -374,7 +411,10 @@ def known_of_game(game: Game, seat: int, gave: str | None = None) -> Known:
         round_start = len(game.history)
     partner = game.position.partner(seat)
     has: tuple[str, ...] = ()
-    if gave is not None and partner is not None and not any(
-            t.seat == partner and t.card == gave for t in game.history[round_start:]):
+    if (
+        gave is not None
+        and partner is not None
+        and not any(t.seat == partner and t.card == gave for t in game.history[round_start:])
+    ):
         has = (gave,)
     return Known(tuple(seen), tuple(len(h) for h in game.hands), has)

@@ -21,8 +21,15 @@ SUPPLY_SIZES_A = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.5, 15.0, 20.0
 FUSE_SIZES_A = (1.0, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0, 10.0, 12.5, 16.0, 20.0, 25.0)
 # Stranded PVC hook-up wire: (mm², AWG, amperes), conservative continuous ratings for short
 # runs bundled under a board (well below the chassis-wiring figures).
-WIRE_GAUGES = ((0.35, 22, 3.0), (0.5, 20, 5.0), (0.75, 18, 7.5), (1.0, 17, 10.0),
-               (1.5, 16, 13.0), (2.5, 14, 20.0), (4.0, 12, 25.0))
+WIRE_GAUGES = (
+    (0.35, 22, 3.0),
+    (0.5, 20, 5.0),
+    (0.75, 18, 7.5),
+    (1.0, 17, 10.0),
+    (1.5, 16, 13.0),
+    (2.5, 14, 20.0),
+    (4.0, 12, 25.0),
+)
 JST_XH_PIN_A = 3.0  # why the signal connector between pieces carries no LED current
 SUPPLY_LEAD_M = 1.0  # supply to the distribution block under the board's centre
 FEED_SLACK_M = 0.3
@@ -65,9 +72,11 @@ class PowerBudget:
     wire_a: float
 
     def text(self) -> str:
-        cap = (f", capped at the {self.budget_ma:.0f} mA budget: {self.strip_ma:.0f} mA"
-               if self.budget_ma is not None and self.strip_ma < self.led_ma + self.idle_ma
-               else "")
+        cap = (
+            f", capped at the {self.budget_ma:.0f} mA budget: {self.strip_ma:.0f} mA"
+            if self.budget_ma is not None and self.strip_ma < self.led_ma + self.idle_ma
+            else ""
+        )
         return (
             f"{self.lit} of {self.leds} LEDs lit at {self.brightness:.0%} of full white: "
             f"{self.led_ma:.0f} mA + {self.idle_ma:.0f} mA idle LEDs{cap} + "
@@ -83,7 +92,11 @@ def _smallest(sizes: tuple[float, ...], need: float) -> float:
 
 
 def power_budget(
-    leds: int, chips: int, *, brightness: float, lit: int | None = None,
+    leds: int,
+    chips: int,
+    *,
+    brightness: float,
+    lit: int | None = None,
     budget_ma: float | None = None,
 ) -> PowerBudget:
     if not 0 < brightness <= 1:
@@ -92,8 +105,7 @@ def power_budget(
     if not 0 <= lit <= leds:
         raise BomError(f"LEDs lit at once must be 0 to {leds}, not {lit}")
     if budget_ma is not None and not 0 < budget_ma < math.inf:  # nan fails both sides
-        raise BomError(f"the LED current budget must be above 0 mA and finite, "
-                       f"not {budget_ma:g}")
+        raise BomError(f"the LED current budget must be above 0 mA and finite, not {budget_ma:g}")
     led_ma = lit * WS2812_FULL_WHITE_MA * brightness
     idle_ma = (leds - lit) * WS2812_IDLE_MA
     strip_ma = led_ma + idle_ma
@@ -107,10 +119,26 @@ def power_budget(
     fuse = _smallest(FUSE_SIZES_A, need)
     mm2, awg, amps = next((g for g in WIRE_GAUGES if g[2] > fuse), WIRE_GAUGES[-1])
     if amps <= fuse:
-        raise BomError(f"{total:.0f} mA is more than one 5 V supply and fuse should feed: "
-                       "lower the brightness or the budget")
-    return PowerBudget(leds, lit, brightness, budget_ma, led_ma, idle_ma, strip_ma,
-                       logic_ma, total, supply, fuse, mm2, awg, amps)
+        raise BomError(
+            f"{total:.0f} mA is more than one 5 V supply and fuse should feed: "
+            "lower the brightness or the budget"
+        )
+    return PowerBudget(
+        leds,
+        lit,
+        brightness,
+        budget_ma,
+        led_ma,
+        idle_ma,
+        strip_ma,
+        logic_ma,
+        total,
+        supply,
+        fuse,
+        mm2,
+        awg,
+        amps,
+    )
 
 
 @dataclass(frozen=True)
@@ -173,22 +201,34 @@ def bill_of_materials(
     pieces = g.seats if puzzle else 1
     area_m2 = g.outline_area() / 1e6
     chain_m = wire_length(wiring.led_order, g) / 1000
-    power = power_budget(holes, chips + sig_chips, brightness=brightness, lit=lit,
-                         budget_ma=budget_ma)
+    power = power_budget(
+        holes, chips + sig_chips, brightness=brightness, lit=lit, budget_ma=budget_ma
+    )
     spare_inputs = sum(1 for h in wiring.switch_order if h is None)
     feeds = feed_lengths_m(g)
     power_m = round((SUPPLY_LEAD_M + sum(feeds) + chain_m) * 1.2, 1)
     wire = f"{power.wire_mm2:g} mm² ({power.wire_awg} AWG)"
-    sig_note = (f" + 1 signature chip (inputs hard-wired to 0x{signature:02X})"
-                if signature is not None else "")
+    sig_note = (
+        f" + 1 signature chip (inputs hard-wired to 0x{signature:02X})"
+        if signature is not None
+        else ""
+    )
     lines = [
         BomLine("reed switch (normally open)", holes, "pcs", "one under every hole"),
         BomLine("magnet for pawns", g.seats * PAWNS_PER_SEAT, "pcs", "one in each pawn's base"),
-        BomLine("74HC165 shift register", chips + sig_chips, "pcs",
-                f"{chips} for the switches, 8 inputs each, {spare_inputs} spare{sig_note}"),
+        BomLine(
+            "74HC165 shift register",
+            chips + sig_chips,
+            "pcs",
+            f"{chips} for the switches, 8 inputs each, {spare_inputs} spare{sig_note}",
+        ),
         BomLine("10 kΩ resistor (pull-up)", holes, "pcs", "one per switch input"),
-        BomLine("10 kΩ resistor (pull-down)", 1, "pcs",
-                "data line (chip 0's QH) to GND at the reader: an open line reads 0"),
+        BomLine(
+            "10 kΩ resistor (pull-down)",
+            1,
+            "pcs",
+            "data line (chip 0's QH) to GND at the reader: an open line reads 0",
+        ),
         BomLine("WS2812B LED", holes, "pcs", "one under every hole, chained in LED order"),
         BomLine(
             "100 nF ceramic capacitor",
@@ -202,12 +242,25 @@ def bill_of_materials(
             "pcs",
             "across 5 V/GND where each feed enters its piece",
         ),
-        BomLine("74AHCT125 level shifter", 1, "pcs",
-                "3.3 V LED data up to 5 V: VCC pin 14 to 5 V, GND pin 7, /1OE pin 1 to GND"),
+        BomLine(
+            "74AHCT125 level shifter",
+            1,
+            "pcs",
+            "3.3 V LED data up to 5 V: VCC pin 14 to 5 V, GND pin 7, /1OE pin 1 to GND",
+        ),
         BomLine("330 Ω resistor", 1, "pcs", "in series with the LED data line"),
-        *(() if pi_direct else (
-            BomLine("Raspberry Pi Pico", 1, "pcs",
-                    "scans the switches, drives the LEDs; powered by its USB only"),)),
+        *(
+            ()
+            if pi_direct
+            else (
+                BomLine(
+                    "Raspberry Pi Pico",
+                    1,
+                    "pcs",
+                    "scans the switches, drives the LEDs; powered by its USB only",
+                ),
+            )
+        ),
         BomLine("PN532 NFC module (HSU mode)", 1, "pcs", "card reader; NTAG stickers per card"),
         BomLine(
             "8-pin connector pair (JST-XH)",
@@ -215,8 +268,11 @@ def bill_of_materials(
             "pcs",
             "3V3, logic GND, CLK, /PL, QH, LED data, 2 spare; no LED current "
             f"({JST_XH_PIN_A:g} A a pin): "
-            + (f"{pieces - 1} between pieces + 1 to the reader" if puzzle
-               else "board to the reader"),
+            + (
+                f"{pieces - 1} between pieces + 1 to the reader"
+                if puzzle
+                else "board to the reader"
+            ),
         ),
         BomLine(
             "5 V DC supply",
@@ -224,15 +280,27 @@ def bill_of_materials(
             "pcs",
             f"at least {power.supply_a:g} A (see power budget); screw terminal output",
         ),
-        BomLine("fuse, slow-blow, with holder", 1, "pcs",
-                f"{power.fuse_a:g} A at the supply's + output, below the {power.wire_a:g} A "
-                f"of the thinnest 5 V/GND wire after it"),
-        BomLine("lever connector (5 ways or more)", 2, "pcs",
-                f"distribution block under the board's centre: 5 V and GND, one way for the "
-                f"supply lead and one for each of the {g.seats} feeds"),
-        BomLine(f"power wire {wire}, red", power_m, "m",
-                f"5 V: supply lead {SUPPLY_LEAD_M:g} m, {g.seats} feeds "
-                f"{min(feeds):.1f} to {max(feeds):.1f} m, bus along the LEDs; +20%"),
+        BomLine(
+            "fuse, slow-blow, with holder",
+            1,
+            "pcs",
+            f"{power.fuse_a:g} A at the supply's + output, below the {power.wire_a:g} A "
+            f"of the thinnest 5 V/GND wire after it",
+        ),
+        BomLine(
+            "lever connector (5 ways or more)",
+            2,
+            "pcs",
+            f"distribution block under the board's centre: 5 V and GND, one way for the "
+            f"supply lead and one for each of the {g.seats} feeds",
+        ),
+        BomLine(
+            f"power wire {wire}, red",
+            power_m,
+            "m",
+            f"5 V: supply lead {SUPPLY_LEAD_M:g} m, {g.seats} feeds "
+            f"{min(feeds):.1f} to {max(feeds):.1f} m, bus along the LEDs; +20%",
+        ),
         BomLine(f"power wire {wire}, black", power_m, "m", "GND: the same runs as the 5 V"),
         BomLine(
             "birch plywood",
@@ -249,8 +317,15 @@ def bill_of_materials(
         ),
     ]
     if puzzle:
-        lines.insert(-2, BomLine("2-pin power connector pair (XT30 or screw terminal)",
-                                 g.seats, "pcs", f"each piece's 5 V/GND feed, {wire}"))
+        lines.insert(
+            -2,
+            BomLine(
+                "2-pin power connector pair (XT30 or screw terminal)",
+                g.seats,
+                "pcs",
+                f"each piece's 5 V/GND feed, {wire}",
+            ),
+        )
     per_piece = power.strip_ma / g.seats
     notes = (
         f"Fuse: {power.fuse_a:g} A slow-blow at the supply's + output. It must blow before "
@@ -268,12 +343,16 @@ def bill_of_materials(
         "GND, 1A (pin 2) from the reader's LED pin, 1Y (pin 3) through 330 Ω to LED 0; "
         "unused /2OE, /3OE, /4OE (pins 4, 10, 13) to VCC and 2A, 3A, 4A (pins 5, 9, 12) to "
         "GND.",
-        ("Never tie the board's 5 V to the Pi's 5 V pins (header pins 2 and 4): the LED "
-         "supply and the Pi's own supply would feed each other. The Pi runs from its own "
-         "supply; only GND is shared (logic GND, header pin 6)." if pi_direct else
-         "Never tie the board's 5 V to the Pico's VBUS (pin 40): it would feed the Pi's USB "
-         "port (and the Pi) from the LED supply, or the LEDs from the Pi. The Pico runs from "
-         "its USB cable; only GND is shared."),
+        (
+            "Never tie the board's 5 V to the Pi's 5 V pins (header pins 2 and 4): the LED "
+            "supply and the Pi's own supply would feed each other. The Pi runs from its own "
+            "supply; only GND is shared (logic GND, header pin 6)."
+            if pi_direct
+            else "Never tie the board's 5 V to the Pico's VBUS (pin 40): it would feed the Pi's "
+            "USB "
+            "port (and the Pi) from the LED supply, or the LEDs from the Pi. The Pico runs from "
+            "its USB cable; only GND is shared."
+        ),
         f"Budget: at brightness {power.brightness:g} and budget_ma "
         f"{'none' if power.budget_ma is None else f'{power.budget_ma:g}'}: keep the "
         "firmware's max_ma and leds.budget_ma at or below what the supply gives.",

@@ -36,37 +36,78 @@ WIRING_FORMAT = "keezbord-wiring/1"
 
 # 74HC165 (DIP-16/SO-16) pin numbers, from the datasheets (NXP, TI).
 HC165_PINS: dict[str, int] = {
-    "/PL": 1, "CLK": 2, "E": 3, "F": 4, "G": 5, "H": 6, "/QH": 7, "GND": 8,
-    "QH": 9, "DS": 10, "A": 11, "B": 12, "C": 13, "D": 14, "CLK INH": 15, "VCC": 16,
+    "/PL": 1,
+    "CLK": 2,
+    "E": 3,
+    "F": 4,
+    "G": 5,
+    "H": 6,
+    "/QH": 7,
+    "GND": 8,
+    "QH": 9,
+    "DS": 10,
+    "A": 11,
+    "B": 12,
+    "C": 13,
+    "D": 14,
+    "CLK INH": 15,
+    "VCC": 16,
 }
 # 74AHCT125 (DIP-14/SO-14): four buffers, /OE active low.
 AHCT125_PINS: dict[str, int] = {
-    "/1OE": 1, "1A": 2, "1Y": 3, "/2OE": 4, "2A": 5, "2Y": 6, "GND": 7,
-    "3Y": 8, "3A": 9, "/3OE": 10, "4Y": 11, "4A": 12, "/4OE": 13, "VCC": 14,
+    "/1OE": 1,
+    "1A": 2,
+    "1Y": 3,
+    "/2OE": 4,
+    "2A": 5,
+    "2Y": 6,
+    "GND": 7,
+    "3Y": 8,
+    "3A": 9,
+    "/3OE": 10,
+    "4Y": 11,
+    "4A": 12,
+    "/4OE": 13,
+    "VCC": 14,
 }
 TAIL_LEVEL = 1  # the far end's DS to 3V3; the reader's data line pulled down
 REFERENCE_SIGNATURE = 0xA5  # the reference design's signature chip
 # Header pin numbers of the readers' default pins: the Pico's 40 pins (pin 1 = GP0) and
 # the Pi's 40-pin header (the same on a Pi 4 and a Pi 5; pin 1 = 3V3).
-PICO_HEADER: dict[str, int] = {"GP2": 4, "GP4": 6, "GP5": 7, "GP6": 9, "3V3(OUT)": 36,
-                               "GND": 38, "VBUS": 40}
-PI_HEADER: dict[str, int] = {"3V3": 1, "GND": 6, "GPIO9": 21, "GPIO11": 23, "GPIO17": 11,
-                             "GPIO18": 12, "GPIO22": 15, "GPIO27": 13}
+PICO_HEADER: dict[str, int] = {
+    "GP2": 4,
+    "GP4": 6,
+    "GP5": 7,
+    "GP6": 9,
+    "3V3(OUT)": 36,
+    "GND": 38,
+    "VBUS": 40,
+}
+PI_HEADER: dict[str, int] = {
+    "3V3": 1,
+    "GND": 6,
+    "GPIO9": 21,
+    "GPIO11": 23,
+    "GPIO17": 11,
+    "GPIO18": 12,
+    "GPIO22": 15,
+    "GPIO27": 13,
+}
 # What the reader side of the chain uses (firmware defaults; Pi-direct config defaults).
 READER_PINS = {
     "/PL": f"Pico GP5 (Pico pin {PICO_HEADER['GP5']}) | Pi GPIO17 (header pin "
-           f"{PI_HEADER['GPIO17']}; scanner.load_pin)",
+    f"{PI_HEADER['GPIO17']}; scanner.load_pin)",
     "CLK": f"Pico GP2 (Pico pin {PICO_HEADER['GP2']}, SPI0 SCK) | Pi GPIO11 (header pin "
-           f"{PI_HEADER['GPIO11']}, SPI0 SCLK; bitbang: scanner.clock_pin, GPIO27 = header "
-           f"pin {PI_HEADER['GPIO27']})",
+    f"{PI_HEADER['GPIO11']}, SPI0 SCLK; bitbang: scanner.clock_pin, GPIO27 = header "
+    f"pin {PI_HEADER['GPIO27']})",
     "QH": f"Pico GP4 (Pico pin {PICO_HEADER['GP4']}, SPI0 MISO) | Pi GPIO9 (header pin "
-          f"{PI_HEADER['GPIO9']}, SPI0 MISO; bitbang: scanner.data_pin, GPIO22 = header pin "
-          f"{PI_HEADER['GPIO22']})",
+    f"{PI_HEADER['GPIO9']}, SPI0 MISO; bitbang: scanner.data_pin, GPIO22 = header pin "
+    f"{PI_HEADER['GPIO22']})",
     "power": f"Pico 3V3(OUT) (Pico pin {PICO_HEADER['3V3(OUT)']}) and GND (Pico pin "
-             f"{PICO_HEADER['GND']}) | Pi 3V3 (header pin {PI_HEADER['3V3']} or 17) and GND "
-             f"(header pin {PI_HEADER['GND']}, 9, 14, 20 or 25)",
+    f"{PICO_HEADER['GND']}) | Pi 3V3 (header pin {PI_HEADER['3V3']} or 17) and GND "
+    f"(header pin {PI_HEADER['GND']}, 9, 14, 20 or 25)",
     "LED": f"Pico GP6 (Pico pin {PICO_HEADER['GP6']}) | Pi GPIO18 (header pin "
-           f"{PI_HEADER['GPIO18']}; leds.pin)",
+    f"{PI_HEADER['GPIO18']}; leds.pin)",
 }
 
 
@@ -97,8 +138,7 @@ def signature_ties(signature: int) -> tuple[list[str], list[str]]:
     high: list[str] = []
     low: list[str] = []
     for k, letter in enumerate("HGFEDCBA"):
-        (high if signature >> (7 - k) & 1 else low).append(
-            f"{letter} (pin {HC165_PINS[letter]})")
+        (high if signature >> (7 - k) & 1 else low).append(f"{letter} (pin {HC165_PINS[letter]})")
     return high, low
 
 
@@ -140,11 +180,15 @@ def chain_connections(chips: int, signature: int | None) -> list[str]:
         lines.append(f"chip {k} DS (pin {p['DS']}) <- {feeder} {k + 1} QH (pin {p['QH']})")
     if signature is not None:
         high, low = signature_ties(signature)
-        lines.append(f"signature chip {chips}: inputs hard-wired to 0x{signature:02X}: "
-                     f"{', '.join(high)} to 3V3; {', '.join(low)} to GND")
+        lines.append(
+            f"signature chip {chips}: inputs hard-wired to 0x{signature:02X}: "
+            f"{', '.join(high)} to 3V3; {', '.join(low)} to GND"
+        )
     end = "signature chip" if signature is not None else "chip"
-    lines.append(f"{end} {last} DS (pin {p['DS']}) to 3V3: the tail, read as 1 after "
-                 f"the {'signature' if signature is not None else 'switches'}")
+    lines.append(
+        f"{end} {last} DS (pin {p['DS']}) to 3V3: the tail, read as 1 after "
+        f"the {'signature' if signature is not None else 'switches'}"
+    )
     return lines
 
 

@@ -46,9 +46,9 @@ class UnknownTagError(LookupError):
 def unknown_tag_text(tag: str) -> Text:
     return Text(
         nl=f"onbekende kaart (tag {tag}): deze kaart is niet ingelezen; "
-           "lees het spel in met 'keezbord cards enroll'",
+        "lees het spel in met 'keezbord cards enroll'",
         en=f"unknown card (tag {tag}): this card was never enrolled; "
-           "enroll the deck with 'keezbord cards enroll'",
+        "enroll the deck with 'keezbord cards enroll'",
     )
 
 
@@ -182,31 +182,51 @@ class Enrollment:
         card = self.next_card()
         done, total = self.progress()
         if card is None:
-            return Text(nl=f"klaar: alle {total} kaarten zijn ingelezen",
-                        en=f"done: all {total} cards are enrolled")
+            return Text(
+                nl=f"klaar: alle {total} kaarten zijn ingelezen",
+                en=f"done: all {total} cards are enrolled",
+            )
         of_rank = self.deck.count(card)
         k = of_rank - self.remaining().count(card) + 1
         n = _name(card)
-        return Text(nl=f"[{done + 1}/{total}] leg {n.nl} ({k} van {of_rank}) op de lezer",
-                    en=f"[{done + 1}/{total}] put {n.en} ({k} of {of_rank}) on the reader")
+        return Text(
+            nl=f"[{done + 1}/{total}] leg {n.nl} ({k} van {of_rank}) op de lezer",
+            en=f"[{done + 1}/{total}] put {n.en} ({k} of {of_rank}) on the reader",
+        )
 
     def tap(self, raw_tag: str) -> tuple[Enrollment, TapResult]:
         tag = normalise_tag(raw_tag)
         if tag is None:
-            return self, TapResult("garbled", None, Text(
-                nl=f"onleesbare tag {raw_tag!r}: leg de kaart nog eens op de lezer",
-                en=f"unreadable tag {raw_tag!r}: put the card on the reader again"))
+            return self, TapResult(
+                "garbled",
+                None,
+                Text(
+                    nl=f"onleesbare tag {raw_tag!r}: leg de kaart nog eens op de lezer",
+                    en=f"unreadable tag {raw_tag!r}: put the card on the reader again",
+                ),
+            )
         known = self.registry.tags.get(tag)
         if known is not None:
             n = _name(known)
-            return self, TapResult("duplicate", known, Text(
-                nl=f"deze kaart is al ingelezen als {n.nl} (tag {tag}): neem de volgende",
-                en=f"this card is already enrolled as {n.en} (tag {tag}): take the next"))
+            return self, TapResult(
+                "duplicate",
+                known,
+                Text(
+                    nl=f"deze kaart is al ingelezen als {n.nl} (tag {tag}): neem de volgende",
+                    en=f"this card is already enrolled as {n.en} (tag {tag}): take the next",
+                ),
+            )
         card = self.next_card()
         if card is None:
-            return self, TapResult("duplicate", None, Text(
-                nl="alle kaarten zijn al ingelezen", en="every card is already enrolled"))
+            return self, TapResult(
+                "duplicate",
+                None,
+                Text(nl="alle kaarten zijn al ingelezen", en="every card is already enrolled"),
+            )
         n = _name(card)
         nxt = Enrollment(self.seats, self.registry.with_tag(tag, card))
-        return nxt, TapResult("enrolled", card, Text(
-            nl=f"{n.nl} ingelezen (tag {tag})", en=f"{n.en} enrolled (tag {tag})"))
+        return nxt, TapResult(
+            "enrolled",
+            card,
+            Text(nl=f"{n.nl} ingelezen (tag {tag})", en=f"{n.en} enrolled (tag {tag})"),
+        )

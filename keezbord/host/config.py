@@ -70,8 +70,9 @@ class LedConfig:
         return "pico-serial" if kind == "pico-serial" else "neopixel"
 
     def settings(self) -> LedSettings:
-        return LedSettings(brightness=self.brightness, budget_ma=self.budget_ma
-                           ).with_overrides(self.palette, self.patterns)
+        return LedSettings(brightness=self.brightness, budget_ma=self.budget_ma).with_overrides(
+            self.palette, self.patterns
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,30 +193,57 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
         wiring = str(b.get_path("wiring", wiring, base))
     hints: Any = b.get_str("hints", "targets", HINTS)
 
-    s = top.table("scanner", ("kind", "port", "load_pin", "clock_pin", "data_pin",
-                              "debounce", "scan_hz", "signature", "method", "spi_hz"))
+    s = top.table(
+        "scanner",
+        (
+            "kind",
+            "port",
+            "load_pin",
+            "clock_pin",
+            "data_pin",
+            "debounce",
+            "scan_hz",
+            "signature",
+            "method",
+            "spi_hz",
+        ),
+    )
     kind: Any = s.get_str("kind", "pico-serial", SCANNER_KINDS)
-    pins = {k: s.get_int(k, d, *_GPIO_PINS) for k, d in
-            (("load_pin", 17), ("clock_pin", 27), ("data_pin", 22))}
+    pins = {
+        k: s.get_int(k, d, *_GPIO_PINS)
+        for k, d in (("load_pin", 17), ("clock_pin", 27), ("data_pin", 22))
+    }
     if len(set(pins.values())) < 3:
         raise s.error(None, f"load_pin, clock_pin and data_pin must differ, not {pins}")
     signature = None if "signature" not in s.data else s.get_int("signature", 0, 0, 255)
     method: Any = s.get_str("method", "spi", READ_METHODS)
     if kind == "gpio" and method == "spi" and pins["load_pin"] in SPI0_PINS.values():
-        raise s.error("load_pin", f"GPIO{pins['load_pin']} belongs to SPI0 (GPIO 8 to 11), "
-                                  "which reads the chain; pick another pin")
-    scanner = ScannerConfig(kind, s.get_str("port", "/dev/ttyACM0"), pins["load_pin"],
-                            pins["clock_pin"], pins["data_pin"],
-                            s.get_int("debounce", 3, 1, 20), s.get_int("scan_hz", 500, 50, 5000),
-                            signature, method, s.get_int("spi_hz", DEFAULT_SPI_HZ, 10_000,
-                                                         SPI_MAX_HZ))
+        raise s.error(
+            "load_pin",
+            f"GPIO{pins['load_pin']} belongs to SPI0 (GPIO 8 to 11), "
+            "which reads the chain; pick another pin",
+        )
+    scanner = ScannerConfig(
+        kind,
+        s.get_str("port", "/dev/ttyACM0"),
+        pins["load_pin"],
+        pins["clock_pin"],
+        pins["data_pin"],
+        s.get_int("debounce", 3, 1, 20),
+        s.get_int("scan_hz", 500, 50, 5000),
+        signature,
+        method,
+        s.get_int("spi_hz", DEFAULT_SPI_HZ, 10_000, SPI_MAX_HZ),
+    )
 
-    le = top.table("leds", ("driver", "pin", "brightness", "budget_ma", "palette",
-                            "patterns"))
+    le = top.table("leds", ("driver", "pin", "brightness", "budget_ma", "palette", "patterns"))
     pin = le.get_int("pin", 18, *_GPIO_PINS)
     if pin not in NEOPIXEL_PINS:
-        raise le.error("pin", f"must be one of GPIO {', '.join(map(str, NEOPIXEL_PINS))} "
-                              f"(pins with a NeoPixel driver), not {pin}")
+        raise le.error(
+            "pin",
+            f"must be one of GPIO {', '.join(map(str, NEOPIXEL_PINS))} "
+            f"(pins with a NeoPixel driver), not {pin}",
+        )
     pal = le.table("palette", ROLES)
     for role in pal.data:
         try:
@@ -226,41 +254,69 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     for role in pat.data:
         pat.get_str(role, "", PATTERNS)
     brightness = le.get_float("brightness", 0.4, 0.0, 1.0)
-    leds = LedConfig(le.get_str("driver", "auto", LED_DRIVERS), pin,
-                     0.4 if brightness is None else brightness,
-                     le.get_float("budget_ma", 2000.0, 50.0, 100000.0),
-                     dict(pal.data), dict(pat.data))
-    if (kind == "gpio" and method == "spi" and leds.led_driver_for(kind) == "neopixel"
-            and pin in SPI0_PINS.values()):
-        raise le.error("pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use "
-                              "GPIO 18, 12 or 21")
+    leds = LedConfig(
+        le.get_str("driver", "auto", LED_DRIVERS),
+        pin,
+        0.4 if brightness is None else brightness,
+        le.get_float("budget_ma", 2000.0, 50.0, 100000.0),
+        dict(pal.data),
+        dict(pat.data),
+    )
+    if (
+        kind == "gpio"
+        and method == "spi"
+        and leds.led_driver_for(kind) == "neopixel"
+        and pin in SPI0_PINS.values()
+    ):
+        raise le.error(
+            "pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use GPIO 18, 12 or 21"
+        )
     if kind == "gpio" and leds.led_driver_for(kind) == "neopixel":
         # The strip's data pin and the chain's pins are driven by different libraries:
         # sharing one would garble both (SPI leaves only /PL on a GPIO of its own).
         used = {"load_pin": pins["load_pin"]} if method == "spi" else pins
         for key, gpio in used.items():
             if gpio == pin:
-                raise le.error("pin", f"GPIO{pin} is already scanner.{key}; the LED strip "
-                                      "needs a pin of its own")
+                raise le.error(
+                    "pin",
+                    f"GPIO{pin} is already scanner.{key}; the LED strip needs a pin of its own",
+                )
     if kind == "gpio" and leds.driver == "pico-serial":
-        raise le.error("driver", "pico-serial LEDs need scanner.kind = \"pico-serial\"")
+        raise le.error("driver", 'pico-serial LEDs need scanner.kind = "pico-serial"')
 
     r = top.table("rfid", ("reader", "port", "tap_gap_ms"))
     rfid_port = r.get_str("port", pi.default_rfid_port(pi.PI_MODEL_PATH))
-    rfid = RfidConfig(r.get_str("reader", "pn532", RFID_READERS), rfid_port,
-                      r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000))
+    rfid = RfidConfig(
+        r.get_str("reader", "pn532", RFID_READERS),
+        rfid_port,
+        r.get_int("tap_gap_ms", DEFAULT_GAP_MS, 50, 10000),
+    )
     if kind == "gpio" and rfid.reader != "none" and rfid.port in pi.HEADER_UARTS:
         # The card reader's UART owns GPIO14 (TXD) and GPIO15 (RXD).
         chain = {"load_pin": pins["load_pin"]} if method == "spi" else pins
         for key, gpio in chain.items():
             if gpio in (14, 15):
-                raise s.error(key, f"GPIO{gpio} is the card reader's UART ({rfid.port} on "
-                                   "GPIO14/15); pick another pin")
+                raise s.error(
+                    key,
+                    f"GPIO{gpio} is the card reader's UART ({rfid.port} on "
+                    "GPIO14/15); pick another pin",
+                )
 
     f = top.table("files", ("cards", "journal"))
     journal = f.get_path("journal", "", base) if "journal" in f.data else None
-    return BoardConfig(source, seats, segment, profile, wiring, hints, scanner, leds, rfid,
-                       f.get_path("cards", "cards.json", base), journal)
+    return BoardConfig(
+        source,
+        seats,
+        segment,
+        profile,
+        wiring,
+        hints,
+        scanner,
+        leds,
+        rfid,
+        f.get_path("cards", "cards.json", base),
+        journal,
+    )
 
 
 def load_config(path: str | Path) -> BoardConfig:

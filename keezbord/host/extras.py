@@ -22,8 +22,15 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "club": ("paho",),
 }
 # The Pi-direct backends: one extra per Pi generation (docs/drivers.md).
-PI_MODULES: Final = ("RPi", "lgpio", "spidev", "neopixel", "board", "rpi_ws281x",
-                     "adafruit_blinka_raspberry_pi5_neopixel")
+PI_MODULES: Final = (
+    "RPi",
+    "lgpio",
+    "spidev",
+    "neopixel",
+    "board",
+    "rpi_ws281x",
+    "adafruit_blinka_raspberry_pi5_neopixel",
+)
 
 
 # import name -> the package to install, where they differ
@@ -36,8 +43,10 @@ class MissingExtraError(UsageError):
 
 def install_hint(extra: str) -> str:
     if extra == "pi":
-        return ("install the 'pi4' extra on a Raspberry Pi 4 or 'pi5' on a Pi 5: "
-                "pip install 'keezbord[pi4]'")
+        return (
+            "install the 'pi4' extra on a Raspberry Pi 4 or 'pi5' on a Pi 5: "
+            "pip install 'keezbord[pi4]'"
+        )
     return f"install the '{extra}' extra: pip install 'keezbord[{extra}]'"
 
 

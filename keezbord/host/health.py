@@ -57,10 +57,14 @@ class HealthSummary:
         return Text(nl="; ".join(nl), en="; ".join(en))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "chattering": list(self.chattering),
-                "stuck_closed": list(self.stuck_closed),
-                "never_changed": list(self.never_changed),
-                "transitions": self.transitions, "text": self.text().as_dict()}
+        return {
+            "ok": self.ok,
+            "chattering": list(self.chattering),
+            "stuck_closed": list(self.stuck_closed),
+            "never_changed": list(self.never_changed),
+            "transitions": self.transitions,
+            "text": self.text().as_dict(),
+        }
 
 
 class HealthMonitor:
@@ -77,7 +81,10 @@ class HealthMonitor:
     ) -> None:
         init = set(closed)
         self.window, self.threshold, self.stuck_ms = (
-            chatter_window_ms, chatter_threshold, stuck_ms)
+            chatter_window_ms,
+            chatter_threshold,
+            stuck_ms,
+        )
         self._holes = {h: _Hole(h in init, start if h in init else None) for h in holes}
 
     def observe(self, e: HoleEvent) -> None:
@@ -103,21 +110,24 @@ class HealthMonitor:
     def chatter_episodes(self, hole: str) -> int:
         return self._holes[hole].chatter_episodes
 
-    def summary(self, now: int, expected_closed: Collection[str] | None = None
-                ) -> HealthSummary:
+    def summary(self, now: int, expected_closed: Collection[str] | None = None) -> HealthSummary:
         """``expected_closed``: holes where the game has a pawn (None: not known, so no
         stuck-closed check)."""
         chattering = tuple(n for n, h in self._holes.items() if h.chatter_episodes)
         stuck: tuple[str, ...] = ()
         if expected_closed is not None:
             exp = set(expected_closed)
-            stuck = tuple(n for n, h in self._holes.items()
-                          if h.closed and n not in exp and h.closed_since is not None
-                          and now - h.closed_since >= self.stuck_ms)
+            stuck = tuple(
+                n
+                for n, h in self._holes.items()
+                if h.closed
+                and n not in exp
+                and h.closed_since is not None
+                and now - h.closed_since >= self.stuck_ms
+            )
         never = tuple(n for n, h in self._holes.items() if h.transitions == 0)
         total = sum(h.transitions for h in self._holes.values())
         return HealthSummary(not chattering and not stuck, chattering, stuck, never, total)
 
-    def led_frame(self, now: int, expected_closed: Collection[str] | None = None
-                  ) -> dict[str, str]:
+    def led_frame(self, now: int, expected_closed: Collection[str] | None = None) -> dict[str, str]:
         return dict.fromkeys(self.summary(now, expected_closed).bad_holes, "error")

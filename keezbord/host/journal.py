@@ -83,13 +83,21 @@ class Journal:
         if not self._sync_full:
             self.db.execute("PRAGMA synchronous = FULL")
             self._sync_full = True
-        cur = self.db.execute("INSERT INTO games (created, setup) VALUES (?, ?)",
-                              (time.time(), json.dumps(setup)))
+        cur = self.db.execute(
+            "INSERT INTO games (created, setup) VALUES (?, ?)", (time.time(), json.dumps(setup))
+        )
         assert cur.lastrowid is not None
         return cur.lastrowid
 
-    def append(self, game: int, seq: int, data: dict[str, Any],
-               decisions: list[dict[str, Any]], *, durable: bool | None = None) -> None:
+    def append(
+        self,
+        game: int,
+        seq: int,
+        data: dict[str, Any],
+        decisions: list[dict[str, Any]],
+        *,
+        durable: bool | None = None,
+    ) -> None:
         """One input and its decisions, atomically; durably (fsynced, with everything
         before it) when it changes the game, or when ``durable`` says so."""
         db = self.db
@@ -101,11 +109,17 @@ class Journal:
             self._sync_full = durable
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("INSERT INTO inputs (game, seq, data) VALUES (?, ?, ?)",
-                       (game, seq, json.dumps(data)))
-            db.executemany("INSERT INTO decisions (game, seq, idx, data) VALUES (?, ?, ?, ?)",
-                           [(game, seq, i, json.dumps(d, ensure_ascii=False))
-                            for i, d in enumerate(decisions)])
+            db.execute(
+                "INSERT INTO inputs (game, seq, data) VALUES (?, ?, ?)",
+                (game, seq, json.dumps(data)),
+            )
+            db.executemany(
+                "INSERT INTO decisions (game, seq, idx, data) VALUES (?, ?, ?, ?)",
+                [
+                    (game, seq, i, json.dumps(d, ensure_ascii=False))
+                    for i, d in enumerate(decisions)
+                ],
+            )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -128,10 +142,15 @@ class Journal:
 
     def game(self, game: int | None) -> int:
         gid = self.latest_game() if game is None else game
-        if gid is None or self.db.execute("SELECT 1 FROM games WHERE id = ?",
-                                          (gid,)).fetchone() is None:
-            raise JournalError(f"{self.path}: no game {game}" if game is not None
-                               else f"{self.path}: the journal holds no game")
+        if (
+            gid is None
+            or self.db.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None
+        ):
+            raise JournalError(
+                f"{self.path}: no game {game}"
+                if game is not None
+                else f"{self.path}: the journal holds no game"
+            )
         return gid
 
     def setup(self, game: int) -> dict[str, Any]:
@@ -142,12 +161,18 @@ class Journal:
         return setup
 
     def inputs(self, game: int) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.db.execute(
-            "SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,))]
+        return [
+            json.loads(r[0])
+            for r in self.db.execute("SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,))
+        ]
 
     def decisions(self, game: int) -> list[dict[str, Any]]:
-        return [json.loads(r[0]) for r in self.db.execute(
-            "SELECT data FROM decisions WHERE game = ? ORDER BY seq, idx", (game,))]
+        return [
+            json.loads(r[0])
+            for r in self.db.execute(
+                "SELECT data FROM decisions WHERE game = ? ORDER BY seq, idx", (game,)
+            )
+        ]
 
     def export(self, game: int | None = None) -> tuple[list[str], list[str]]:
         """The game as a trace (JSON lines) and its move list (one line a move)."""
@@ -162,8 +187,9 @@ class Journal:
                 moves.append(line)
             elif d.get("type") == "undo" and d.get("ok") and d.get("move") and moves:
                 moves.pop()
-            elif (d.get("type") == "overrule" and d.get("ok") and d.get("kind") == "correct"
-                  and moves):
+            elif (
+                d.get("type") == "overrule" and d.get("ok") and d.get("kind") == "correct" and moves
+            ):
                 moves.pop()  # the corrected move follows as a move of its own
         return lines, moves
 
@@ -173,6 +199,7 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(self, et: type[BaseException] | None, e: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()

@@ -24,8 +24,7 @@ def loads(text: str | bytes) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise JsonTextError(f"not valid JSON ({e.msg}, line {e.lineno} column {e.colno})"
-                            ) from None
+        raise JsonTextError(f"not valid JSON ({e.msg}, line {e.lineno} column {e.colno})") from None
     except RecursionError:
         raise JsonTextError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)") from None
     if depth(data) > MAX_DEPTH:

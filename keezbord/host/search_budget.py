@@ -17,8 +17,9 @@ from keezbord.engine.game import Game
 from keezbord.engine.search import Known, analyse
 
 
-def sample_decisions(seats: int = 4, profile: str = "standard", seed: int = 7,
-                     count: int = 8) -> list[tuple[Board, int, list[str]]]:
+def sample_decisions(
+    seats: int = 4, profile: str = "standard", seed: int = 7, count: int = 8
+) -> list[tuple[Board, int, list[str]]]:
     """Decisions met in a seeded greedy game (every 6th turn): board, seat, hand."""
     game = Game(seats, profile, seed)
     bots = [GreedyBot(random.Random(seed + s)) for s in range(seats)]
@@ -36,8 +37,7 @@ def sample_decisions(seats: int = 4, profile: str = "standard", seed: int = 7,
 
 
 @lru_cache(maxsize=8)
-def playouts_per_second(seats: int = 4, profile: str = "standard",
-                        seconds: float = 0.4) -> float:
+def playouts_per_second(seats: int = 4, profile: str = "standard", seconds: float = 0.4) -> float:
     """Playouts a second on this machine, measured for about ``seconds``."""
     decisions = sample_decisions(seats, profile)
     done = 0
@@ -45,8 +45,7 @@ def playouts_per_second(seats: int = 4, profile: str = "standard",
     i = 0
     while True:
         board, seat, hand = decisions[i % len(decisions)]
-        done += analyse(board, seat, hand, Known(), playouts=40,
-                        rng=random.Random(i)).playouts
+        done += analyse(board, seat, hand, Known(), playouts=40, rng=random.Random(i)).playouts
         i += 1
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds and i >= len(decisions):

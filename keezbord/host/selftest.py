@@ -69,10 +69,15 @@ class HoleResult:
     transitions: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hole": self.hole, "status": self.status,
-                "expected_switch": self.expected_switch, "led": self.led,
-                "switch": self.switch, "reads_as": self.reads_as,
-                "transitions": self.transitions}
+        return {
+            "hole": self.hole,
+            "status": self.status,
+            "expected_switch": self.expected_switch,
+            "led": self.led,
+            "switch": self.switch,
+            "reads_as": self.reads_as,
+            "transitions": self.transitions,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,15 +99,23 @@ class SelftestReport:
     def swapped_pairs(self) -> list[tuple[str, str]]:
         """Holes that each read as the other: two switch wires (or LEDs) crossed."""
         reads = {r.hole: r.reads_as for r in self.results if r.status == "swapped"}
-        return sorted({tuple(sorted((a, b))) for a, b in reads.items()  # type: ignore[misc]
-                       if b is not None and reads.get(b) == a})
+        return sorted(
+            {
+                tuple(sorted((a, b)))  # type: ignore[misc]
+                for a, b in reads.items()
+                if b is not None and reads.get(b) == a
+            }
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "counts": self.counts(),
-                "stuck_switches": list(self.stuck_switches),
-                "stuck_holes": list(self.stuck_holes),
-                "swapped_pairs": [list(p) for p in self.swapped_pairs()],
-                "holes": [r.to_dict() for r in self.results]}
+        return {
+            "ok": self.ok,
+            "counts": self.counts(),
+            "stuck_switches": list(self.stuck_switches),
+            "stuck_holes": list(self.stuck_holes),
+            "swapped_pairs": [list(p) for p in self.swapped_pairs()],
+            "holes": [r.to_dict() for r in self.results],
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -112,40 +125,58 @@ class SelftestReport:
             return Text(nl, en).get(lang)
 
         c = self.counts()
-        lines = [t("Zelftest van het bord", "Board selftest"),
-                 t(f"{len(self.results)} gaten: {c['ok']} goed, {c['swapped']} verwisseld, "
-                   f"{c['unmapped']} onbekende schakelaar, {c['missing']} geen signaal, "
-                   f"{c['chatter']} dendert",
-                   f"{len(self.results)} holes: {c['ok']} ok, {c['swapped']} swapped, "
-                   f"{c['unmapped']} unmapped switch, {c['missing']} missing, "
-                   f"{c['chatter']} chattering")]
+        lines = [
+            t("Zelftest van het bord", "Board selftest"),
+            t(
+                f"{len(self.results)} gaten: {c['ok']} goed, {c['swapped']} verwisseld, "
+                f"{c['unmapped']} onbekende schakelaar, {c['missing']} geen signaal, "
+                f"{c['chatter']} dendert",
+                f"{len(self.results)} holes: {c['ok']} ok, {c['swapped']} swapped, "
+                f"{c['unmapped']} unmapped switch, {c['missing']} missing, "
+                f"{c['chatter']} chattering",
+            ),
+        ]
         if self.stuck_switches:
-            where = ", ".join(h or f"#{i}" for i, h in zip(
-                self.stuck_switches, self.stuck_holes, strict=True))
-            lines.append(t(f"schakelaars dicht op het lege bord (vast of een pion "
-                           f"vergeten): {where}",
-                           f"switches closed on the empty board (stuck, or a pawn left "
-                           f"on it): {where}"))
+            where = ", ".join(
+                h or f"#{i}" for i, h in zip(self.stuck_switches, self.stuck_holes, strict=True)
+            )
+            lines.append(
+                t(
+                    f"schakelaars dicht op het lege bord (vast of een pion vergeten): {where}",
+                    f"switches closed on the empty board (stuck, or a pawn left on it): {where}",
+                )
+            )
         for a, b in self.swapped_pairs():
             lines.append(t(f"{a} en {b} zijn verwisseld", f"{a} and {b} are swapped"))
         for r in self.results:
             if r.status == "ok":
                 continue
             msg = {
-                "swapped": t(f"LED {r.led} brandde, maar schakelaar {r.switch} ({r.reads_as})"
-                             f" sloot in plaats van {r.expected_switch}",
-                             f"LED {r.led} was lit, but switch {r.switch} ({r.reads_as}) "
-                             f"closed instead of {r.expected_switch}"),
-                "unmapped": t(f"schakelaar {r.switch} sloot; die hoort bij geen gat",
-                              f"switch {r.switch} closed; no hole is wired to it"),
-                "missing": t(f"geen schakelaar sloot (verwacht: {r.expected_switch})",
-                             f"no switch closed (expected: {r.expected_switch})"),
-                "chatter": t(f"schakelaar {r.switch} dendert ({r.transitions} wissels)",
-                             f"switch {r.switch} chatters ({r.transitions} changes)"),
+                "swapped": t(
+                    f"LED {r.led} brandde, maar schakelaar {r.switch} ({r.reads_as})"
+                    f" sloot in plaats van {r.expected_switch}",
+                    f"LED {r.led} was lit, but switch {r.switch} ({r.reads_as}) "
+                    f"closed instead of {r.expected_switch}",
+                ),
+                "unmapped": t(
+                    f"schakelaar {r.switch} sloot; die hoort bij geen gat",
+                    f"switch {r.switch} closed; no hole is wired to it",
+                ),
+                "missing": t(
+                    f"geen schakelaar sloot (verwacht: {r.expected_switch})",
+                    f"no switch closed (expected: {r.expected_switch})",
+                ),
+                "chatter": t(
+                    f"schakelaar {r.switch} dendert ({r.transitions} wissels)",
+                    f"switch {r.switch} chatters ({r.transitions} changes)",
+                ),
             }[r.status]
             lines.append(f"  {r.hole}: {msg}")
-        lines.append(t("Resultaat: in orde", "Result: all fine") if self.ok
-                     else t("Resultaat: NIET in orde", "Result: NOT fine"))
+        lines.append(
+            t("Resultaat: in orde", "Result: all fine")
+            if self.ok
+            else t("Resultaat: NIET in orde", "Result: NOT fine")
+        )
         return "\n".join(lines) + "\n"
 
 
@@ -188,15 +219,22 @@ def _ask_place(w: Walk) -> list[WalkEffect]:
     hole = w.hole
     assert hole is not None
     n, total = w.i + 1, len(w.order)
-    return [ShowLeds({hole: "target"}), Prompt("place", hole, Text(
-        nl=f"[{n}/{total}] zet een pion op het verlichte gat ({hole})",
-        en=f"[{n}/{total}] put a pawn on the lit hole ({hole})"))]
+    return [
+        ShowLeds({hole: "target"}),
+        Prompt(
+            "place",
+            hole,
+            Text(
+                nl=f"[{n}/{total}] zet een pion op het verlichte gat ({hole})",
+                en=f"[{n}/{total}] put a pawn on the lit hole ({hole})",
+            ),
+        ),
+    ]
 
 
 def _report(w: Walk) -> SelftestReport:
     stuck = tuple(sorted(w.stuck))
-    return SelftestReport(w.results, stuck,
-                          tuple(w.wiring.hole_at_switch(i) or "" for i in stuck))
+    return SelftestReport(w.results, stuck, tuple(w.wiring.hole_at_switch(i) or "" for i in stuck))
 
 
 def start_walk(
@@ -208,17 +246,24 @@ def start_walk(
 ) -> tuple[Walk, list[WalkEffect]]:
     """Begin the walk. ``order``: the holes to visit (default: along the LED chain, so
     the builder follows the lit hole around the board)."""
-    holes = tuple(order) if order is not None else tuple(
-        h for h in wiring.led_order if h is not None)
+    holes = (
+        tuple(order) if order is not None else tuple(h for h in wiring.led_order if h is not None)
+    )
     stuck = frozenset(closed_at_start)
-    w = Walk(wiring, holes, settings, stuck, closed=stuck, phase_start=now,
-             last_change=now)
+    w = Walk(wiring, holes, settings, stuck, closed=stuck, phase_start=now, last_change=now)
     effects: list[WalkEffect] = []
     if stuck:
         where = ", ".join(wiring.hole_at_switch(i) or f"#{i}" for i in sorted(stuck))
-        effects.append(Prompt("info", None, Text(
-            nl=f"let op: schakelaars dicht op het lege bord: {where}",
-            en=f"note: switches closed on the empty board: {where}")))
+        effects.append(
+            Prompt(
+                "info",
+                None,
+                Text(
+                    nl=f"let op: schakelaars dicht op het lege bord: {where}",
+                    en=f"note: switches closed on the empty board: {where}",
+                ),
+            )
+        )
     if not holes:
         return replace(w, phase="done"), [*effects, Finished(_report(w))]
     return w, effects + _ask_place(w)
@@ -226,8 +271,16 @@ def start_walk(
 
 def _advance(w: Walk, result: HoleResult | None, now: int) -> tuple[Walk, list[WalkEffect]]:
     results = w.results if result is None else (*w.results, result)
-    w = replace(w, i=w.i + 1, phase="place", results=results, placed=None, transitions=0,
-                phase_start=now, last_change=now)
+    w = replace(
+        w,
+        i=w.i + 1,
+        phase="place",
+        results=results,
+        placed=None,
+        transitions=0,
+        phase_start=now,
+        last_change=now,
+    )
     if w.hole is None:
         w = replace(w, phase="done")
         return w, [ShowLeds({}), Finished(_report(w))]
@@ -253,8 +306,9 @@ def _judge(w: Walk) -> HoleResult:
         status = "chatter"
     else:
         status = "ok"
-    return HoleResult(hole, status, w.wiring.switch_index(hole), w.wiring.led_index(hole),
-                      s, reads, w.transitions)
+    return HoleResult(
+        hole, status, w.wiring.switch_index(hole), w.wiring.led_index(hole), s, reads, w.transitions
+    )
 
 
 def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
@@ -267,8 +321,7 @@ def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
         if inp.index in w.stuck:
             pass  # a stuck switch is reported once, not judged per hole
         elif w.phase == "place" and inp.closed:
-            w = replace(w, phase="settle", placed=inp.index, transitions=1,
-                        last_change=now)
+            w = replace(w, phase="settle", placed=inp.index, transitions=1, last_change=now)
         elif w.phase == "settle" and inp.index == w.placed:
             w = replace(w, transitions=w.transitions + 1, last_change=now)
         elif w.phase == "lift":
@@ -277,18 +330,15 @@ def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
         return _advance(w, _missing(w), now)
 
     st = w.settings
-    if w.phase == "place" and st.timeout_ms is not None and now - w.phase_start >= \
-            st.timeout_ms:
+    if w.phase == "place" and st.timeout_ms is not None and now - w.phase_start >= st.timeout_ms:
         return _advance(w, _missing(w), now)
     if w.phase == "settle" and now - w.last_change >= st.settle_ms:
         if w.placed not in w.closed:  # the pawn did not stay: wait for it again
             return replace(w, phase="place", placed=None, transitions=0), []
         result = _judge(w)
-        w = replace(w, phase="lift", results=(*w.results, result), phase_start=now,
-                    last_change=now)
+        w = replace(w, phase="lift", results=(*w.results, result), phase_start=now, last_change=now)
         return w, [Prompt("lift", w.hole, Text(nl="haal de pion weg", en="lift the pawn"))]
-    if w.phase == "lift" and not (w.closed - w.stuck) and now - w.last_change >= \
-            st.settle_ms:
+    if w.phase == "lift" and not (w.closed - w.stuck) and now - w.last_change >= st.settle_ms:
         return _advance(w, None, now)
     return w, []
 
@@ -310,7 +360,6 @@ def link_led_show(link: Any, renderer: Any) -> Callable[[Mapping[str, str], int]
         return link.set_leds(colours, ids)
 
     return show
-
 
 
 class WalkIO(Protocol):

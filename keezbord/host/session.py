@@ -46,8 +46,16 @@ RECENT = 20  # decisions kept for the snapshot
 
 
 class GameSession:
-    def __init__(self, journal: Journal, game: int, setup: Setup, setup_raw: dict[str, Any],
-                 state: RefereeState, seq: int, recent: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        game: int,
+        setup: Setup,
+        setup_raw: dict[str, Any],
+        state: RefereeState,
+        seq: int,
+        recent: list[dict[str, Any]],
+    ) -> None:
         self.journal = journal
         self.game = game
         self.setup = setup
@@ -64,8 +72,7 @@ class GameSession:
         parsed = setup_from_dict(setup)
         journal = Journal(path)
         game = journal.new_game(setup)
-        state, effects = new_game(parsed.position, parsed.dealer, parsed.config,
-                                  turn=parsed.turn)
+        state, effects = new_game(parsed.position, parsed.dealer, parsed.config, turn=parsed.turn)
         recent = [e.to_record() for e in effects if isinstance(e, Decision)]
         freeze_heap()
         return cls(journal, game, parsed, setup, state, 0, recent)
@@ -111,8 +118,9 @@ class GameSession:
     def undo_last_move(self, t: int | None = None) -> list[Effect]:
         return self.feed(Undo(self.state.now if t is None else t))
 
-    def overrule(self, reason: str, move: str | None = None, *, correct: bool = False,
-                 t: int | None = None) -> list[Effect]:
+    def overrule(
+        self, reason: str, move: str | None = None, *, correct: bool = False, t: int | None = None
+    ) -> list[Effect]:
         """The referee (control token) accepts the board as played, or corrects the last
         recorded move, with a reason; journalled and exported like any input."""
         return self.feed(Overrule(self.state.now if t is None else t, reason, move, correct))
@@ -127,20 +135,35 @@ class GameSession:
         table = s.table
         flag = None
         if s.flag is not None:
-            flag = {"reason": s.flag.reason.as_dict(), "text": s.flag.reason.get(lang),
-                    "error": list(s.flag.error), "restore": list(s.flag.restore),
-                    "pairs": [list(p) for p in s.flag.pairs]}
+            flag = {
+                "reason": s.flag.reason.as_dict(),
+                "text": s.flag.reason.get(lang),
+                "error": list(s.flag.error),
+                "restore": list(s.flag.restore),
+                "pairs": [list(p) for p in s.flag.pairs],
+            }
         return {
             "game": self.game,
             "position": s.pos.to_dict(),
             "turn": s.seat,
             "card": s.card,
-            "table": {"dealer": table.dealer, "shuffle": table.shuffle_no,
-                      "round": table.round_no, "cards_left": list(table.cards_left),
-                      "sitting_out": list(table.sitting_out())},
-            "history": [{"t": r.t, "seat": r.seat, "card": r.card, "move": r.text,
-                         **({"overruled": r.overruled} if r.overruled else {})}
-                        for r in s.history],
+            "table": {
+                "dealer": table.dealer,
+                "shuffle": table.shuffle_no,
+                "round": table.round_no,
+                "cards_left": list(table.cards_left),
+                "sitting_out": list(table.sitting_out()),
+            },
+            "history": [
+                {
+                    "t": r.t,
+                    "seat": r.seat,
+                    "card": r.card,
+                    "move": r.text,
+                    **({"overruled": r.overruled} if r.overruled else {}),
+                }
+                for r in s.history
+            ],
             "decisions": list(self.recent),
             "leds": dict(s.leds),
             "board": sorted(s.sensed),

@@ -25,11 +25,24 @@ def sealed_env(tmp: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run(tmp: Path, *args: str, stdin: str | None = None, cwd: Path | None = None,
-        timeout: float = 60, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*exe(), *args], input=stdin, capture_output=True, text=True,
-                          timeout=timeout, check=False, cwd=cwd or tmp,
-                          env=sealed_env(tmp, **env))
+def run(
+    tmp: Path,
+    *args: str,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    timeout: float = 60,
+    **env: str,
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*exe(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        cwd=cwd or tmp,
+        env=sealed_env(tmp, **env),
+    )
 
 
 def assert_one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -48,9 +61,14 @@ class Server:
     SIGINT (Ctrl-C) at the end."""
 
     def __init__(self, tmp: Path, *args: str, cwd: Path | None = None, **env: str) -> None:
-        self.proc = subprocess.Popen([*exe(), *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, cwd=cwd or tmp,
-                                     env=sealed_env(tmp, **env))
+        self.proc = subprocess.Popen(
+            [*exe(), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=cwd or tmp,
+            env=sealed_env(tmp, **env),
+        )
         self.lines: list[str] = []
 
     def wait_for(self, pred: Callable[[str], bool], timeout: float = 30) -> str:

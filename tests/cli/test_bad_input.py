@@ -24,10 +24,27 @@ POS = {"seats": 4, "pawns": [["S", "T20", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"]
 DEEP = "[" * 100_000 + "]" * 100_000  # a RecursionError in json.loads without the guard
 
 COMMANDS = [
-    ["moves"], ["check"], ["selfplay"], ["replay"], ["journal"], ["journal", "export"],
-    ["firmware"], ["firmware", "install"], ["firmware", "status"], ["cards"],
-    ["cards", "enroll"], ["cards", "list"], ["selftest"], ["board"], ["board", "template"],
-    ["board", "wiring"], ["board", "bom"], ["board", "geometry"], ["sim"], ["run"], [],
+    ["moves"],
+    ["check"],
+    ["selfplay"],
+    ["replay"],
+    ["journal"],
+    ["journal", "export"],
+    ["firmware"],
+    ["firmware", "install"],
+    ["firmware", "status"],
+    ["cards"],
+    ["cards", "enroll"],
+    ["cards", "list"],
+    ["selftest"],
+    ["board"],
+    ["board", "template"],
+    ["board", "wiring"],
+    ["board", "bom"],
+    ["board", "geometry"],
+    ["sim"],
+    ["run"],
+    [],
 ]
 
 
@@ -58,18 +75,32 @@ def files(tmp_path: Path) -> Path:
     setup = json.dumps(SETUP)
     put("deep.jsonl", setup + "\n" + DEEP + "\n")
     put("deepsetup.jsonl", DEEP + "\n")
-    put("hole-newline.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "lift",
-                                                           "hole": "T0\n"}) + "\n")
-    put("hole-digits.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "place",
-                                                           "hole": "T\u0663"}) + "\n")
-    put("card-newline.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card",
-                                                            "card": "K\n"}) + "\n")
-    put("card-bad.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card",
-                                                        "card": "Z"}) + "\n")
-    put("tag-bad.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card",
-                                                       "tag": "04A1B2C3\n"}) + "\n")
-    put("time-back.jsonl", setup + "\n" + json.dumps({"t": 9, "type": "lift", "hole": "T0"})
-        + "\n" + json.dumps({"t": 1, "type": "place", "hole": "T0"}) + "\n")
+    put(
+        "hole-newline.jsonl",
+        setup + "\n" + json.dumps({"t": 1, "type": "lift", "hole": "T0\n"}) + "\n",
+    )
+    put(
+        "hole-digits.jsonl",
+        setup + "\n" + json.dumps({"t": 1, "type": "place", "hole": "T\u0663"}) + "\n",
+    )
+    put(
+        "card-newline.jsonl",
+        setup + "\n" + json.dumps({"t": 1, "type": "card", "card": "K\n"}) + "\n",
+    )
+    put("card-bad.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card", "card": "Z"}) + "\n")
+    put(
+        "tag-bad.jsonl",
+        setup + "\n" + json.dumps({"t": 1, "type": "card", "tag": "04A1B2C3\n"}) + "\n",
+    )
+    put(
+        "time-back.jsonl",
+        setup
+        + "\n"
+        + json.dumps({"t": 9, "type": "lift", "hole": "T0"})
+        + "\n"
+        + json.dumps({"t": 1, "type": "place", "hole": "T0"})
+        + "\n",
+    )
     put("empty.jsonl", "")
     put("bad.toml", "[board\nseats=")
     put("typo.toml", "[board]\nseeats = 4\n")
@@ -140,10 +171,10 @@ MALFORMED: list[tuple[list[str], str]] = [
 ]
 
 
-@pytest.mark.parametrize("cmd,words", MALFORMED, ids=lambda x: " ".join(x)
-                         if isinstance(x, list) else None)
-def test_malformed_input_is_one_line_and_exit_2(cmd: list[str], words: str,
-                                                files: Path) -> None:
+@pytest.mark.parametrize(
+    "cmd,words", MALFORMED, ids=lambda x: " ".join(x) if isinstance(x, list) else None
+)
+def test_malformed_input_is_one_line_and_exit_2(cmd: list[str], words: str, files: Path) -> None:
     r = run(files, *cmd)
     assert_one_line_error(r, words)
 
@@ -156,8 +187,9 @@ def test_bad_keezbord_lang_is_one_line(files: Path) -> None:
 # -- the parsers themselves: full matches only ----------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["T0\n", "T0 ", " T0", "N0.1\n", "H1.4\n", "T\u0663",
-                                  "N\u0660.1", "T00", "t0"])
+@pytest.mark.parametrize(
+    "name", ["T0\n", "T0 ", " T0", "N0.1\n", "H1.4\n", "T\u0663", "N\u0660.1", "T00", "t0"]
+)
 def test_hole_names_are_matched_whole(name: str) -> None:
     topo = Topology(4, 16)
     with pytest.raises(TopologyError):
@@ -204,8 +236,13 @@ def test_trace_parser_refuses_a_phantom_hole_and_keeps_good_lines() -> None:
     setup = json.dumps(SETUP)
     with pytest.raises(TraceError, match="line 2: not a hole name"):
         parse_trace([setup, json.dumps({"t": 1, "type": "lift", "hole": "N0.1\n"})])
-    _, events = parse_trace([setup, json.dumps({"t": 1, "type": "lift", "hole": "N0.1"}),
-                             json.dumps({"t": 2, "type": "card", "tag": "04a1b2c3"})])
+    _, events = parse_trace(
+        [
+            setup,
+            json.dumps({"t": 1, "type": "lift", "hole": "N0.1"}),
+            json.dumps({"t": 2, "type": "card", "tag": "04a1b2c3"}),
+        ]
+    )
     assert len(events) == 2
     with pytest.raises(TraceError, match="'tags'"):
         parse_trace([json.dumps({**SETUP, "tags": {"04A1B2C3": "K\n"}})])

@@ -13,9 +13,17 @@ from clihelp import assert_one_line_error, run
 from keezbord.host.cli import main
 
 TEXT = "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
-JSON = {"seats": 4, "profile": "standard", "turn": 0,
-        "pawns": [["S", "T20", "N", "N"], ["T33", "N", "N", "N"],
-                  ["H4", "H3", "T60", "N"], ["N", "N", "N", "N"]]}
+JSON = {
+    "seats": 4,
+    "profile": "standard",
+    "turn": 0,
+    "pawns": [
+        ["S", "T20", "N", "N"],
+        ["T33", "N", "N", "N"],
+        ["H4", "H3", "T60", "N"],
+        ["N", "N", "N", "N"],
+    ],
+}
 
 
 def _out(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -24,7 +32,8 @@ def _out(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 
 def test_moves_gives_the_same_answer_for_the_text_form_argument_file_and_json(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "p.json").write_text(json.dumps(JSON))
     (tmp_path / "p.txt").write_text(TEXT + "\n")
     want = _out(capsys, "moves", "--card", "7", str(tmp_path / "p.json"))
@@ -37,20 +46,37 @@ def test_check_takes_text_forms_and_stdin(tmp_path: Path) -> None:
     after = "NNST25/NNNT33/NT60H3H4/NNNN 1 standard"
     r = run(tmp_path, "check", "--card", "5", TEXT, after)
     assert r.returncode == 0 and json.loads(r.stdout) == {"legal": True, "move": "5 0:T20-T25"}
-    r = run(tmp_path, "check", "--card", "5", "-", after.replace("T25", "T24"),
-            "--lang", "en", stdin=TEXT + "\n")
+    r = run(
+        tmp_path,
+        "check",
+        "--card",
+        "5",
+        "-",
+        after.replace("T25", "T24"),
+        "--lang",
+        "en",
+        stdin=TEXT + "\n",
+    )
     assert r.returncode == 1 and "this one went 4" in json.loads(r.stdout)["reason"]
 
 
 def test_replay_takes_the_text_form_as_the_setup_position(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     def replay(position: object) -> list[dict[str, object]]:
         trace = tmp_path / "t.jsonl"
-        trace.write_text("\n".join(json.dumps(x) for x in [
-            {"type": "setup", "seats": 4, "dealer": 3, "position": position},
-            {"t": 10, "type": "card", "card": "5"},
-            {"t": 20, "type": "lift", "hole": "T20"},
-            {"t": 30, "type": "place", "hole": "T25"}]) + "\n")
+        trace.write_text(
+            "\n".join(
+                json.dumps(x)
+                for x in [
+                    {"type": "setup", "seats": 4, "dealer": 3, "position": position},
+                    {"t": 10, "type": "card", "card": "5"},
+                    {"t": 20, "type": "lift", "hole": "T20"},
+                    {"t": 30, "type": "place", "hole": "T25"},
+                ]
+            )
+            + "\n"
+        )
         assert main(["replay", str(trace)]) == 0
         return [json.loads(x) for x in capsys.readouterr().out.splitlines()]
 
@@ -59,19 +85,23 @@ def test_replay_takes_the_text_form_as_the_setup_position(
     assert out == replay(JSON)
 
 
-@pytest.mark.parametrize(("args", "needles"), [
-    (["moves", "--card", "7", "NNNN/NNN 0 standard"], ("POSITION", "exactly 4 pawns")),
-    (["moves", "--card", "7", "NNNN/NNNN 0 chess"], ("POSITION", "unknown profile")),
-    (["check", "--card", "7", TEXT, "NNNN/NNNN 5 standard"], ("AFTER", "'turn'")),
-    (["moves", "--card", "7", "no such file.json"], ("no such file.json",)),
-])
-def test_bad_text_forms_get_one_line(tmp_path: Path, args: list[str],
-                                     needles: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["moves", "--card", "7", "NNNN/NNN 0 standard"], ("POSITION", "exactly 4 pawns")),
+        (["moves", "--card", "7", "NNNN/NNNN 0 chess"], ("POSITION", "unknown profile")),
+        (["check", "--card", "7", TEXT, "NNNN/NNNN 5 standard"], ("AFTER", "'turn'")),
+        (["moves", "--card", "7", "no such file.json"], ("no such file.json",)),
+    ],
+)
+def test_bad_text_forms_get_one_line(
+    tmp_path: Path, args: list[str], needles: tuple[str, ...]
+) -> None:
     assert_one_line_error(run(tmp_path, *args), *needles)
 
 
 def test_a_file_named_like_a_text_form_is_read_as_a_file(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "NNNN").mkdir()

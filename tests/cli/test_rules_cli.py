@@ -13,9 +13,17 @@ import pytest
 
 from keezbord.host.cli import main
 
-EXAMPLE = {"seats": 4, "profile": "standard", "turn": 0,
-           "pawns": [["S", "T20", "N", "N"], ["T33", "N", "N", "N"],
-                     ["H4", "H3", "T60", "N"], ["N", "N", "N", "N"]]}
+EXAMPLE = {
+    "seats": 4,
+    "profile": "standard",
+    "turn": 0,
+    "pawns": [
+        ["S", "T20", "N", "N"],
+        ["T33", "N", "N", "N"],
+        ["H4", "H3", "T60", "N"],
+        ["N", "N", "N", "N"],
+    ],
+}
 
 
 def _exe() -> list[str]:
@@ -24,8 +32,9 @@ def _exe() -> list[str]:
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*_exe(), *args], input=stdin, capture_output=True, text=True,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [*_exe(), *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 def write(tmp_path: Path, name: str, data: Any) -> str:
@@ -66,8 +75,9 @@ def test_moves_subprocess_output_per_formats(tmp_path: Path) -> None:
     assert "7 0:T20-T27" in {m["move"] for m in out["moves"]}
 
 
-def test_moves_in_process_matches_subprocess(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_moves_in_process_matches_subprocess(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "p.json", EXAMPLE)
     assert main(["moves", "--card", "A", path]) == 0
     inproc = json.loads(capsys.readouterr().out)
@@ -76,10 +86,12 @@ def test_moves_in_process_matches_subprocess(tmp_path: Path,
     assert {m["move"] for m in inproc["moves"]} == {"A 0:S-T1", "A 0:T20-T21"}
 
 
-def test_moves_resulting_turn_is_next_seat_clockwise(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    path = write(tmp_path, "p.json", pos([["N"] * 4, ["N"] * 4, ["N"] * 4, ["T50"] + ["N"] * 3],
-                                         turn=3))
+def test_moves_resulting_turn_is_next_seat_clockwise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(
+        tmp_path, "p.json", pos([["N"] * 4, ["N"] * 4, ["N"] * 4, ["T50"] + ["N"] * 3], turn=3)
+    )
     assert main(["moves", "--card", "2", path]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["seat"] == 3
@@ -93,8 +105,9 @@ def test_moves_from_stdin_and_card_aliases() -> None:
     assert json.loads(r.stdout)["card"] == "K"
 
 
-def test_moves_none_gives_empty_list_and_reason(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_moves_none_gives_empty_list_and_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "p.json", pos([["N"] * 4] * 4))
     assert main(["moves", "--card", "5", path, "--lang", "en"]) == 0
     en = json.loads(capsys.readouterr().out)
@@ -109,18 +122,30 @@ def test_moves_none_gives_empty_list_and_reason(tmp_path: Path,
 
 def test_check_legal_exit_0(tmp_path: Path) -> None:
     before = write(tmp_path, "b.json", EXAMPLE)
-    after = write(tmp_path, "a.json", pos([["S", "T25", "N", "N"], ["T33", "N", "N", "N"],
-                                           ["H4", "H3", "T60", "N"], ["N"] * 4], turn=1))
+    after = write(
+        tmp_path,
+        "a.json",
+        pos(
+            [["S", "T25", "N", "N"], ["T33", "N", "N", "N"], ["H4", "H3", "T60", "N"], ["N"] * 4],
+            turn=1,
+        ),
+    )
     r = run("check", "--card", "5", before, after)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == {"legal": True, "move": "5 0:T20-T25"}
 
 
 def test_check_illegal_exit_1_with_reason_in_both_languages(tmp_path: Path) -> None:
-    before = write(tmp_path, "b.json", pos([["T14", "N", "N", "N"], ["S", "N", "N", "N"],
-                                            ["N"] * 4, ["N"] * 4]))
-    after = write(tmp_path, "a.json", pos([["T19", "N", "N", "N"], ["S", "N", "N", "N"],
-                                           ["N"] * 4, ["N"] * 4]))
+    before = write(
+        tmp_path,
+        "b.json",
+        pos([["T14", "N", "N", "N"], ["S", "N", "N", "N"], ["N"] * 4, ["N"] * 4]),
+    )
+    after = write(
+        tmp_path,
+        "a.json",
+        pos([["T19", "N", "N", "N"], ["S", "N", "N", "N"], ["N"] * 4, ["N"] * 4]),
+    )
     en = run("check", "--card", "5", "--lang", "en", before, after)
     nl = run("check", "--card", "5", "--lang", "nl", before, after)
     assert en.returncode == nl.returncode == 1
@@ -146,25 +171,98 @@ def test_check_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def _bad_cases(tmp_path: Path) -> list[tuple[str, list[str], str]]:
     good = write(tmp_path, "good.json", EXAMPLE)
     return [
-        ("malformed json", ["moves", "--card", "5", write(tmp_path, "m.json", "{\"seats\": 4,")],
-         "JSON"),
-        ("two pawns one hole", ["moves", "--card", "5", write(tmp_path, "t.json", pos(
-            [["S", "T0", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]))], "T0"),
-        ("S vs T start", ["moves", "--card", "5", write(tmp_path, "s.json", pos(
-            [["N"] * 4, ["S", "N", "N", "N"], ["T16", "N", "N", "N"], ["N"] * 4]))], "T16"),
-        ("three pawns", ["moves", "--card", "5", write(tmp_path, "3.json", pos(
-            [["N"] * 3, ["N"] * 4, ["N"] * 4, ["N"] * 4]))], "seat 0"),
-        ("off board", ["moves", "--card", "5", write(tmp_path, "o.json", pos(
-            [["T64", "N", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]))], "T64"),
-        ("unknown profile", ["moves", "--card", "5", write(tmp_path, "u.json", pos(
-            [["N"] * 4] * 4, profile="dog"))], "dog"),
-        ("bad string", ["moves", "--card", "5", write(tmp_path, "b.json", pos(
-            [["X1", "N", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]))], "X1"),
+        (
+            "malformed json",
+            ["moves", "--card", "5", write(tmp_path, "m.json", '{"seats": 4,')],
+            "JSON",
+        ),
+        (
+            "two pawns one hole",
+            [
+                "moves",
+                "--card",
+                "5",
+                write(
+                    tmp_path,
+                    "t.json",
+                    pos([["S", "T0", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]),
+                ),
+            ],
+            "T0",
+        ),
+        (
+            "S vs T start",
+            [
+                "moves",
+                "--card",
+                "5",
+                write(
+                    tmp_path,
+                    "s.json",
+                    pos([["N"] * 4, ["S", "N", "N", "N"], ["T16", "N", "N", "N"], ["N"] * 4]),
+                ),
+            ],
+            "T16",
+        ),
+        (
+            "three pawns",
+            [
+                "moves",
+                "--card",
+                "5",
+                write(tmp_path, "3.json", pos([["N"] * 3, ["N"] * 4, ["N"] * 4, ["N"] * 4])),
+            ],
+            "seat 0",
+        ),
+        (
+            "off board",
+            [
+                "moves",
+                "--card",
+                "5",
+                write(
+                    tmp_path,
+                    "o.json",
+                    pos([["T64", "N", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]),
+                ),
+            ],
+            "T64",
+        ),
+        (
+            "unknown profile",
+            [
+                "moves",
+                "--card",
+                "5",
+                write(tmp_path, "u.json", pos([["N"] * 4] * 4, profile="dog")),
+            ],
+            "dog",
+        ),
+        (
+            "bad string",
+            [
+                "moves",
+                "--card",
+                "5",
+                write(
+                    tmp_path,
+                    "b.json",
+                    pos([["X1", "N", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]),
+                ),
+            ],
+            "X1",
+        ),
         ("missing file", ["moves", "--card", "5", str(tmp_path / "nope.json")], "nope.json"),
-        ("check missing after", ["check", "--card", "5", good, str(tmp_path / "gone.json")],
-         "gone.json"),
-        ("check other board", ["check", "--card", "5", good, write(tmp_path, "six.json", pos(
-            [["N"] * 4] * 6))], "board"),
+        (
+            "check missing after",
+            ["check", "--card", "5", good, str(tmp_path / "gone.json")],
+            "gone.json",
+        ),
+        (
+            "check other board",
+            ["check", "--card", "5", good, write(tmp_path, "six.json", pos([["N"] * 4] * 6))],
+            "board",
+        ),
         ("selfplay games 0", ["selfplay", "--games", "0"], "games"),
         ("selfplay bad bot", ["selfplay", "--bot", "smart"], "bot"),
     ]
@@ -218,8 +316,23 @@ def test_selfplay_summary_and_same_seed_same_output() -> None:
 
 
 def test_selfplay_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["selfplay", "--games", "2", "--seats", "4", "--profile", "nk", "--json",
-                 "--bot", "greedy,random,greedy,random"]) == 0
+    assert (
+        main(
+            [
+                "selfplay",
+                "--games",
+                "2",
+                "--seats",
+                "4",
+                "--profile",
+                "nk",
+                "--json",
+                "--bot",
+                "greedy,random,greedy,random",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and out["seats"] == 4 and out["profile"] == "nk"
     assert out["bots"] == ["greedy", "random", "greedy", "random"]
@@ -236,8 +349,9 @@ def test_selfplay_show_is_a_readable_reproducible_game() -> None:
     assert lines[0].startswith("== game 1 (seed 9, 2 seats, keezspel")
     assert any(" brings a pawn out" in line for line in lines)
     assert any("== winner: " in line for line in lines)
-    nl = run("selfplay", "--show", "--seats", "2", "--seed", "9", "--profile", "keezspel",
-             "--lang", "nl")
+    nl = run(
+        "selfplay", "--show", "--seats", "2", "--seed", "9", "--profile", "keezspel", "--lang", "nl"
+    )
     assert any(" zet een pion op" in line for line in nl.stdout.splitlines())
     c = run("selfplay", "--show", "--seats", "2", "--seed", "10", "--profile", "keezspel")
     assert _no_timing(c.stdout) != _no_timing(a.stdout)

@@ -53,9 +53,11 @@ def test_refused_before_the_server_starts(cmd: str, tmp_path: Path, busy_port: i
         (["--config", not_db], "not a keezbord journal"),
     ]
     if cmd == "sim":
-        cases += [(["--seats", "3", "--teams", "pairs", "--new"], "pairs"),
-                  (["--db", str(tmp_path / "notdb.sqlite")], "not a keezbord journal"),
-                  (["--db", str(tmp_path / "missing" / "sim.sqlite")], "does not exist")]
+        cases += [
+            (["--seats", "3", "--teams", "pairs", "--new"], "pairs"),
+            (["--db", str(tmp_path / "notdb.sqlite")], "not a keezbord journal"),
+            (["--db", str(tmp_path / "missing" / "sim.sqlite")], "does not exist"),
+        ]
     for args, words in cases:
         host = [] if "--host" in args else list(LOCAL)
         port = [] if "--port" in args else ["--port", "0"]
@@ -85,7 +87,8 @@ def test_sim_resumes_unless_the_options_ask_for_another_game(tmp_path: Path) -> 
     assert "new game: --seats differs from game 1" in six
     assert "resumed game 2 (6 seats" in _sim(tmp_path)
     assert "new game: --hints, --bots differ from game 2" in _sim(
-        tmp_path, "--bots", "human,human", "--hints", "full")
+        tmp_path, "--bots", "human,human", "--hints", "full"
+    )
     assert "(new game;" in _sim(tmp_path, "--new")
     with Journal(journal, readonly=True) as j:
         setups = [j.setup(g) for g in (1, 2, 3, 4)]
@@ -100,8 +103,9 @@ def test_sim_resumes_unless_the_options_ask_for_another_game(tmp_path: Path) -> 
 
 def test_run_simulate_and_sim_share_the_journal_export_finds(tmp_path: Path) -> None:
     cfg = _config(tmp_path, '[board]\nseats = 4\n[files]\njournal = "games.sqlite"\n')
-    with Server(tmp_path, "run", *LOCAL, "--port", "0", "--simulate", "2", "--speed",
-                "0.05") as srv:
+    with Server(
+        tmp_path, "run", *LOCAL, "--port", "0", "--simulate", "2", "--speed", "0.05"
+    ) as srv:
         first = srv.wait_for(lambda line: line.startswith("keezbord run: http://"))
         assert f"journal {tmp_path / 'games.sqlite'}" in first  # ./board.toml's journal
         time.sleep(3)  # let the simulated game make a few moves
@@ -118,8 +122,18 @@ def test_run_simulate_and_sim_share_the_journal_export_finds(tmp_path: Path) -> 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = elsewhere / "g1.jsonl"
-    r = run(tmp_path, "journal", "export", "--config", cfg, "--game", "1", "--out", str(out),
-            cwd=elsewhere)
+    r = run(
+        tmp_path,
+        "journal",
+        "export",
+        "--config",
+        cfg,
+        "--game",
+        "1",
+        "--out",
+        str(out),
+        cwd=elsewhere,
+    )
     assert r.returncode == 0, r.stderr
     replayed = run(tmp_path, "replay", str(out), cwd=elsewhere)
     assert replayed.returncode == 0, replayed.stderr
@@ -183,12 +197,12 @@ def test_selftest_writes_files_only_where_asked(tmp_path: Path) -> None:
     r = run(tmp_path, "selftest", "--sim", "--quiet")
     assert r.returncode == 0, r.stderr
     assert "Board selftest" in r.stdout  # English on the command line by default
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["xdg"] or \
-        not list(tmp_path.glob("selftest*"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["xdg"] or not list(
+        tmp_path.glob("selftest*")
+    )
     rep = tmp_path / "reports" / "board.json"
     rep.parent.mkdir()
-    r = run(tmp_path, "selftest", "--sim", "--quiet", "--report", str(rep),
-            KEEZBORD_LANG="nl")
+    r = run(tmp_path, "selftest", "--sim", "--quiet", "--report", str(rep), KEEZBORD_LANG="nl")
     assert r.returncode == 0, r.stderr
     assert json.loads(rep.read_text())["ok"] is True
     assert "in orde" in rep.with_suffix(".txt").read_text()

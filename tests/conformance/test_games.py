@@ -13,8 +13,7 @@ import pytest
 from keezbord.host.referee.replay import replay
 from keezbord.host.referee.trace import parse_trace
 
-GAMES = ("g101-4seats-standard", "g102-6seats-standard", "g103-4seats-keezspel",
-         "g104-2seats-nk")
+GAMES = ("g101-4seats-standard", "g102-6seats-standard", "g103-4seats-keezspel", "g104-2seats-nk")
 
 
 def _replay(path: Path) -> list[dict[str, Any]]:
@@ -33,7 +32,8 @@ def test_conformance_game(shared_dir: Path, name: str) -> None:
     out = _replay(games / f"{name}.trace.jsonl")
     moves = [d for d in out if d["type"] == "move"]
     assert [(m["seat"], _pawns(m["position"]["pawns"])) for m in moves] == [
-        (e["seat"], _pawns(e["pawns"])) for e in expect["moves"]]
+        (e["seat"], _pawns(e["pawns"])) for e in expect["moves"]
+    ]
     discards = [d for d in out if d["type"] == "discard"]
     assert all(d["ok"] for d in discards)
     assert len(discards) == expect["discards_ok"]
@@ -49,9 +49,13 @@ def test_opening_example(shared_dir: Path) -> None:
     essential = [d for d in out if d["type"] not in ("turn", "leds")]
     summary = [(d["type"], d.get("seat"), d.get("move"), d.get("ok")) for d in essential]
     assert summary[:6] == [
-        ("move", 0, "K 0:N-S", None), ("move", 1, "A 1:N-S", None),
-        ("card_rejected", 2, None, None), ("discard", 2, None, True),
-        ("move", 3, "K 3:N-S", None), ("move", 0, "4 0:S-T60", None)]
+        ("move", 0, "K 0:N-S", None),
+        ("move", 1, "A 1:N-S", None),
+        ("card_rejected", 2, None, None),
+        ("discard", 2, None, True),
+        ("move", 3, "K 3:N-S", None),
+        ("move", 0, "4 0:S-T60", None),
+    ]
     assert essential[2]["card"] == "5"
     text = (ex / "opening.decisions.md").read_text()
     final = json.loads(re.search(r"pawns `(\[\[.*?\]\])`", text).group(1))  # type: ignore[union-attr]

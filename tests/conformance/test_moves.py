@@ -25,19 +25,36 @@ def test_vector_file_is_complete(shared_dir: Path) -> None:
     vectors = _vectors(shared_dir)
     assert len(vectors) >= 150
     assert {v["card"] for v in vectors} == {
-        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
+        "A",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+        "K",
+    }
 
 
 def test_every_vector(shared_dir: Path) -> None:
     failures = []
     for i, vec in enumerate(_vectors(shared_dir), 1):
         pos = Position.from_dict(vec["position"])
-        got = {tuple(tuple(row) for row in after.pawn_strings())
-               for _, after in successors(pos, vec["card"])}
+        got = {
+            tuple(tuple(row) for row in after.pawn_strings())
+            for _, after in successors(pos, vec["card"])
+        }
         want = {tuple(tuple(row) for row in exp) for exp in vec["expect"]}
         if got != want:
-            failures.append(f"line {i} card {vec['card']}: missing {sorted(want - got)[:2]}, "
-                            f"extra {sorted(got - want)[:2]}")
+            failures.append(
+                f"line {i} card {vec['card']}: missing {sorted(want - got)[:2]}, "
+                f"extra {sorted(got - want)[:2]}"
+            )
     assert not failures, "\n".join(failures)
 
 

@@ -31,15 +31,24 @@ FULL = os.environ.get("KEEZBORD_EMULATOR", "") == "full"
 # (tail level 1, data line pulled down, signature chip 0xA5). Heartbeats come faster than
 # the default so that tests see several in a short run.
 BOARD: dict[str, Any] = {
-    "chips": 3, "leds": 8, "tail_level": 1, "signature": 0xA5, "debounce": 4,
-    "heartbeat_ms": 250, "link_timeout_ms": 3000, "watchdog_ms": 2000,
+    "chips": 3,
+    "leds": 8,
+    "tail_level": 1,
+    "signature": 0xA5,
+    "debounce": 4,
+    "heartbeat_ms": 250,
+    "link_timeout_ms": 3000,
+    "watchdog_ms": 2000,
 }
 
 
 def chain_for(board: dict[str, Any]) -> dict[str, Any]:
     """The chain as the board says it is wired."""
-    return {"chips": board["chips"], "tail_level": board.get("tail_level", 0),
-            "signature": board.get("signature")}
+    return {
+        "chips": board["chips"],
+        "tail_level": board.get("tail_level", 0),
+        "signature": board.get("signature"),
+    }
 
 
 needs_node = pytest.mark.skipif(node_binary() is None, reason="node (20+) is not installed")
@@ -49,8 +58,9 @@ needs_node = pytest.mark.skipif(node_binary() is None, reason="node (20+) is not
 def make_pico(tmp_path: Path) -> Iterator[Callable[..., EmulatedPico]]:
     made: list[EmulatedPico] = []
 
-    def make(board: dict[str, Any] | None = None, chain: dict[str, Any] | None = None,
-             **kw: Any) -> EmulatedPico:
+    def make(
+        board: dict[str, Any] | None = None, chain: dict[str, Any] | None = None, **kw: Any
+    ) -> EmulatedPico:
         b = {**BOARD, **(board or {})}
         c = {**chain_for(b), **(chain or {})}
         p = EmulatedPico(tmp_path / f"pico{len(made)}", b, chain=c, **kw)
@@ -77,14 +87,17 @@ class Host:
             self.pico.wait_first_frame()
         assert self.link.connect(), self.link.last_error
 
-    def poll_until(self, cond: Callable[[], bool], timeout: float = 60.0,
-                   what: str = "condition") -> None:
+    def poll_until(
+        self, cond: Callable[[], bool], timeout: float = 60.0, what: str = "condition"
+    ) -> None:
         end = time.monotonic() + timeout
         while not cond():
             if time.monotonic() > end:
-                raise AssertionError(f"timed out waiting for {what}; link: "
-                                     f"{self.link.health().to_dict()}; "
-                                     f"harness: {self.pico.status()}")
+                raise AssertionError(
+                    f"timed out waiting for {what}; link: "
+                    f"{self.link.health().to_dict()}; "
+                    f"harness: {self.pico.status()}"
+                )
             self.changes += self.link.poll(0.02)
 
     def drain(self, seconds: float) -> None:
@@ -95,8 +108,11 @@ class Host:
 
     def synced(self, timeout: float = 60.0) -> None:
         s = self.link.session
-        self.poll_until(lambda: s.hello is not None and s.state is not None, timeout,
-                        "HELLO and the first snapshot")
+        self.poll_until(
+            lambda: s.hello is not None and s.state is not None,
+            timeout,
+            "HELLO and the first snapshot",
+        )
 
     def close(self) -> None:
         self.link.close()

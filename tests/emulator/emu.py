@@ -48,8 +48,12 @@ def ensure_node_modules() -> None:
     stamp = HERE / "node_modules" / f".keezbord-{_lock_stamp()}"
     if stamp.exists():
         return
-    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=HERE,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     stamp.touch()
 
 
@@ -57,16 +61,20 @@ def build_fs_image(files: dict[str, bytes]) -> bytes:
     """A littlefs (v2) image as MicroPython's rp2 port mounts it at flash offset 0xA0000."""
     from littlefs import LittleFS
 
-    lfs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS, read_size=32, prog_size=32,
-                   lookahead_size=32)
+    lfs = LittleFS(
+        block_size=FS_BLOCK, block_count=FS_BLOCKS, read_size=32, prog_size=32, lookahead_size=32
+    )
     for name, data in sorted(files.items()):
         with lfs.open(name, "wb") as f:
             f.write(data)
     return bytes(lfs.context.buffer)
 
 
-def firmware_files(board: dict[str, Any] | None, firmware_dir: Path = FIRMWARE,
-                   extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
+def firmware_files(
+    board: dict[str, Any] | None,
+    firmware_dir: Path = FIRMWARE,
+    extra: dict[str, bytes] | None = None,
+) -> dict[str, bytes]:
     """What `keezbord firmware install` copies (its FIRMWARE_FILES; every .py of a
     scenario's own firmware folder), plus board.json and any extra files."""
     from keezbord.host.commands.firmware import FIRMWARE_FILES
@@ -89,11 +97,19 @@ class HarnessError(RuntimeError):
 class EmulatedPico:
     """The firmware on an emulated Pico. ``path`` is the serial port the host opens."""
 
-    def __init__(self, workdir: Path, board: dict[str, Any] | None = None, *,
-                 chain: dict[str, Any] | None = None, pace: float = 1.0,
-                 safe_pin_low: bool = False, extra_files: dict[str, bytes] | None = None,
-                 firmware_dir: Path = FIRMWARE, echo_rx: bool = False,
-                 inject: list[tuple[int, bytes]] | None = None) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        board: dict[str, Any] | None = None,
+        *,
+        chain: dict[str, Any] | None = None,
+        pace: float = 1.0,
+        safe_pin_low: bool = False,
+        extra_files: dict[str, bytes] | None = None,
+        firmware_dir: Path = FIRMWARE,
+        echo_rx: bool = False,
+        inject: list[tuple[int, bytes]] | None = None,
+    ) -> None:
         if node_binary() is None:
             raise HarnessError("node is not installed")
         ensure_node_modules()
@@ -102,8 +118,14 @@ class EmulatedPico:
         image = workdir / "littlefs.img"
         image.write_bytes(build_fs_image(firmware_files(board, firmware_dir, extra_files)))
         pins = dict(PINS)
-        for key, name in (("sck_pin", "sck"), ("mosi_pin", "mosi"), ("miso_pin", "miso"),
-                          ("latch_pin", "latch"), ("led_pin", "led"), ("safe_pin", "safe")):
+        for key, name in (
+            ("sck_pin", "sck"),
+            ("mosi_pin", "mosi"),
+            ("miso_pin", "miso"),
+            ("latch_pin", "latch"),
+            ("led_pin", "led"),
+            ("safe_pin", "safe"),
+        ):
             if key in self.board:
                 pins[name] = self.board[key]
         master, slave = os.openpty()
@@ -112,8 +134,14 @@ class EmulatedPico:
         self.slave_fd = slave  # held open: the "cable" stays plugged while the host reopens
         self.path = os.ttyname(slave)
         conf = {
-            "uf2": str(UF2), "bootrom": str(BOOTROM), "fs": str(image), "pty_fd": master,
-            "pins": pins, "chain": chain or {}, "pace": pace, "safe_pin_low": safe_pin_low,
+            "uf2": str(UF2),
+            "bootrom": str(BOOTROM),
+            "fs": str(image),
+            "pty_fd": master,
+            "pins": pins,
+            "chain": chain or {},
+            "pace": pace,
+            "safe_pin_low": safe_pin_low,
             "echo_rx": echo_rx,
             "inject": [{"at": at, "bytes": list(data)} for at, data in inject or []],
         }
@@ -124,11 +152,18 @@ class EmulatedPico:
         self._cond = threading.Condition()
         self._next_id = 0
         self.proc = subprocess.Popen(
-            ["node", str(HARNESS), str(conf_path)], cwd=HERE, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(master,))
+            ["node", str(HARNESS), str(conf_path)],
+            cwd=HERE,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(master,),
+        )
         os.close(master)
-        self._threads = [threading.Thread(target=self._read_replies, daemon=True),
-                         threading.Thread(target=self._read_events, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read_replies, daemon=True),
+            threading.Thread(target=self._read_events, daemon=True),
+        ]
         for t in self._threads:
             t.start()
         self.stderr_text: list[str] = []

@@ -36,12 +36,19 @@ MAX_MA = 1500
 
 def board_json(wiring: Wiring) -> dict[str, Any]:
     """board.json for a board built to the reference design with this wiring."""
-    return {"chips": wiring.chips, "leds": len(wiring.led_order), "tail_level": 1,
-            "signature": REFERENCE_SIGNATURE, "max_ma": MAX_MA, "heartbeat_ms": 1000}
+    return {
+        "chips": wiring.chips,
+        "leds": len(wiring.led_order),
+        "tail_level": 1,
+        "signature": REFERENCE_SIGNATURE,
+        "max_ma": MAX_MA,
+        "heartbeat_ms": 1000,
+    }
 
 
-def consistent(words: list[int], colours: list[tuple[int, int, int]], ids: list[int],
-               fw_ms: int) -> bool:
+def consistent(
+    words: list[int], colours: list[tuple[int, int, int]], ids: list[int], fw_ms: int
+) -> bool:
     """Do these GRB words on the pin show the host's colours and pattern ids as the
     firmware renders them at about fw_ms (brightness 255 from the host, its own cap)?
     Each animated pattern may be at any level it took in the last animation period."""
@@ -54,8 +61,9 @@ def consistent(words: list[int], colours: list[tuple[int, int, int]], ids: list[
     choices = []
     for pid in range(FWP.N_PATTERNS):
         if pid in used and FWP.ANIMATED[pid]:
-            choices.append(sorted({FWP.level(pid, t) for t in
-                                   range(max(0, fw_ms - ANIM_MS - 30), fw_ms + 1)}))
+            choices.append(
+                sorted({FWP.level(pid, t) for t in range(max(0, fw_ms - ANIM_MS - 30), fw_ms + 1)})
+            )
         else:
             choices.append([FWP.level(pid, 0)])
     want = bytearray(3 * n)
@@ -71,11 +79,13 @@ def consistent(words: list[int], colours: list[tuple[int, int, int]], ids: list[
 class GameRun:
     decisions: list[dict[str, Any]] = field(default_factory=list)
     checkpoints: list[tuple[int, list[tuple[int, int, int]], list[int]]] = field(
-        default_factory=list)  # (sim ns, colours, ids) the referee's LEDs at rest
+        default_factory=list
+    )  # (sim ns, colours, ids) the referee's LEDs at rest
     # Lifts that changed the LEDs: (simulated ms the host took it, hole, the referee's LEDs
     # right after, host wall ms for that step)
     lifts: list[tuple[int, str, list[tuple[int, int, int]], list[int], float]] = field(
-        default_factory=list)
+        default_factory=list
+    )
     state: RefereeState | None = None
 
 
@@ -86,14 +96,22 @@ class EmulatedTable:
         self.setup, self.events = parse_trace(trace.read_text().splitlines())
         topo: Topology = self.setup.position.topology
         self.wiring = default_wiring(topo)
-        self.state, effects = new_game(self.setup.position, self.setup.dealer,
-                                       self.setup.config, turn=self.setup.turn)
+        self.state, effects = new_game(
+            self.setup.position, self.setup.dealer, self.setup.config, turn=self.setup.turn
+        )
         self.sensed = set(self.state.sensed)
         closed = sorted(self.wiring.switch_index(h) for h in self.sensed)
-        self.pico = EmulatedPico(workdir, board_json(self.wiring),
-                                 chain={"chips": self.wiring.chips, "tail_level": 1,
-                                        "signature": REFERENCE_SIGNATURE, "closed": closed},
-                                 pace=pace)
+        self.pico = EmulatedPico(
+            workdir,
+            board_json(self.wiring),
+            chain={
+                "chips": self.wiring.chips,
+                "tail_level": 1,
+                "signature": REFERENCE_SIGNATURE,
+                "closed": closed,
+            },
+            pace=pace,
+        )
         self.settings = LedSettings()
         self.link = SerialLink(self.pico.path)
         self.board = SerialBoard(self.link, self.wiring, self.settings)
@@ -124,11 +142,11 @@ class EmulatedTable:
             began = time.perf_counter()
             before = self.state.leds
             self.feed(inp, now)
-            if isinstance(inp, HoleEvent) and inp.action == "lift" and \
-                    self.state.leds != before:
+            if isinstance(inp, HoleEvent) and inp.action == "lift" and self.state.leds != before:
                 colours, ids = self.board.renderer.base(self.state.leds)
-                self.run.lifts.append((now, inp.hole, colours, ids,
-                                       (time.perf_counter() - began) * 1000))
+                self.run.lifts.append(
+                    (now, inp.hole, colours, ids, (time.perf_counter() - began) * 1000)
+                )
         self.feed(Tick(max(now, self.state.now)), now)
         return now
 
@@ -154,8 +172,11 @@ class EmulatedTable:
             if isinstance(ev, HoleEvent):
                 sched.append([t, self.wiring.switch_index(ev.hole), ev.action == "place"])
         self.pico.call("schedule", changes=sched)
-        self.lift_times = [(t, ev.hole) for ev, t in zip(events, at, strict=True)
-                           if isinstance(ev, HoleEvent) and ev.action == "lift"]
+        self.lift_times = [
+            (t, ev.hole)
+            for ev, t in zip(events, at, strict=True)
+            if isinstance(ev, HoleEvent) and ev.action == "lift"
+        ]
         expect = set(self.sensed)
         end = time.monotonic() + 1500  # wall seconds: a whole game on a loaded machine
         for ev, t in zip(events, at, strict=True):

@@ -27,17 +27,23 @@ MAIN = Path(__file__).resolve().parents[2] / "firmware" / "main.py"
 
 def _boot_order_fixed() -> bool:
     """Issue 9 item 1: main.py turns Ctrl-C off before anything else can take time."""
-    code = [ln.strip() for ln in MAIN.read_text().splitlines()
-            if ln.strip() and not ln.strip().startswith("#")]
-    first_import_of_app = next((i for i, ln in enumerate(code)
-                                if "board_config" in ln or "from app" in ln), len(code))
+    code = [
+        ln.strip()
+        for ln in MAIN.read_text().splitlines()
+        if ln.strip() and not ln.strip().startswith("#")
+    ]
+    first_import_of_app = next(
+        (i for i, ln in enumerate(code) if "board_config" in ln or "from app" in ln), len(code)
+    )
     intr = next((i for i, ln in enumerate(code) if "kbd_intr(-1)" in ln), len(code))
     return intr < first_import_of_app
 
 
 BOOT_ORDER = pytest.mark.xfail(
-    not _boot_order_fixed(), strict=False,
-    reason="firmware/main.py turns Ctrl-C off after the imports (issue 9 item 1, branch i9fw)")
+    not _boot_order_fixed(),
+    strict=False,
+    reason="firmware/main.py turns Ctrl-C off after the imports (issue 9 item 1, branch i9fw)",
+)
 
 SWEEP = 100 if FULL else 20
 
@@ -58,8 +64,9 @@ def boot_times(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, int]:
 
 @BOOT_ORDER
 @pytest.mark.parametrize("k", range(SWEEP))
-def test_ctrl_c_during_boot_is_survived(k: int, boot_times: tuple[int, int],
-                                        make_pico: MakePico, host_for: MakeHost) -> None:
+def test_ctrl_c_during_boot_is_survived(
+    k: int, boot_times: tuple[int, int], make_pico: MakePico, host_for: MakeHost
+) -> None:
     usb, first = boot_times
     at = usb + (first - usb) * k // (SWEEP - 1)
     pico = make_pico(pace=0, inject=[(at, b"\x03")])
@@ -84,10 +91,15 @@ def test_host_attached_from_power_up(make_pico: MakePico, host_for: MakeHost) ->
     # The host greets at the firmware's first heartbeat, before the chain is trusted: a
     # snapshot answered then must say so (chain not ok), and the firmware follows with
     # the real board once it trusts the chain: the pawns already there reach the host.
-    host.poll_until(lambda: sorted(c.index for c in host.changes if c.closed) == [2, 12],
-                    what="the pawns on the board at power-up")
-    snaps = [P.decode_snapshot(f.payload) for _, f in
-             decoded_frames(pico.call("rx_log")["log"]) if f.type == P.MSG_SNAPSHOT]
+    host.poll_until(
+        lambda: sorted(c.index for c in host.changes if c.closed) == [2, 12],
+        what="the pawns on the board at power-up",
+    )
+    snaps = [
+        P.decode_snapshot(f.payload)
+        for _, f in decoded_frames(pico.call("rx_log")["log"])
+        if f.type == P.MSG_SNAPSHOT
+    ]
     assert all(s is not None for s in snaps)
     assert all(s.chain_ok for s in snaps if s is not None and any(s.bitmap))
     assert [s.chain_ok for s in snaps if s is not None and not any(s.bitmap)] in ([], [False])
@@ -113,8 +125,7 @@ def test_safe_mode_pin_reaches_the_repl(make_pico: MakePico) -> None:
     assert st["latches"] == 0 and st["watchdog_resets"] == 0
 
 
-def test_maintenance_request_reaches_the_repl(make_pico: MakePico, host_for: MakeHost
-                                              ) -> None:
+def test_maintenance_request_reaches_the_repl(make_pico: MakePico, host_for: MakeHost) -> None:
     pico = make_pico(echo_rx=True)
     host = host_for(pico)
     host.connect()
@@ -133,7 +144,8 @@ def test_maintenance_request_reaches_the_repl(make_pico: MakePico, host_for: Mak
 
 @BOOT_ORDER  # the host keeps pinging through the reset: its bytes reach the new boot
 def test_watchdog_resets_a_stuck_firmware_and_the_host_resyncs(
-        make_pico: MakePico, host_for: MakeHost) -> None:
+    make_pico: MakePico, host_for: MakeHost
+) -> None:
     pico = make_pico()
     host = host_for(pico)
     host.connect()
@@ -148,8 +160,10 @@ def test_watchdog_resets_a_stuck_firmware_and_the_host_resyncs(
     # A pawn moved while the Pico was down: the resync after the reset reports it.
     pico.set_switches([(7, True)])
     host.poll_until(lambda: host.link.session.snapshots > snaps, what="a snapshot after reset")
-    host.poll_until(lambda: any(c.index == 7 and c.closed for c in host.changes),
-                    what="the pawn placed during the reset")
+    host.poll_until(
+        lambda: any(c.index == 7 and c.closed for c in host.changes),
+        what="the pawn placed during the reset",
+    )
     st = pico.status()
     assert st["watchdog_resets"] == 1 and st["boots"] == 2
     host.poll_until(lambda: host.link.health().ok, what="a healthy link")

@@ -19,20 +19,26 @@ from keezbord.host.events import HoleEvent
 
 pytestmark = [pytest.mark.emulator, needs_node, pytest.mark.timeout(1800)]
 
-GAMES = ("g101-4seats-standard", "g102-6seats-standard", "g103-4seats-keezspel",
-         "g104-2seats-nk")
+GAMES = ("g101-4seats-standard", "g102-6seats-standard", "g103-4seats-keezspel", "g104-2seats-nk")
 CASES = [(g, None) for g in GAMES] if FULL else [("g101-4seats-standard", 45)]
 
 
 @pytest.mark.parametrize(("game", "n_events"), CASES)
-def test_recorded_game_through_the_emulated_pico(shared_dir: Path, tmp_path: Path,
-                                                 game: str, n_events: int | None) -> None:
+def test_recorded_game_through_the_emulated_pico(
+    shared_dir: Path, tmp_path: Path, game: str, n_events: int | None
+) -> None:
     trace = shared_dir / "conformance" / "games" / f"{game}.trace.jsonl"
     table = EmulatedTable(trace, tmp_path / "pico")
     if n_events is not None:
         # End where a move is complete: just before the next card tap or discard.
-        n_events = next((i for i in range(n_events, len(table.events))
-                         if not isinstance(table.events[i], HoleEvent)), len(table.events))
+        n_events = next(
+            (
+                i
+                for i in range(n_events, len(table.events))
+                if not isinstance(table.events[i], HoleEvent)
+            ),
+            len(table.events),
+        )
     try:
         run = table.play(n_events)
         frames = table.frames()
@@ -47,8 +53,9 @@ def test_recorded_game_through_the_emulated_pico(shared_dir: Path, tmp_path: Pat
     assert len(moves_of(want)) >= (8 if n_events else 40)
     bad = [d for d in run.decisions if d["type"] in ("illegal", "ambiguous", "card_rejected")]
     assert bad == []
-    assert [d["ok"] for d in run.decisions if d["type"] == "discard"] == \
-        [d["ok"] for d in want if d["type"] == "discard"]
+    assert [d["ok"] for d in run.decisions if d["type"] == "discard"] == [
+        d["ok"] for d in want if d["type"] == "discard"
+    ]
     assert run.state is not None
     assert run.state.pos.to_dict()["pawns"] == want[-1]["position"]["pawns"]
     assert health.frames_bad == 0 and health.chain_ok is True
@@ -63,7 +70,8 @@ def test_recorded_game_through_the_emulated_pico(shared_dir: Path, tmp_path: Pat
         # host paces LED updates at 20 a second).
         before = [f for f in frames if f["start"] <= t_cp][-1:]
         near = before + [f for f in frames if t_cp < f["start"] <= t_cp + 1000 * MS]
-        if not any(consistent(f["words"], colours, ids, int((f["start"] - boot_at) // MS))
-                   for f in near):
+        if not any(
+            consistent(f["words"], colours, ids, int((f["start"] - boot_at) // MS)) for f in near
+        ):
             missing.append(t_cp)
     assert missing == [], f"{len(missing)} of {len(run.checkpoints)} LED states not on the pin"

@@ -36,7 +36,8 @@ def test_heap_read_from_outside_matches_gc_mem_free(tmp_path: Path) -> None:
         "x = [bytearray(100) for _ in range(50)]\n"  # a few kB in use, then measured
         "print('free=%d' % gc.mem_free())\n"
         "while True:\n"
-        "    time.sleep_ms(50)\n")
+        "    time.sleep_ms(50)\n"
+    )
     pico = EmulatedPico(tmp_path / "pico", None, firmware_dir=fw, pace=0, echo_rx=True)
     try:
         pico.run_for(600)

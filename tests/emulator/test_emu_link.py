@@ -32,8 +32,9 @@ def decoded_frames(rx_log: list[list[object]]) -> list[tuple[int, P.Frame]]:
     return out
 
 
-def expected_words(rgb: list[tuple[int, int, int]], n_leds: int, brightness: int,
-                   max_ma: int) -> list[int]:
+def expected_words(
+    rgb: list[tuple[int, int, int]], n_leds: int, brightness: int, max_ma: int
+) -> list[int]:
     """What the firmware's own renderer makes of a host frame, as 24-bit GRB words."""
     flat = bytes(c for px in rgb for c in px)
     grb = render(flat, n_leds, brightness, max_ma)
@@ -67,8 +68,9 @@ def test_boot_to_first_valid_frame(make_pico: MakePico, host_for: MakeHost) -> N
 def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EmulatedPico, Host]]:
     """One boot shared by the scenarios below (each boot costs about 0.6 s simulated):
     a pawn on switch 3; each scenario uses switches of its own."""
-    pico = EmulatedPico(tmp_path_factory.mktemp("link"), BOARD,
-                        chain={**chain_for(BOARD), "closed": [3]})
+    pico = EmulatedPico(
+        tmp_path_factory.mktemp("link"), BOARD, chain={**chain_for(BOARD), "closed": [3]}
+    )
     host = Host(pico)
     host.connect()
     host.synced()
@@ -86,8 +88,11 @@ def test_switch_reaches_host_and_leds_reach_pin(rig: tuple[EmulatedPico, Host]) 
     t_set = pico.set_switches([(5, True), (17, True)])
     host.poll_until(lambda: len(host.changes) >= 2, what="two switch changes")
     assert sorted((c.index, c.closed) for c in host.changes) == [(5, True), (17, True)]
-    arrived = [t for t, f in decoded_frames(pico.call("rx_log", since=t_set)["log"])
-               if f.type == P.MSG_CHANGES]
+    arrived = [
+        t
+        for t, f in decoded_frames(pico.call("rx_log", since=t_set)["log"])
+        if f.type == P.MSG_CHANGES
+    ]
     assert arrived and arrived[0] > t_set  # debounced on the Pico, after the change
 
     host.changes.clear()
@@ -117,8 +122,11 @@ def test_heartbeats_and_counters(rig: tuple[EmulatedPico, Host]) -> None:
     pico, host = rig
     t0 = pico.now_ns()
     host.poll_until(lambda: pico.now_ns() > t0 + 1200 * MS, what="1.2 s of simulated time")
-    beats = [t for t, f in decoded_frames(pico.call("rx_log", since=t0)["log"])
-             if f.type == P.MSG_HEARTBEAT]
+    beats = [
+        t
+        for t, f in decoded_frames(pico.call("rx_log", since=t0)["log"])
+        if f.type == P.MSG_HEARTBEAT
+    ]
     assert len(beats) >= 4  # every 250 ms
     gaps = [b - a for a, b in itertools.pairwise(beats)]
     assert all(200 * MS < g < 350 * MS for g in gaps), gaps
@@ -165,8 +173,7 @@ def test_pattern_message_blinks_on_the_pin(rig: tuple[EmulatedPico, Host]) -> No
     assert frames and all(f["violations"] == [] for f in frames)
     assert all(f["words"][:2] == [0, 0] and f["words"][3:] == [0] * 5 for f in frames)
     assert {f["words"][2] for f in frames} == {0, on}
-    toggles = [f["start"] for a, f in itertools.pairwise(frames)
-               if a["words"][2] != f["words"][2]]
+    toggles = [f["start"] for a, f in itertools.pairwise(frames) if a["words"][2] != f["words"][2]]
     phases = [(b - a) / MS for a, b in itertools.pairwise(toggles)]
     assert len(phases) >= 6
     assert all(100 <= p <= 150 for p in phases), phases

@@ -23,8 +23,7 @@ def pos(*rows: list[str], **kw: Any) -> Position:
 
 def board(seats: int, placed: dict[int, list[str]], **kw: Any) -> Position:
     """``seats`` seats, every seat all in the nest except those given (padded with N)."""
-    rows = [list(placed.get(s, [])) + ["N"] * (4 - len(placed.get(s, [])))
-            for s in range(seats)]
+    rows = [list(placed.get(s, [])) + ["N"] * (4 - len(placed.get(s, []))) for s in range(seats)]
     return pos(*rows, **kw)
 
 
@@ -54,8 +53,9 @@ def row(p: Position, seat: int) -> tuple[str, ...]:
 PROFILE_NAMES = ["standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"]
 
 
-def random_position(rng: random.Random, seats: int | None = None,
-                    profile: str | None = None) -> dict[str, Any]:
+def random_position(
+    rng: random.Random, seats: int | None = None, profile: str | None = None
+) -> dict[str, Any]:
     """Crowded positions with pawns near starts, fresh pawns, homes and whole teams home
     (seat count and profile random unless given)."""
     seats = rng.randint(2, 8) if seats is None else seats
@@ -72,9 +72,15 @@ def random_position(rng: random.Random, seats: int | None = None,
                 row.append("N")
             elif r < 0.72:
                 while True:
-                    t = rng.choice([rng.randrange(ring), s * 16,
-                                    (s * 16 - rng.randint(1, 6)) % ring,
-                                    ((s + 1) * 16) % ring, (s * 16 + rng.randint(1, 4)) % ring])
+                    t = rng.choice(
+                        [
+                            rng.randrange(ring),
+                            s * 16,
+                            (s * 16 - rng.randint(1, 6)) % ring,
+                            ((s + 1) * 16) % ring,
+                            (s * 16 + rng.randint(1, 4)) % ring,
+                        ]
+                    )
                     if t not in used:
                         break
                 used.add(t)
@@ -83,9 +89,12 @@ def random_position(rng: random.Random, seats: int | None = None,
                 row.append(f"H{slots.pop()}")
         pawns.append(row)
     teams = rng.choice([None, None, "none"])
-    d: dict[str, Any] = {"seats": seats,
-                         "profile": rng.choice(PROFILE_NAMES) if profile is None else profile,
-                         "turn": rng.randrange(seats), "pawns": pawns}
+    d: dict[str, Any] = {
+        "seats": seats,
+        "profile": rng.choice(PROFILE_NAMES) if profile is None else profile,
+        "turn": rng.randrange(seats),
+        "pawns": pawns,
+    }
     if teams:
         d["teams"] = teams
     return d

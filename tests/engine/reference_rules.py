@@ -14,24 +14,72 @@ from typing import Any
 FORWARD = {"2": 2, "3": 3, "5": 5, "6": 6, "8": 8, "9": 9, "10": 10, "Q": 12}
 
 PROFILE_FLAGS: dict[str, dict[str, Any]] = {
-    "standard": {"jack": "own_with_other", "home_entry": "must_enter", "four_back": "any",
-                 "pass_own": True, "capture_partner": True, "king_13": False,
-                 "seven_pawns": 2, "partner_exchange": False, "scoring": "none"},
-    "keezspel": {"jack": "any_two", "home_entry": "may_pass", "four_back": "from_start_only",
-                 "pass_own": True, "capture_partner": False, "king_13": False,
-                 "seven_pawns": 2, "partner_exchange": False, "scoring": "none"},
-    "wikipedia": {"jack": "own_with_other", "home_entry": "must_enter", "four_back": "any",
-                  "pass_own": True, "capture_partner": True, "king_13": False,
-                  "seven_pawns": 2, "partner_exchange": False, "scoring": "none"},
-    "reiseditie": {"jack": "any_two", "home_entry": "must_enter", "four_back": "any",
-                   "pass_own": True, "capture_partner": True, "king_13": True,
-                   "seven_pawns": 2, "partner_exchange": True, "scoring": "none"},
-    "nk": {"jack": "own_with_other", "home_entry": "must_enter", "four_back": "any",
-           "pass_own": False, "capture_partner": True, "king_13": False,
-           "seven_pawns": 2, "partner_exchange": False, "scoring": "nk"},
-    "bordspel": {"jack": "own_with_other", "home_entry": "must_enter", "four_back": "any",
-                 "pass_own": True, "capture_partner": True, "king_13": False,
-                 "seven_pawns": 2, "partner_exchange": False, "scoring": "none"},
+    "standard": {
+        "jack": "own_with_other",
+        "home_entry": "must_enter",
+        "four_back": "any",
+        "pass_own": True,
+        "capture_partner": True,
+        "king_13": False,
+        "seven_pawns": 2,
+        "partner_exchange": False,
+        "scoring": "none",
+    },
+    "keezspel": {
+        "jack": "any_two",
+        "home_entry": "may_pass",
+        "four_back": "from_start_only",
+        "pass_own": True,
+        "capture_partner": False,
+        "king_13": False,
+        "seven_pawns": 2,
+        "partner_exchange": False,
+        "scoring": "none",
+    },
+    "wikipedia": {
+        "jack": "own_with_other",
+        "home_entry": "must_enter",
+        "four_back": "any",
+        "pass_own": True,
+        "capture_partner": True,
+        "king_13": False,
+        "seven_pawns": 2,
+        "partner_exchange": False,
+        "scoring": "none",
+    },
+    "reiseditie": {
+        "jack": "any_two",
+        "home_entry": "must_enter",
+        "four_back": "any",
+        "pass_own": True,
+        "capture_partner": True,
+        "king_13": True,
+        "seven_pawns": 2,
+        "partner_exchange": True,
+        "scoring": "none",
+    },
+    "nk": {
+        "jack": "own_with_other",
+        "home_entry": "must_enter",
+        "four_back": "any",
+        "pass_own": False,
+        "capture_partner": True,
+        "king_13": False,
+        "seven_pawns": 2,
+        "partner_exchange": False,
+        "scoring": "nk",
+    },
+    "bordspel": {
+        "jack": "own_with_other",
+        "home_entry": "must_enter",
+        "four_back": "any",
+        "pass_own": True,
+        "capture_partner": True,
+        "king_13": False,
+        "seven_pawns": 2,
+        "partner_exchange": False,
+        "scoring": "none",
+    },
 }
 
 # A pawn: ("N",), ("S",), ("T", i), ("H", k)
@@ -78,8 +126,9 @@ class Board:
 def board_of(d: dict[str, Any]) -> Board:
     seats = d["seats"]
     teams = d.get("teams") or ("pairs" if seats in (4, 6, 8) else "none")
-    return Board(seats, d.get("segment", 16), PROFILE_FLAGS[d.get("profile", "standard")],
-                 teams == "pairs")
+    return Board(
+        seats, d.get("segment", 16), PROFILE_FLAGS[d.get("profile", "standard")], teams == "pairs"
+    )
 
 
 def state_of(d: dict[str, Any]) -> State:
@@ -136,8 +185,9 @@ def move_pawn(b: Board, st: State, seat: int, frm: Pawn, to: Pawn) -> State:
     return tuple(tuple(r) for r in rows)
 
 
-def forward_dests(b: Board, st: State, seat: int, p: Pawn, k: int,
-                  mover: int | None = None) -> list[Pawn]:
+def forward_dests(
+    b: Board, st: State, seat: int, p: Pawn, k: int, mover: int | None = None
+) -> list[Pawn]:
     # RULES.md: a partner's pawn is any pawn of the mover's partner's seat, also when the
     # mover plays the partner's pawns.
     partner = b.partner(seat if mover is None else mover)
@@ -181,8 +231,7 @@ def forward_dests(b: Board, st: State, seat: int, p: Pawn, k: int,
     return out
 
 
-def backward_dest(b: Board, st: State, seat: int, p: Pawn,
-                  mover: int | None = None) -> Pawn | None:
+def backward_dest(b: Board, st: State, seat: int, p: Pawn, mover: int | None = None) -> Pawn | None:
     partner = b.partner(seat if mover is None else mover)
     if p[0] not in ("S", "T"):
         return None
@@ -196,13 +245,11 @@ def backward_dest(b: Board, st: State, seat: int, p: Pawn,
         t = (t - 1) % b.ring
         o = occ.get(t)
         if i < 4:
-            if (t == start and here != start
-                    and b.flags["four_back"] == "from_start_only"):
+            if t == start and here != start and b.flags["four_back"] == "from_start_only":
                 return None
             if o is not None and (o[1] or (o[0] == seat and not b.flags["pass_own"])):
                 return None
-        elif o is not None and (o[1] or (o[0] == partner
-                                         and not b.flags["capture_partner"])):
+        elif o is not None and (o[1] or (o[0] == partner and not b.flags["capture_partner"])):
             return None
     return ("T", t)
 
@@ -211,8 +258,9 @@ def pawns_of(st: State, seat: int) -> list[Pawn]:
     return sorted({p for p in st[seat] if p[0] != "N"}, key=_key)
 
 
-def forward_results(b: Board, st: State, seats: list[int], k: int,
-                    mover: int | None = None) -> list[tuple[State, int, Pawn]]:
+def forward_results(
+    b: Board, st: State, seats: list[int], k: int, mover: int | None = None
+) -> list[tuple[State, int, Pawn]]:
     out = []
     for seat in seats:
         for p in pawns_of(st, seat):
@@ -266,8 +314,7 @@ def results(d: dict[str, Any], card: str) -> set[tuple[tuple[str, ...], ...]]:
                     for dest in forward_dests(b, st1, ctl2, p, 7 - k1, mover):
                         out.append(move_pawn(b, st1, ctl2, p, dest))
     elif card == "J":
-        on_track = [(seat, p) for seat in range(b.seats) for p in st[seat]
-                    if p[0] in ("S", "T")]
+        on_track = [(seat, p) for seat in range(b.seats) for p in st[seat] if p[0] in ("S", "T")]
         for sa, pa in on_track:
             for sb, pb in on_track:
                 if sa == sb or pa[0] == "S" or pb[0] == "S":

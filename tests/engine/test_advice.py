@@ -33,59 +33,132 @@ def P(pawns: list[list[str]], turn: int = 0, **kw: object) -> Position:
 CASES: dict[str, tuple[Position, list[str], str, str]] = {
     "the move that wins the game": (
         P([["T62", "H2", "H3", "H4"], ["T10", "N", "N", "N"], H4, ["T40", "N", "N", "N"]]),
-        ["3", "8"], "3 0:T62-H1", "wins the game"),
+        ["3", "8"],
+        "3 0:T62-H1",
+        "wins the game",
+    ),
     "the last pawn home wins, rather than a capture": (
         P([["T63", "H2", "H3", "H4"], ["T4", "N", "N", "N"], H4, ["T40", "N", "N", "N"]]),
-        ["2", "5"], "2 0:T63-H1", "wins the game"),
+        ["2", "5"],
+        "2 0:T63-H1",
+        "wins the game",
+    ),
     "capture a pawn two holes from its home": (
         P([["T9", "T40", "N", "N"], ["T14", "N", "N", "N"], N4, N4]),
-        ["5"], "5 0:T9-T14", "2 holes from its home"),
+        ["5"],
+        "5 0:T9-T14",
+        "2 holes from its home",
+    ),
     "capture green close to home rather than walk": (
         P([["T41", "T20", "N", "N"], N4, N4, ["T46", "N", "N", "N"]]),
-        ["5"], "5 0:T41-T46", "captures green's pawn"),
+        ["5"],
+        "5 0:T41-T46",
+        "captures green's pawn",
+    ),
     "never capture the partner": (
         P([["T9", "T40", "N", "N"], N4, ["T14", "N", "N", "N"], N4]),
-        ["5"], "5 0:T40-T45", ""),
+        ["5"],
+        "5 0:T40-T45",
+        "",
+    ),
     "bring a pawn home": (
-        P([["T61", "T20", "N", "N"], N4, N4, N4]), ["5"], "5 0:T61-H2", "brings a pawn home"),
+        P([["T61", "T20", "N", "N"], N4, N4, N4]),
+        ["5"],
+        "5 0:T61-H2",
+        "brings a pawn home",
+    ),
     "a 7 brings a pawn home": (
-        P([["T61", "T20", "N", "N"], N4, N4, N4]), ["7"], "", "brings a pawn home"),
+        P([["T61", "T20", "N", "N"], N4, N4, N4]),
+        ["7"],
+        "",
+        "brings a pawn home",
+    ),
     "bring a pawn out with the ace": (
-        P([["T20", "N", "N", "N"], N4, N4, N4]), ["A", "2"], "A 0:N-S", "brings a new pawn out"),
+        P([["T20", "N", "N", "N"], N4, N4, N4]),
+        ["A", "2"],
+        "A 0:N-S",
+        "brings a new pawn out",
+    ),
     "the jack swaps a threatened pawn away": (
         P([["T30", "N", "N", "N"], ["T40", "N", "N", "N"], N4, ["T27", "N", "N", "N"]]),
-        ["J", "2"], "", "in reach of green's 3"),
+        ["J", "2"],
+        "",
+        "in reach of green's 3",
+    ),
     "move off the own start, freeing it": (
-        P([["S", "N", "N", "N"], ["T30", "N", "N", "N"], N4, N4]), ["5"], "5 0:S-T5",
-        "leaves your start free"),
+        P([["S", "N", "N", "N"], ["T30", "N", "N", "N"], N4, N4]),
+        ["5"],
+        "5 0:S-T5",
+        "leaves your start free",
+    ),
     "the 4 from the start goes almost home": (
-        P([["S", "T20", "N", "N"], N4, N4, N4]), ["4", "3"], "4 0:S-T60", ""),
+        P([["S", "T20", "N", "N"], N4, N4, N4]),
+        ["4", "3"],
+        "4 0:S-T60",
+        "",
+    ),
     "the 4 takes the pawn just past the start almost home": (
-        P([["T1", "T30", "N", "N"], ["T12", "N", "N", "N"], N4, N4]), ["4", "2", "9"],
-        "4 0:T1-T61", ""),
+        P([["T1", "T30", "N", "N"], ["T12", "N", "N", "N"], N4, N4]),
+        ["4", "2", "9"],
+        "4 0:T1-T61",
+        "",
+    ),
     "the only move still gets its chance": (
-        P([["T20", "N", "N", "N"], N4, N4, N4]), ["6"], "6 0:T20-T26", "only choice"),
+        P([["T20", "N", "N", "N"], N4, N4, N4]),
+        ["6"],
+        "6 0:T20-T26",
+        "only choice",
+    ),
     "capture the pawn that threatens": (
-        P([["T20", "T33", "N", "N"], ["T28", "N", "N", "N"], N4, N4]), ["8", "2"],
-        "8 0:T20-T28", "captures blue's pawn"),
+        P([["T20", "T33", "N", "N"], ["T28", "N", "N", "N"], N4, N4]),
+        ["8", "2"],
+        "8 0:T20-T28",
+        "captures blue's pawn",
+    ),
     "blue's turn: capture red": (
-        P([["T22", "N", "N", "N"], ["T17", "N", "N", "N"], N4, N4], turn=1), ["5"],
-        "5 1:T17-T22", "captures red's pawn"),
+        P([["T22", "N", "N", "N"], ["T17", "N", "N", "N"], N4, N4], turn=1),
+        ["5"],
+        "5 1:T17-T22",
+        "captures red's pawn",
+    ),
     "yellow comes home": (
-        P([N4, N4, ["T29", "T5", "N", "N"], N4], turn=2), ["5", "3"], "5 2:T29-H2",
-        "brings a pawn home"),
+        P([N4, N4, ["T29", "T5", "N", "N"], N4], turn=2),
+        ["5", "3"],
+        "5 2:T29-H2",
+        "brings a pawn home",
+    ),
     "a king brings a pawn out": (
-        P([["T40", "N", "N", "N"], N4, N4, N4]), ["K"], "K 0:N-S", "brings a new pawn out"),
+        P([["T40", "N", "N", "N"], N4, N4, N4]),
+        ["K"],
+        "K 0:N-S",
+        "brings a new pawn out",
+    ),
     "home with the partner's pawns once all own are home": (
-        P([H4, N4, ["T30", "N", "N", "N"], N4]), ["3"], "3 2:T30-H1", "brings a pawn home"),
+        P([H4, N4, ["T30", "N", "N", "N"], N4]),
+        ["3"],
+        "3 2:T30-H1",
+        "brings a pawn home",
+    ),
     "six seats: capture near home": (
-        Position.from_dict({"seats": 6, "turn": 0, "pawns": [["T9", "T60", "N", "N"],
-                            ["T14", "N", "N", "N"], N4, N4, N4, N4]}),
-        ["5"], "5 0:T9-T14", "2 holes from its home"),
+        Position.from_dict(
+            {
+                "seats": 6,
+                "turn": 0,
+                "pawns": [["T9", "T60", "N", "N"], ["T14", "N", "N", "N"], N4, N4, N4, N4],
+            }
+        ),
+        ["5"],
+        "5 0:T9-T14",
+        "2 holes from its home",
+    ),
     "two seats: bring the last pawn home and win": (
-        Position.from_dict({"seats": 2, "turn": 0, "pawns": [["T30", "H2", "H3", "H4"],
-                                                             ["T5", "N", "N", "N"]]}),
-        ["3", "2"], "3 0:T30-H1", "wins the game"),
+        Position.from_dict(
+            {"seats": 2, "turn": 0, "pawns": [["T30", "H2", "H3", "H4"], ["T5", "N", "N", "N"]]}
+        ),
+        ["3", "2"],
+        "3 0:T30-H1",
+        "wins the game",
+    ),
 }
 
 
@@ -180,8 +253,10 @@ def test_sampled_hands_are_consistent_with_what_is_known() -> None:
 
 def test_search_bot_games_are_deterministic() -> None:
     def game() -> tuple[object, int]:
-        bots = [SearchBot(random.Random(s), 10) if s % 2 == 0 else
-                GreedyBot(random.Random(s)) for s in range(4)]
+        bots = [
+            SearchBot(random.Random(s), 10) if s % 2 == 0 else GreedyBot(random.Random(s))
+            for s in range(4)
+        ]
         r = play_game(4, "standard", 5, bots, max_turns=120)
         return r.final.pawns, r.turns
 
@@ -191,8 +266,9 @@ def test_search_bot_games_are_deterministic() -> None:
 def test_make_bot_search_and_partner_exchange_profile() -> None:
     bot = make_bot("search", random.Random(1), playouts=5)
     assert bot.name == "search"
-    bots = [make_bot("search" if s % 2 else "greedy", random.Random(s), playouts=5)
-            for s in range(4)]
+    bots = [
+        make_bot("search" if s % 2 else "greedy", random.Random(s), playouts=5) for s in range(4)
+    ]
     r = play_game(4, "reiseditie", 2, bots, max_turns=150)
     assert r.turns > 0
 
@@ -208,8 +284,13 @@ def test_search_bot_move_is_legal_and_board_restored() -> None:
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "keezbord", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "keezbord", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_hint_json() -> None:
@@ -229,13 +310,33 @@ def test_cli_hint_json() -> None:
 
 
 def test_cli_selfplay_with_search_per_seat() -> None:
-    r = run_cli("selfplay", "--bot", "search,greedy,search,greedy", "--playouts", "5",
-                "--games", "1", "--json", "--seed", "3")
+    r = run_cli(
+        "selfplay",
+        "--bot",
+        "search,greedy,search,greedy",
+        "--playouts",
+        "5",
+        "--games",
+        "1",
+        "--json",
+        "--seed",
+        "3",
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["bots"] == ["search", "greedy", "search", "greedy"] and out["playouts"] == 5
-    r2 = run_cli("selfplay", "--bot", "search,greedy,search,greedy", "--playouts", "5",
-                 "--games", "1", "--json", "--seed", "3")
+    r2 = run_cli(
+        "selfplay",
+        "--bot",
+        "search,greedy,search,greedy",
+        "--playouts",
+        "5",
+        "--games",
+        "1",
+        "--json",
+        "--seed",
+        "3",
+    )
     same = json.loads(r2.stdout)
     assert (same["wins"], same["turns_per_game"]) == (out["wins"], out["turns_per_game"])
     assert run_cli("selfplay", "--bot", "search", "--playouts", "0").returncode == 2

@@ -17,8 +17,12 @@ def test_greedy_team_beats_random_team_over_forty_seeded_games() -> None:
     wins = 0
     for seed in range(40):
         rng = random.Random(seed)
-        bots = [GreedyBot(random.Random(rng.random())) if s % 2 == 0
-                else RandomBot(random.Random(rng.random())) for s in range(4)]
+        bots = [
+            GreedyBot(random.Random(rng.random()))
+            if s % 2 == 0
+            else RandomBot(random.Random(rng.random()))
+            for s in range(4)
+        ]
         result = play_game(4, "standard", seed, bots)
         assert result.winner is not None
         wins += result.winner == (0, 2)

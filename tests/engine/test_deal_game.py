@@ -52,8 +52,12 @@ def test_same_dealer_three_rounds_then_next_seat_and_leader_after_dealer() -> No
         seen.append((table.dealer, table.round_no, table.round_size, table.leader, table.turn))
         table = table.next_round()
     assert seen == [
-        (3, 0, 5, 4, 4), (3, 1, 4, 4, 4), (3, 2, 4, 4, 4),
-        (4, 0, 5, 0, 0), (4, 1, 4, 0, 0), (4, 2, 4, 0, 0),
+        (3, 0, 5, 4, 4),
+        (3, 1, 4, 4, 4),
+        (3, 2, 4, 4, 4),
+        (4, 0, 5, 0, 0),
+        (4, 1, 4, 0, 0),
+        (4, 2, 4, 0, 0),
         (0, 0, 5, 1, 1),
     ]
 

@@ -31,8 +31,12 @@ def test_engine_agrees_with_reference_on_random_positions(seed: int) -> None:
         for card in RANKS:
             got = {tuple(tuple(r) for r in a.pawn_strings()) for _, a in successors(pos, card)}
             want = ref.results(d, card)
-            assert got == want, (json.dumps(d), card, sorted(got - want)[:2],
-                                 sorted(want - got)[:2])
+            assert got == want, (
+                json.dumps(d),
+                card,
+                sorted(got - want)[:2],
+                sorted(want - got)[:2],
+            )
 
 
 def test_reference_agrees_with_conformance_vectors(shared_dir: Any) -> None:

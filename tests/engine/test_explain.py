@@ -31,33 +31,102 @@ def test_every_legal_result_explains_to_none() -> None:
 
 # (name, before, card, after, code, words that must appear in nl / en)
 CASES = [
-    ("blockade pass", board(4, {0: ["T14"], 1: ["S"]}), "5",
-     board(4, {0: ["T19"], 1: ["S"]}), "blockade_pass", ("blauwe", "T16"), ("blue", "T16")),
-    ("blockade land", board(4, {0: ["T11"], 1: ["S"]}), "5",
-     board(4, {0: ["T16"]}), "blockade_land", ("blauwe", "T16"), ("blue", "T16")),
-    ("four into home", board(4, {0: ["T2"]}), "4", board(4, {0: ["H2"]}),
-     "back_into_home", ("de 4 mag niet achteruit het thuishonk in",), ("backward",)),
-    ("must enter", board(4, {0: ["T62"]}), "5", board(4, {0: ["T3"]}),
-     "must_enter", ("thuishonk",), ("home",)),
-    ("home pass", board(4, {0: ["T62", "H1"]}), "5", board(4, {0: ["H3", "H1"]}),
-     "home_pass", ("H0.1",), ("H0.1",)),
-    ("fresh home", board(4, {0: ["S"]}), "2", board(4, {0: ["H2"]}),
-     "fresh_home", ("rond",), ("round",)),
-    ("pass own nk", board(4, {0: ["T3", "T5"]}, profile="nk"), "5",
-     board(4, {0: ["T8", "T5"]}, profile="nk"), "pass_own", ("nk", "T5"), ("nk", "T5")),
-    ("capture partner", board(4, {0: ["T3"], 2: ["T8"]}, profile="keezspel"), "5",
-     board(4, {0: ["T8"]}, profile="keezspel"), "capture_partner",
-     ("gele", "T8"), ("yellow", "T8")),
-    ("four back start", board(4, {0: ["T2"]}, profile="keezspel"), "4",
-     board(4, {0: ["T62"]}, profile="keezspel"), "four_back_start", ("keezspel",),
-     ("keezspel",)),
+    (
+        "blockade pass",
+        board(4, {0: ["T14"], 1: ["S"]}),
+        "5",
+        board(4, {0: ["T19"], 1: ["S"]}),
+        "blockade_pass",
+        ("blauwe", "T16"),
+        ("blue", "T16"),
+    ),
+    (
+        "blockade land",
+        board(4, {0: ["T11"], 1: ["S"]}),
+        "5",
+        board(4, {0: ["T16"]}),
+        "blockade_land",
+        ("blauwe", "T16"),
+        ("blue", "T16"),
+    ),
+    (
+        "four into home",
+        board(4, {0: ["T2"]}),
+        "4",
+        board(4, {0: ["H2"]}),
+        "back_into_home",
+        ("de 4 mag niet achteruit het thuishonk in",),
+        ("backward",),
+    ),
+    (
+        "must enter",
+        board(4, {0: ["T62"]}),
+        "5",
+        board(4, {0: ["T3"]}),
+        "must_enter",
+        ("thuishonk",),
+        ("home",),
+    ),
+    (
+        "home pass",
+        board(4, {0: ["T62", "H1"]}),
+        "5",
+        board(4, {0: ["H3", "H1"]}),
+        "home_pass",
+        ("H0.1",),
+        ("H0.1",),
+    ),
+    (
+        "fresh home",
+        board(4, {0: ["S"]}),
+        "2",
+        board(4, {0: ["H2"]}),
+        "fresh_home",
+        ("rond",),
+        ("round",),
+    ),
+    (
+        "pass own nk",
+        board(4, {0: ["T3", "T5"]}, profile="nk"),
+        "5",
+        board(4, {0: ["T8", "T5"]}, profile="nk"),
+        "pass_own",
+        ("nk", "T5"),
+        ("nk", "T5"),
+    ),
+    (
+        "capture partner",
+        board(4, {0: ["T3"], 2: ["T8"]}, profile="keezspel"),
+        "5",
+        board(4, {0: ["T8"]}, profile="keezspel"),
+        "capture_partner",
+        ("gele", "T8"),
+        ("yellow", "T8"),
+    ),
+    (
+        "four back start",
+        board(4, {0: ["T2"]}, profile="keezspel"),
+        "4",
+        board(4, {0: ["T62"]}, profile="keezspel"),
+        "four_back_start",
+        ("keezspel",),
+        ("keezspel",),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "before", "card", "after", "code", "nl", "en"), CASES,
-                         ids=[c[0] for c in CASES])
-def test_rule_reasons(name: str, before: Position, card: str, after: Position, code: str,
-                      nl: tuple[str, ...], en: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("name", "before", "card", "after", "code", "nl", "en"), CASES, ids=[c[0] for c in CASES]
+)
+def test_rule_reasons(
+    name: str,
+    before: Position,
+    card: str,
+    after: Position,
+    code: str,
+    nl: tuple[str, ...],
+    en: tuple[str, ...],
+) -> None:
     r = _reason(before, card, after)
     assert r.code == code
     for word in nl:
@@ -76,18 +145,25 @@ def test_enter_on_own_occupied_start() -> None:
 def test_jack_reasons() -> None:
     r = _reason(board(4, {0: ["T5"], 1: ["S"]}), "J", board(4, {0: ["T16"], 1: ["T5"]}))
     assert r.code == "jack_blockade" and "blue" in r.text.en and "blauwe" in r.text.nl
-    r = _reason(board(4, {0: ["T5"], 1: ["T20"], 2: ["T40"]}), "J",
-                board(4, {0: ["T5"], 1: ["T40"], 2: ["T20"]}))
+    r = _reason(
+        board(4, {0: ["T5"], 1: ["T20"], 2: ["T40"]}),
+        "J",
+        board(4, {0: ["T5"], 1: ["T40"], 2: ["T20"]}),
+    )
     assert r.code == "jack_not_own"
 
 
 def test_not_your_pawn() -> None:
-    r = _reason(board(4, {0: ["T5"], 1: ["T20"]}, turn=1), "5",
-                board(4, {0: ["T10"], 1: ["T20"]}, turn=1))
+    r = _reason(
+        board(4, {0: ["T5"], 1: ["T20"]}, turn=1), "5", board(4, {0: ["T10"], 1: ["T20"]}, turn=1)
+    )
     assert r.code == "not_your_pawn" and "blue" in r.text.en and "blauwe" in r.text.nl
     # All home: the player is told it plays the partner's pawns now.
-    r = _reason(board(4, {0: HOME4, 1: ["T20"], 2: ["T40"]}), "5",
-                board(4, {0: HOME4, 1: ["T25"], 2: ["T40"]}))
+    r = _reason(
+        board(4, {0: HOME4, 1: ["T20"], 2: ["T40"]}),
+        "5",
+        board(4, {0: HOME4, 1: ["T25"], 2: ["T40"]}),
+    )
     assert r.code == "not_your_pawn" and "partner" in r.text.en and "gele" in r.text.nl
 
 
@@ -96,27 +172,48 @@ def test_back_in_home() -> None:
     assert r.code == "back_in_home"
 
 
-@pytest.mark.parametrize(("before", "card", "after", "code"), [
-    (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T8"]}), "sent_home"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T9"], 1: ["T20"]}), "wrong_steps"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T1"], 1: ["T20"]}),
-     "forward_only"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "J", board(4, {0: ["T3"], 1: ["T20"]}),
-     "nothing_moved"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T3", "S"], 1: ["T20"]}),
-     "enter_card"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "A", board(4, {0: ["T3", "T5"], 1: ["T20"]}),
-     "enter_start"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "K", board(4, {0: ["T16"], 1: ["T20"]}),
-     "king_enter_only"),
-    (board(4, {0: ["T3", "T10"]}), "7", board(4, {0: ["T5", "T12"]}), "seven_total"),
-    (board(4, {0: ["T3", "T10"]}), "5", board(4, {0: ["T5", "T13"]}), "one_pawn"),
-    (board(4, {0: ["T3"], 1: ["T8"]}), "5", board(4, {0: ["T8"], 1: ["T10"]}),
-     "victim_not_in_nest"),
-    (board(4, {0: ["T3"]}), "5", board(4, {0: ["T8"]}, profile="nk"), "other_board"),
-    (board(4, {0: ["T3"], 1: ["T20"]}), "4", board(4, {0: ["T62"], 1: ["T20"]}),
-     "wrong_steps"),
-])
+@pytest.mark.parametrize(
+    ("before", "card", "after", "code"),
+    [
+        (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T8"]}), "sent_home"),
+        (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T9"], 1: ["T20"]}), "wrong_steps"),
+        (board(4, {0: ["T3"], 1: ["T20"]}), "5", board(4, {0: ["T1"], 1: ["T20"]}), "forward_only"),
+        (
+            board(4, {0: ["T3"], 1: ["T20"]}),
+            "J",
+            board(4, {0: ["T3"], 1: ["T20"]}),
+            "nothing_moved",
+        ),
+        (
+            board(4, {0: ["T3"], 1: ["T20"]}),
+            "5",
+            board(4, {0: ["T3", "S"], 1: ["T20"]}),
+            "enter_card",
+        ),
+        (
+            board(4, {0: ["T3"], 1: ["T20"]}),
+            "A",
+            board(4, {0: ["T3", "T5"], 1: ["T20"]}),
+            "enter_start",
+        ),
+        (
+            board(4, {0: ["T3"], 1: ["T20"]}),
+            "K",
+            board(4, {0: ["T16"], 1: ["T20"]}),
+            "king_enter_only",
+        ),
+        (board(4, {0: ["T3", "T10"]}), "7", board(4, {0: ["T5", "T12"]}), "seven_total"),
+        (board(4, {0: ["T3", "T10"]}), "5", board(4, {0: ["T5", "T13"]}), "one_pawn"),
+        (
+            board(4, {0: ["T3"], 1: ["T8"]}),
+            "5",
+            board(4, {0: ["T8"], 1: ["T10"]}),
+            "victim_not_in_nest",
+        ),
+        (board(4, {0: ["T3"]}), "5", board(4, {0: ["T8"]}, profile="nk"), "other_board"),
+        (board(4, {0: ["T3"], 1: ["T20"]}), "4", board(4, {0: ["T62"], 1: ["T20"]}), "wrong_steps"),
+    ],
+)
 def test_structural_reasons(before: Position, card: str, after: Position, code: str) -> None:
     assert _reason(before, card, after).code == code
 

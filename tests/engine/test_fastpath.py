@@ -120,8 +120,7 @@ def test_identical_games_random_bots(profile: str, seats: int) -> None:
     for seed in range(SCALE):
         teams: TeamMode | None = "none" if seed % 3 == 2 and seats in (4, 6, 8) else None
         fast = play_game(seats, profile, seed, _bots("random", seats, seed), teams=teams)
-        slow = play_game_positions(seats, profile, seed, _bots("random", seats, seed),
-                                   teams=teams)
+        slow = play_game_positions(seats, profile, seed, _bots("random", seats, seed), teams=teams)
         assert fast.winner is not None
         assert _summary(fast) == _summary(slow)
 
@@ -161,13 +160,21 @@ def test_bots_choose_wraps_pick() -> None:
     for pos in _mid_game(random.Random(3), 4, "standard", 20):
         hand = ["7", "A", "J", "4", "5"]
         for cls in (RandomBot, GreedyBot):
-            assert cls(random.Random(1)).choose(pos, hand) == \
-                cls(random.Random(1)).choose_positions(pos, hand)
+            assert cls(random.Random(1)).choose(pos, hand) == cls(
+                random.Random(1)
+            ).choose_positions(pos, hand)
 
 
-@pytest.mark.parametrize(("seats", "profile", "segment"),
-                         [(2, "keezspel", 7), (3, "nk", 9), (4, "reiseditie", 10),
-                          (6, "standard", 12), (8, "keezspel", 8)])
+@pytest.mark.parametrize(
+    ("seats", "profile", "segment"),
+    [
+        (2, "keezspel", 7),
+        (3, "nk", 9),
+        (4, "reiseditie", 10),
+        (6, "standard", 12),
+        (8, "keezspel", 8),
+    ],
+)
 def test_other_segment_lengths(seats: int, profile: str, segment: int) -> None:
     """Boards with other than 16 holes a seat: the walk tables follow the shape."""
     game = Game(seats, profile, seats * segment, segment=segment)
@@ -191,7 +198,8 @@ def test_sevens_over_more_pawns() -> None:
         general: list[Any] = []
         board._sevens(general, pos.turn, board.guard[pos.turn], 7, (), ())
         assert general == board.moves("7", pos.turn)
-        three = Position(pos.topology, replace(pos.profile, seven_pawns=3), pos.teams,
-                         pos.turn, pos.pawns)
+        three = Position(
+            pos.topology, replace(pos.profile, seven_pawns=3), pos.teams, pos.turn, pos.pawns
+        )
         want = [m for m, _ in successors(three, "7")]
         assert [to_move(m) for m in Board(three).moves("7", pos.turn)] == want, str(pos)

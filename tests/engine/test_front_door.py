@@ -51,19 +51,25 @@ def test_every_public_name_imports_and_is_what_its_module_defines() -> None:
 
 
 def test_star_import_in_a_fresh_interpreter_gives_the_functions() -> None:
-    code = ("import keezbord.engine.explain; from keezbord.engine import *; "
-            "import inspect; assert inspect.isfunction(explain), explain; "
-            "assert inspect.isfunction(apply) and inspect.isclass(Position); print('ok')")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=60, check=False)
+    code = (
+        "import keezbord.engine.explain; from keezbord.engine import *; "
+        "import inspect; assert inspect.isfunction(explain), explain; "
+        "assert inspect.isfunction(apply) and inspect.isclass(Position); print('ok')"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert r.stdout.strip() == "ok", r.stderr
 
 
 def test_importing_one_name_does_not_load_the_whole_engine() -> None:
-    code = ("import sys; from keezbord.engine import Position; "
-            "print(sorted(m for m in sys.modules if m.startswith('keezbord.engine.')))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=60, check=False)
+    code = (
+        "import sys; from keezbord.engine import Position; "
+        "print(sorted(m for m in sys.modules if m.startswith('keezbord.engine.')))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     loaded = r.stdout
     assert "keezbord.engine.position" in loaded
     for heavy in ("game", "board", "bots", "explain", "movegen"):
@@ -91,9 +97,17 @@ def test_str_of_a_move_is_its_notation_and_text_still_takes_the_old_argument() -
 
 
 def test_text_form_example_of_docs() -> None:
-    example = {"seats": 4, "profile": "standard", "turn": 0,
-               "pawns": [["S", "T20", "N", "N"], ["T33", "N", "N", "N"],
-                         ["H4", "H3", "T60", "N"], ["N", "N", "N", "N"]]}
+    example = {
+        "seats": 4,
+        "profile": "standard",
+        "turn": 0,
+        "pawns": [
+            ["S", "T20", "N", "N"],
+            ["T33", "N", "N", "N"],
+            ["H4", "H3", "T60", "N"],
+            ["N", "N", "N", "N"],
+        ],
+    }
     pos = Position.from_dict(example)
     assert pos.to_text() == "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
     assert repr(pos) == "Position('NNST20/NNNT33/NT60H3H4/NNNN 0 standard')"
@@ -116,9 +130,13 @@ def test_text_form_writes_segment_and_teams_only_when_not_the_default() -> None:
             for segment in (7, 12, 16):
                 teams_choices = ["none", "pairs"] if seats in (4, 6, 8) else ["none"]
                 for teams in teams_choices:
-                    pos = Position.start(seats, profile, segment=segment,
-                                         teams=teams,  # type: ignore[arg-type]
-                                         turn=seats - 1)
+                    pos = Position.start(
+                        seats,
+                        profile,
+                        segment=segment,
+                        teams=teams,  # type: ignore[arg-type]
+                        turn=seats - 1,
+                    )
                     text = pos.to_text()
                     assert ("segment=" in text) == (segment != 16)
                     assert ("teams=" in text) == ("teams" in pos.to_dict())
@@ -126,33 +144,38 @@ def test_text_form_writes_segment_and_teams_only_when_not_the_default() -> None:
 
 
 def test_text_form_takes_pawns_in_any_order_within_a_seat() -> None:
-    assert (Position.from_text("T20SNN/T33NNN/H4H3T60N/NNNN 0 standard").to_text()
-            == "NNST20/NNNT33/NT60H3H4/NNNN 0 standard")
+    assert (
+        Position.from_text("T20SNN/T33NNN/H4H3T60N/NNNN 0 standard").to_text()
+        == "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
+    )
 
 
-@pytest.mark.parametrize(("text", "needle"), [
-    ("", "a position text is"),
-    ("NNNN/NNNN", "a position text is"),
-    ("NNNN/NNNN 0", "a position text is"),
-    ("NNNN/NNN 0 standard", "exactly 4 pawns"),
-    ("NNNNN/NNNN 0 standard", "exactly 4 pawns"),
-    ("NNNX/NNNN 0 standard", "not four pawn locations"),
-    ("NNNT01/NNNN 0 standard", "not four pawn locations"),
-    ("NNNH5/NNNN 0 standard", "not four pawn locations"),
-    ("NNNT99/NNNN 0 standard", "off the board"),
-    ("NNNN 0 standard", "2 to 8 seats"),
-    ("NNNN/NNNN 2 standard", "'turn'"),
-    ("NNNN/NNNN x standard", "turn must be a seat"),
-    ("NNNN/NNNN 0 chess", "unknown profile"),
-    ("NNNN/NNNN 0 standard segment=3", "segment"),
-    ("NNNN/NNNN 0 standard segment=x", "segment"),
-    ("NNNN/NNNN 0 standard teams=pairs", "4, 6 or 8"),
-    ("NNNN/NNNN 0 standard teams=trios", "teams"),
-    ("NNNN/NNNN 0 standard colour=red", "unknown position text field"),
-    ("NNNN/NNNN 0 standard segment=12 segment=12", "given twice"),
-    ("NNNT0/NNNT0 0 standard", "two pawns on hole T0"),
-    ("NNNN/NNNN\n0 standard", "one line"),
-])
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("", "a position text is"),
+        ("NNNN/NNNN", "a position text is"),
+        ("NNNN/NNNN 0", "a position text is"),
+        ("NNNN/NNN 0 standard", "exactly 4 pawns"),
+        ("NNNNN/NNNN 0 standard", "exactly 4 pawns"),
+        ("NNNX/NNNN 0 standard", "not four pawn locations"),
+        ("NNNT01/NNNN 0 standard", "not four pawn locations"),
+        ("NNNH5/NNNN 0 standard", "not four pawn locations"),
+        ("NNNT99/NNNN 0 standard", "off the board"),
+        ("NNNN 0 standard", "2 to 8 seats"),
+        ("NNNN/NNNN 2 standard", "'turn'"),
+        ("NNNN/NNNN x standard", "turn must be a seat"),
+        ("NNNN/NNNN 0 chess", "unknown profile"),
+        ("NNNN/NNNN 0 standard segment=3", "segment"),
+        ("NNNN/NNNN 0 standard segment=x", "segment"),
+        ("NNNN/NNNN 0 standard teams=pairs", "4, 6 or 8"),
+        ("NNNN/NNNN 0 standard teams=trios", "teams"),
+        ("NNNN/NNNN 0 standard colour=red", "unknown position text field"),
+        ("NNNN/NNNN 0 standard segment=12 segment=12", "given twice"),
+        ("NNNT0/NNNT0 0 standard", "two pawns on hole T0"),
+        ("NNNN/NNNN\n0 standard", "one line"),
+    ],
+)
 def test_text_form_refuses_with_one_line_naming_the_problem(text: str, needle: str) -> None:
     with pytest.raises(InvalidPositionError) as e:
         Position.from_text(text)

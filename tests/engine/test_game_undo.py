@@ -11,18 +11,30 @@ import pytest
 
 from keezbord.engine import Game, IllegalMoveError, RandomBot
 
-CASES = [(4, "standard", 1), (6, "keezspel", 2), (2, "nk", 3), (3, "reiseditie", 4),
-         (8, "bordspel", 5), (4, "wikipedia", 6)]
+CASES = [
+    (4, "standard", 1),
+    (6, "keezspel", 2),
+    (2, "nk", 3),
+    (3, "reiseditie", 4),
+    (8, "bordspel", 5),
+    (4, "wikipedia", 6),
+]
 
 
 def _everything(game: Game) -> tuple[Any, ...]:
-    return (game.position, [list(h) for h in game.hands], list(game.stock), game.table,
-            game.rng.getstate(), len(game.history), game.exchange_pending)
+    return (
+        game.position,
+        [list(h) for h in game.hands],
+        list(game.stock),
+        game.table,
+        game.rng.getstate(),
+        len(game.history),
+        game.exchange_pending,
+    )
 
 
 @pytest.mark.parametrize(("seats", "profile", "seed"), CASES)
-def test_pop_undoes_every_turn_and_push_redoes_it(seats: int, profile: str,
-                                                  seed: int) -> None:
+def test_pop_undoes_every_turn_and_push_redoes_it(seats: int, profile: str, seed: int) -> None:
     game = Game(seats, profile, seed)
     bots = [RandomBot(random.Random(seed * 31 + s)) for s in range(seats)]
     kinds = {"move": 0, "discard": 0, "deal": 0, "shuffle": 0}

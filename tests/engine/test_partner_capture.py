@@ -9,8 +9,9 @@ from keezbord.engine.position import Position
 
 
 def pos(profile: str, own: list[str], partner: list[str]) -> Position:
-    return Position.from_dict({"seats": 4, "profile": profile, "turn": 0,
-                               "pawns": [own, ["N"] * 4, partner, ["N"] * 4]})
+    return Position.from_dict(
+        {"seats": 4, "profile": profile, "turn": 0, "pawns": [own, ["N"] * 4, partner, ["N"] * 4]}
+    )
 
 
 def moves(p: Position, card: str) -> set[str]:
@@ -46,7 +47,12 @@ def test_own_pawns_still_may_not_capture_the_partner() -> None:
     p = pos("keezspel", ["T35", "N", "N", "N"], ["T40", "N", "N", "N"])
     assert "5 0:T35-T40" not in moves(p, "5")
     # And a partner's pawn played by the player may land on an opponent's pawn.
-    q = Position.from_dict({"seats": 4, "profile": "keezspel", "turn": 0,
-                            "pawns": [HOME, ["T45", "N", "N", "N"], ["T40", "N", "N", "N"],
-                                      ["N"] * 4]})
+    q = Position.from_dict(
+        {
+            "seats": 4,
+            "profile": "keezspel",
+            "turn": 0,
+            "pawns": [HOME, ["T45", "N", "N", "N"], ["T40", "N", "N", "N"], ["N"] * 4],
+        }
+    )
     assert "5 2:T40-T45" in moves(q, "5")

@@ -24,7 +24,13 @@ def test_golden_covers_every_card_seat_count_and_profile() -> None:
     entries = GOLDEN["positions"]
     assert {p["position"]["seats"] for p in entries} == set(range(2, 9))
     assert {p["position"]["profile"] for p in entries} == {
-        "standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"}
+        "standard",
+        "keezspel",
+        "wikipedia",
+        "reiseditie",
+        "nk",
+        "bordspel",
+    }
     for p in entries:
         assert set(p["counts"]) == set(RANKS)
     assert sum(p["counts"]["7"][0] for p in entries) > 100

@@ -16,13 +16,21 @@ from keezbord.engine.profiles import (
     get_profile,
 )
 
-FLAGS = ("jack", "home_entry", "four_back", "pass_own", "capture_partner", "king_13",
-         "seven_pawns", "partner_exchange", "scoring")
+FLAGS = (
+    "jack",
+    "home_entry",
+    "four_back",
+    "pass_own",
+    "capture_partner",
+    "king_13",
+    "seven_pawns",
+    "partner_exchange",
+    "scoring",
+)
 
 
 def test_exactly_the_six_profiles() -> None:
-    assert set(PROFILES) == {"standard", "keezspel", "wikipedia", "reiseditie", "nk",
-                             "bordspel"}
+    assert set(PROFILES) == {"standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"}
     assert DEFAULT_PROFILE == "standard"
 
 

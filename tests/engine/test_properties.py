@@ -18,15 +18,18 @@ from keezbord.engine.profiles import PROFILES
 # 8-seat keezspel games between random bots (extra laps; partners never capture each
 # other) average about 3,900 turns and one in eight passes 5,000.
 MAX_TURNS = 20_000
-games = st.tuples(st.integers(0, 2**31), st.integers(2, 8), st.sampled_from(sorted(PROFILES)),
-                  st.sampled_from([None, "none"]))
+games = st.tuples(
+    st.integers(0, 2**31),
+    st.integers(2, 8),
+    st.sampled_from(sorted(PROFILES)),
+    st.sampled_from([None, "none"]),
+)
 
 
 def _play(seed: int, seats: int, profile: str, teams: str | None) -> GameResult:
     rng = random.Random(seed)
     bots = [RandomBot(random.Random(rng.random())) for _ in range(seats)]
-    return play_game(seats, profile, seed, bots, max_turns=MAX_TURNS,
-                     teams=teams)  # type: ignore[arg-type]
+    return play_game(seats, profile, seed, bots, max_turns=MAX_TURNS, teams=teams)  # type: ignore[arg-type]
 
 
 def _check_position(pos: Position) -> None:
@@ -68,8 +71,7 @@ def _check_turn(before: Position, card: str, parts: tuple[object, ...], after: P
         if FRESH in after.pawns[seat] and not entered:
             # Unchanged since: the fresh pawn did not move and no part touched its start.
             assert FRESH in before.pawns[seat]
-            assert not any(isinstance(p, Step) and p.seat == seat and p.frm == FRESH
-                           for p in parts)
+            assert not any(isinstance(p, Step) and p.seat == seat and p.frm == FRESH for p in parts)
 
 
 @settings(max_examples=60, deadline=None)

@@ -354,8 +354,16 @@ def test_king_13_moves_thirteen() -> None:
 
 def test_queen_moves_twelve_and_the_other_numbers_their_value() -> None:
     p = board(4, {0: ["T3"]})
-    for card, n in (("2", 2), ("3", 3), ("5", 5), ("6", 6), ("8", 8), ("9", 9),
-                    ("10", 10), ("Q", 12)):
+    for card, n in (
+        ("2", 2),
+        ("3", 3),
+        ("5", 5),
+        ("6", 6),
+        ("8", 8),
+        ("9", 9),
+        ("10", 10),
+        ("Q", 12),
+    ):
         assert moves(p, card) == {f"{card} 0:T3-T{3 + n}"}
 
 

@@ -9,8 +9,7 @@ from keezbord.engine.scoring import front_pawn_penalty, nk_score
 
 
 def test_two_points_per_pawn_home_no_bonus_without_a_winner() -> None:
-    p = board(4, {0: ["H1", "H2"], 2: ["H1", "H2", "H3", "H4"], 1: ["H4", "T20"]},
-              profile="nk")
+    p = board(4, {0: ["H1", "H2"], 2: ["H1", "H2", "H3", "H4"], 1: ["H4", "T20"]}, profile="nk")
     assert nk_score(p) == {(0, 2): 12, (1, 3): 2}
 
 
@@ -50,7 +49,8 @@ def test_fresh_pawn_is_farthest_from_home() -> None:
 def test_partners_front_pawn_when_the_offender_has_none_on_the_track() -> None:
     p = board(4, {0: ["H1", "H2"], 2: ["T20", "T30"], 1: ["T15"]})
     assert rows_of(front_pawn_penalty(p, 0)) == rows_of(
-        board(4, {0: ["H1", "H2"], 2: ["T20"], 1: ["T15"]}))
+        board(4, {0: ["H1", "H2"], 2: ["T20"], 1: ["T15"]})
+    )
 
 
 def test_penalty_without_pawns_on_the_track_changes_nothing() -> None:

@@ -149,8 +149,14 @@ def main():
         for _ in range(3000):
             app2.step()
             clock.advance(1)
-        print("pollstream_frames", app2.link.rx_frames - before, "of", app2.link.rx_frames,
-              "alloc", gc.mem_alloc() - a)
+        print(
+            "pollstream_frames",
+            app2.link.rx_frames - before,
+            "of",
+            app2.link.rx_frames,
+            "alloc",
+            gc.mem_alloc() - a,
+        )
         gc.enable()
     # The measurement has teeth: one small allocation per step shows.
     gc.collect()
@@ -165,8 +171,18 @@ def main():
     print("control_steps", 1000, "alloc", control)
     print("idle_lost_steps", 5000, "alloc", idle_lost)
     print("received_bytes", len(traffic), "alloc", per_bytes)
-    print("strip_writes", strip.writes, "led_frames", app.led_frames, "rx_bad",
-          app.link.rx_bad, "sent_bytes", stream.sent, "feeds", wdt.feeds)
+    print(
+        "strip_writes",
+        strip.writes,
+        "led_frames",
+        app.led_frames,
+        "rx_bad",
+        app.link.rx_bad,
+        "sent_bytes",
+        stream.sent,
+        "feeds",
+        wdt.feeds,
+    )
 
 
 main()

@@ -37,9 +37,12 @@ def compile_all(out_dir: Path) -> list[tuple[Path, int, str]]:
     results = []
     for f in firmware_files():
         # -march: the Pico's Cortex-M0+, needed for the viper (native) functions.
-        p = subprocess.run([*cmd, "-march=armv6m", "-o", str(out_dir / (f.stem + ".mpy")),
-                            str(f)],
-                           capture_output=True, text=True, check=False)
+        p = subprocess.run(
+            [*cmd, "-march=armv6m", "-o", str(out_dir / (f.stem + ".mpy")), str(f)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         results.append((f, p.returncode, p.stdout + p.stderr))
     return results
 
@@ -70,13 +73,26 @@ def typecheck() -> tuple[int, str]:
         (stubs / "_mpy_shed").symlink_to(site / "_mpy_shed")
         silenced = ",".join(sorted(tops | {t + ".*" for t in tops}))
         ini = Path(tmp) / "mypy.ini"
-        ini.write_text("[mypy]\ncheck_untyped_defs = True\nwarn_unused_ignores = True\n"
-                       f"cache_dir = {tmp}/cache\n\n[mypy-{silenced}]\nignore_errors = True\n")
+        ini.write_text(
+            "[mypy]\ncheck_untyped_defs = True\nwarn_unused_ignores = True\n"
+            f"cache_dir = {tmp}/cache\n\n[mypy-{silenced}]\nignore_errors = True\n"
+        )
         env = dict(os.environ, MYPYPATH=str(stubs))
         p = subprocess.run(
-            [str(BIN / "mypy"), "--custom-typeshed-dir", str(site), "--config-file", str(ini),
-             *[f.name for f in firmware_files()]],
-            cwd=FIRMWARE, env=env, capture_output=True, text=True, check=False)
+            [
+                str(BIN / "mypy"),
+                "--custom-typeshed-dir",
+                str(site),
+                "--config-file",
+                str(ini),
+                *[f.name for f in firmware_files()],
+            ],
+            cwd=FIRMWARE,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         return p.returncode, p.stdout + p.stderr
 
 

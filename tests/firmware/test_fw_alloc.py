@@ -26,14 +26,27 @@ pytestmark = [
 
 def test_no_allocation_per_idle_step_nor_per_received_byte(tmp_path: Path) -> None:
     traffic = tmp_path / "traffic.bin"
-    traffic.write_bytes(b"".join(
-        P.encode_frame(P.CMD_LEDS, i, P.u16(0) + bytes(range(200)) * 2)
-        + P.encode_frame(P.CMD_PING, i, b"x\x03") for i in range(40)))
+    traffic.write_bytes(
+        b"".join(
+            P.encode_frame(P.CMD_LEDS, i, P.u16(0) + bytes(range(200)) * 2)
+            + P.encode_frame(P.CMD_PING, i, b"x\x03")
+            for i in range(40)
+        )
+    )
     exe = micropython_binary()
     assert exe is not None
-    p = subprocess.run([exe, str(ROOT / "tests" / "firmware" / "alloc_probe.py"),
-                        str(ROOT / "firmware"), str(traffic)],
-                       capture_output=True, text=True, timeout=120, check=False)
+    p = subprocess.run(
+        [
+            exe,
+            str(ROOT / "tests" / "firmware" / "alloc_probe.py"),
+            str(ROOT / "firmware"),
+            str(traffic),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     rows = {line.split()[0]: line.split() for line in p.stdout.splitlines()}
     assert int(rows["control_steps"][-1]) >= 1000 * 16  # the probe sees small allocations

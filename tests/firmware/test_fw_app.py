@@ -17,16 +17,24 @@ from scan import ChainScanner
 
 class Rig:
     def __init__(self, chips: int = 2, leds: int = 4, test: bool = True, **cfg: Any) -> None:
-        self.cfg = dict(board_config.DEFAULTS, chips=chips, leds=leds, scan_hz=250,
-                        debounce=3, **cfg)
+        self.cfg = dict(
+            board_config.DEFAULTS, chips=chips, leds=leds, scan_hz=250, debounce=3, **cfg
+        )
         self.clock = FakeClock(1000)
         self.chain = FakeChain(chips, self.clock)
         self.scanner = ChainScanner(self.chain, self.chain.latch, chips)
         self.stream = ListStream()
         self.strip = FakeStrip(self.clock)
         self.wdt = FakeWDT(self.clock)
-        self.app = App(self.cfg, self.scanner, self.stream, self.strip, self.clock, self.wdt,
-                       test_chain=self.chain if test else None)
+        self.app = App(
+            self.cfg,
+            self.scanner,
+            self.stream,
+            self.strip,
+            self.clock,
+            self.wdt,
+            test_chain=self.chain if test else None,
+        )
         self.decoder = P.Decoder()
         self.host_seq = 0
 
@@ -130,7 +138,7 @@ def test_link_lost_pattern_then_back() -> None:
     r.run(600)  # host silent: the amber pattern replaces the frame
     lost = r.strip.last
     assert lost is not None and lost != shown
-    lit = [lost[i:i + 3] for i in range(0, len(lost), 3) if any(lost[i:i + 3])]
+    lit = [lost[i : i + 3] for i in range(0, len(lost), 3) if any(lost[i : i + 3])]
     assert lit and all(g < r_ and b == 0 for g, r_, b in lit)  # GRB: amber
     assert r.app.link_lost
     r.send(P.CMD_PING, b"hi")
@@ -216,8 +224,9 @@ def test_invalid_board_json_falls_back_to_defaults(tmp_path: Any) -> None:
     assert cfg["chips"] == 12 and cfg["leds"] == 96 and "bogus" not in cfg
 
 
-FUZZ = settings(derandomize=True, max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    derandomize=True, max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @FUZZ
@@ -251,7 +260,7 @@ def test_fuzz_well_framed_nonsense_commands(cmds: list[tuple[int, bytes]]) -> No
 
 def lit(grb: bytes | None) -> list[int]:
     assert grb is not None
-    return [i for i in range(len(grb) // 3) if any(grb[3 * i:3 * i + 3])]
+    return [i for i in range(len(grb) // 3) if any(grb[3 * i : 3 * i + 3])]
 
 
 def test_patterns_are_animated_by_the_firmware() -> None:

@@ -19,8 +19,18 @@ from fakes import FakeChain, FakeClock, FakeStrip, FakeWDT, ListStream
 from scan import ChainScanner
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-HEAVY = {"app", "scan", "stream", "ws2812", "link", "leds", "debounce", "protocol",
-         "patterns", "leds_viper"}
+HEAVY = {
+    "app",
+    "scan",
+    "stream",
+    "ws2812",
+    "link",
+    "leds",
+    "debounce",
+    "protocol",
+    "patterns",
+    "leds_viper",
+}
 
 
 def _tree(name: str) -> ast.Module:
@@ -28,10 +38,13 @@ def _tree(name: str) -> ast.Module:
 
 
 def _is_kbd_intr_off(node: ast.stmt) -> bool:
-    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Attribute)
-            and node.value.func.attr == "kbd_intr"
-            and [ast.literal_eval(a) for a in node.value.args] == [-1])
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "kbd_intr"
+        and [ast.literal_eval(a) for a in node.value.args] == [-1]
+    )
 
 
 def _calls_in_order(fn: ast.FunctionDef) -> list[tuple[int, str]]:
@@ -44,8 +57,9 @@ def _calls_in_order(fn: ast.FunctionDef) -> list[tuple[int, str]]:
             out += [(node.lineno, "import " + a.name) for a in node.names]
         elif isinstance(node, ast.Call):
             f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(
-                f, ast.Name) else ""
+            name = (
+                f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            )
             out.append((node.lineno, name))
     return sorted(out)
 
@@ -57,14 +71,14 @@ def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
 @pytest.mark.parametrize("name", ["main.py", "unix_main.py"])
 def test_kbd_intr_off_is_the_first_statement(name: str) -> None:
     body = _tree(name).body
-    assert isinstance(body[0], ast.Import) and [a.name for a in body[0].names] == [
-        "micropython"]
+    assert isinstance(body[0], ast.Import) and [a.name for a in body[0].names] == ["micropython"]
     assert _is_kbd_intr_off(body[1]), f"{name}: kbd_intr(-1) must follow at once"
     # nothing heavy at module level: only light modules before main() runs
     for node in body:
         if isinstance(node, ast.Import | ast.ImportFrom):
-            mods = [node.module] if isinstance(node, ast.ImportFrom) else [
-                a.name for a in node.names]
+            mods = (
+                [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            )
             assert not HEAVY & set(mods), f"{name}: {mods} imported at module level"
 
 
@@ -77,9 +91,14 @@ def test_main_checks_safe_mode_before_heavy_imports_and_arms_the_watchdog_last()
     # the heavy modules are imported in build() (called after the check) or later
     build = _calls_in_order(fns["build"])
     assert {w.split()[1] for _, w in build if w.startswith("import ")} >= {
-        "app", "scan", "stream", "ws2812"}
-    assert all(ln > stop_line for ln, w in main if w.startswith("import ") and
-               w.split()[1] in HEAVY)
+        "app",
+        "scan",
+        "stream",
+        "ws2812",
+    }
+    assert all(
+        ln > stop_line for ln, w in main if w.startswith("import ") and w.split()[1] in HEAVY
+    )
     wdt = [ln for ln, w in main if w == "WDT"]
     assert len(wdt) == 1
     builds = [ln for ln, w in main if w == "build"]
@@ -111,9 +130,20 @@ def test_every_module_main_imports_is_installed() -> None:
 
 def test_bad_values_fall_back_one_by_one(tmp_path: Path) -> None:
     f = tmp_path / "board.json"
-    f.write_text(json.dumps({"chips": 0, "leds": 96, "watchdog_ms": 20000, "tail_level": 0,
-                             "signature": 300, "active_low": "yes", "bogus": 1,
-                             "scan_hz": 200}))
+    f.write_text(
+        json.dumps(
+            {
+                "chips": 0,
+                "leds": 96,
+                "watchdog_ms": 20000,
+                "tail_level": 0,
+                "signature": 300,
+                "active_low": "yes",
+                "bogus": 1,
+                "scan_hz": 200,
+            }
+        )
+    )
     cfg, problems = board_config.load_checked(str(f))
     assert cfg["leds"] == 96 and cfg["scan_hz"] == 200  # good values kept
     for k in ("chips", "watchdog_ms", "tail_level", "signature", "active_low"):
@@ -125,10 +155,11 @@ def test_bad_values_fall_back_one_by_one(tmp_path: Path) -> None:
 def test_broken_json_and_duplicate_pins(tmp_path: Path) -> None:
     f = tmp_path / "board.json"
     f.write_text("{not json")
-    assert board_config.load_checked(str(f)) == (board_config.DEFAULTS,
-                                                 ["board.json is not valid JSON: defaults used"])
-    assert board_config.load_checked(str(tmp_path / "missing.json")) == (
-        board_config.DEFAULTS, [])
+    assert board_config.load_checked(str(f)) == (
+        board_config.DEFAULTS,
+        ["board.json is not valid JSON: defaults used"],
+    )
+    assert board_config.load_checked(str(tmp_path / "missing.json")) == (board_config.DEFAULTS, [])
     cfg, problems = board_config.check({"led_pin": 4})  # the MISO pin
     assert cfg["led_pin"] == 6 and problems
 

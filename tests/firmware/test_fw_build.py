@@ -22,6 +22,7 @@ def test_mpy_cross_rejects_what_micropython_cannot_run(tmp_path: Path) -> None:
     bad.write_text("def f[T](x: T) -> T:\n    return x\n")
     import subprocess
     import sys
+
     exe = Path(sys.executable).with_name("mpy-cross")
     p = subprocess.run([str(exe), str(bad)], capture_output=True, check=False)
     assert p.returncode != 0

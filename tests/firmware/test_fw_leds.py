@@ -85,10 +85,12 @@ def test_viper_versions_match_the_python_ones_under_micropython() -> None:
     exe = micropython_binary()
     if exe is None:
         import pytest
+
         pytest.skip("no MicroPython unix port")
     fw = Path(__file__).resolve().parents[2] / "firmware"
-    p = subprocess.run([exe, "-c", VIPER_PROBE], cwd=fw, capture_output=True, text=True,
-                       timeout=120, check=False)
+    p = subprocess.run(
+        [exe, "-c", VIPER_PROBE], cwd=fw, capture_output=True, text=True, timeout=120, check=False
+    )
     assert p.stdout.strip() == "viper True bad 0", p.stdout + p.stderr
 
 

@@ -7,12 +7,15 @@ import protocol as P
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-FUZZ = settings(derandomize=True, max_examples=300, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 frames_st = st.lists(
     st.tuples(st.integers(0, 255), st.integers(0, 0xFFFF), st.binary(max_size=600)),
-    min_size=1, max_size=5)
+    min_size=1,
+    max_size=5,
+)
 
 
 def test_crc_check_value() -> None:
@@ -31,8 +34,7 @@ def test_frame_example_bytes() -> None:
     # The example in docs/protocol.md: CHANGES, seq 5, t=1000 ms, bit 3 closed, bit 200 open.
     frame = P.encode_frame(P.MSG_CHANGES, 5, P.encode_changes(1000, [(3, True), (200, False)]))
     assert frame.hex(" ") == "00 03 02 05 03 e8 03 01 04 03 80 c8 03 c0 29 00"
-    assert P.Decoder().feed(frame) == [
-        (P.MSG_CHANGES, 5, bytes.fromhex("e8030000 0380 c800"))]
+    assert P.Decoder().feed(frame) == [(P.MSG_CHANGES, 5, bytes.fromhex("e8030000 0380 c800"))]
 
 
 @given(frames_st)
@@ -42,15 +44,16 @@ def test_frames_round_trip(frames: list[tuple[int, int, bytes]]) -> None:
     # Fed in awkward pieces: a frame split anywhere must still come out whole.
     got = []
     for i in range(0, len(wire), 7):
-        got += d.feed(wire[i:i + 7])
+        got += d.feed(wire[i : i + 7])
     assert got == frames
     assert d.frames_bad == 0
 
 
 @FUZZ
 @given(st.binary(max_size=400), frames_st)
-def test_garbage_before_frames_costs_nothing(garbage: bytes,
-                                             frames: list[tuple[int, int, bytes]]) -> None:
+def test_garbage_before_frames_costs_nothing(
+    garbage: bytes, frames: list[tuple[int, int, bytes]]
+) -> None:
     assume(P.Decoder().feed(garbage) == [])
     d = P.Decoder()
     got = d.feed(garbage + b"".join(P.encode_frame(t, s, p) for t, s, p in frames))
@@ -58,10 +61,13 @@ def test_garbage_before_frames_costs_nothing(garbage: bytes,
 
 
 @FUZZ
-@given(frames_st, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)),
-                           min_size=1, max_size=8))
-def test_corruption_never_yields_a_false_frame(frames: list[tuple[int, int, bytes]],
-                                               hits: list[tuple[int, int]]) -> None:
+@given(
+    frames_st,
+    st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), min_size=1, max_size=8),
+)
+def test_corruption_never_yields_a_false_frame(
+    frames: list[tuple[int, int, bytes]], hits: list[tuple[int, int]]
+) -> None:
     wire = bytearray(b"".join(P.encode_frame(t, s, p) for t, s, p in frames))
     for pos, val in hits:
         wire[pos % len(wire)] ^= val or 1
@@ -90,7 +96,9 @@ def test_oversized_garbage_is_dropped_and_counted() -> None:
 
 def test_payload_codecs_round_trip() -> None:
     assert P.decode_changes(P.encode_changes(123456, [(0, True), (191, False)])) == (
-        123456, [(0, True), (191, False)])
+        123456,
+        [(0, True), (191, False)],
+    )
     bitmap = bytes([0x80, 0, 1])
     assert P.decode_snapshot(P.encode_snapshot(7, 24, True, bitmap)) == (7, 24, True, bitmap)
     assert P.decode_snapshot(P.encode_snapshot(7, 25, True, bitmap)) is None
@@ -98,7 +106,13 @@ def test_payload_codecs_round_trip() -> None:
     t, named, flags = P.decode_heartbeat(P.encode_heartbeat(99, counters, 5))
     assert (t, tuple(named.values()), flags) == (99, counters, 5)
     assert P.decode_hello(P.encode_hello(192, 192, 250, 4, "fw 1")) == (
-        P.PROTOCOL_VERSION, 192, 192, 250, 4, "fw 1")
+        P.PROTOCOL_VERSION,
+        192,
+        192,
+        250,
+        4,
+        "fw 1",
+    )
     assert P.decode_changes(b"\x00\x00\x00") is None
 
 
@@ -142,6 +156,12 @@ def test_native_link_loops_match_the_python_ones_under_micropython() -> None:
     if exe is None:
         pytest.skip("no MicroPython unix port")
     fw = Path(__file__).resolve().parents[2] / "firmware"
-    p = subprocess.run([exe, "-c", PROTO_VIPER_PROBE], cwd=fw, capture_output=True,
-                       text=True, timeout=120, check=False)
+    p = subprocess.run(
+        [exe, "-c", PROTO_VIPER_PROBE],
+        cwd=fw,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert p.stdout.strip() == "native True bad 0", p.stdout + p.stderr

@@ -30,7 +30,7 @@ def settled(sc: ChainScanner) -> bool:
 
 def test_bit_order_and_active_low() -> None:
     chain, sc = make()
-    chain.set(0, True)   # chip 0, input H: first bit out
+    chain.set(0, True)  # chip 0, input H: first bit out
     chain.set(15, True)  # chip 1, input A
     assert settled(sc)
     assert bytes(sc.sample) == bytes([0x80, 0x01, 0x00])
@@ -80,8 +80,9 @@ def test_broken_chain_detected(cut: int) -> None:
 # --- the bit-level 74HC165 model: the faults of a real chain ----------------------------
 
 
-def scans(chain: FakeChain, chips: int, n: int = 300, signature: int | None = None,
-          spi: object = None) -> tuple[int, int, int]:
+def scans(
+    chain: FakeChain, chips: int, n: int = 300, signature: int | None = None, spi: object = None
+) -> tuple[int, int, int]:
     """(trusted samples, faults, samples showing any closed switch) over n scans."""
     sc = ChainScanner(spi or chain, chain.latch, chips, signature=signature)
     good = faults = closed = 0
@@ -185,8 +186,7 @@ def test_wrong_chip_count_is_a_fault_with_the_signature(fitted: int) -> None:
     assert chain.closed  # (switches are closed on the real chips: still no sample)
 
 
-def test_more_chips_configured_than_fitted_is_a_tail_fault_only_if_a_switch_is_closed(
-) -> None:
+def test_more_chips_configured_than_fitted_is_a_tail_fault_only_if_a_switch_is_closed() -> None:
     # Without the signature a chain one chip short reads the tail's ones as the missing
     # chip's open switches: documented in docs/protocol.md; the signature catches it.
     chain = FakeChain(4, fitted=3)
@@ -225,10 +225,13 @@ def test_reset_sets_state_without_changes() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 15), st.booleans(), st.integers(1, 6)),
-                max_size=30), st.integers(1, 5))
-def test_debounced_state_matches_reference(script: list[tuple[int, bool, int]],
-                                           samples: int) -> None:
+@given(
+    st.lists(st.tuples(st.integers(0, 15), st.booleans(), st.integers(1, 6)), max_size=30),
+    st.integers(1, 5),
+)
+def test_debounced_state_matches_reference(
+    script: list[tuple[int, bool, int]], samples: int
+) -> None:
     """Against a per-bit reference: a bit takes a value held for `samples` samples."""
     d = Debouncer(2, samples)
     raw = [False] * 16

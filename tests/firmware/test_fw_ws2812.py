@@ -18,8 +18,13 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
 # WS2812B datasheet (Worldsemi): T0H 0.40, T1H 0.80, T0L 0.85, T1L 0.45 us, each +-150 ns;
 # a bit (TH + TL) 1.25 us +-600 ns. In ns: (lowest, highest).
-WINDOWS = {"T0H": (250, 550), "T1H": (650, 950), "T0L": (700, 1000), "T1L": (300, 600),
-           "bit": (650, 1850)}
+WINDOWS = {
+    "T0H": (250, 550),
+    "T1H": (650, 950),
+    "T0L": (700, 1000),
+    "T1L": (300, 600),
+    "bit": (650, 1850),
+}
 
 
 @dataclass(frozen=True)
@@ -30,11 +35,9 @@ class Instr:
     delay: int
 
 
-def parse_program(src: str, name: str = "_ws2812") -> tuple[list[Instr], dict[str, int],
-                                                             int, int]:
+def parse_program(src: str, name: str = "_ws2812") -> tuple[list[Instr], dict[str, int], int, int]:
     """(instructions, labels, wrap_target index, wrap index) of an @rp2.asm_pio body."""
-    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef)
-              and n.name == name)
+    fn = next(n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == name)
     prog: list[Instr] = []
     labels: dict[str, int] = {}
     wrap_target, wrap = 0, -1
@@ -53,8 +56,7 @@ def parse_program(src: str, name: str = "_ws2812") -> tuple[list[Instr], dict[st
             assert isinstance(node, ast.Call)
         assert isinstance(node.func, ast.Name)
         op = node.func.id
-        args = tuple(a.id if isinstance(a, ast.Name) else ast.literal_eval(a)
-                     for a in node.args)
+        args = tuple(a.id if isinstance(a, ast.Name) else ast.literal_eval(a) for a in node.args)
         if op == "label":
             labels[str(args[0])] = len(prog)
         elif op == "wrap_target":
@@ -66,8 +68,9 @@ def parse_program(src: str, name: str = "_ws2812") -> tuple[list[Instr], dict[st
     return prog, labels, wrap_target, wrap
 
 
-def run(prog: list[Instr], labels: dict[str, int], wrap_target: int, wrap: int,
-        bits: list[int]) -> list[int]:
+def run(
+    prog: list[Instr], labels: dict[str, int], wrap_target: int, wrap: int, bits: list[int]
+) -> list[int]:
     """Pin level per PIO cycle while shifting out `bits` (the FIFO never runs dry)."""
     pins: list[int] = []
     pc, x, i = 0, 0, 0
@@ -82,7 +85,7 @@ def run(prog: list[Instr], labels: dict[str, int], wrap_target: int, wrap: int,
         pins += [ins.side] * (1 + ins.delay)
         nxt = pc + 1
         if ins.op == "jmp":
-            cond, target = (ins.args if len(ins.args) == 2 else (None, ins.args[0]))
+            cond, target = ins.args if len(ins.args) == 2 else (None, ins.args[0])
             if cond is None or (cond == "not_x" and x == 0):
                 nxt = labels[str(target)]
         elif ins.op not in ("out", "nop"):
@@ -97,8 +100,13 @@ def bit_cycles(pins: list[int], bits: list[int]) -> dict[str, set[int]]:
     rises = [k for k in range(1, len(pins)) if pins[k] and not pins[k - 1]]
     if pins[0]:
         rises.insert(0, 0)
-    out: dict[str, set[int]] = {"T0H": set(), "T1H": set(), "T0L": set(), "T1L": set(),
-                                "bit": set()}
+    out: dict[str, set[int]] = {
+        "T0H": set(),
+        "T1H": set(),
+        "T0L": set(),
+        "T1L": set(),
+        "bit": set(),
+    }
     for b, (a, z) in zip(bits, itertools.pairwise(rises), strict=False):
         high = sum(pins[a:z])
         out[f"T{b}H"].add(high)
@@ -125,8 +133,7 @@ def ns_range(cycles: int, sys_hz: int, freq: int) -> tuple[float, float]:
     return (math.floor(exact) * 1e9 / sys_hz, math.ceil(exact) * 1e9 / sys_hz)
 
 
-def check(sys_hz: int, freq: int, prog: tuple[list[Instr], dict[str, int], int, int]
-          ) -> list[str]:
+def check(sys_hz: int, freq: int, prog: tuple[list[Instr], dict[str, int], int, int]) -> list[str]:
     cyc = bit_cycles(run(*prog, BITS), BITS)
     bad = []
     for name, (lo, hi) in WINDOWS.items():
@@ -152,7 +159,7 @@ def test_bit_timing_within_the_datasheet(sys_mhz: int) -> None:
 def test_the_check_has_teeth_old_program_at_125_mhz() -> None:
     # The program before issue 9: 2/5/3 cycles at freq=8 MHz, a 15.625 divider at
     # 125 MHz. T0H (2 cycles) can last 31 system clocks = 248 ns: under the minimum.
-    old = '''
+    old = """
 def _ws2812():
     wrap_target()
     label("bitloop")
@@ -162,7 +169,7 @@ def _ws2812():
     label("do_zero")
     nop().side(0)[4]
     wrap()
-'''
+"""
     bad = check(125_000_000, 8_000_000, parse_program(old))
     assert any(b.startswith("T0H 248") for b in bad), bad
     assert check(200_000_000, 8_000_000, parse_program(old)) == []

@@ -36,7 +36,11 @@ class UnixPico:
         self.record = record
         self.proc = subprocess.Popen(
             [exe, "unix_main.py", "--record", str(record), *args],
-            stdin=master, stdout=master, stderr=subprocess.PIPE, cwd=FIRMWARE)
+            stdin=master,
+            stdout=master,
+            stderr=subprocess.PIPE,
+            cwd=FIRMWARE,
+        )
         os.close(master)
 
     def strip_frames(self) -> list[tuple[int, bytes]]:
@@ -58,4 +62,3 @@ class UnixPico:
         _, err = self.proc.communicate(timeout=5)
         os.close(self.slave_fd)
         return err.decode(errors="replace")
-

@@ -121,8 +121,11 @@ def _chain_edges(text: str) -> tuple[dict[int, tuple[str, int]], str]:
     import re
 
     feeds = {}
-    for m in re.finditer(r"chip (\d+) DS \(pin 10\) <- (chip|signature chip) (\d+) QH "
-                         r"\(pin 9\)", text):
+    for m in re.finditer(
+        r"chip (\d+) DS \(pin 10\) <- (chip|signature chip) (\d+) QH "
+        r"\(pin 9\)",
+        text,
+    ):
         feeds[int(m.group(1))] = (m.group(2), int(m.group(3)))
     tail = re.search(r"(?:signature chip|chip) (\d+) DS \(pin 10\) to 3V3", text)
     assert tail is not None
@@ -138,26 +141,35 @@ def test_wiring_sheet_feeds_chip_k_from_chip_k_plus_1(capsys: pytest.CaptureFixt
     assert tail == "12"
     assert "chip 0 QH (pin 9) to Pico GP4 (Pico pin 6, SPI0 MISO) | Pi GPIO9" in text
     assert "10 kΩ from the data line to GND at the reader (pulled DOWN" in text
-    assert ("inputs hard-wired to 0xA5: H (pin 6), F (pin 4), C (pin 13), A (pin 11) to 3V3; "
-            "G (pin 5), E (pin 3), D (pin 14), B (pin 12) to GND") in text
-    for pin in ("VCC (pin 16)", "GND (pin 8)", "CLK INH (pin 15) to GND", "/PL (pin 1)",
-                "CLK (pin 2)"):
+    assert (
+        "inputs hard-wired to 0xA5: H (pin 6), F (pin 4), C (pin 13), A (pin 11) to 3V3; "
+        "G (pin 5), E (pin 3), D (pin 14), B (pin 12) to GND"
+    ) in text
+    for pin in (
+        "VCC (pin 16)",
+        "GND (pin 8)",
+        "CLK INH (pin 15) to GND",
+        "/PL (pin 1)",
+        "CLK (pin 2)",
+    ):
         assert pin in text
     # the inputs carry their pin numbers: A..D are pins 11..14, E..H pins 3..6
     assert "H(6)=" in text and "A(11)=" in text and "D(14)=" in text and "E(3)=" in text
     assert "/1OE (pin 1) to GND" in text and "VBUS" in text
-    code, text, _ = _run(capsys, "wiring", "--seats", "2", "--segment", "7",
-                         "--signature", "none")
+    code, text, _ = _run(capsys, "wiring", "--seats", "2", "--segment", "7", "--signature", "none")
     feeds, tail = _chain_edges(text)
     assert feeds == {0: ("chip", 1), 1: ("chip", 2), 2: ("chip", 3)} and tail == "3"
     assert "signature chip" not in text and "chip 3 DS (pin 10) to 3V3" in text
 
 
 def test_bom_power_from_the_configured_brightness_and_budget(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text("[board]\nseats = 6\n[leds]\nbrightness = 0.2\nbudget_ma = 1500\n"
-                   "[scanner]\nsignature = 0x5A\n")
+    cfg.write_text(
+        "[board]\nseats = 6\n[leds]\nbrightness = 0.2\nbudget_ma = 1500\n"
+        "[scanner]\nsignature = 0x5A\n"
+    )
     code, text, _ = _run(capsys, "bom", "--config", str(cfg), "--format", "json")
     d = json.loads(text)
     p = d["power"]
@@ -176,8 +188,18 @@ def test_bom_power_from_the_configured_brightness_and_budget(
     assert "logic GND" in notes and "one point only" in notes
     assert f"{p['wire_mm2']:g} mm²" in notes and "each of the 6 seat pieces" in notes
     # no budget: the full draw, a bigger fuse and thicker wire
-    code, text, _ = _run(capsys, "bom", "--seats", "6", "--brightness", "1.0",
-                         "--budget-ma", "100000", "--format", "json")
+    code, text, _ = _run(
+        capsys,
+        "bom",
+        "--seats",
+        "6",
+        "--brightness",
+        "1.0",
+        "--budget-ma",
+        "100000",
+        "--format",
+        "json",
+    )
     big = json.loads(text)["power"]
     assert big["strip_ma"] == pytest.approx(144 * 60)
     assert big["fuse_a"] > p["fuse_a"] and big["wire_mm2"] > p["wire_mm2"]
@@ -185,15 +207,17 @@ def test_bom_power_from_the_configured_brightness_and_budget(
 
 
 def test_bom_defaults_to_the_config_defaults_not_a_fixed_quarter(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, text, _ = _run(capsys, "bom", "--seats", "4", "--format", "json")
     p = json.loads(text)["power"]
     assert code == 0 and p["brightness"] == 0.4 and p["budget_ma"] == 2000
     assert p["strip_ma"] == pytest.approx(2000)
 
 
-def test_wiring_sheet_follows_the_config(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_wiring_sheet_follows_the_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "board.toml"
     cfg.write_text("[board]\nseats = 3\n")  # no signature chip on this board
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
@@ -207,13 +231,27 @@ def test_wiring_sheet_follows_the_config(tmp_path: Path,
 
 # The 40-pin headers, from the Raspberry Pi and Pico pinouts (the Pi's is the same on a Pi 4
 # and a Pi 5): physical pin -> signal.
-PI_40 = {1: "3V3", 6: "GND", 9: "GND", 11: "GPIO17", 12: "GPIO18", 13: "GPIO27", 14: "GND",
-         15: "GPIO22", 17: "3V3", 20: "GND", 21: "GPIO9", 23: "GPIO11", 25: "GND"}
+PI_40 = {
+    1: "3V3",
+    6: "GND",
+    9: "GND",
+    11: "GPIO17",
+    12: "GPIO18",
+    13: "GPIO27",
+    14: "GND",
+    15: "GPIO22",
+    17: "3V3",
+    20: "GND",
+    21: "GPIO9",
+    23: "GPIO11",
+    25: "GND",
+}
 PICO_40 = {4: "GP2", 6: "GP4", 7: "GP5", 9: "GP6", 36: "3V3(OUT)", 38: "GND"}
 
 
 def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Every reader pin on the sheet carries its header pin, and it is the right one; the
     GPIOs it names are the ones the firmware and the Pi-direct config use by default."""
     import re
@@ -226,8 +264,7 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     pi = re.findall(r"Pi (GPIO\d+|3V3) \(header pin (\d+)", text)
     pi += re.findall(r"(GPIO\d+) = header pin (\d+)", text)
     pico = re.findall(r"Pico (GP\d+|3V3\(OUT\)) \(Pico pin (\d+)", text)
-    assert {n for n, _ in pi} >= {"GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO27", "GPIO22",
-                                  "3V3"}
+    assert {n for n, _ in pi} >= {"GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO27", "GPIO22", "3V3"}
     assert {n for n, _ in pico} >= {"GP5", "GP2", "GP4", "GP6", "3V3(OUT)"}
     for name, pin in pi:
         assert PI_40[int(pin)] == name
@@ -238,11 +275,16 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     assert (fw["latch_pin"], fw["sck_pin"], fw["miso_pin"], fw["led_pin"]) == (5, 2, 4, 6)
     d = BoardConfig()
     assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin, d.leds.pin) == (
-        17, 27, 22, 18)
+        17,
+        27,
+        22,
+        18,
+    )
 
 
-def test_bom_for_a_pi_direct_board_has_no_pico(tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_bom_for_a_pi_direct_board_has_no_pico(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "board.toml"
     cfg.write_text('[board]\nseats = 2\n[scanner]\nkind = "gpio"\n')
     code, text, _ = _run(capsys, "bom", "--config", str(cfg), "--format", "json")

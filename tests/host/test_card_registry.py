@@ -57,9 +57,12 @@ def test_registry_round_trip_atomic_save(tmp_path: Path) -> None:
 def test_registry_file_errors(tmp_path: Path) -> None:
     assert load_registry(tmp_path / "none.json") == CardRegistry()
     p = tmp_path / "cards.json"
-    for text, msg in (("{", "not valid JSON"), ('{"tags": []}', "'tags' object"),
-                      ('{"tags": {"XYZ": "K"}}', "not a tag"),
-                      ('{"tags": {"04A1B2C3": "Z"}}', "not a card")):
+    for text, msg in (
+        ("{", "not valid JSON"),
+        ('{"tags": []}', "'tags' object"),
+        ('{"tags": {"XYZ": "K"}}', "not a tag"),
+        ('{"tags": {"04A1B2C3": "Z"}}', "not a card"),
+    ):
         p.write_text(text)
         with pytest.raises(RegistryError, match=msg):
             load_registry(p)
@@ -115,15 +118,22 @@ def test_enroll_loop_saves_after_each_card_and_can_be_resumed(tmp_path: Path) ->
     text = out.getvalue()
     assert "unreadable" in text and "already enrolled" in text
     # a second session picks up where the first stopped
-    e2 = enroll(Enrollment(2, load_registry(p)), SimReader([tag(4)]), p, "nl", io.StringIO(),
-                clock=lambda: 0)
+    e2 = enroll(
+        Enrollment(2, load_registry(p)),
+        SimReader([tag(4)]),
+        p,
+        "nl",
+        io.StringIO(),
+        clock=lambda: 0,
+    )
     assert e2.progress() == (4, 26) and load_registry(p).tags[tag(4)] == "2"
 
 
-def test_cli_enroll_with_sim_reader_and_list(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_enroll_with_sim_reader_and_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text("[board]\nseats = 2\n[files]\ncards = \"deck.json\"\n")
+    cfg.write_text('[board]\nseats = 2\n[files]\ncards = "deck.json"\n')
     assert main(["cards", "enroll", "--config", str(cfg), "--reader", "sim"]) == 0
     reg = load_registry(tmp_path / "deck.json")
     assert sorted(reg.counts().elements()) == sorted(deck(2))
@@ -136,8 +146,9 @@ def test_cli_enroll_with_sim_reader_and_list(tmp_path: Path,
 
 
 def test_cli_enroll_without_a_port_is_a_usage_error(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text("[rfid]\nreader = \"none\"\n")
+    cfg.write_text('[rfid]\nreader = "none"\n')
     assert main(["cards", "enroll", "--config", str(cfg)]) == 2
     assert "no card reader" in capsys.readouterr().err

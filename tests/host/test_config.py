@@ -30,14 +30,21 @@ def test_example_loads_and_matches_the_defaults_it_documents() -> None:
     assert cfg.scanner.signature == 0xA5 and d.scanner.signature is None
     assert cfg.scanner.method == "spi" and cfg.scanner.spi_hz == 1_000_000
     assert (replace(cfg.scanner, signature=None), cfg.rfid, cfg.seats) == (
-        d.scanner, d.rfid, d.seats)
+        d.scanner,
+        d.rfid,
+        d.seats,
+    )
 
 
 def test_a_gpio_board() -> None:
-    cfg = parse_config({"board": {"seats": 6, "wiring": "w.json"},
-                        "scanner": {"kind": "gpio", "data_pin": 5},
-                        "leds": {"palette": {"error": "#ff0000"}, "budget_ma": 900}},
-                       base=Path("/boards"))
+    cfg = parse_config(
+        {
+            "board": {"seats": 6, "wiring": "w.json"},
+            "scanner": {"kind": "gpio", "data_pin": 5},
+            "leds": {"palette": {"error": "#ff0000"}, "budget_ma": 900},
+        },
+        base=Path("/boards"),
+    )
     assert cfg.topology().ring == 96
     assert cfg.led_driver == "neopixel"
     assert cfg.wiring == "/boards/w.json"
@@ -46,49 +53,69 @@ def test_a_gpio_board() -> None:
     spi = parse_config({"scanner": {"kind": "gpio", "data_pin": 18}})
     assert spi.scanner.method == "spi" and spi.leds.pin == 18
     # GPIO14/15 are free when the reader sits on a USB serial adapter (or there is none)
-    usb = parse_config({"scanner": {"kind": "gpio", "load_pin": 14},
-                        "rfid": {"port": "/dev/ttyUSB0"}})
+    usb = parse_config(
+        {"scanner": {"kind": "gpio", "load_pin": 14}, "rfid": {"port": "/dev/ttyUSB0"}}
+    )
     assert usb.scanner.load_pin == 14
-    assert parse_config({"scanner": {"kind": "gpio", "load_pin": 14},
-                         "rfid": {"reader": "none"}}).scanner.load_pin == 14
+    assert (
+        parse_config(
+            {"scanner": {"kind": "gpio", "load_pin": 14}, "rfid": {"reader": "none"}}
+        ).scanner.load_pin
+        == 14
+    )
 
 
-@pytest.mark.parametrize(("data", "key", "problem"), [
-    ({"board": {"seats": 9}}, "board.seats", "2 to 8"),
-    ({"board": {"seats": "four"}}, "board.seats", "whole number"),
-    ({"board": {"seets": 4}}, "board.seets", "unknown key"),
-    ({"bord": {}}, "bord", "unknown key"),
-    ({"board": {"profile": "chaos"}}, "board.profile", "one of"),
-    ({"board": {"hints": "all"}}, "board.hints", "off, targets, full"),
-    ({"board": 3}, "board", "table"),
-    ({"scanner": {"kind": "usb"}}, "scanner.kind", "pico-serial, gpio"),
-    ({"scanner": {"clock_pin": 40}}, "scanner.clock_pin", "2 to 27"),
-    ({"scanner": {"clock_pin": 22}}, "scanner", "must differ"),
-    ({"scanner": {"debounce": 0}}, "scanner.debounce", "1 to 20"),
-    ({"scanner": {"signature": 256}}, "scanner.signature", "0 to 255"),
-    ({"scanner": {"signature": "A5"}}, "scanner.signature", "whole number"),
-    ({"scanner": {"method": "usb"}}, "scanner.method", "spi, bitbang"),
-    ({"scanner": {"spi_hz": 20_000_000}}, "scanner.spi_hz", "10000 to 8000000"),
-    ({"scanner": {"kind": "gpio", "load_pin": 9}}, "scanner.load_pin", "SPI0"),
-    ({"scanner": {"kind": "gpio"}, "leds": {"pin": 10}}, "leds.pin", "SPI0 MOSI"),
-    ({"scanner": {"kind": "gpio", "load_pin": 18}}, "leds.pin", "scanner.load_pin"),
-    ({"scanner": {"kind": "gpio", "load_pin": 14}}, "scanner.load_pin", "card reader's UART"),
-    ({"scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 15},
-      "rfid": {"port": "/dev/ttyAMA0"}}, "scanner.data_pin", "card reader's UART"),
-    ({"scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 21}, "leds": {"pin": 21}},
-     "leds.pin", "scanner.data_pin"),
-    ({"leds": {"brightness": 1.5}}, "leds.brightness", "0 to 1"),
-    ({"leds": {"brightness": True}}, "leds.brightness", "number"),
-    ({"leds": {"pin": 4}}, "leds.pin", "NeoPixel"),
-    ({"leds": {"palette": {"target": "green"}}}, "leds.palette.target", "#RRGGBB"),
-    ({"leds": {"palette": {"glow": "#000000"}}}, "leds.palette.glow", "unknown key"),
-    ({"leds": {"patterns": {"error": "disco"}}}, "leds.patterns.error", "one of"),
-    ({"scanner": {"kind": "gpio"}, "leds": {"driver": "pico-serial"}}, "leds.driver",
-     "pico-serial"),
-    ({"rfid": {"reader": "nfc"}}, "rfid.reader", "pn532, rdm6300, none"),
-    ({"rfid": {"port": ""}}, "rfid.port", "non-empty"),
-    ({"files": {"cards": 7}}, "files.cards", "string"),
-])
+@pytest.mark.parametrize(
+    ("data", "key", "problem"),
+    [
+        ({"board": {"seats": 9}}, "board.seats", "2 to 8"),
+        ({"board": {"seats": "four"}}, "board.seats", "whole number"),
+        ({"board": {"seets": 4}}, "board.seets", "unknown key"),
+        ({"bord": {}}, "bord", "unknown key"),
+        ({"board": {"profile": "chaos"}}, "board.profile", "one of"),
+        ({"board": {"hints": "all"}}, "board.hints", "off, targets, full"),
+        ({"board": 3}, "board", "table"),
+        ({"scanner": {"kind": "usb"}}, "scanner.kind", "pico-serial, gpio"),
+        ({"scanner": {"clock_pin": 40}}, "scanner.clock_pin", "2 to 27"),
+        ({"scanner": {"clock_pin": 22}}, "scanner", "must differ"),
+        ({"scanner": {"debounce": 0}}, "scanner.debounce", "1 to 20"),
+        ({"scanner": {"signature": 256}}, "scanner.signature", "0 to 255"),
+        ({"scanner": {"signature": "A5"}}, "scanner.signature", "whole number"),
+        ({"scanner": {"method": "usb"}}, "scanner.method", "spi, bitbang"),
+        ({"scanner": {"spi_hz": 20_000_000}}, "scanner.spi_hz", "10000 to 8000000"),
+        ({"scanner": {"kind": "gpio", "load_pin": 9}}, "scanner.load_pin", "SPI0"),
+        ({"scanner": {"kind": "gpio"}, "leds": {"pin": 10}}, "leds.pin", "SPI0 MOSI"),
+        ({"scanner": {"kind": "gpio", "load_pin": 18}}, "leds.pin", "scanner.load_pin"),
+        ({"scanner": {"kind": "gpio", "load_pin": 14}}, "scanner.load_pin", "card reader's UART"),
+        (
+            {
+                "scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 15},
+                "rfid": {"port": "/dev/ttyAMA0"},
+            },
+            "scanner.data_pin",
+            "card reader's UART",
+        ),
+        (
+            {"scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 21}, "leds": {"pin": 21}},
+            "leds.pin",
+            "scanner.data_pin",
+        ),
+        ({"leds": {"brightness": 1.5}}, "leds.brightness", "0 to 1"),
+        ({"leds": {"brightness": True}}, "leds.brightness", "number"),
+        ({"leds": {"pin": 4}}, "leds.pin", "NeoPixel"),
+        ({"leds": {"palette": {"target": "green"}}}, "leds.palette.target", "#RRGGBB"),
+        ({"leds": {"palette": {"glow": "#000000"}}}, "leds.palette.glow", "unknown key"),
+        ({"leds": {"patterns": {"error": "disco"}}}, "leds.patterns.error", "one of"),
+        (
+            {"scanner": {"kind": "gpio"}, "leds": {"driver": "pico-serial"}},
+            "leds.driver",
+            "pico-serial",
+        ),
+        ({"rfid": {"reader": "nfc"}}, "rfid.reader", "pn532, rdm6300, none"),
+        ({"rfid": {"port": ""}}, "rfid.port", "non-empty"),
+        ({"files": {"cards": 7}}, "files.cards", "string"),
+    ],
+)
 def test_bad_config_names_the_key(data: dict[str, object], key: str, problem: str) -> None:
     with pytest.raises(ConfigError) as e:
         parse_config(data, "board.toml")
@@ -108,7 +135,8 @@ def test_bad_toml_and_missing_file(tmp_path: Path) -> None:
 
 
 def test_find_config_prefers_the_flag_then_the_current_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert find_config(None) == BoardConfig()
     (tmp_path / "board.toml").write_text("[board]\nseats = 3\n")
@@ -123,7 +151,8 @@ def test_example_is_valid_toml_with_only_known_sections() -> None:
 
 
 def test_command_with_a_bad_config_exits_2_with_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     p = tmp_path / "board.toml"
     p.write_text("[board]\nseats = 12\n")
     assert main(["cards", "list", "--config", str(p)]) == 2

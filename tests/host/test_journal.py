@@ -56,8 +56,7 @@ def test_resume_equals_the_game_and_export_replays_it(tmp_path: Path) -> None:
     assert resumed.state == session.state
     setup, inputs = parse_trace(trace)
     out = list(replay(setup, inputs))
-    assert [d["move"] for d in out if d["type"] == "move"] == [
-        h["move"] for h in before["history"]]
+    assert [d["move"] for d in out if d["type"] == "move"] == [h["move"] for h in before["history"]]
     resumed.close()
 
 
@@ -116,8 +115,12 @@ def test_power_cut_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> N
     # A fixed number of kills, not a time budget: the test must not depend on how busy
     # the machine is.
     while kills < 150:
-        p = subprocess.Popen([sys.executable, str(script), str(db), str(seed)],
-                             stdout=subprocess.PIPE, text=True, bufsize=1)
+        p = subprocess.Popen(
+            [sys.executable, str(script), str(db), str(seed)],
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         assert p.stdout is not None
         line = p.stdout.readline()  # "R n": resumed, about to feed
         assert line.startswith("R"), line
@@ -136,7 +139,7 @@ def test_power_cut_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> N
         finished = s.seq == len(sim.events) + 1
         s.close()
         assert len(got) >= max(seen, default=resumed)
-        assert got == full[:len(got)]
+        assert got == full[: len(got)]
         if finished or "DONE" in out:
             assert got == full
             games += 1

@@ -67,8 +67,9 @@ def rig(**kw: Any) -> tuple[Pico, SerialLink, list[RecordingPort]]:
         ports.append(RecordingPort(pico))
         return ports[-1]
 
-    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=open_port,
-                      emit_initial=False, **kw)
+    link = SerialLink(
+        "/dev/fake", clock=pico.clock.ms, open_port=open_port, emit_initial=False, **kw
+    )
     return pico, link, ports
 
 
@@ -98,12 +99,13 @@ def test_only_the_changed_span_goes() -> None:
     for k in range(120, 140):
         board.pump(k * 5)
     new = [f for _, f in ports[0].led_frames()[n0:]]
-    assert [f.type for f in new] == [P.CMD_PATTERNS, P.CMD_LEDS] or \
-        [f.type for f in new] == [P.CMD_LEDS]  # same pattern id: colours only
+    assert [f.type for f in new] == [P.CMD_PATTERNS, P.CMD_LEDS] or [f.type for f in new] == [
+        P.CMD_LEDS
+    ]  # same pattern id: colours only
     leds = next(f for f in new if f.type == P.CMD_LEDS)
     assert leds.payload[:2] == P.u16(i) and len(leds.payload) == 2 + 3
     r, g, b = LedRenderer(WIRING.led_order, SETTINGS).base({HOLES[40]: "target"})[0][i]
-    assert pico.app.rgb[3 * i:3 * i + 3] == bytes((r, g, b))
+    assert pico.app.rgb[3 * i : 3 * i + 3] == bytes((r, g, b))
 
 
 def test_never_more_than_the_cap_and_the_last_state_arrives() -> None:
@@ -122,8 +124,9 @@ def test_never_more_than_the_cap_and_the_last_state_arrives() -> None:
     assert per_s <= LED_UPDATES_PER_S
     last = HOLES[799 % len(HOLES)]
     i = WIRING.led_index(last)
-    assert any(pico.app.rgb[3 * i:3 * i + 3]) and sum(pico.app.rgb) == sum(
-        pico.app.rgb[3 * i:3 * i + 3])
+    assert any(pico.app.rgb[3 * i : 3 * i + 3]) and sum(pico.app.rgb) == sum(
+        pico.app.rgb[3 * i : 3 * i + 3]
+    )
 
 
 def test_selftest_sends_on_change_only_within_the_cap() -> None:
@@ -155,7 +158,7 @@ def test_a_port_that_stops_taking_data_causes_no_reconnect_storm() -> None:
     for k in range(900, 1200):
         board.pump(k * 5)
     i = WIRING.led_index(HOLES[899 % 50])
-    assert any(pico.app.rgb[3 * i:3 * i + 3])  # the latest frame, once it flows again
+    assert any(pico.app.rgb[3 * i : 3 * i + 3])  # the latest frame, once it flows again
     assert link.health().reconnects == 0
 
 

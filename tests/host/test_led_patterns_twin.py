@@ -59,11 +59,15 @@ def fw_render(frame: dict[str, str], t: int, s: LedSettings) -> list[tuple[int, 
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.sampled_from(HOLES), st.sampled_from(ROLES), max_size=40),
-       st.integers(0, 10**7), st.floats(0.0, 1.0),
-       st.one_of(st.none(), st.integers(50, 3000)))
-def test_render_identical_on_both_paths(frame: dict[str, str], t: int, brightness: float,
-                                        budget: int | None) -> None:
+@given(
+    st.dictionaries(st.sampled_from(HOLES), st.sampled_from(ROLES), max_size=40),
+    st.integers(0, 10**7),
+    st.floats(0.0, 1.0),
+    st.one_of(st.none(), st.integers(50, 3000)),
+)
+def test_render_identical_on_both_paths(
+    frame: dict[str, str], t: int, brightness: float, budget: int | None
+) -> None:
     s = LedSettings(brightness=brightness, budget_ma=budget)
     host = LedRenderer(WIRING.led_order, s).render(frame, t)
     assert host == fw_render(frame, t, s)
@@ -76,10 +80,9 @@ def test_the_pico_shows_what_the_pi_direct_path_renders() -> None:
     n = len(WIRING.led_order)
     pico = Pico(chips=WIRING.chips, leds=n, max_ma=1500)
     s = LedSettings(brightness=0.6, budget_ma=1200)
-    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
-                      emit_initial=False)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port, emit_initial=False)
     board = SerialBoard(link, WIRING, s, timeout_s=0)
-    roles = dict(zip(HOLES[:len(ROLES)], ROLES, strict=True))
+    roles = dict(zip(HOLES[: len(ROLES)], ROLES, strict=True))
     for k in range(300):  # the fake port runs the Pico 5 ms per poll
         board.pump(k * 5)
         if k == 40:

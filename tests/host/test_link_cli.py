@@ -20,12 +20,33 @@ from unix_pico import UnixPico, micropython_binary
 
 
 def test_dry_run_prints_board_json_and_mpremote(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["firmware", "install", "--chips", "12", "--leds", "96", "--port",
-                 "/dev/ttyACM3", "--brightness", "80", "--dry-run"]) == 0
+    assert (
+        main(
+            [
+                "firmware",
+                "install",
+                "--chips",
+                "12",
+                "--leds",
+                "96",
+                "--port",
+                "/dev/ttyACM3",
+                "--brightness",
+                "80",
+                "--dry-run",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out.splitlines()
     # a board built to the reference design: tail level 1 and the 0xA5 signature chip
     assert json.loads(out[0].removeprefix("# board.json: ")) == {
-        "chips": 12, "leds": 96, "brightness": 80, "signature": 0xA5, "tail_level": 1}
+        "chips": 12,
+        "leds": 96,
+        "brightness": 80,
+        "signature": 0xA5,
+        "tail_level": 1,
+    }
     cp = out[2].split()
     assert cp[:5] == ["mpremote", "connect", "/dev/ttyACM3", "fs", "cp"]
     copied = {Path(a).name for a in cp[5:-1]}
@@ -34,11 +55,14 @@ def test_dry_run_prints_board_json_and_mpremote(capsys: pytest.CaptureFixture[st
     assert out[3] == "mpremote connect /dev/ttyACM3 reset"
 
 
-def test_board_toml_sets_chips_leds_and_port(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_board_toml_sets_chips_leds_and_port(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     toml = tmp_path / "board.toml"
-    toml.write_text('[board]\nseats = 6\n[scanner]\nport = "/dev/ttyACM7"\n'
-                    "[leds]\nbrightness = 0.5\nbudget_ma = 1200\n")
+    toml.write_text(
+        '[board]\nseats = 6\n[scanner]\nport = "/dev/ttyACM7"\n'
+        "[leds]\nbrightness = 0.5\nbudget_ma = 1200\n"
+    )
     assert main(["firmware", "install", "--config", str(toml), "--dry-run"]) == 0
     out = capsys.readouterr().out.splitlines()
     cfg = json.loads(out[0].removeprefix("# board.json: "))
@@ -51,29 +75,33 @@ def test_board_toml_sets_chips_leds_and_port(tmp_path: Path,
     assert main(["firmware", "install", "--config", str(toml), "--dry-run"]) == 0
     cfg = json.loads(capsys.readouterr().out.splitlines()[0].removeprefix("# board.json: "))
     assert cfg["signature"] == 0xA5 and cfg["tail_level"] == 1 and cfg["chips"] == 12
-    assert main(["firmware", "install", "--chips", "4", "--signature", "none",
-                 "--dry-run"]) == 0
+    assert main(["firmware", "install", "--chips", "4", "--signature", "none", "--dry-run"]) == 0
     cfg = json.loads(capsys.readouterr().out.splitlines()[0].removeprefix("# board.json: "))
     assert cfg["signature"] is None
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--dry-run"], "--chips"),
-    (["--chips", "0", "--dry-run"], "--chips must be 1 to 255"),
-    (["--chips", "4", "--scan-hz", "50", "--dry-run"], "--scan-hz must be 200"),
-    (["--chips", "4", "--firmware-dir", "/nonexistent", "--dry-run"], "firmware files missing"),
-    (["--chips", "4", "--signature", "0x100", "--dry-run"], "--signature must be 0 to 255"),
-    (["--chips", "4", "--signature", "A5", "--dry-run"], "--signature must be a byte"),
-])
-def test_bad_input_is_one_line_exit_2(argv: list[str], message: str,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--dry-run"], "--chips"),
+        (["--chips", "0", "--dry-run"], "--chips must be 1 to 255"),
+        (["--chips", "4", "--scan-hz", "50", "--dry-run"], "--scan-hz must be 200"),
+        (["--chips", "4", "--firmware-dir", "/nonexistent", "--dry-run"], "firmware files missing"),
+        (["--chips", "4", "--signature", "0x100", "--dry-run"], "--signature must be 0 to 255"),
+        (["--chips", "4", "--signature", "A5", "--dry-run"], "--signature must be a byte"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["firmware", "install", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_install_runs_mpremote(monkeypatch: pytest.MonkeyPatch,
-                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_install_runs_mpremote(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     ran: list[list[str]] = []
     sent: list[str] = []
 
@@ -85,8 +113,9 @@ def test_install_runs_mpremote(monkeypatch: pytest.MonkeyPatch,
         return subprocess.CompletedProcess(cmd, 0)
 
     monkeypatch.setattr(subprocess, "run", fake_run)
-    assert main(["firmware", "install", "--chips", "3", "--port", "/dev/x",
-                 "--no-maintenance"]) == 0
+    assert (
+        main(["firmware", "install", "--chips", "3", "--port", "/dev/x", "--no-maintenance"]) == 0
+    )
     assert [c[1:4] for c in ran] == [["-m", "mpremote", "connect"]] * 2
     assert json.loads(sent[0]) == {"chips": 3, "leds": 24, "signature": 0xA5, "tail_level": 1}
     assert "installed on /dev/x" in capsys.readouterr().out

@@ -27,15 +27,27 @@ pytestmark = [
 
 @pytest.fixture
 def pico(tmp_path: Path) -> Iterator[UnixPico]:
-    p = UnixPico(tmp_path / "strip.txt", "--chips", "3", "--leds", "6", "--debounce", "3",
-                 "--link-timeout", "600", "--heartbeat", "200")
+    p = UnixPico(
+        tmp_path / "strip.txt",
+        "--chips",
+        "3",
+        "--leds",
+        "6",
+        "--debounce",
+        "3",
+        "--link-timeout",
+        "600",
+        "--heartbeat",
+        "200",
+    )
     yield p
     err = p.stop()
     assert "Traceback" not in err, err
 
 
-def collect(link: SerialLink, until: Callable[[list[SwitchChange]], bool],
-            timeout: float = 5.0) -> list[SwitchChange]:
+def collect(
+    link: SerialLink, until: Callable[[list[SwitchChange]], bool], timeout: float = 5.0
+) -> list[SwitchChange]:
     out: list[SwitchChange] = []
     end = time.monotonic() + timeout
     while time.monotonic() < end and not until(out):
@@ -94,8 +106,7 @@ def test_replug_resyncs_from_snapshot(pico: UnixPico) -> None:
     before = link.health().snapshots  # (1 or 2: the firmware also sends one at its first
     # trusted read, which this host may or may not have been connected for)
     link.close()  # unplugged: pawns move meanwhile, their CHANGES frames are lost
-    pico.write_raw(P.encode_frame(P.CMD_TEST_SWITCHES, 0,
-                                  P.u16(3) + P.u16(9 | P.CLOSED_FLAG)))
+    pico.write_raw(P.encode_frame(P.CMD_TEST_SWITCHES, 0, P.u16(3) + P.u16(9 | P.CLOSED_FLAG)))
     time.sleep(0.2)
     assert link.connect()  # pyserial flushes what the firmware sent meanwhile
     got = collect(link, lambda c: len(c) >= 2)
@@ -135,10 +146,11 @@ def test_link_lost_pattern_when_host_goes_quiet(pico: UnixPico) -> None:
     collect(link, lambda _: link.health().firmware_counters.get("led_frames", 0) >= 1)
     assert link.health().firmware_counters["led_frames"] >= 1
     link.close()  # no more pings: after 600 ms the firmware shows the amber pattern
+
     def amber_shown() -> bool:
         frames = pico.strip_frames()
         last = frames[-1][1] if frames else b""
-        return any(last[i:i + 3] == bytes((16, 48, 0)) for i in range(0, len(last), 3))
+        return any(last[i : i + 3] == bytes((16, 48, 0)) for i in range(0, len(last), 3))
 
     assert wait_until(amber_shown, timeout=5)
 
@@ -163,8 +175,17 @@ def test_chain_faults_through_the_unix_port_firmware(pico: UnixPico) -> None:
 
 
 def test_signature_chip_in_the_unix_port_firmware(tmp_path: Path) -> None:
-    pico = UnixPico(tmp_path / "s.txt", "--chips", "2", "--leds", "2", "--signature", "165",
-                    "--heartbeat", "200")
+    pico = UnixPico(
+        tmp_path / "s.txt",
+        "--chips",
+        "2",
+        "--leds",
+        "2",
+        "--signature",
+        "165",
+        "--heartbeat",
+        "200",
+    )
     link = SerialLink(pico.path)
     try:
         assert link.connect()
@@ -200,8 +221,9 @@ class WatchedPort:
     def __init__(self, path: str, log: list[tuple[float, str, bytes]]) -> None:
         import serial
 
-        self.port = serial.serial_for_url(path, baudrate=115200, timeout=0.0,
-                                          write_timeout=0.5, exclusive=True)
+        self.port = serial.serial_for_url(
+            path, baudrate=115200, timeout=0.0, write_timeout=0.5, exclusive=True
+        )
         self.log = log
 
     @property
@@ -230,12 +252,10 @@ class WatchedPort:
         self.port.close()
 
 
-def test_host_sends_nothing_until_the_firmware_has_sent_a_valid_frame(
-        tmp_path: Path) -> None:
+def test_host_sends_nothing_until_the_firmware_has_sent_a_valid_frame(tmp_path: Path) -> None:
     # The firmware takes 1.5 s to boot (as a Pico compiling its modules); the host opens
     # the port at once and keeps polling, LEDs and config requested meanwhile.
-    pico = UnixPico(tmp_path / "s.txt", "--chips", "2", "--leds", "4", "--boot-delay",
-                    "1500")
+    pico = UnixPico(tmp_path / "s.txt", "--chips", "2", "--leds", "4", "--boot-delay", "1500")
     log: list[tuple[float, str, bytes]] = []
     link = SerialLink(pico.path, open_port=lambda p: WatchedPort(p, log), ping_ms=100)
     try:

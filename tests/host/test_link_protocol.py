@@ -23,8 +23,9 @@ def _load_firmware_protocol() -> ModuleType:
 
 
 FW = _load_firmware_protocol()
-FUZZ = settings(derandomize=True, max_examples=300, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def test_constants_match() -> None:
@@ -64,7 +65,8 @@ def test_changes_payload_identical(t: int, changes: list[tuple[int, bool]]) -> N
 def test_other_payloads_identical() -> None:
     assert P.encode_hello(192, 192, 250, 4, "v") == FW.encode_hello(192, 192, 250, 4, "v")
     assert P.encode_snapshot(5, 16, True, b"\x80\x01") == FW.encode_snapshot(
-        5, 16, True, b"\x80\x01")
+        5, 16, True, b"\x80\x01"
+    )
     counters = list(range(len(P.HEARTBEAT_FIELDS)))
     assert P.encode_heartbeat(9, counters, 3) == FW.encode_heartbeat(9, counters, 3)
     fw_hb = FW.encode_heartbeat(9, counters, 3)
@@ -75,17 +77,23 @@ def test_other_payloads_identical() -> None:
 
 
 @FUZZ
-@given(st.binary(max_size=300),
-       st.lists(st.tuples(st.integers(0, 255), st.integers(0, 0xFFFF), st.binary(max_size=80)),
-                min_size=1, max_size=4))
-def test_host_decoder_resyncs_after_garbage(garbage: bytes,
-                                            frames: list[tuple[int, int, bytes]]) -> None:
+@given(
+    st.binary(max_size=300),
+    st.lists(
+        st.tuples(st.integers(0, 255), st.integers(0, 0xFFFF), st.binary(max_size=80)),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_host_decoder_resyncs_after_garbage(
+    garbage: bytes, frames: list[tuple[int, int, bytes]]
+) -> None:
     assume(P.Decoder().feed(garbage) == [])
     wire = garbage + b"".join(P.encode_frame(*f) for f in frames)
     d = P.Decoder()
     got = []
     for i in range(0, len(wire), 5):
-        got += d.feed(wire[i:i + 5])
+        got += d.feed(wire[i : i + 5])
     assert [(x.type, x.seq, x.payload) for x in got] == frames
 
 

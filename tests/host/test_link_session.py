@@ -46,14 +46,28 @@ class Pico:
 
     def __init__(self, chips: int = 2, leds: int = 4, **cfg: Any) -> None:
         self.clock = FakeClock(5000)
-        self.cfg = dict(board_config.DEFAULTS, chips=chips, leds=leds, scan_hz=250,
-                        debounce=3, brightness=255, max_ma=60_000)
+        self.cfg = dict(
+            board_config.DEFAULTS,
+            chips=chips,
+            leds=leds,
+            scan_hz=250,
+            debounce=3,
+            brightness=255,
+            max_ma=60_000,
+        )
         self.cfg.update(cfg)
         self.chain = FakeChain(chips, self.clock)
         self.stream = LossyStream()
         self.strip = FakeStrip(self.clock)
-        self.app = App(self.cfg, ChainScanner(self.chain, self.chain.latch, chips), self.stream,
-                       self.strip, self.clock, FakeWDT(self.clock), test_chain=self.chain)
+        self.app = App(
+            self.cfg,
+            ChainScanner(self.chain, self.chain.latch, chips),
+            self.stream,
+            self.strip,
+            self.clock,
+            FakeWDT(self.clock),
+            test_chain=self.chain,
+        )
         self.garbage = b""
         self.unplugged = False
         self.opened = 0
@@ -242,8 +256,11 @@ def test_version_mismatch_is_an_error_and_blocks_events() -> None:
     s.take_outgoing()
     bad_hello = bytes((P.PROTOCOL_VERSION + 1,)) + bytes(7) + b"old"
     snap = P.encode_snapshot(0, 8, True, b"\xff")
-    wire = (P.encode_frame(P.MSG_HELLO, 0, bad_hello) + P.encode_frame(P.MSG_SNAPSHOT, 1, snap)
-            + P.encode_frame(P.MSG_CHANGES, 2, P.encode_changes(0, [(1, False)])))
+    wire = (
+        P.encode_frame(P.MSG_HELLO, 0, bad_hello)
+        + P.encode_frame(P.MSG_SNAPSHOT, 1, snap)
+        + P.encode_frame(P.MSG_CHANGES, 2, P.encode_changes(0, [(1, False)]))
+    )
     assert s.receive(wire) == []
     assert s.error is not None and "firmware install" in s.error
 
@@ -259,13 +276,16 @@ def test_no_pico_found_is_reported() -> None:
 def _ready_session() -> LinkSession:
     s = LinkSession(lambda: 0)
     s.start()
-    s.receive(P.encode_frame(P.MSG_HELLO, 0, P.encode_hello(16, 4, 250, 3, "t"))
-              + P.encode_frame(P.MSG_SNAPSHOT, 1, P.encode_snapshot(0, 16, True, b"\x00\x00")))
+    s.receive(
+        P.encode_frame(P.MSG_HELLO, 0, P.encode_hello(16, 4, 250, 3, "t"))
+        + P.encode_frame(P.MSG_SNAPSHOT, 1, P.encode_snapshot(0, 16, True, b"\x00\x00"))
+    )
     return s
 
 
-@settings(derandomize=True, max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.binary(max_size=600))
 def test_fuzz_session_garbage_yields_nothing_then_resyncs(garbage: bytes) -> None:
     assume(P.Decoder().feed(garbage) == [])
@@ -276,10 +296,14 @@ def test_fuzz_session_garbage_yields_nothing_then_resyncs(garbage: bytes) -> Non
 
 
 @settings(derandomize=True, max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 0xFFFF),
-                          st.binary(max_size=40)), max_size=10))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 255), st.integers(0, 0xFFFF), st.binary(max_size=40)), max_size=10
+    )
+)
 def test_fuzz_session_well_framed_nonsense_never_crashes(
-        frames: list[tuple[int, int, bytes]]) -> None:
+    frames: list[tuple[int, int, bytes]],
+) -> None:
     """Valid CRCs around nonsense payloads: the session must not raise."""
     s = _ready_session()
     for t, q, p in frames:

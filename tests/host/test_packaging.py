@@ -40,9 +40,23 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             shutil.copy2(p, src / name)
     out = tmp / "dist"
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "--quiet", "-w", str(out), str(src)],
-        capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "-w",
+            str(out),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     (whl,) = out.glob("keezbord-*.whl")
     yield whl
@@ -54,11 +68,15 @@ def _metadata(whl: Path) -> email.message.Message:
         return email.message_from_bytes(z.read(name))
 
 
-def _extra(meta: email.message.Message, extra: str,
-           platform: str, machine: str) -> set[str]:
+def _extra(meta: email.message.Message, extra: str, platform: str, machine: str) -> set[str]:
     """The requirement names an install of ``keezbord[extra]`` pulls in on that machine."""
-    env = {"platform_system": platform, "platform_machine": machine, "extra": extra,
-           "python_version": "3.11", "sys_platform": platform.lower()}
+    env = {
+        "platform_system": platform,
+        "platform_machine": machine,
+        "extra": extra,
+        "python_version": "3.11",
+        "sys_platform": platform.lower(),
+    }
     out = set()
     for line in meta.get_all("Requires-Dist") or []:
         req = Requirement(line)
@@ -77,8 +95,13 @@ def test_the_wheel_carries_the_firmware(wheel: Path) -> None:
 
 
 PI4 = {"rpi-lgpio", "spidev", "rpi-ws281x", "adafruit-circuitpython-neopixel", "pyserial"}
-PI5 = {"rpi-lgpio", "spidev", "adafruit-circuitpython-neopixel",
-       "adafruit-blinka-raspberry-pi5-neopixel", "pyserial"}
+PI5 = {
+    "rpi-lgpio",
+    "spidev",
+    "adafruit-circuitpython-neopixel",
+    "adafruit-blinka-raspberry-pi5-neopixel",
+    "pyserial",
+}
 
 
 @pytest.mark.parametrize("machine", ["aarch64", "armv7l"])
@@ -100,10 +123,11 @@ def test_the_pi4_extra_covers_the_armv6l_pis(wheel: Path) -> None:
     assert _extra(meta, "pi5", "Linux", "armv6l") == set()
 
 
-@pytest.mark.parametrize(("platform", "machine"), [
-    ("Linux", "x86_64"), ("Darwin", "arm64"), ("Windows", "AMD64"), ("Linux", "riscv64")])
-def test_the_pi_extras_install_nothing_elsewhere(wheel: Path, platform: str,
-                                                 machine: str) -> None:
+@pytest.mark.parametrize(
+    ("platform", "machine"),
+    [("Linux", "x86_64"), ("Darwin", "arm64"), ("Windows", "AMD64"), ("Linux", "riscv64")],
+)
+def test_the_pi_extras_install_nothing_elsewhere(wheel: Path, platform: str, machine: str) -> None:
     meta = _metadata(wheel)
     assert _extra(meta, "pi4", platform, machine) == set()
     assert _extra(meta, "pi5", platform, machine) == set()
@@ -113,13 +137,22 @@ def test_firmware_install_from_an_installed_wheel(wheel: Path, tmp_path: Path) -
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as z:
         z.extractall(site)
-    code = ("import sys, keezbord; print(keezbord.__file__); "
-            "from keezbord.host.cli import main; "
-            "sys.exit(main(['firmware', 'install', '--chips', '12', '--port', '/dev/ttyACM0',"
-            " '--dry-run']))")
+    code = (
+        "import sys, keezbord; print(keezbord.__file__); "
+        "from keezbord.host.cli import main; "
+        "sys.exit(main(['firmware', 'install', '--chips', '12', '--port', '/dev/ttyACM0',"
+        " '--dry-run']))"
+    )
     env = {**os.environ, "PYTHONPATH": str(site)}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith(str(site))  # the wheel's keezbord, not the work tree's
@@ -127,15 +160,18 @@ def test_firmware_install_from_an_installed_wheel(wheel: Path, tmp_path: Path) -
     assert board["signature"] == 0xA5 and board["tail_level"] == 1
     copied = [Path(a) for a in lines[3].split()[5:-1]]
     assert {p.name for p in copied} == {*FIRMWARE_FILES, "version.py", "board.json"}
-    assert all(p.parent == site / "keezbord" / "_firmware" for p in copied
-               if p.name in FIRMWARE_FILES)
+    assert all(
+        p.parent == site / "keezbord" / "_firmware" for p in copied if p.name in FIRMWARE_FILES
+    )
 
 
 def test_a_checkout_or_editable_install_uses_the_firmware_folder() -> None:
     found = firmware_dir()
     assert found is not None
-    assert found in (ROOT / "firmware", Path(sys.modules["keezbord"].__file__ or "")
-                     .parent / "_firmware")
+    assert found in (
+        ROOT / "firmware",
+        Path(sys.modules["keezbord"].__file__ or "").parent / "_firmware",
+    )
     assert all((found / f).is_file() for f in FIRMWARE_FILES)
 
 
@@ -171,13 +207,20 @@ def test_firmware_install_copies_every_module_main_py_imports() -> None:
 
 # -- the extras and the base install (issue 12) ------------------------------------------
 
-BASE_EXTRAS = {"web": {"starlette", "uvicorn", "websockets"}, "board": {"cairosvg"},
-               "pico": {"pyserial", "mpremote"}, "club": {"paho-mqtt"}}
+BASE_EXTRAS = {
+    "web": {"starlette", "uvicorn", "websockets"},
+    "board": {"cairosvg"},
+    "pico": {"pyserial", "mpremote"},
+    "club": {"paho-mqtt"},
+}
 
 
 def _base_requirements(meta: email.message.Message) -> list[str]:
-    return [r for r in meta.get_all("Requires-Dist") or []
-            if "extra" not in str(Requirement(r).marker or "")]
+    return [
+        r
+        for r in meta.get_all("Requires-Dist") or []
+        if "extra" not in str(Requirement(r).marker or "")
+    ]
 
 
 def test_the_base_install_needs_no_third_party_package(wheel: Path) -> None:
@@ -191,11 +234,15 @@ def test_the_base_install_needs_no_third_party_package(wheel: Path) -> None:
 
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
 def test_all_is_every_extra_that_installs_anywhere_and_never_the_pi_backends(
-        wheel: Path, machine: str) -> None:
+    wheel: Path, machine: str
+) -> None:
     meta = _metadata(wheel)
     assert _extra(meta, "all", "Linux", machine) == {"keezbord"}
-    [req] = [Requirement(r) for r in meta.get_all("Requires-Dist") or []
-             if Requirement(r).name == "keezbord" and "all" in str(Requirement(r).marker)]
+    [req] = [
+        Requirement(r)
+        for r in meta.get_all("Requires-Dist") or []
+        if Requirement(r).name == "keezbord" and "all" in str(Requirement(r).marker)
+    ]
     assert req.extras == set(BASE_EXTRAS)  # web, board, pico, club: no pi4/pi5/pi
 
 
@@ -216,28 +263,57 @@ def base_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     in, and nothing is downloaded)."""
     venv = tmp_path_factory.mktemp("base") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                           "--no-deps", "--no-index", str(wheel)],
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return venv
 
 
 def _base_run(venv: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("KEEZBORD_", "PYTHON", "VIRTUAL_ENV"))}
-    env |= {"XDG_DATA_HOME": str(tmp / "xdg"),
-            "KEEZBORD_SYSTEM_CONFIG": str(tmp / "absent.toml")}
-    return subprocess.run([str(venv / "bin" / "keezbord"), *args], capture_output=True,
-                          text=True, timeout=60, check=False, cwd=tmp, env=env)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("KEEZBORD_", "PYTHON", "VIRTUAL_ENV"))
+    }
+    env |= {"XDG_DATA_HOME": str(tmp / "xdg"), "KEEZBORD_SYSTEM_CONFIG": str(tmp / "absent.toml")}
+    return subprocess.run(
+        [str(venv / "bin" / "keezbord"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp,
+        env=env,
+    )
 
 
 def test_the_base_venv_really_lacks_every_extra(base_venv: Path) -> None:
-    code = ("import importlib.util as u; "
-            "print([m for m in ('starlette', 'uvicorn', 'websockets', 'serial', 'mpremote', "
-            "'cairosvg', 'paho', 'pytest') if u.find_spec(m)])")
-    done = subprocess.run([str(base_venv / "bin" / "python"), "-c", code],
-                          capture_output=True, text=True, timeout=60, check=True)
+    code = (
+        "import importlib.util as u; "
+        "print([m for m in ('starlette', 'uvicorn', 'websockets', 'serial', 'mpremote', "
+        "'cairosvg', 'paho', 'pytest') if u.find_spec(m)])"
+    )
+    done = subprocess.run(
+        [str(base_venv / "bin" / "python"), "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert done.stdout.strip() == "[]"
 
 
@@ -253,29 +329,39 @@ def test_every_help_works_on_the_base_install(base_venv: Path, tmp_path: Path) -
     assert version == f"keezbord {pyproject['project']['version']}"
 
 
-def test_the_engine_and_the_rules_commands_work_on_the_base_install(base_venv: Path,
-                                                                    tmp_path: Path) -> None:
-    r = _base_run(base_venv, tmp_path, "moves", "--card", "5",
-                  "NNST20/NNNT33/NT60H3H4/NNNN 0 standard")
+def test_the_engine_and_the_rules_commands_work_on_the_base_install(
+    base_venv: Path, tmp_path: Path
+) -> None:
+    r = _base_run(
+        base_venv, tmp_path, "moves", "--card", "5", "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
+    )
     assert r.returncode == 0, r.stderr
     assert [m["move"] for m in json.loads(r.stdout)["moves"]] == ["5 0:S-T5", "5 0:T20-T25"]
     r = _base_run(base_venv, tmp_path, "selfplay", "--games", "1", "--seats", "2")
     assert r.returncode == 0, r.stderr
-    for args in (["board", "wiring"], ["board", "bom"], ["board", "geometry"],
-                 ["board", "template", "--out", "t.svg"]):
+    for args in (
+        ["board", "wiring"],
+        ["board", "bom"],
+        ["board", "geometry"],
+        ["board", "template", "--out", "t.svg"],
+    ):
         r = _base_run(base_venv, tmp_path, *args)
         assert r.returncode == 0 and r.stdout, (args, r.stderr)
     assert (tmp_path / "t.svg").read_text().startswith("<?xml")
 
 
-@pytest.mark.parametrize(("args", "extra"), [
-    (["sim", "--no-browser"], "web"),
-    (["board", "template", "--out", "t.pdf"], "board"),
-    (["firmware", "status", "--port", "/dev/null"], "pico"),
-    (["firmware", "install", "--chips", "12", "--port", "/dev/null"], "pico"),
-])
+@pytest.mark.parametrize(
+    ("args", "extra"),
+    [
+        (["sim", "--no-browser"], "web"),
+        (["board", "template", "--out", "t.pdf"], "board"),
+        (["firmware", "status", "--port", "/dev/null"], "pico"),
+        (["firmware", "install", "--chips", "12", "--port", "/dev/null"], "pico"),
+    ],
+)
 def test_a_command_whose_extra_is_missing_says_which_in_one_line(
-        base_venv: Path, tmp_path: Path, args: list[str], extra: str) -> None:
+    base_venv: Path, tmp_path: Path, args: list[str], extra: str
+) -> None:
     r = _base_run(base_venv, tmp_path, *args)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert r.stdout == "" and "Traceback" not in r.stderr

@@ -54,8 +54,7 @@ def test_gpio_board_first_scan_is_a_board_read_then_switches_are_hole_events() -
     chain.close_switch(WIRING.switch_index("N0.1"), False)
     got = [ev for t in range(1, 6) for ev in board.pump(t)]
     # debounce 3: the third scan that agrees reports the change
-    assert sorted(got, key=str) == [HoleEvent(3, "lift", "N0.1"),
-                                                  HoleEvent(3, "place", "T3")]
+    assert sorted(got, key=str) == [HoleEvent(3, "lift", "N0.1"), HoleEvent(3, "place", "T3")]
     assert board.health()["kind"] == "gpio" and board.health()["chain_ok"] is True
 
 
@@ -77,8 +76,7 @@ def test_gpio_board_leds_land_on_the_wiring_index_and_blink_by_re_rendering() ->
     t0, t5 = WIRING.led_index("T0"), WIRING.led_index("T5")
     assert lit(frame) == sorted([t0, t5])
     assert frame[t0] == colour("target") and frame[t5] == colour("error")
-    assert frame == tuple(render({"T0": "target", "T5": "error"}, WIRING.led_order, 0,
-                                 SETTINGS))
+    assert frame == tuple(render({"T0": "target", "T5": "error"}, WIRING.led_order, 0, SETTINGS))
     # The frame is unchanged, but time runs: error blinks at 4 Hz (on for 125 ms).
     board.pump(130)
     assert pixels.frames[-1].pixels[t5] == (0, 0, 0)
@@ -109,8 +107,7 @@ def serial_board() -> tuple[SerialBoard, Pico]:
     pico = Pico(chips=WIRING.chips, leds=len(WIRING.led_order))
     pico.chain.set(WIRING.switch_index("N1.2"), True)
     pico.run(30)
-    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
-                      emit_initial=False)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port, emit_initial=False)
     return SerialBoard(link, WIRING, SETTINGS, timeout_s=0), pico
 
 
@@ -135,7 +132,7 @@ def test_serial_board_resyncs_then_reports_switches_and_sends_rendered_frames() 
     i = WIRING.led_index("T9")
     r, g, b = colour("target")
     strip = pico.strip.last
-    assert strip[3 * i:3 * i + 3] == bytes((g, r, b))  # GRB on the wire
+    assert strip[3 * i : 3 * i + 3] == bytes((g, r, b))  # GRB on the wire
     assert sum(strip) == r + g + b  # that LED only
     h = board.health()
     assert h["kind"] == "pico-serial" and h["connected"] and h["frames_bad"] == 0
@@ -145,8 +142,7 @@ def test_serial_board_resyncs_then_reports_switches_and_sends_rendered_frames() 
 def serial_board_with(**kw: Any) -> tuple[SerialBoard, Pico]:
     pico = Pico(chips=WIRING.chips, leds=len(WIRING.led_order))
     pico.run(30)
-    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
-                      emit_initial=False)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port, emit_initial=False)
     return SerialBoard(link, WIRING, SETTINGS, timeout_s=0, **kw), pico
 
 
@@ -211,8 +207,7 @@ def test_serial_board_never_takes_an_untrusted_snapshot_as_the_board() -> None:
     # Scans 20 ms apart: the chain is trusted only after 80 ms, long after the host asks.
     pico = Pico(chips=WIRING.chips, leds=len(WIRING.led_order), scan_hz=50)
     pico.chain.set(WIRING.switch_index("N1.2"), True)
-    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port,
-                      emit_initial=False)
+    link = SerialLink("/dev/fake", clock=pico.clock.ms, open_port=pico.port, emit_initial=False)
     board = SerialBoard(link, WIRING, SETTINGS, timeout_s=0)
     got: list[object] = []
     for t in range(40):

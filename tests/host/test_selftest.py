@@ -65,7 +65,11 @@ def test_wrong_switch_is_swapped_and_unmapped_input_is_flagged() -> None:
     w, _ = feed(w, (0, SwitchChange(0, sw("T2"), True)), (400, WalkTick(400)))
     r = w.results[-1]
     assert (r.status, r.reads_as, r.switch, r.expected_switch) == (
-        "swapped", "T2", sw("T2"), sw("T0"))
+        "swapped",
+        "T2",
+        sw("T2"),
+        sw("T0"),
+    )
     w, _ = feed(w, (500, SwitchChange(500, sw("T2"), False)), (900, WalkTick(900)))
     spare = WIRING.switch_order.index(None) if None in WIRING.switch_order else None
     if spare is not None:
@@ -76,12 +80,14 @@ def test_wrong_switch_is_swapped_and_unmapped_input_is_flagged() -> None:
 def test_bouncing_switch_is_chatter_and_a_pawn_that_falls_off_is_waited_for() -> None:
     w, _ = start_walk(WIRING, [], 0, ORDER)
     s = sw("T0")
-    w, _ = feed(w, *[(t, SwitchChange(t, s, t % 40 == 0)) for t in range(0, 180, 20)],
-                (600, WalkTick(600)))
+    w, _ = feed(
+        w, *[(t, SwitchChange(t, s, t % 40 == 0)) for t in range(0, 180, 20)], (600, WalkTick(600))
+    )
     assert w.results[-1].status == "chatter" and w.results[-1].transitions == 9
     w2, _ = start_walk(WIRING, [], 0, ORDER)
-    w2, _ = feed(w2, (0, SwitchChange(0, s, True)), (50, SwitchChange(50, s, False)),
-                 (500, WalkTick(500)))
+    w2, _ = feed(
+        w2, (0, SwitchChange(0, s, True)), (50, SwitchChange(50, s, False)), (500, WalkTick(500))
+    )
     assert w2.phase == "place" and w2.results == ()
 
 
@@ -97,8 +103,13 @@ def test_skip_timeout_and_stuck_switches() -> None:
 
 def test_walk_finishes_with_a_report() -> None:
     w, _ = start_walk(WIRING, [], 0, ("T0",))
-    w, eff = feed(w, (0, SwitchChange(0, sw("T0"), True)), (400, WalkTick(400)),
-                  (410, SwitchChange(410, sw("T0"), False)), (800, WalkTick(800)))
+    w, eff = feed(
+        w,
+        (0, SwitchChange(0, sw("T0"), True)),
+        (400, WalkTick(400)),
+        (410, SwitchChange(410, sw("T0"), False)),
+        (800, WalkTick(800)),
+    )
     fin = [e for e in eff if isinstance(e, Finished)]
     assert len(fin) == 1 and fin[0].report.ok and w.phase == "done"
     assert feed(w, (900, WalkTick(900)))[1] == []
@@ -127,7 +138,14 @@ def test_simulated_faults_are_each_found() -> None:
     r = sim("swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2")
     status = {x.hole: x.status for x in r.results}
     assert {h for h, s in status.items() if s != "ok"} == {
-        "T1", "T2", "T3", "T4", "T7", "T9", "N0.1"}
+        "T1",
+        "T2",
+        "T3",
+        "T4",
+        "T7",
+        "T9",
+        "N0.1",
+    }
     assert status["T9"] == "chatter" and status["T7"] == "missing"
     assert r.swapped_pairs() == [("T1", "T2"), ("T3", "T4")]
     assert r.stuck_holes == ("N0.1",) and not r.ok
@@ -144,13 +162,23 @@ def test_bad_fault_spec() -> None:
         SimBoard(WIRING, SimFaults.parse("missing:T99"))
 
 
-def test_cli_selftest_sim_writes_json_and_text(tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_selftest_sim_writes_json_and_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = tmp_path / "board.toml"
     cfg.write_text("[board]\nseats = 2\nsegment = 8\n")
     rep = tmp_path / "out.json"
-    args = ["selftest", "--config", str(cfg), "--sim", "--quiet", "--report", str(rep),
-            "--lang", "nl"]
+    args = [
+        "selftest",
+        "--config",
+        str(cfg),
+        "--sim",
+        "--quiet",
+        "--report",
+        str(rep),
+        "--lang",
+        "nl",
+    ]
     assert main(args) == 0
     assert json.loads(rep.read_text())["ok"] is True
     assert "in orde" in rep.with_suffix(".txt").read_text()

@@ -13,16 +13,23 @@ from keezbord.host.drivers.fakes import Hc165Chain
 from keezbord.host.drivers.scanner_gpio import ChainPins
 
 
-@pytest.mark.parametrize("error", [
-    RuntimeError("ws2811_init failed with code -5 (mmap() failed)"),
-    ImportError("No module named 'neopixel'"),
-])
+@pytest.mark.parametrize(
+    "error",
+    [
+        RuntimeError("ws2811_init failed with code -5 (mmap() failed)"),
+        ImportError("No module named 'neopixel'"),
+    ],
+)
 def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        error: Exception) -> None:
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: Exception,
+) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text('[board]\nseats = 2\nsegment = 8\n'
-                   '[scanner]\nkind = "gpio"\nmethod = "bitbang"\n')
+    cfg.write_text(
+        '[board]\nseats = 2\nsegment = 8\n[scanner]\nkind = "gpio"\nmethod = "bitbang"\n'
+    )
     factories: list[pins.MockPinFactory] = []
 
     def factory() -> pins.MockPinFactory:
@@ -36,8 +43,7 @@ def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
 
     monkeypatch.setattr(pins, "RPiGPIOFactory", factory)
     monkeypatch.setattr(strip_neopixel, "open_neopixel", no_strip)
-    code = main(["selftest", "--config", str(cfg), "--quiet",
-                 "--report", str(tmp_path / "r.json")])
+    code = main(["selftest", "--config", str(cfg), "--quiet", "--report", str(tmp_path / "r.json")])
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -48,7 +54,7 @@ def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
 
 
 def test_no_gpio_library_says_which_extra_to_install(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cfg = tmp_path / "board.toml"
     cfg.write_text('[board]\nseats = 2\nsegment = 8\n[scanner]\nkind = "gpio"\n')
@@ -57,8 +63,10 @@ def test_no_gpio_library_says_which_extra_to_install(
         raise ImportError("No module named 'RPi'")
 
     monkeypatch.setattr(pins, "RPiGPIOFactory", no_rpi)
-    assert main(["selftest", "--config", str(cfg), "--quiet",
-                 "--report", str(tmp_path / "r.json")]) == 2
+    assert (
+        main(["selftest", "--config", str(cfg), "--quiet", "--report", str(tmp_path / "r.json")])
+        == 2
+    )
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "keezbord[pi4]" in err
     assert not (tmp_path / "r.json").exists()

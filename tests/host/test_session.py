@@ -41,12 +41,19 @@ def _trace(tmp_path: Path, lines: list[str]) -> str:
     return str(p)
 
 
-def test_replay_cli_prints_decisions_leds_and_state(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    path = _trace(tmp_path, [json.dumps(SETUP), '{"t": 10, "type": "card", "card": "5"}',
-                             '{"t": 20, "type": "card", "card": "A"}',
-                             '{"t": 30, "type": "lift", "hole": "N0.1"}',
-                             '{"t": 40, "type": "place", "hole": "T0"}'])
+def test_replay_cli_prints_decisions_leds_and_state(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _trace(
+        tmp_path,
+        [
+            json.dumps(SETUP),
+            '{"t": 10, "type": "card", "card": "5"}',
+            '{"t": 20, "type": "card", "card": "A"}',
+            '{"t": 30, "type": "lift", "hole": "N0.1"}',
+            '{"t": 40, "type": "place", "hole": "T0"}',
+        ],
+    )
     assert main(["replay", path, "--leds", "--lang", "nl"]) == 0
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert out[-1]["type"] == "state"
@@ -56,20 +63,29 @@ def test_replay_cli_prints_decisions_leds_and_state(tmp_path: Path,
     assert [d["move"] for d in out if d["type"] == "move"] == ["A 0:N-S"]
 
 
-@pytest.mark.parametrize(("line", "needle"), [
-    ("not json", "line 2"), ('{"t": 5, "type": "lift", "hole": "T99"}', "line 2"),
-    ('{"t": 5, "type": "fly"}', "line 2"), ('{"type": "lift", "hole": "T1"}', "line 2")])
-def test_replay_cli_bad_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                              line: str, needle: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("not json", "line 2"),
+        ('{"t": 5, "type": "lift", "hole": "T99"}', "line 2"),
+        ('{"t": 5, "type": "fly"}', "line 2"),
+        ('{"type": "lift", "hole": "T1"}', "line 2"),
+    ],
+)
+def test_replay_cli_bad_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, needle: str
+) -> None:
     path = _trace(tmp_path, [json.dumps(SETUP), line])
     assert main(["replay", path]) == 2
     err = capsys.readouterr().err
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_replay_cli_time_going_backwards(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    path = _trace(tmp_path, [json.dumps(SETUP), '{"t": 9, "type": "tick"}',
-                             '{"t": 5, "type": "tick"}'])
+def test_replay_cli_time_going_backwards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _trace(
+        tmp_path, [json.dumps(SETUP), '{"t": 9, "type": "tick"}', '{"t": 5, "type": "tick"}']
+    )
     assert main(["replay", path]) == 2
     assert "line 3" in capsys.readouterr().err

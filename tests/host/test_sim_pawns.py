@@ -7,9 +7,19 @@ from keezbord.host.events import HoleEvent
 from keezbord.host.referee import board_of
 from keezbord.host.sim.pawns import PawnTracker
 
-POS = Position.from_dict({"seats": 4, "profile": "standard", "turn": 0,
-                          "pawns": [["T3", "N", "N", "N"], ["T20", "N", "N", "N"],
-                                    ["N", "N", "N", "N"], ["N", "N", "N", "N"]]})
+POS = Position.from_dict(
+    {
+        "seats": 4,
+        "profile": "standard",
+        "turn": 0,
+        "pawns": [
+            ["T3", "N", "N", "N"],
+            ["T20", "N", "N", "N"],
+            ["N", "N", "N", "N"],
+            ["N", "N", "N", "N"],
+        ],
+    }
+)
 
 
 def test_colours_follow_the_position_and_a_lifted_pawn_keeps_its_seat() -> None:

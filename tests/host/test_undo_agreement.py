@@ -20,13 +20,18 @@ from keezbord.host.referee.step import new_game, step
 from keezbord.host.session import GameSession
 from keezbord.host.sim.physical import apply_events, events_for_move
 
-CASES = [(4, "standard", 1), (6, "keezspel", 2), (2, "nk", 3), (3, "reiseditie", 4),
-         (8, "bordspel", 5), (4, "wikipedia", 6)]
+CASES = [
+    (4, "standard", 1),
+    (6, "keezspel", 2),
+    (2, "nk", 3),
+    (3, "reiseditie", 4),
+    (8, "bordspel", 5),
+    (4, "wikipedia", 6),
+]
 
 
 @pytest.mark.parametrize(("seats", "profile", "seed"), CASES)
-def test_taking_back_a_move_agrees_with_the_referee(seats: int, profile: str,
-                                                    seed: int) -> None:
+def test_taking_back_a_move_agrees_with_the_referee(seats: int, profile: str, seed: int) -> None:
     """Both play the same game (the referee from the switches); after every accepted
     move the referee's undo and ``Game.pop`` must give the same position and table, and
     ``push`` must bring both back. A discard the referee does not take back."""
@@ -47,8 +52,9 @@ def test_taking_back_a_move_agrees_with_the_referee(seats: int, profile: str,
             state, _ = step(state, Discard(t, turn.discarded))
             t += 1000
             _, effects = step(state, Undo(t))
-            assert [e.data["ok"] for e in effects
-                    if isinstance(e, Decision) and e.type == "undo"] == [False]
+            assert [
+                e.data["ok"] for e in effects if isinstance(e, Decision) and e.type == "undo"
+            ] == [False]
             continue
         assert turn.card is not None and turn.after is not None
         state, _ = step(state, CardTap(t, turn.card))
@@ -63,8 +69,9 @@ def test_taking_back_a_move_agrees_with_the_referee(seats: int, profile: str,
         assert (state.pos, state.table) == (game.position, game.table)
 
         undone, effects = step(state, Undo(t + 1))
-        assert [e.data["ok"] for e in effects
-                if isinstance(e, Decision) and e.type == "undo"] == [True]
+        assert [e.data["ok"] for e in effects if isinstance(e, Decision) and e.type == "undo"] == [
+            True
+        ]
         assert game.pop() == turn
         assert (undone.pos, undone.table) == (game.position, game.table)
         assert undone.winner is None and not game.over
@@ -74,8 +81,9 @@ def test_taking_back_a_move_agrees_with_the_referee(seats: int, profile: str,
     assert compared > 20
 
 
-def _move_events(game: Game, bots: list[RandomBot], rng: random.Random, t: int,
-                 board: frozenset[str]) -> tuple[list[Event], frozenset[str], bool]:
+def _move_events(
+    game: Game, bots: list[RandomBot], rng: random.Random, t: int, board: frozenset[str]
+) -> tuple[list[Event], frozenset[str], bool]:
     """The next turn of the game as sensor events (a discard, or a card and the move)."""
     game.exchange(bots)
     seat = game.to_play

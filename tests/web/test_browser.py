@@ -54,10 +54,12 @@ def test_a_game_by_mouse_with_bots(serve: Serve, page: Any, tmp_path: Path) -> N
     shot(page, "2-moved")
     # The bots play their turns visibly, through the referee, until it is red's turn again.
     # (A bot with no A or K shows its hand: a discard, not a move.)
-    page.wait_for_function("""() => { const s = window.keezbord.state;
+    page.wait_for_function(
+        """() => { const s = window.keezbord.state;
         return s && s.turn === 0 && s.hand.active && [1, 2, 3].every((b) => s.decisions.some(
             (d) => d.seat === b && (d.type === "move" || (d.type === "discard" && d.ok)))); }""",
-                           timeout=30000)
+        timeout=30000,
+    )
     page.wait_for_selector(".card:not([disabled])")
     assert "rood (jij)" in page.inner_text("#status")
     bot_lines = page.inner_text("#moves") + page.inner_text("#log")
@@ -65,8 +67,9 @@ def test_a_game_by_mouse_with_bots(serve: Serve, page: Any, tmp_path: Path) -> N
     shot(page, "3-after-bots")
 
 
-def test_illegal_placement_by_keyboard_and_language(serve: Serve, page: Any,
-                                                    tmp_path: Path) -> None:
+def test_illegal_placement_by_keyboard_and_language(
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
     page.goto(srv.url + "/?lang=nl")
@@ -104,13 +107,13 @@ def test_illegal_placement_by_keyboard_and_language(serve: Serve, page: Any,
     page.wait_for_selector("#flag", state="hidden")
     assert page.get_attribute(".hole[data-hole='T5']", "data-led") is None
     # The focused hole shows a visible focus ring (keyboard users see where they are).
-    stroke = page.eval_on_selector(".hole[data-hole='N0.1'] .pit",
-                                   "e => getComputedStyle(e).strokeWidth")
+    stroke = page.eval_on_selector(
+        ".hole[data-hole='N0.1'] .pit", "e => getComputedStyle(e).strokeWidth"
+    )
     assert stroke == "3.5px"
 
 
-def test_a_restart_resumes_the_game_on_the_page(serve: Serve, page: Any,
-                                                tmp_path: Path) -> None:
+def test_a_restart_resumes_the_game_on_the_page(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
     db = tmp_path / "g.sqlite"
     srv = serve(sim(db, ["human"] * 4, seed))

@@ -35,13 +35,21 @@ def keyboard_move(page: Any, frm: str, to: str) -> None:
     page.keyboard.press("Enter")
 
 
-def test_partner_exchange_by_keyboard_then_play_goes_on(serve: Serve, page: Any,
-                                                        tmp_path: Path) -> None:
+def test_partner_exchange_by_keyboard_then_play_goes_on(
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
     seed = 0  # seat 0 to play, dealt K 9 8 Q 2
     dealt = Game(4, "reiseditie", seed, teams="pairs").hand(0)
     assert dealt[:2] == ["K", "9"]
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed,
-                    profile="reiseditie", teams="pairs"))
+    srv = serve(
+        sim(
+            tmp_path / "g.sqlite",
+            ["human", "greedy", "greedy", "greedy"],
+            seed,
+            profile="reiseditie",
+            teams="pairs",
+        )
+    )
     page.goto(srv.url + "/?lang=en")
     page.wait_for_selector("#cards .card.give")
     assert "choose a card for your partner" in page.inner_text("#tray-title")
@@ -51,12 +59,15 @@ def test_partner_exchange_by_keyboard_then_play_goes_on(serve: Serve, page: Any,
     page.wait_for_function("document.activeElement?.dataset?.card === 'K'")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.card") == "9"
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == \
-        "Pass to partner: 9"
+    assert (
+        page.evaluate("document.activeElement.getAttribute('aria-label')") == "Pass to partner: 9"
+    )
     shot(page, "7-exchange")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => { const s = window.keezbord.state; "
-                           "return s && s.exchange === null && s.hand.active; }")
+    page.wait_for_function(
+        "() => { const s = window.keezbord.state; "
+        "return s && s.exchange === null && s.hand.active; }"
+    )
     hub = srv.hub
     assert hub.sim is not None and "9" in hub.sim.hand(2)
     assert "Hand of" in page.inner_text("#tray-title")
@@ -69,14 +80,17 @@ def test_partner_exchange_by_keyboard_then_play_goes_on(serve: Serve, page: Any,
     page.wait_for_selector("#played:has-text('Played')")
     keyboard_move(page, "N0.1", "T0")
     page.wait_for_selector("#moves li[data-move='K 0:N-S']")
-    page.wait_for_function("""() => window.keezbord.state.decisions.some(
+    page.wait_for_function(
+        """() => window.keezbord.state.decisions.some(
         (d) => d.seat === 1 && (d.type === "move" || (d.type === "discard" && d.ok)))""",
-                           timeout=20000)
+        timeout=20000,
+    )
     shot(page, "8-exchange-played")
 
 
 def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
-        serve: Serve, page: Any, tmp_path: Path) -> None:
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "s.sqlite", ["human"] * 4, seed))
     page.goto(srv.url + "/?lang=en")
@@ -90,8 +104,10 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
     assert "50:00" in page.inner_text("#clock")
     # The new-game form starts from the game being played.
     assert page.eval_on_selector("#newgame [name=profile]", "e => e.value") == "nk"
-    assert page.eval_on_selector("#newgame [name=players]", "e => e.value") == \
-        "human,human,human,human"
+    assert (
+        page.eval_on_selector("#newgame [name=players]", "e => e.value")
+        == "human,human,human,human"
+    )
     page.click(f".card[data-card='{card}']")
     keyboard_move(page, "N0.1", "T0")
     page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")
@@ -103,8 +119,9 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
     page.wait_for_selector("#flag:not([hidden])")
     assert page.inner_text("#flag-reason").startswith("penalty: put red's pawn on T0")
     assert page.get_attribute(".hole[data-hole='T0']", "data-led") == "error"
-    restore = page.eval_on_selector_all(".hole[data-led='restore']",
-                                        "es => es.map((e) => e.dataset.hole)")
+    restore = page.eval_on_selector_all(
+        ".hole[data-led='restore']", "es => es.map((e) => e.dataset.hole)"
+    )
     assert len(restore) == 1 and restore[0].startswith("N0.")
     assert "move the pawn on T0 back to N0." in page.inner_text("#flag-guidance")
     log = page.inner_text("#log")
@@ -118,8 +135,9 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
     shot(page, "10-nk-put-right")
 
 
-def test_board_health_panel_shows_a_chattering_switch(serve: Serve, page: Any,
-                                                      tmp_path: Path) -> None:
+def test_board_health_panel_shows_a_chattering_switch(
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
     gpio = FakeGpio(nests())
     opts = HubOptions(mode="run", db=tmp_path / "r.sqlite", token="secret", health_ms=50)
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}

@@ -23,16 +23,17 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def app(db: Path, seed: int, kinds: list[str]) -> Any:
     opts = HubOptions(db=db, seed=seed, bot_speed=0.05, think_ms=100)
-    return create_app(lambda: Hub.open_sim(opts, kinds=kinds, profile="reiseditie",
-                                           teams="pairs"))
+    return create_app(lambda: Hub.open_sim(opts, kinds=kinds, profile="reiseditie", teams="pairs"))
 
 
 def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
     seed = 7
     dealt = Game(4, "reiseditie", seed, teams="pairs").hand(0)  # before the exchange
     db = tmp_path / "g.sqlite"
-    with TestClient(app(db, seed, ["human", "greedy", "greedy", "greedy"])) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(app(db, seed, ["human", "greedy", "greedy", "greedy"])) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         ex = s["exchange"]
         assert ex == {"seat": 0, "partner": 2, "cards": dealt, "waiting": [0]}
@@ -50,8 +51,10 @@ def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
         assert give in hub.sim.hand(2)  # the partner received it
         assert len(hub.sim.hand(0)) == 5 and hub.sim.info.exchanges["0.0"][0] == give
     # A restart remembers the choice: the hands are the same, nothing is asked again.
-    with TestClient(app(db, seed + 1, ["human", "greedy", "greedy", "greedy"])) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(app(db, seed + 1, ["human", "greedy", "greedy", "greedy"])) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         assert s["exchange"] is None
         hub = c.app.state.hub  # type: ignore[attr-defined]
@@ -59,8 +62,10 @@ def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
 
 
 def test_two_human_seats_each_choose(tmp_path: Path) -> None:
-    with TestClient(app(tmp_path / "g.sqlite", 3, ["human", "human", "greedy", "greedy"])) \
-            as c, c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(app(tmp_path / "g.sqlite", 3, ["human", "human", "greedy", "greedy"])) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         assert s["exchange"]["waiting"] == [0, 1] and s["exchange"]["seat"] == 0
         ws.send_json({"type": "give", "card": s["exchange"]["cards"][0]})

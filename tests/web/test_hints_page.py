@@ -32,8 +32,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 
-POSITION = {"seats": 4, "turn": 0, "pawns": [["T9", "T40", "N", "N"], ["T14", "N", "N", "N"],
-                                             ["N", "N", "N", "N"], ["N", "N", "N", "N"]]}
+POSITION = {
+    "seats": 4,
+    "turn": 0,
+    "pawns": [
+        ["T9", "T40", "N", "N"],
+        ["T14", "N", "N", "N"],
+        ["N", "N", "N", "N"],
+        ["N", "N", "N", "N"],
+    ],
+}
 
 
 def start(serve: Serve, db: Path, hints: str) -> tuple[LiveServer, FakeGpio]:
@@ -49,8 +57,9 @@ def tap(srv: LiveServer, card: str) -> None:
     hub.post(CardTap(hub.now(), card))
 
 
-def test_full_hint_lit_on_the_strip_and_named_on_the_page(serve: Serve, page: Any,
-                                                          tmp_path: Path) -> None:
+def test_full_hint_lit_on_the_strip_and_named_on_the_page(
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
     srv, gpio = start(serve, tmp_path / "h.sqlite", "full")
     page.goto(srv.url + "/?lang=nl")
     page.wait_for_selector(".hole[data-hole='T9']")
@@ -98,8 +107,9 @@ def test_coach_speaks_after_the_worse_move(serve: Serve, page: Any, tmp_path: Pa
 def test_search_bots_in_the_simulator_and_never_a_coach_for_bots(tmp_path: Path) -> None:
     # The players list accepts "search"; bots' moves are never coached.
     opts = HubOptions(db=tmp_path / "s.sqlite", seed=4, bot_speed=0.02, think_ms=50)
-    app = create_app(lambda: Hub.open_sim(opts, kinds=["search", "greedy", "search", "greedy"],
-                                          hints="coach"))
+    app = create_app(
+        lambda: Hub.open_sim(opts, kinds=["search", "greedy", "search", "greedy"], hints="coach")
+    )
     with TestClient(app) as c, c.websocket_connect("/ws") as ws:
         _, s = hello(ws)
         assert [p["kind"] for p in s["players"]] == ["search", "greedy", "search", "greedy"]

@@ -27,11 +27,9 @@ def nk_app(db: Path, seed: int) -> Any:
     return create_app(lambda: Hub.open_sim(opts, kinds=["human"] * 4, profile="nk"))
 
 
-def test_penalty_from_the_page_sends_the_pawn_back_and_the_board_follows(
-        tmp_path: Path) -> None:
+def test_penalty_from_the_page_sends_the_pawn_back_and_the_board_follows(tmp_path: Path) -> None:
     seed, card = opening_seed()
-    with TestClient(nk_app(tmp_path / "g.sqlite", seed)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with TestClient(nk_app(tmp_path / "g.sqlite", seed)) as c, c.websocket_connect("/ws") as ws:
         _, s = hello(ws)
         assert s["profile"] == "nk" and card in s["hand"]["cards"]
         assert s["clock"]["limit_ms"] == 50 * 60_000 and s["clock"]["running"]
@@ -46,8 +44,7 @@ def test_penalty_from_the_page_sends_the_pawn_back_and_the_board_follows(
         assert s["leds"]["T0"] == "error"
         assert s["flag"]["guidance"][0]["en"].startswith("move the pawn on T0 back to N0.")
         ws.send_json({"type": "fix"})
-        s = until(ws, lambda s: s["flag"] is None and "T0" not in
-                  {p["hole"] for p in s["pawns"]})
+        s = until(ws, lambda s: s["flag"] is None and "T0" not in {p["hole"] for p in s["pawns"]})
         assert any(d["type"] == "resolved" for d in s["decisions"])
         assert len(s["history"]) == 1 and s["turn"] == 1
         # the simulator's hands follow the referee: seat 1 can still play its hand
@@ -63,8 +60,10 @@ def test_penalty_from_the_page_sends_the_pawn_back_and_the_board_follows(
 
 def test_penalty_needs_nk_and_the_token(tmp_path: Path) -> None:
     seed, _ = opening_seed()
-    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         assert s["clock"]["limit_ms"] is None
         for msg in ({"type": "penalty", "seat": 0}, {"type": "time_limit"}):
@@ -83,6 +82,7 @@ def test_penalty_needs_nk_and_the_token(tmp_path: Path) -> None:
             ws.send_json({"type": "penalty", "seat": 9, "id": 3})
             assert ws.receive_json()["text"]["en"] == "choose a seat"
             ws.send_json({"type": "penalty", "seat": 2})
-            s = until(ws, lambda s: bool(s["decisions"]) and
-                      s["decisions"][-1]["type"] == "penalty")
+            s = until(
+                ws, lambda s: bool(s["decisions"]) and s["decisions"][-1]["type"] == "penalty"
+            )
             assert s["decisions"][-1]["ok"] is False  # nobody has a pawn out yet

@@ -29,8 +29,9 @@ def _page_lang(browser: Any, url: str, locale: str) -> str:
         ctx.close()
 
 
-def test_page_follows_the_browser_then_the_players_choice(serve: Serve, browser: Any,
-                                                           tmp_path: Path) -> None:
+def test_page_follows_the_browser_then_the_players_choice(
+    serve: Serve, browser: Any, tmp_path: Path
+) -> None:
     opts = HubOptions(db=tmp_path / "g.sqlite", seed=1)
     srv = serve(lambda: Hub.open_sim(opts, kinds=["human", "greedy", "greedy", "greedy"]))
     assert _page_lang(browser, srv.url, "en-GB") == "en"

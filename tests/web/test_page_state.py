@@ -34,9 +34,15 @@ def view(session: GameSession, **kw: Any) -> PageView:
     pawns = PawnTracker()
     pawns.recolour(st.pos, st.sensed)
     args: dict[str, Any] = {
-        "version": 7, "mode": "run", "snapshot": session.snapshot("nl"), "state": st,
-        "now": st.now + 5000, "words": move_words(st.history, {}),
-        "pawn_seat": pawns.pawn_seat, "held": pawns.held}
+        "version": 7,
+        "mode": "run",
+        "snapshot": session.snapshot("nl"),
+        "state": st,
+        "now": st.now + 5000,
+        "words": move_words(st.history, {}),
+        "pawn_seat": pawns.pawn_seat,
+        "held": pawns.held,
+    }
     return PageView(**{**args, **kw})
 
 
@@ -49,14 +55,22 @@ def test_a_real_boards_page(tmp_path: Path) -> None:
     assert page["players"][1]["colour"]["en"] and page["players"][0]["team"] == [0, 2]
     assert page["hand"] is None and page["exchange"] is None and page["score"] is None
     first: MoveRecord = st.history[0]
-    assert page["history"][0] == {"n": 1, "seat": first.seat, "card": first.card,
-                                  "move": first.text,
-                                  "words": describe_move(first.before, first.move).as_dict()}
+    assert page["history"][0] == {
+        "n": 1,
+        "seat": first.seat,
+        "card": first.card,
+        "move": first.text,
+        "words": describe_move(first.before, first.move).as_dict(),
+    }
     # Every sensed hole is drawn with the colour the position gives it.
     assert [p["hole"] for p in page["pawns"]] == sorted(st.sensed)
     assert all(p["seat"] is not None for p in page["pawns"])
-    assert page["clock"] == {"elapsed_ms": st.now + 5000, "running": True, "limit_ms": None,
-                             "stopped": False}
+    assert page["clock"] == {
+        "elapsed_ms": st.now + 5000,
+        "running": True,
+        "limit_ms": None,
+        "stopped": False,
+    }
     session.close()
 
 
@@ -64,8 +78,11 @@ def test_a_flag_comes_with_guidance_for_each_pawn(tmp_path: Path) -> None:
     session = played(tmp_path, 1)
     st = session.state
     hole = sorted(h for h in st.sensed if h.startswith("T"))[0]
-    empty = next(f"T{i}" for i in range(st.pos.topology.ring) if f"T{i}" not in st.sensed
-                 and abs(i - int(hole[1:])) > 5)
+    empty = next(
+        f"T{i}"
+        for i in range(st.pos.topology.ring)
+        if f"T{i}" not in st.sensed and abs(i - int(hole[1:])) > 5
+    )
     t = st.now + 100
     session.feed(HoleEvent(t, "lift", hole))
     session.feed(HoleEvent(t + 100, "place", empty))
@@ -106,8 +123,9 @@ def test_words_are_said_once_and_forgotten_on_undo(tmp_path: Path) -> None:
     cache[0] = (history[0].text, {"nl": "x", "en": "x"})  # said once, not again
     assert move_words(history, cache)[0] == {"nl": "x", "en": "x"}
     cache[1] = ("another move", {"nl": "y", "en": "y"})  # a corrected move is said anew
-    assert move_words(history, cache)[1] == describe_move(history[1].before,
-                                                          history[1].move).as_dict()
+    assert (
+        move_words(history, cache)[1] == describe_move(history[1].before, history[1].move).as_dict()
+    )
     assert move_words(history[:1], cache) == [{"nl": "x", "en": "x"}]
     assert list(cache) == [0]
     session.close()

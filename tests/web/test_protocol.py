@@ -69,7 +69,8 @@ def test_hello_state_geometry_and_palette(tmp_path: Path) -> None:
         pal = c.get("/api/palette").json()
         assert pal["error"]["hex"] == "#d55e00" and DEFAULT_STYLES["error"].colour == (213, 94, 0)
         assert {r: p["pattern"] for r, p in pal.items()} == {
-            r: s.pattern for r, s in DEFAULT_STYLES.items()}
+            r: s.pattern for r, s in DEFAULT_STYLES.items()
+        }
         with c.websocket_connect("/ws") as ws:
             h, s = hello(ws)
             assert h["mode"] == "sim" and h["control"] is True and h["palette"] == pal
@@ -85,8 +86,10 @@ def test_hello_state_geometry_and_palette(tmp_path: Path) -> None:
 
 def test_a_move_through_the_socket_then_undo_restores_the_hand(tmp_path: Path) -> None:
     seed, card = opening_seed()
-    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s0 = hello(ws)
         hand0 = s0["hand"]["cards"]
         s = play_opening(ws, card)
@@ -101,22 +104,24 @@ def test_a_move_through_the_socket_then_undo_restores_the_hand(tmp_path: Path) -
         s = until(ws, lambda s: not s["history"])
         assert s["turn"] == 0 and sorted(s["hand"]["cards"]) == sorted(hand0)
         assert s["decisions"][-2]["type"] == "undo" or any(
-            d["type"] == "undo" and d["ok"] for d in s["decisions"])
+            d["type"] == "undo" and d["ok"] for d in s["decisions"]
+        )
         # The board still shows the move: after the settle time the referee asks to put
         # the pawn back (restore guidance), and the page's "fix" does it.
         s = until(ws, lambda s: s["flag"] is not None)
         assert s["leds"].get("T0") == "error"
         assert any(g["en"].startswith("move the pawn on T0") for g in s["flag"]["guidance"])
         ws.send_json({"type": "fix"})
-        s = until(ws, lambda s: s["flag"] is None and "T0" not in
-                  {p["hole"] for p in s["pawns"]})
+        s = until(ws, lambda s: s["flag"] is None and "T0" not in {p["hole"] for p in s["pawns"]})
         assert s["leds"] == {"T0": "turn"}
 
 
 def test_illegal_placement_is_flagged_with_its_reason_and_put_right(tmp_path: Path) -> None:
     seed, card = opening_seed()
-    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         hello(ws)
         ws.send_json({"type": "card", "card": card})
         ws.send_json({"type": "lift", "hole": "N0.1"})
@@ -134,15 +139,19 @@ def test_illegal_placement_is_flagged_with_its_reason_and_put_right(tmp_path: Pa
 
 def test_refusals_are_bilingual_errors(tmp_path: Path) -> None:
     seed, _ = opening_seed()
-    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         not_held = next(c for c in "A23456789JQK" if c not in s["hand"]["cards"])
-        for msg, en in [({"type": "lift", "hole": "T9"}, "there is no pawn there"),
-                        ({"type": "place", "hole": "T9"}, "you hold no pawn"),
-                        ({"type": "lift", "hole": "X1"}, "unknown hole"),
-                        ({"type": "card", "card": not_held}, "that card is not in the hand"),
-                        ({"type": "nonsense"}, "unknown message")]:
+        for msg, en in [
+            ({"type": "lift", "hole": "T9"}, "there is no pawn there"),
+            ({"type": "place", "hole": "T9"}, "you hold no pawn"),
+            ({"type": "lift", "hole": "X1"}, "unknown hole"),
+            ({"type": "card", "card": not_held}, "that card is not in the hand"),
+            ({"type": "nonsense"}, "unknown message"),
+        ]:
             ws.send_json({**msg, "id": 7})
             reply = ws.receive_json()
             assert reply["type"] == "error" and reply["id"] == 7, reply
@@ -155,8 +164,12 @@ def test_refusals_are_bilingual_errors(tmp_path: Path) -> None:
 
 def test_a_bot_plays_its_turn_through_the_referee(tmp_path: Path) -> None:
     seed, _ = opening_seed(seat=1)
-    with TestClient(sim_app(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"],
-                            seed)) as c, c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(
+            sim_app(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed)
+        ) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         assert s["turn"] == 1 and s["hand"]["seat"] == 0 and not s["hand"]["active"]
         seen_busy = False
@@ -183,8 +196,7 @@ def test_a_restart_resumes_the_game_and_its_hands(tmp_path: Path) -> None:
     with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect("/ws") as ws:
         hello(ws)
         before = play_opening(ws, card)
-    with TestClient(sim_app(db, ["human"] * 4, seed + 1)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with TestClient(sim_app(db, ["human"] * 4, seed + 1)) as c, c.websocket_connect("/ws") as ws:
         _, after = hello(ws)
         assert after["game"] == before["game"]
         assert after["history"] == before["history"]
@@ -198,11 +210,21 @@ def test_a_restart_resumes_the_game_and_its_hands(tmp_path: Path) -> None:
 
 def test_new_game_from_the_page(tmp_path: Path) -> None:
     seed, _ = opening_seed()
-    with TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
-        ws.send_json({"type": "new_game", "seats": 6, "profile": "nk", "hints": "full",
-                      "players": ["human", "random"], "seed": 3})
+        ws.send_json(
+            {
+                "type": "new_game",
+                "seats": 6,
+                "profile": "nk",
+                "hints": "full",
+                "players": ["human", "random"],
+                "seed": 3,
+            }
+        )
         s = until(ws, lambda s: s["seats"] == 6)
         assert s["profile"] == "nk" and s["hints"] == "full" and s["game"] == 2
         assert [p["kind"] for p in s["players"]] == ["human", "random"] + ["greedy"] * 4
@@ -224,15 +246,16 @@ def test_run_mode_is_read_only_without_the_token(tmp_path: Path) -> None:
         with c.websocket_connect("/ws") as ws:
             h, s = hello(ws)
             assert h["mode"] == "run" and h["control"] is False and s["hand"] is None
-            for msg, en in [({"type": "lift", "hole": "N0.1"}, "this is a real board"),
-                            ({"type": "card", "card": "K"}, "this is a real board"),
-                            ({"type": "undo"}, "this needs the control token"),
-                            ({"type": "new_game"}, "this needs the control token")]:
+            for msg, en in [
+                ({"type": "lift", "hole": "N0.1"}, "this is a real board"),
+                ({"type": "card", "card": "K"}, "this is a real board"),
+                ({"type": "undo"}, "this needs the control token"),
+                ({"type": "new_game"}, "this needs the control token"),
+            ]:
                 ws.send_json(msg)
                 assert ws.receive_json()["text"]["en"].startswith(en)
             # The real board's events show on the page and light its LEDs.
-            board.put(__import__("keezbord.host.events", fromlist=["CardTap"]).CardTap(
-                0, "K"))
+            board.put(__import__("keezbord.host.events", fromlist=["CardTap"]).CardTap(0, "K"))
             until(ws, lambda s: s["card"] == "K")
             board.lift("N0.1")
             s = until(ws, lambda s: s["leds"].get("T0") == "target")

@@ -34,9 +34,12 @@ from keezbord.host.web.hub import Hub, HubOptions
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 WIRING = default_wiring(Topology(4, 16))
-CFG = BoardConfig(scanner=ScannerConfig(kind="gpio", load_pin=5, clock_pin=6, data_pin=13,
-                                        debounce=2, scan_hz=200, method="bitbang"),
-                  leds=LedConfig(brightness=0.5, budget_ma=None))
+CFG = BoardConfig(
+    scanner=ScannerConfig(
+        kind="gpio", load_pin=5, clock_pin=6, data_pin=13, debounce=2, scan_hz=200, method="bitbang"
+    ),
+    leds=LedConfig(brightness=0.5, budget_ma=None),
+)
 
 
 class FakeGpio:
@@ -49,8 +52,7 @@ class FakeGpio:
         for h in pawns:
             self.set(h, True)
         self.pixels = FakePixels(len(WIRING.led_order))
-        self.board: GpioBoard = gpio_board(CFG, WIRING, self.factory,
-                                           NeoPixelStrip(self.pixels))
+        self.board: GpioBoard = gpio_board(CFG, WIRING, self.factory, NeoPixelStrip(self.pixels))
 
     def set(self, hole: str, closed: bool) -> None:
         self.chain.close_switch(WIRING.switch_index(hole), closed)
@@ -77,12 +79,13 @@ def nests() -> list[str]:
     return [f"N{s}.{k}" for s in range(4) for k in range(1, 5)]
 
 
-def test_gpio_board_switches_reach_the_referee_and_its_leds_reach_the_strip(
-        tmp_path: Path) -> None:
+def test_gpio_board_switches_reach_the_referee_and_its_leds_reach_the_strip(tmp_path: Path) -> None:
     gpio = FakeGpio(nests())
     tr, tg, tb = DEFAULT_STYLES["target"].colour
-    with TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         assert s["turn"] == 0 and len(s["pawns"]) == 16
         gpio.set("N0.1", False)  # the pawn leaves its nest: its target lights
@@ -102,8 +105,10 @@ def test_gpio_board_switches_reach_the_referee_and_its_leds_reach_the_strip(
 
 def test_a_board_that_differs_at_start_is_resynced_and_flagged(tmp_path: Path) -> None:
     gpio = FakeGpio([*nests()[1:], "T5"])  # a pawn of seat 0 stands on T5
-    with TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         hello(ws)
         s = until(ws, lambda s: s["flag"] is not None)
         assert s["leds"]["T5"] == "error" and s["leds"]["N0.1"] == "restore"
@@ -119,8 +124,10 @@ def run_app_opts(db: Path, board: Any) -> Any:
 
 def test_health_chatter_and_broken_chain_reach_the_page(tmp_path: Path) -> None:
     gpio = FakeGpio(nests())
-    with TestClient(run_app_opts(tmp_path / "r.sqlite", gpio.board)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(run_app_opts(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         assert s["health"]["sensors"]["ok"] is True and s["health"]["sensors"]["bad"] == []
         assert s["health"]["link"]["kind"] == "gpio" and s["health"]["link"]["ok"] is True
@@ -148,8 +155,9 @@ def test_stuck_switch_is_reported_after_a_while(tmp_path: Path) -> None:
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         until(ws, lambda s: s["flag"] is not None)  # the referee flags the extra pawn too
         topo = hub.session.state.pos.topology
-        hub.monitor = HealthMonitor(topo.hole_names, hub.session.state.sensed,
-                                    start=hub.now(), stuck_ms=100)
+        hub.monitor = HealthMonitor(
+            topo.hole_names, hub.session.state.sensed, start=hub.now(), stuck_ms=100
+        )
         s = until(ws, lambda s: s["health"]["sensors"]["stuck_closed"] == ["T20"], limit=2000)
         assert s["health"]["sensors"]["bad"] == ["T20"]
 
@@ -174,15 +182,25 @@ class LinkBoard:
 
     def health(self) -> dict[str, Any]:
         self.health_calls += 1
-        return {"kind": "pico-serial", "ok": False, "connected": False,
-                "port": "/dev/ttyACM0", "frames_bad": 3, "gaps": 2,
-                "last_heartbeat_age_ms": 4200, "chain_ok": True, "error": "read failed"}
+        return {
+            "kind": "pico-serial",
+            "ok": False,
+            "connected": False,
+            "port": "/dev/ttyACM0",
+            "frames_bad": 3,
+            "gaps": 2,
+            "last_heartbeat_age_ms": 4200,
+            "chain_ok": True,
+            "error": "read failed",
+        }
 
 
 def test_serial_link_health_is_in_the_state(tmp_path: Path) -> None:
     board = LinkBoard()
-    with TestClient(run_app_opts(tmp_path / "r.sqlite", board)) as c, \
-            c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(run_app_opts(tmp_path / "r.sqlite", board)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
         _, s = hello(ws)
         link = s["health"]["link"]
         assert link["ok"] is False and link["frames_bad"] == 3 and link["gaps"] == 2

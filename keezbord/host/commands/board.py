@@ -31,9 +31,7 @@ SHEET_CHOICES = ("a4", "a3", "letter", "legal", "none")
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", type=int, default=None, help="2 to 8 (default 4)")
-    p.add_argument(
-        "--segment", type=int, default=None, help="track holes a seat (default 16)"
-    )
+    p.add_argument("--segment", type=int, default=None, help="track holes a seat (default 16)")
     p.add_argument(
         "--pitch", type=float, default=DEFAULT_PITCH_MM, help="hole centre spacing, mm (25)"
     )
@@ -60,16 +58,26 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     w = sub.add_parser("wiring", help="wiring sheet: chip by chip, LED by LED")
     _common(w)
     w.add_argument("--format", choices=("text", "csv", "json"), default="text")
-    w.add_argument("--config", metavar="FILE",
-                   help="board.toml: seats, segment and scanner.signature from it")
-    w.add_argument("--signature", type=_signature, default=None, metavar="BYTE|none",
-                   help="the signature chip's byte (default: scanner.signature with "
-                   "--config, else 0xA5, the reference design); none: no signature chip")
+    w.add_argument(
+        "--config", metavar="FILE", help="board.toml: seats, segment and scanner.signature from it"
+    )
+    w.add_argument(
+        "--signature",
+        type=_signature,
+        default=None,
+        metavar="BYTE|none",
+        help="the signature chip's byte (default: scanner.signature with "
+        "--config, else 0xA5, the reference design); none: no signature chip",
+    )
     w.add_argument("--out", help="write to this file instead of standard output")
     b = sub.add_parser("bom", help="bill of materials, power budget, fuse and wire gauge")
     _common(b)
-    b.add_argument("--config", metavar="FILE", help="board.toml: seats, segment, "
-                   "leds.brightness, leds.budget_ma and scanner.signature from it")
+    b.add_argument(
+        "--config",
+        metavar="FILE",
+        help="board.toml: seats, segment, "
+        "leds.brightness, leds.budget_ma and scanner.signature from it",
+    )
     b.add_argument("--puzzle", action="store_true", help="one piece a seat (connectors, caps)")
     b.add_argument(
         "--brightness",
@@ -77,14 +85,23 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="LED brightness cap, fraction of full white (default: leds.brightness, 0.4)",
     )
-    b.add_argument("--budget-ma", type=float, default=None,
-                   help="LED current budget in mA (default: leds.budget_ma, 2000)")
+    b.add_argument(
+        "--budget-ma",
+        type=float,
+        default=None,
+        help="LED current budget in mA (default: leds.budget_ma, 2000)",
+    )
     b.add_argument(
         "--max-lit", type=int, default=None, help="LEDs lit at once (default: all of them)"
     )
-    b.add_argument("--signature", type=_signature, default=None, metavar="BYTE|none",
-                   help="the signature chip (default: scanner.signature with --config, "
-                   "else 0xA5, the reference design)")
+    b.add_argument(
+        "--signature",
+        type=_signature,
+        default=None,
+        metavar="BYTE|none",
+        help="the signature chip (default: scanner.signature with --config, "
+        "else 0xA5, the reference design)",
+    )
     b.add_argument("--format", choices=("text", "json"), default="text")
     g = sub.add_parser("geometry", help="the board as JSON (what the web page draws)")
     _common(g)
@@ -148,10 +165,13 @@ def run_board(args: argparse.Namespace) -> int:
     signature = _chosen_signature(args, cfg)
     try:
         bom = bill_of_materials(
-            g, wiring, puzzle=args.puzzle,
+            g,
+            wiring,
+            puzzle=args.puzzle,
             brightness=args.brightness if args.brightness is not None else leds.brightness,
             budget_ma=args.budget_ma if args.budget_ma is not None else leds.budget_ma,
-            lit=args.max_lit, signature=signature,
+            lit=args.max_lit,
+            signature=signature,
             pi_direct=cfg is not None and cfg.scanner.kind == "gpio",
         )
     except BomError as e:
@@ -205,11 +225,16 @@ def _wiring_text(fmt: str, g: Geometry, w: Wiring, signature: int | None) -> str
             hole = w.hole_at_switch(bit)
             cells.append(f"{pin_letter(bit)}({input_pin(bit)})={hole or '(to 3V3)'}")
         lines.append(f"chip {chip:>2}: " + "  ".join(cells))
-    lines += ["", "LED data (3.3 V to 5 V):",
-              *(f"  {line}" for line in level_shifter_connections()),
-              "Power: 5 V and GND into every board piece (keezbord board bom gives the fuse "
-              "and the wire gauge); never tie the board's 5 V to the Pico's VBUS.",
-              "", "LED chain: data from the 74AHCT125 into LED 0, then in this order:", ""]
+    lines += [
+        "",
+        "LED data (3.3 V to 5 V):",
+        *(f"  {line}" for line in level_shifter_connections()),
+        "Power: 5 V and GND into every board piece (keezbord board bom gives the fuse "
+        "and the wire gauge); never tie the board's 5 V to the Pico's VBUS.",
+        "",
+        "LED chain: data from the 74AHCT125 into LED 0, then in this order:",
+        "",
+    ]
     for start in range(0, len(w.led_order), 8):
         cells = [
             f"{i:>3}={w.hole_at_led(i)}" for i in range(start, min(start + 8, len(w.led_order)))

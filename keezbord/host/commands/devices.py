@@ -32,8 +32,9 @@ def _monotonic_ms() -> int:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="FILE",
-                   help="board configuration (default: ./board.toml if present)")
+    p.add_argument(
+        "--config", metavar="FILE", help="board configuration (default: ./board.toml if present)"
+    )
     add_lang_argument(p)
 
 
@@ -44,12 +45,16 @@ def add_cards_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     e = sub.add_parser("enroll", help="tap every card of the deck once, in the order shown")
     _common(e)
-    e.add_argument("--reader", choices=READER_KINDS,
-                   help="card reader (default: rfid.reader of the configuration)")
+    e.add_argument(
+        "--reader",
+        choices=READER_KINDS,
+        help="card reader (default: rfid.reader of the configuration)",
+    )
     e.add_argument("--port", help="serial port of the reader (default: rfid.port)")
     e.add_argument("--cards", metavar="FILE", help="registry file (default: files.cards)")
-    e.add_argument("--fresh", action="store_true",
-                   help="start over instead of resuming the saved registry")
+    e.add_argument(
+        "--fresh", action="store_true", help="start over instead of resuming the saved registry"
+    )
     e.add_argument("--seed", type=int, default=1, help="tags of the simulated reader")
     ls = sub.add_parser("list", help="show the registry against the deck")
     _common(ls)
@@ -64,7 +69,7 @@ def run_cards(args: argparse.Namespace) -> int:
         return list_cards(cfg, path, args.lang, args.json, sys.stdout)
     kind = args.reader or cfg.rfid.reader
     if kind == "none":
-        raise UsageError("no card reader configured (rfid.reader = \"none\"); use --reader")
+        raise UsageError('no card reader configured (rfid.reader = "none"); use --reader')
     registry = CardRegistry() if args.fresh else load_registry(path)
     enrollment = Enrollment(cfg.seats, registry)
     if kind == "sim":
@@ -82,8 +87,10 @@ def sim_deck_reader(enrollment: Enrollment, seed: int) -> SimReader:
     """Tags for every card still to enroll, with a garbled read and a card tapped twice
     thrown in, so a demo shows how those are handled."""
     rng = random.Random(seed)
-    tags = ["04" + "".join(f"{rng.randrange(256):02X}" for _ in range(6))
-            for _ in enrollment.remaining()]
+    tags = [
+        "04" + "".join(f"{rng.randrange(256):02X}" for _ in range(6))
+        for _ in enrollment.remaining()
+    ]
     if len(tags) >= 3:
         tags.insert(2, "04A1??")  # a garbled read
         tags.insert(4, tags[1])  # the same card again
@@ -145,8 +152,9 @@ def list_cards(cfg: BoardConfig, path: Path, lang: str, as_json: bool, out: Text
         print(f"  {r:>2}  {have[r]}/{want[r]}  {tags}", file=out)
     missing = sum(max(0, want[r] - have[r]) for r in RANKS)
     if missing:
-        print(f"nog {missing} kaarten in te lezen" if nl else f"{missing} cards to enroll",
-              file=out)
+        print(
+            f"nog {missing} kaarten in te lezen" if nl else f"{missing} cards to enroll", file=out
+        )
     return 0
 
 
@@ -155,17 +163,29 @@ def list_cards(cfg: BoardConfig, path: Path, lang: str, as_json: bool, out: Text
 
 def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser)
-    parser.add_argument("--sim", action="store_true",
-                        help="run against a simulated board (no hardware needed)")
-    parser.add_argument("--faults", default="",
-                        help="faults for --sim, e.g. 'swap:T3,T4;missing:T7;chatter:T9;"
-                             "stuck:N0.1;led-swap:T1,T2'")
-    parser.add_argument("--report", default=None, metavar="FILE",
-                        help="also write the report as JSON to FILE, and a readable .txt "
-                             "beside it (default: only print it)")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                        help="give up on a hole after this long (default: wait; type s "
-                             "and Enter to skip a hole, q to stop)")
+    parser.add_argument(
+        "--sim", action="store_true", help="run against a simulated board (no hardware needed)"
+    )
+    parser.add_argument(
+        "--faults",
+        default="",
+        help="faults for --sim, e.g. 'swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2'",
+    )
+    parser.add_argument(
+        "--report",
+        default=None,
+        metavar="FILE",
+        help="also write the report as JSON to FILE, and a readable .txt "
+        "beside it (default: only print it)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give up on a hole after this long (default: wait; type s "
+        "and Enter to skip a hole, q to stop)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the report")
 
 
@@ -178,8 +198,9 @@ def run_selftest(args: argparse.Namespace) -> int:
     wiring = cfg.load_wiring()
     timeout_ms = None if args.timeout is None else int(args.timeout * 1000)
     settings = WalkSettings(timeout_ms=timeout_ms)
-    say: Callable[[str], None] = (lambda s: None) if args.quiet else (
-        lambda s: print(s, flush=True))
+    say: Callable[[str], None] = (
+        (lambda s: None) if args.quiet else (lambda s: print(s, flush=True))
+    )
     if args.sim:
         board = SimBoard(wiring, SimFaults.parse(args.faults))
         io: Any = _SayingIO(board, say, lang)
@@ -227,8 +248,12 @@ class _HardwareIO:
     """Switch changes from a scanner or the Pico link, LED frames rendered at the current
     time (so patterns blink), skips typed on standard input."""
 
-    def __init__(self, source: Callable[[int], list[Any]], show: Callable[[dict[str, str],
-                 int], object], keys: queue.Queue[str]) -> None:
+    def __init__(
+        self,
+        source: Callable[[int], list[Any]],
+        show: Callable[[dict[str, str], int], object],
+        keys: queue.Queue[str],
+    ) -> None:
         self.source, self.show, self.keys = source, show, keys
         self.frame: dict[str, str] = {}
 
@@ -263,8 +288,9 @@ def _stdin_keys() -> queue.Queue[str]:
     return q
 
 
-def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
-                       say: Callable[[str], None], lang: str) -> Any:
+def _selftest_hardware(
+    cfg: BoardConfig, wiring: Any, settings: Any, say: Callable[[str], None], lang: str
+) -> Any:
     from keezbord.host.drivers.leds import LedRenderer
     from keezbord.host.drivers.scanner_gpio import BrokenChainError
     from keezbord.host.selftest import run_walk, start_walk
@@ -281,8 +307,10 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
                 closers.append(factory.close)
                 scanner = scanner_from_config(cfg.scanner, wiring, factory)
             except ImportError as e:
-                raise UsageError(f"scanner.kind = \"gpio\" needs the Pi's GPIO (pip install "
-                                 f"'keezbord[pi4]' or [pi5]): {e}") from None
+                raise UsageError(
+                    f'scanner.kind = "gpio" needs the Pi\'s GPIO (pip install '
+                    f"'keezbord[pi4]' or [pi5]): {e}"
+                ) from None
             except (RuntimeError, ValueError) as e:
                 raise UsageError(f"scanner: {e}") from None
             s = cfg.scanner
@@ -329,10 +357,12 @@ def _selftest_hardware(cfg: BoardConfig, wiring: Any, settings: Any,
                 strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
             except (ImportError, RuntimeError, OSError, ValueError) as e:
                 # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
-                hint = (" (pip install 'keezbord[pi4]' or [pi5])"
-                        if isinstance(e, ImportError) else "")
-                raise UsageError(f"LED strip (leds.driver = neopixel, GPIO{cfg.leds.pin}): "
-                                 f"{e}{hint}") from None
+                hint = (
+                    " (pip install 'keezbord[pi4]' or [pi5])" if isinstance(e, ImportError) else ""
+                )
+                raise UsageError(
+                    f"LED strip (leds.driver = neopixel, GPIO{cfg.leds.pin}): {e}{hint}"
+                ) from None
             closers.append(strip.close)
             leds = StripLeds(strip, renderer)
             show = leds.show_frame

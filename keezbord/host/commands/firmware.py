@@ -27,9 +27,22 @@ from keezbord.hardware.wiring import REFERENCE_SIGNATURE, TAIL_LEVEL
 from keezbord.host.errors import UsageError
 
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
-FIRMWARE_FILES = ("protocol.py", "proto_viper.py", "scan.py", "debounce.py", "leds.py",
-                  "leds_viper.py", "patterns.py", "link.py", "stream.py", "app.py",
-                  "board_config.py", "ws2812.py", "ws2812_timing.py", "main.py")
+FIRMWARE_FILES = (
+    "protocol.py",
+    "proto_viper.py",
+    "scan.py",
+    "debounce.py",
+    "leds.py",
+    "leds_viper.py",
+    "patterns.py",
+    "link.py",
+    "stream.py",
+    "app.py",
+    "board_config.py",
+    "ws2812.py",
+    "ws2812_timing.py",
+    "main.py",
+)
 # Written at install (not in firmware/): the package's version, so the firmware reports
 # the version of the keezbord that installed it.
 VERSION_FILE = "version.py"
@@ -51,8 +64,11 @@ def firmware_dir() -> Path | None:
 def add_firmware_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     inst = sub.add_parser("install", help="copy the firmware and board.json to the Pico")
-    inst.add_argument("--port", help="the Pico's serial port (default: from --config, "
-                      "else the first USB device with vendor 2E8A)")
+    inst.add_argument(
+        "--port",
+        help="the Pico's serial port (default: from --config, "
+        "else the first USB device with vendor 2E8A)",
+    )
     inst.add_argument("--config", help="board.toml to take chips, LEDs and limits from")
     inst.add_argument("--chips", type=int, help="74HC165 chips in the chain")
     inst.add_argument("--leds", type=int, help="WS2812 LEDs on the strip")
@@ -60,16 +76,26 @@ def add_firmware_arguments(parser: argparse.ArgumentParser) -> None:
     inst.add_argument("--debounce", type=int, help="consistent samples before a change counts")
     inst.add_argument("--brightness", type=int, help="LED brightness 0..255")
     inst.add_argument("--max-ma", type=int, help="LED current budget in mA")
-    inst.add_argument("--signature", metavar="BYTE|none",
-                      help="the chain's signature chip (default: scanner.signature with "
-                      "--config, else 0xA5: a board built to the reference design)")
-    inst.add_argument("--firmware-dir",
-                      help="folder holding the firmware's .py files (default: the copy "
-                      "installed with keezbord)")
-    inst.add_argument("--dry-run", action="store_true",
-                      help="print board.json and the mpremote commands, run nothing")
-    inst.add_argument("--no-maintenance", action="store_true",
-                      help="skip the MAINTENANCE request (the Pico is already at its REPL)")
+    inst.add_argument(
+        "--signature",
+        metavar="BYTE|none",
+        help="the chain's signature chip (default: scanner.signature with "
+        "--config, else 0xA5: a board built to the reference design)",
+    )
+    inst.add_argument(
+        "--firmware-dir",
+        help="folder holding the firmware's .py files (default: the copy installed with keezbord)",
+    )
+    inst.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print board.json and the mpremote commands, run nothing",
+    )
+    inst.add_argument(
+        "--no-maintenance",
+        action="store_true",
+        help="skip the MAINTENANCE request (the Pico is already at its REPL)",
+    )
     st = sub.add_parser("status", help="connect to the firmware and print the link's health")
     st.add_argument("--port", help="serial port (default: the first Pico found)")
     st.add_argument("--seconds", type=float, default=2.0, help="how long to listen")
@@ -90,9 +116,12 @@ def board_json(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
 
         board = load_config(args.config)
         wiring = board.load_wiring()
-        cfg.update(chips=wiring.chips, leds=len(wiring.led_order),
-                   debounce=board.scanner.debounce,
-                   brightness=round(board.leds.brightness * 255))
+        cfg.update(
+            chips=wiring.chips,
+            leds=len(wiring.led_order),
+            debounce=board.scanner.debounce,
+            brightness=round(board.leds.brightness * 255),
+        )
         if board.scanner.scan_hz >= 200:
             cfg["scan_hz"] = board.scanner.scan_hz
         if board.leds.budget_ma is not None:
@@ -106,8 +135,14 @@ def board_json(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
         cfg["signature"] = _signature(args.signature)
     # the reference design ties the far end to 3V3 (keezbord board wiring)
     cfg["tail_level"] = TAIL_LEVEL
-    for key, lo, hi in (("chips", 1, 255), ("leds", 0, 2000), ("scan_hz", 200, 1000),
-                        ("debounce", 1, 20), ("brightness", 0, 255), ("max_ma", 100, 60_000)):
+    for key, lo, hi in (
+        ("chips", 1, 255),
+        ("leds", 0, 2000),
+        ("scan_hz", 200, 1000),
+        ("debounce", 1, 20),
+        ("brightness", 0, 255),
+        ("max_ma", 100, 60_000),
+    ):
         v = getattr(args, key)
         if v is None:
             continue
@@ -126,8 +161,7 @@ def _signature(text: str) -> int | None:
     try:
         v = int(text, 0)
     except ValueError:
-        raise UsageError(f"--signature must be a byte (e.g. 0xA5) or none, not {text!r}") \
-            from None
+        raise UsageError(f"--signature must be a byte (e.g. 0xA5) or none, not {text!r}") from None
     if not 0 <= v <= 255:
         raise UsageError(f"--signature must be 0 to 255, not {v}")
     return v
@@ -138,8 +172,11 @@ def version_module() -> str:
     place it is written), which the firmware reports in its HELLO."""
     from keezbord import __version__
 
-    return ("# Written by `keezbord firmware install`: the version of the keezbord that "
-            "installed it.\n" f"VERSION = {'keezbord-fw ' + __version__!r}\n")
+    return (
+        "# Written by `keezbord firmware install`: the version of the keezbord that "
+        "installed it.\n"
+        f"VERSION = {'keezbord-fw ' + __version__!r}\n"
+    )
 
 
 def mpremote_commands(port: str, files: list[Path], config_file: Path) -> list[list[str]]:
@@ -154,8 +191,10 @@ def _install(args: argparse.Namespace) -> int:
     cfg, config_port = board_json(args)
     found = Path(args.firmware_dir) if args.firmware_dir else firmware_dir()
     if found is None:
-        raise UsageError("the firmware files are not installed with keezbord; pass "
-                         "--firmware-dir (the firmware/ folder of the source)")
+        raise UsageError(
+            "the firmware files are not installed with keezbord; pass "
+            "--firmware-dir (the firmware/ folder of the source)"
+        )
     fw_dir = found
     if not args.dry_run:
         from keezbord.host.extras import require
@@ -164,8 +203,9 @@ def _install(args: argparse.Namespace) -> int:
     files = [fw_dir / name for name in FIRMWARE_FILES]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
-        raise UsageError(f"{fw_dir}: firmware files missing ({', '.join(missing)}); "
-                         "pass --firmware-dir")
+        raise UsageError(
+            f"{fw_dir}: firmware files missing ({', '.join(missing)}); pass --firmware-dir"
+        )
     port = args.port or config_port
     if port is None and not args.dry_run:
         from keezbord.host.drivers.link_serial import find_pico_port
@@ -183,8 +223,10 @@ def _install(args: argparse.Namespace) -> int:
         if args.dry_run:
             print("# board.json: " + json.dumps(cfg, sort_keys=True))
             if not args.no_maintenance:
-                print(f"# keezbord: send MAINTENANCE over {port} so the firmware restarts "
-                      "into the REPL")
+                print(
+                    f"# keezbord: send MAINTENANCE over {port} so the firmware restarts "
+                    "into the REPL"
+                )
             for cmd in commands:
                 print(shlex.join(cmd))
             return 0
@@ -194,8 +236,10 @@ def _install(args: argparse.Namespace) -> int:
             print(shlex.join(cmd), file=sys.stderr)
             done = subprocess.run([sys.executable, "-m", "mpremote", *cmd[1:]], check=False)
             if done.returncode != 0:
-                raise UsageError(f"mpremote failed (exit {done.returncode}); if the firmware "
-                                 "is stuck, hold the safe-mode pin (GP22) to GND at power-up")
+                raise UsageError(
+                    f"mpremote failed (exit {done.returncode}); if the firmware "
+                    "is stuck, hold the safe-mode pin (GP22) to GND at power-up"
+                )
     print(f"firmware installed on {port}: {cfg['chips']} chips, {cfg['leds']} LEDs")
     return 0
 
@@ -250,8 +294,7 @@ def _status(args: argparse.Namespace) -> int:
     while time.monotonic() < end:
         changes += len(link.poll(0.05))
     health = link.health().to_dict()
-    health["closed_switches"] = [i for i in range(link.session.n_bits)
-                                 if link.session.closed(i)]
+    health["closed_switches"] = [i for i in range(link.session.n_bits) if link.session.closed(i)]
     link.close()
     print(json.dumps(health, indent=1))
     return 0 if health["ok"] else 1

@@ -19,17 +19,27 @@ def _cards(text: str) -> list[str]:
 def add_hint_arguments(p: argparse.ArgumentParser) -> None:
     cards = p.add_mutually_exclusive_group(required=True)
     cards.add_argument("--card", type=_card, help="the card to play (one of A 2 .. 10 J Q K)")
-    cards.add_argument("--hand", type=_cards, help="the whole hand: A,5,7 (the search also "
-                       "chooses the card)")
+    cards.add_argument(
+        "--hand", type=_cards, help="the whole hand: A,5,7 (the search also chooses the card)"
+    )
     p.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
-    p.add_argument("--seen", type=_cards, default=[],
-                   help="cards played or shown since the last shuffle: 5,K,2 (sharpens the "
-                   "guess of the other hands)")
+    p.add_argument(
+        "--seen",
+        type=_cards,
+        default=[],
+        help="cards played or shown since the last shuffle: 5,K,2 (sharpens the "
+        "guess of the other hands)",
+    )
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--playouts", type=int, default=None,
-                        help="playouts for the search (default 300)")
-    budget.add_argument("--budget-ms", type=float, default=None,
-                        help="search time, turned into playouts by measuring this machine")
+    budget.add_argument(
+        "--playouts", type=int, default=None, help="playouts for the search (default 300)"
+    )
+    budget.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="search time, turned into playouts by measuring this machine",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     add_lang_argument(p, "the suggestion and its reason")
 
@@ -56,9 +66,12 @@ def run_hint(args: argparse.Namespace) -> int:
     if advice is None:
         from keezbord.engine.explain import no_move_reason
 
-        out = {"seat": pos.turn, "hand": hand, "move": None,
-               "reason": "; ".join(no_move_reason(pos, c).get(args.lang)
-                                  for c in dict.fromkeys(hand))}
+        out = {
+            "seat": pos.turn,
+            "hand": hand,
+            "move": None,
+            "reason": "; ".join(no_move_reason(pos, c).get(args.lang) for c in dict.fromkeys(hand)),
+        }
     else:
         out = {"hand": hand, **advice.to_dict(args.lang)}
     _print(out)

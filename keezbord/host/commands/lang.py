@@ -18,8 +18,12 @@ LANG_ENV: Final = "KEEZBORD_LANG"
 
 def add_lang_argument(p: argparse.ArgumentParser, what: str = "messages") -> None:
     """``--lang`` for a command that prints player-facing text (see ``resolve_lang``)."""
-    p.add_argument("--lang", choices=sorted(LANGS), default=None,
-                   help=f"language of {what}: nl or en (default: ${LANG_ENV}, else en)")
+    p.add_argument(
+        "--lang",
+        choices=sorted(LANGS),
+        default=None,
+        help=f"language of {what}: nl or en (default: ${LANG_ENV}, else en)",
+    )
 
 
 def resolve_lang(flag: str | None) -> str:

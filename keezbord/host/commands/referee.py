@@ -39,19 +39,30 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def add_journal_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    ex = sub.add_parser("export", help="write a game from the journal as a trace plus its "
-                                       "move list")
-    ex.add_argument("--config", default=None, metavar="FILE",
-                    help="board TOML whose [files] journal to read (default ./board.toml, "
-                         "else /etc/keezbord/board.toml)")
-    ex.add_argument("--db", default=None,
-                    help="journal database (default: the journal of the configuration, else "
-                         "keezbord.sqlite in the user's data folder, as every command)")
-    ex.add_argument("--game", type=int, default=None,
-                    help="game id (default: the latest game)")
-    ex.add_argument("--out", default="-", help="trace file to write (default: standard "
-                                               "output); the move list goes beside it as "
-                                               "<out>.moves.txt")
+    ex = sub.add_parser(
+        "export", help="write a game from the journal as a trace plus its move list"
+    )
+    ex.add_argument(
+        "--config",
+        default=None,
+        metavar="FILE",
+        help="board TOML whose [files] journal to read (default ./board.toml, "
+        "else /etc/keezbord/board.toml)",
+    )
+    ex.add_argument(
+        "--db",
+        default=None,
+        help="journal database (default: the journal of the configuration, else "
+        "keezbord.sqlite in the user's data folder, as every command)",
+    )
+    ex.add_argument("--game", type=int, default=None, help="game id (default: the latest game)")
+    ex.add_argument(
+        "--out",
+        default="-",
+        help="trace file to write (default: standard "
+        "output); the move list goes beside it as "
+        "<out>.moves.txt",
+    )
 
 
 def run_journal(args: argparse.Namespace) -> int:
@@ -73,5 +84,6 @@ def run_journal(args: argparse.Namespace) -> int:
         out = Path(args.out)
         out.write_text("\n".join(lines) + "\n", encoding="utf-8")
         out.with_name(out.name + ".moves.txt").write_text(
-            "\n".join(moves) + ("\n" if moves else ""), encoding="utf-8")
+            "\n".join(moves) + ("\n" if moves else ""), encoding="utf-8"
+        )
     return 0

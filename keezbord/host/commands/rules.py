@@ -18,8 +18,10 @@ from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
 from keezbord.host.jsontext import JsonTextError, loads
 
-POSITION_HELP = ("a position: a JSON file, - for standard input, or the one-line text form "
-                 "in quotes ('NNST20/NNNT33/NT60H3H4/NNNN 0 standard', docs/formats.md)")
+POSITION_HELP = (
+    "a position: a JSON file, - for standard input, or the one-line text form "
+    "in quotes ('NNST20/NNNT33/NT60H3H4/NNNN 0 standard', docs/formats.md)"
+)
 
 
 def read_position(arg: str, label: str = "POSITION") -> Position:
@@ -91,9 +93,13 @@ def run_moves(args: argparse.Namespace) -> int:
 
     pos = read_position(args.position)
     found = successor_positions(pos, args.card)
-    out: dict[str, Any] = {"card": args.card, "seat": pos.turn, "moves": [
-        {"move": str(move), "position": after.to_dict()}
-        for after, move in found.items()]}
+    out: dict[str, Any] = {
+        "card": args.card,
+        "seat": pos.turn,
+        "moves": [
+            {"move": str(move), "position": after.to_dict()} for after, move in found.items()
+        ],
+    }
     if not found:
         from keezbord.engine.explain import no_move_reason  # only needed here: start fast
 
@@ -140,22 +146,41 @@ def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2..8")
     p.add_argument("--profile", default="standard", choices=sorted(PROFILES))
     p.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    p.add_argument("--bot", default="random", help="random, greedy or search, or one per "
-                   "seat: search,greedy,search,greedy")
+    p.add_argument(
+        "--bot",
+        default="random",
+        help="random, greedy or search, or one per seat: search,greedy,search,greedy",
+    )
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--playouts", type=int, default=None,
-                        help="the search bot's playouts a decision (default 300)")
-    budget.add_argument("--budget-ms", type=float, default=None,
-                        help="the search bot's time a decision, turned into playouts by "
-                        "measuring this machine once (the games then depend on it)")
-    p.add_argument("--teams", choices=("pairs", "none"), default=None,
-                   help="default: pairs for 4, 6 and 8 seats")
+    budget.add_argument(
+        "--playouts",
+        type=int,
+        default=None,
+        help="the search bot's playouts a decision (default 300)",
+    )
+    budget.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="the search bot's time a decision, turned into playouts by "
+        "measuring this machine once (the games then depend on it)",
+    )
+    p.add_argument(
+        "--teams",
+        choices=("pairs", "none"),
+        default=None,
+        help="default: pairs for 4, 6 and 8 seats",
+    )
     p.add_argument("--show", action="store_true", help="print every turn of every game")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_lang_argument(p, "the moves shown with --show")
-    p.add_argument("--engine", choices=("fast", "positions"), default="fast",
-                   help="fast: the playout board (default); positions: the Position-based "
-                   "reference loop, same games, for comparison")
+    p.add_argument(
+        "--engine",
+        choices=("fast", "positions"),
+        default="fast",
+        help="fast: the playout board (default); positions: the Position-based "
+        "reference loop, same games, for comparison",
+    )
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
@@ -173,8 +198,9 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if len(kinds) == 1:
         kinds *= args.seats
     if len(kinds) != args.seats or any(k not in BOT_KINDS for k in kinds):
-        raise UsageError(f"--bot must be random, greedy or search, or {args.seats} of them "
-                         "separated by commas")
+        raise UsageError(
+            f"--bot must be random, greedy or search, or {args.seats} of them separated by commas"
+        )
     playouts = args.playouts
     if playouts is not None and playouts < 1:
         raise UsageError("--playouts must be at least 1")
@@ -205,14 +231,19 @@ def run_selfplay(args: argparse.Namespace) -> int:
             wins["+".join(map(str, result.winner))] += 1
         if args.show:
             pos = Position.start(args.seats, args.profile, teams=args.teams)
-            print(f"== game {g + 1} (seed {seed}, {args.seats} seats, {args.profile}, "
-                  f"bots {','.join(kinds)})")
+            print(
+                f"== game {g + 1} (seed {seed}, {args.seats} seats, {args.profile}, "
+                f"bots {','.join(kinds)})"
+            )
             for i, turn in enumerate(result.history, 1):
                 colour = SEAT_COLOURS[turn.seat]
                 who = f"{turn.seat} {colour.symbol} {colour.en if args.lang == 'en' else colour.nl}"
                 if turn.move is None:
-                    what = ("discards" if args.lang == "en" else "gooit weg") + ": " + \
-                        " ".join(turn.discarded)
+                    what = (
+                        ("discards" if args.lang == "en" else "gooit weg")
+                        + ": "
+                        + " ".join(turn.discarded)
+                    )
                     print(f"{i:4}  {who:<12} {what}")
                 else:
                     words = describe_move(pos, turn.move).get(args.lang)
@@ -223,13 +254,19 @@ def run_selfplay(args: argparse.Namespace) -> int:
             print(f"== winner: {label} after {result.turns} turns\n")
     elapsed = time.perf_counter() - t0
     summary = {
-        "games": args.games, "seats": args.seats, "profile": args.profile,
-        "seed": args.seed, "bots": kinds, "engine": args.engine,
+        "games": args.games,
+        "seats": args.seats,
+        "profile": args.profile,
+        "seed": args.seed,
+        "bots": kinds,
+        "engine": args.engine,
         "wins": dict(sorted(wins.items())),
-        "unfinished": unfinished, "turns_per_game": round(turns / args.games, 1),
+        "unfinished": unfinished,
+        "turns_per_game": round(turns / args.games, 1),
         "discards_per_game": round(discards / args.games, 1),
         "rounds_per_game": round(rounds / args.games, 1),
-        "seconds": round(elapsed, 3), "games_per_second": round(args.games / elapsed, 1),
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(args.games / elapsed, 1),
     }
     if "search" in kinds:
         from keezbord.engine.search import DEFAULT_PLAYOUTS
@@ -238,13 +275,17 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if args.json:
         _print(summary)
     else:
-        print(f"{args.games} game(s), {args.seats} seats, profile {args.profile}, "
-              f"bots {','.join(kinds)}, seeds {args.seed}..{args.seed + args.games - 1}")
+        print(
+            f"{args.games} game(s), {args.seats} seats, profile {args.profile}, "
+            f"bots {','.join(kinds)}, seeds {args.seed}..{args.seed + args.games - 1}"
+        )
         for team, n in sorted(wins.items()):
             print(f"  seat(s) {team:<5} won {n} ({100 * n / args.games:.0f}%)")
         if unfinished:
             print(f"  unfinished: {unfinished}")
-        print(f"  {summary['turns_per_game']} turns, {summary['discards_per_game']} discarded "
-              f"hands, {summary['rounds_per_game']} rounds per game")
+        print(
+            f"  {summary['turns_per_game']} turns, {summary['discards_per_game']} discarded "
+            f"hands, {summary['rounds_per_game']} rounds per game"
+        )
         print(f"  {elapsed:.2f} s, {summary['games_per_second']} games/s")
     return 0

@@ -36,11 +36,16 @@ def _port(text: str) -> int:
 
 def _serve_args(p: argparse.ArgumentParser, host: str, note: str = "") -> None:
     p.add_argument("--host", default=host, help=f"address to listen on (default {host}{note})")
-    p.add_argument("--port", type=_port, default=8000,
-                   help="port, 1 to 65535 (default 8000; 0: any free port)")
-    p.add_argument("--config", default=None, metavar="FILE",
-                   help="board TOML (default ./board.toml, else /etc/keezbord/board.toml); "
-                        "its [files] journal is the game journal")
+    p.add_argument(
+        "--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000; 0: any free port)"
+    )
+    p.add_argument(
+        "--config",
+        default=None,
+        metavar="FILE",
+        help="board TOML (default ./board.toml, else /etc/keezbord/board.toml); "
+        "its [files] journal is the game journal",
+    )
     add_lang_argument(p)
 
 
@@ -49,22 +54,38 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
     # New-game options default to None so that we can tell which were given: a given
     # option that differs from the last game starts a new game instead of resuming it.
     p.add_argument("--seats", type=int, default=None, help="2 to 8 (default 4)")
-    p.add_argument("--profile", default=None, choices=sorted(PROFILES),
-                   help="rules (default standard)")
-    p.add_argument("--bots", default=None,
-                   help="who plays each seat, e.g. human,greedy,greedy,greedy "
-                        "(human, greedy or random; default: one human, greedy bots)")
+    p.add_argument(
+        "--profile", default=None, choices=sorted(PROFILES), help="rules (default standard)"
+    )
+    p.add_argument(
+        "--bots",
+        default=None,
+        help="who plays each seat, e.g. human,greedy,greedy,greedy "
+        "(human, greedy or random; default: one human, greedy bots)",
+    )
     p.add_argument("--teams", choices=("pairs", "none"), default=None)
-    p.add_argument("--hints", choices=("off", "targets", "full", "coach"), default=None,
-                   help="default targets")
+    p.add_argument(
+        "--hints", choices=("off", "targets", "full", "coach"), default=None, help="default targets"
+    )
     p.add_argument("--seed", type=int, default=None, help="seed of a new game's deck")
-    p.add_argument("--db", type=Path, default=None,
-                   help="game journal (default: the rule of --config; its folder must exist)")
-    p.add_argument("--new", action="store_true",
-                   help="start a new game (default: resume the last simulator game, unless "
-                        "the options above ask for a different one)")
-    p.add_argument("--bot-speed", type=float, default=1.0,
-                   help="multiplies the bots' delays (0.2: five times as fast)")
+    p.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="game journal (default: the rule of --config; its folder must exist)",
+    )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game (default: resume the last simulator game, unless "
+        "the options above ask for a different one)",
+    )
+    p.add_argument(
+        "--bot-speed",
+        type=float,
+        default=1.0,
+        help="multiplies the bots' delays (0.2: five times as fast)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
 
@@ -89,16 +110,32 @@ def run_sim(args: argparse.Namespace) -> int:
     db = journal_of(cfg, args.db)
     _check_journal(db)
     game, what = _sim_plan(db, args, kinds)
-    opts = HubOptions(mode="sim", db=db, bot_speed=args.bot_speed, seed=args.seed,
-                      defaults={"seats": seats, "profile": profile, "players": kinds})
+    opts = HubOptions(
+        mode="sim",
+        db=db,
+        bot_speed=args.bot_speed,
+        seed=args.seed,
+        defaults={"seats": seats, "profile": profile, "players": kinds},
+    )
 
     def make() -> Hub:
-        return Hub.open_sim(opts, seats=seats, profile=profile, kinds=kinds,
-                            teams=args.teams, hints=hints, resume=game is not None, game=game)
+        return Hub.open_sim(
+            opts,
+            seats=seats,
+            profile=profile,
+            kinds=kinds,
+            teams=args.teams,
+            hints=hints,
+            resume=game is not None,
+            game=game,
+        )
 
     def banner(url: str) -> None:
-        say(args.lang, f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stopt)",
-            f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stops)")
+        say(
+            args.lang,
+            f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stopt)",
+            f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stops)",
+        )
         if not args.no_browser:
             threading.Timer(1.0, webbrowser.open, (url,)).start()
 
@@ -123,22 +160,37 @@ def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int
         store.close()
     if gid is None or setup is None or info is None:
         return None, new.get(args.lang)
-    last = {"seats": setup.get("seats"), "profile": setup.get("profile", "standard"),
-            "teams": info.teams, "hints": setup.get("hints", "targets"), "bots": info.kinds,
-            "seed": info.seed}
-    asked = {"seats": args.seats, "profile": args.profile, "teams": args.teams,
-             "hints": args.hints, "bots": kinds if args.bots else None, "seed": args.seed}
+    last = {
+        "seats": setup.get("seats"),
+        "profile": setup.get("profile", "standard"),
+        "teams": info.teams,
+        "hints": setup.get("hints", "targets"),
+        "bots": info.kinds,
+        "seed": info.seed,
+    }
+    asked = {
+        "seats": args.seats,
+        "profile": args.profile,
+        "teams": args.teams,
+        "hints": args.hints,
+        "bots": kinds if args.bots else None,
+        "seed": args.seed,
+    }
     differs = [k for k, v in asked.items() if v is not None and v != last[k]]
     if differs:
         opts = ", ".join(f"--{k}" for k in differs)
-        return None, Text(f"nieuw spel: {opts} anders dan in spel {gid}",
-                          f"new game: {opts} {'differs' if len(differs) == 1 else 'differ'} "
-                          f"from game {gid}").get(args.lang)
-    desc = Text(f"{last['seats']} stoelen, {last['profile']}, spelers {','.join(info.kinds)}",
-                f"{last['seats']} seats, {last['profile']}, players {','.join(info.kinds)}"
-                ).get(args.lang)
-    return gid, Text(f"spel {gid} hervat ({desc}; --new voor een nieuw spel)",
-                     f"resumed game {gid} ({desc}; --new for a new game)").get(args.lang)
+        return None, Text(
+            f"nieuw spel: {opts} anders dan in spel {gid}",
+            f"new game: {opts} {'differs' if len(differs) == 1 else 'differ'} from game {gid}",
+        ).get(args.lang)
+    desc = Text(
+        f"{last['seats']} stoelen, {last['profile']}, spelers {','.join(info.kinds)}",
+        f"{last['seats']} seats, {last['profile']}, players {','.join(info.kinds)}",
+    ).get(args.lang)
+    return gid, Text(
+        f"spel {gid} hervat ({desc}; --new voor een nieuw spel)",
+        f"resumed game {gid} ({desc}; --new for a new game)",
+    ).get(args.lang)
 
 
 def _check_journal(db: Path) -> None:
@@ -155,13 +207,23 @@ def say(lang: str, nl: str, en: str) -> None:
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     _serve_args(p, "0.0.0.0", ": every interface, so spectators can watch")
-    p.add_argument("--token", default=None,
-                   help="control token for new game and undo (default: a random one)")
-    p.add_argument("--simulate", type=int, default=None, metavar="SEED",
-                   help="no hardware: play a simulated bot game (this seed) on the board")
-    p.add_argument("--speed", type=float, default=1.0,
-                   help="pace of --simulate: multiplies the delays, so smaller is faster "
-                        "(0.5: twice as fast; default 1)")
+    p.add_argument(
+        "--token", default=None, help="control token for new game and undo (default: a random one)"
+    )
+    p.add_argument(
+        "--simulate",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="no hardware: play a simulated bot game (this seed) on the board",
+    )
+    p.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="pace of --simulate: multiplies the delays, so smaller is faster "
+        "(0.5: twice as fast; default 1)",
+    )
 
 
 def run_run(args: argparse.Namespace) -> int:
@@ -177,8 +239,14 @@ def run_run(args: argparse.Namespace) -> int:
     db = journal_of(cfg)
     _check_journal(db)
     token = args.token or secrets.token_urlsafe(9)
-    setup: dict[str, Any] = {"type": "setup", "seats": cfg.seats, "segment": cfg.segment,
-                             "profile": cfg.profile, "hints": cfg.hints, "mode": "run"}
+    setup: dict[str, Any] = {
+        "type": "setup",
+        "seats": cfg.seats,
+        "segment": cfg.segment,
+        "profile": cfg.profile,
+        "hints": cfg.hints,
+        "mode": "run",
+    }
     opts = HubOptions(mode="run", db=db, token=token)
     styles = cfg.leds.settings().styles
 
@@ -208,17 +276,23 @@ def run_run(args: argparse.Namespace) -> int:
 def run_banner(url: str, host: str, db: Path, token: str, lang: str) -> list[str]:
     """What ``run`` says at start: the address, whether every interface listens (and
     the address spectators should open), the control token."""
-    lines = [Text(f"keezbord run: {url}  (journal {db})",
-                  f"keezbord run: {url}  (journal {db})")]
+    lines = [Text(f"keezbord run: {url}  (journal {db})", f"keezbord run: {url}  (journal {db})")]
     if host in ("0.0.0.0", "::"):
         spectators = f"http://{_lan_address()}:{url.rstrip('/').rsplit(':', 1)[1]}/"
-        lines.append(Text(
-            f"luistert op alle netwerkaansluitingen; toeschouwers openen {spectators} "
-            "(--host 127.0.0.1: alleen deze computer)",
-            f"listening on every interface; spectators open {spectators} "
-            "(--host 127.0.0.1: this computer only)"))
-    lines.append(Text(f"beheercode: {token}   (open /?token={token} om het spel te beheren)",
-                      f"control token: {token}   (open /?token={token} to control the game)"))
+        lines.append(
+            Text(
+                f"luistert op alle netwerkaansluitingen; toeschouwers openen {spectators} "
+                "(--host 127.0.0.1: alleen deze computer)",
+                f"listening on every interface; spectators open {spectators} "
+                "(--host 127.0.0.1: this computer only)",
+            )
+        )
+    lines.append(
+        Text(
+            f"beheercode: {token}   (open /?token={token} om het spel te beheren)",
+            f"control token: {token}   (open /?token={token} to control the game)",
+        )
+    )
     return [t.get(lang) for t in lines]
 
 
@@ -256,17 +330,25 @@ def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Bo
         try:
             reader = open_reader(cfg.rfid.reader, cfg.rfid.port, cfg.rfid.tap_gap_ms)
         except (OSError, ValueError) as e:
-            say(lang, f"keezbord run: geen kaartlezer ({e}); zetten worden met elke kaart "
-                      "gecontroleerd", f"keezbord run: card reader not available ({e}); moves "
-                      "are checked against every card")
+            say(
+                lang,
+                f"keezbord run: geen kaartlezer ({e}); zetten worden met elke kaart gecontroleerd",
+                f"keezbord run: card reader not available ({e}); moves "
+                "are checked against every card",
+            )
             setup["card_reader"] = False
     if cfg.scanner.kind != "gpio":
         require("pico", "the Pico link (scanner.kind = pico-serial)")
     return build_board(cfg, reader, say=lambda text: print(text.get(lang), flush=True))
 
 
-def _serve(make: Callable[[], Hub], host: str, port: int, banner: Callable[[str], None],
-           styles: Mapping[str, RoleStyle] | None = None) -> int:
+def _serve(
+    make: Callable[[], Hub],
+    host: str,
+    port: int,
+    banner: Callable[[str], None],
+    styles: Mapping[str, RoleStyle] | None = None,
+) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
     started), announce the address, then serve until Ctrl-C."""
     import uvicorn
@@ -299,8 +381,7 @@ def _listen(host: str, port: int) -> socket.socket:
     import errno
 
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                   flags=socket.AI_PASSIVE)
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
         why = e.strerror if isinstance(e, socket.gaierror) else str(e)
         raise UsageError(f"--host {host}: cannot be resolved ({why})") from None
@@ -313,11 +394,14 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as e:
         sock.close()
         if e.errno == errno.EADDRINUSE:
-            raise UsageError(f"port {port} on {host} is already in use (another keezbord? "
-                             "choose one with --port)") from None
+            raise UsageError(
+                f"port {port} on {host} is already in use (another keezbord? "
+                "choose one with --port)"
+            ) from None
         if e.errno == errno.EACCES:
-            raise UsageError(f"not allowed to listen on port {port} (ports below 1024 need "
-                             "root)") from None
+            raise UsageError(
+                f"not allowed to listen on port {port} (ports below 1024 need root)"
+            ) from None
         if e.errno == errno.EADDRNOTAVAIL:
             raise UsageError(f"--host {host}: not an address of this machine") from None
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None

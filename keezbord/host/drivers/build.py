@@ -35,8 +35,9 @@ def _print_en(text: Text) -> None:
     print(text.en, flush=True)
 
 
-def build_board(config: BoardConfig, reader: CardReader | None = None, *,
-                say: Say = _print_en) -> PolledBoard:
+def build_board(
+    config: BoardConfig, reader: CardReader | None = None, *, say: Say = _print_en
+) -> PolledBoard:
     """The board of ``config`` with its card ``reader`` (opened by the caller, who
     decides what a missing reader means for the game)."""
     wiring = config.load_wiring()
@@ -48,22 +49,41 @@ def build_board(config: BoardConfig, reader: CardReader | None = None, *,
     def on_link(connected: bool, health: LinkHealth) -> None:
         port = health.port or "?"
         if connected:
-            say(Text(f"keezbord run: Pico verbonden op {port}",
-                     f"keezbord run: Pico connected on {port}"))
+            say(
+                Text(
+                    f"keezbord run: Pico verbonden op {port}",
+                    f"keezbord run: Pico connected on {port}",
+                )
+            )
         else:
             why = health.error or "?"
-            say(Text(f"keezbord run: geen Pico ({why}); wacht erop, de pagina toont het spel "
-                     "intussen",
-                     f"keezbord run: no Pico ({why}); waiting for it, the page serves the "
-                     "game meanwhile"))
+            say(
+                Text(
+                    f"keezbord run: geen Pico ({why}); wacht erop, de pagina toont het spel "
+                    "intussen",
+                    f"keezbord run: no Pico ({why}); waiting for it, the page serves the "
+                    "game meanwhile",
+                )
+            )
 
-    return SerialBoard(SerialLink(config.scanner.port, emit_initial=False), wiring,
-                       config.leds.settings(), reader, strip=strip,
-                       link_leds=config.led_driver == "pico-serial", on_link=on_link)
+    return SerialBoard(
+        SerialLink(config.scanner.port, emit_initial=False),
+        wiring,
+        config.leds.settings(),
+        reader,
+        strip=strip,
+        link_leds=config.led_driver == "pico-serial",
+        on_link=on_link,
+    )
 
 
-def gpio_board(config: BoardConfig, wiring: WiringLike, factory: PinFactory,
-               strip: LedSink | None, reader: CardReader | None = None) -> GpioBoard:
+def gpio_board(
+    config: BoardConfig,
+    wiring: WiringLike,
+    factory: PinFactory,
+    strip: LedSink | None,
+    reader: CardReader | None = None,
+) -> GpioBoard:
     """The Pi-direct board: the chain behind ``factory``'s pins, LEDs on ``strip``."""
     from keezbord.host.drivers.scanner_gpio import scanner_from_config
 
@@ -72,8 +92,7 @@ def gpio_board(config: BoardConfig, wiring: WiringLike, factory: PinFactory,
         scanner = scanner_from_config(sc, wiring, factory)
     except (RuntimeError, ValueError) as e:
         raise BoardError(f"scanner: {e}") from None
-    return GpioBoard(scanner, wiring, config.leds.settings(), strip, reader,
-                     scan_hz=sc.scan_hz)
+    return GpioBoard(scanner, wiring, config.leds.settings(), strip, reader, scan_hz=sc.scan_hz)
 
 
 def pin_factory() -> PinFactory:
@@ -83,19 +102,23 @@ def pin_factory() -> PinFactory:
     try:
         return RPiGPIOFactory()
     except (ImportError, RuntimeError) as e:
-        raise BoardError(f"scanner.kind = \"gpio\" needs the Pi's GPIO (pip install "
-                         f"'keezbord[pi4]' or [pi5]): {e}") from None
+        raise BoardError(
+            f'scanner.kind = "gpio" needs the Pi\'s GPIO (pip install '
+            f"'keezbord[pi4]' or [pi5]): {e}"
+        ) from None
 
 
-def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en
-               ) -> LedSink | None:
+def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en) -> LedSink | None:
     """The NeoPixel strip on ``leds.pin``, or None (said) when it cannot be opened."""
     from keezbord.host.drivers.strip_neopixel import NeoPixelStrip, open_neopixel
 
     try:
         return NeoPixelStrip(open_neopixel(len(wiring.led_order), config.leds.pin))
     except (ImportError, RuntimeError, OSError, ValueError) as e:
-        say(Text(f"keezbord run: geen LED-strip ({e}); de pagina toont de LEDs wel",
-                 f"keezbord run: LED strip not available ({e}); the page still shows the "
-                 "LEDs"))
+        say(
+            Text(
+                f"keezbord run: geen LED-strip ({e}); de pagina toont de LEDs wel",
+                f"keezbord run: LED strip not available ({e}); the page still shows the LEDs",
+            )
+        )
         return None

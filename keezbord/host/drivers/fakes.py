@@ -97,7 +97,7 @@ class Hc165Chain:
         """Chip k's inputs A..H."""
         if self.signature is not None and k == self.chips:
             return [self.signature >> j & 1 for j in range(8)]
-        bits = self.inputs[k * 8: k * 8 + 8]  # H first
+        bits = self.inputs[k * 8 : k * 8 + 8]  # H first
         return list(reversed(bits))
 
     def _resolve(self, level: Level) -> int:
@@ -117,8 +117,7 @@ class Hc165Chain:
 
     def _floating_ds(self) -> list[int]:
         """The chips whose DS nothing drives: a loose link, or a missing next chip."""
-        return [k for k in range(self._n - 1)
-                if self.cut_after == k or (k + 1) in self.missing]
+        return [k for k in range(self._n - 1) if self.cut_after == k or (k + 1) in self.missing]
 
     def latch(self, level: int) -> None:
         if level == 0:
@@ -182,9 +181,13 @@ class FakeSpiDev:
 
     BUFSIZ = 4096
 
-    def __init__(self, chain: Hc165Chain, miso_pull: int = 0,
-                 clock: Callable[[], int] = time.monotonic_ns,
-                 chain_max_hz: int = 10_000_000) -> None:
+    def __init__(
+        self,
+        chain: Hc165Chain,
+        miso_pull: int = 0,
+        clock: Callable[[], int] = time.monotonic_ns,
+        chain_max_hz: int = 10_000_000,
+    ) -> None:
         self.chain = chain
         self.miso_pull = miso_pull
         self.chain_max_hz = chain_max_hz

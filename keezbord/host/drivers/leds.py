@@ -28,10 +28,16 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 RGB = tuple[int, int, int]
-Pattern = Literal["steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse",
-                  "ramp"]
+Pattern = Literal["steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp"]
 PATTERNS: Final[tuple[Pattern, ...]] = (
-    "steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp")
+    "steady",
+    "dim",
+    "blink_slow",
+    "blink_fast",
+    "double_flash",
+    "pulse",
+    "ramp",
+)
 ROLES: Final = ("turn", "source", "target", "victim", "error", "restore", "hint")
 
 _HEX_RE = re.compile(r"#?([0-9a-fA-F]{6})")
@@ -129,8 +135,9 @@ class LedSettings:
             if pat not in PATTERNS:
                 raise ValueError(f"unknown LED pattern {pat!r} (one of {', '.join(PATTERNS)})")
             styles[role] = RoleStyle(styles[role].colour, pat)
-        return LedSettings(styles, self.brightness, self.budget_ma, self.ma_per_channel,
-                           self.idle_ma)
+        return LedSettings(
+            styles, self.brightness, self.budget_ma, self.ma_per_channel, self.idle_ma
+        )
 
 
 def _check_role(role: str) -> None:

@@ -37,8 +37,16 @@ MAX_BODY = 1024
 MAX_WIRE = MAX_BODY + MAX_BODY // 254 + 1
 MAX_PAYLOAD = MAX_BODY - 5
 
-HEARTBEAT_FIELDS = ("scans", "chain_errors", "rx_bad", "rx_gaps", "led_frames", "overruns",
-                    "tx_dropped", "strip_writes")
+HEARTBEAT_FIELDS = (
+    "scans",
+    "chain_errors",
+    "rx_bad",
+    "rx_gaps",
+    "led_frames",
+    "overruns",
+    "tx_dropped",
+    "strip_writes",
+)
 FLAG_CHAIN_OK = 1
 FLAG_LINK_LOST = 2
 FLAG_TEST_CHAIN = 4
@@ -87,7 +95,7 @@ def _cobs_blocks(data: bytes) -> Iterable[bytes]:
             start = zero + 1
             continue
         if n - start >= 254:
-            yield data[start:start + 254]
+            yield data[start : start + 254]
             start += 254
             continue
         yield data[start:]
@@ -103,7 +111,7 @@ def cobs_decode(data: bytes) -> bytes | None:
         end = i + code
         if code == 0 or end > n:
             return None
-        out += data[i + 1:end]
+        out += data[i + 1 : end]
         i = end
         if code != 0xFF and i < n:
             out.append(0)
@@ -174,6 +182,7 @@ class Decoder:
 
 # -- payloads -----------------------------------------------------------------------------
 
+
 def u16(v: int) -> bytes:
     return (v & 0xFFFF).to_bytes(2, "little")
 
@@ -183,7 +192,7 @@ def u32(v: int) -> bytes:
 
 
 def _get(b: bytes, i: int, n: int) -> int:
-    return int.from_bytes(b[i:i + n], "little")
+    return int.from_bytes(b[i : i + n], "little")
 
 
 def encode_changes(t_ms: int, changes: Iterable[tuple[int, bool]]) -> bytes:
@@ -252,8 +261,14 @@ class Hello:
 
 
 def encode_hello(n_bits: int, n_leds: int, scan_hz: int, debounce: int, version: str) -> bytes:
-    return (bytes((PROTOCOL_VERSION,)) + u16(n_bits) + u16(n_leds) + u16(scan_hz)
-            + bytes((debounce,)) + version.encode())
+    return (
+        bytes((PROTOCOL_VERSION,))
+        + u16(n_bits)
+        + u16(n_leds)
+        + u16(scan_hz)
+        + bytes((debounce,))
+        + version.encode()
+    )
 
 
 def decode_hello(payload: bytes) -> Hello | None:
@@ -263,8 +278,14 @@ def decode_hello(payload: bytes) -> Hello | None:
         version = payload[8:].decode()
     except UnicodeError:
         return None
-    return Hello(payload[0], _get(payload, 1, 2), _get(payload, 3, 2), _get(payload, 5, 2),
-                 payload[7], version)
+    return Hello(
+        payload[0],
+        _get(payload, 1, 2),
+        _get(payload, 3, 2),
+        _get(payload, 5, 2),
+        payload[7],
+        version,
+    )
 
 
 def encode_leds(start: int, rgb: bytes) -> bytes:

@@ -34,8 +34,18 @@ PICO_PID = 0x0005  # MicroPython's USB CDC; 0x000C is the Raspberry Pi Debug Pro
 TX_BACKLOG_MAX = 1024  # bytes queued in the OS for the port: above this, hold LED updates
 TX_BACKOFF_MS = 1000  # after a write timeout: no LED updates for this long
 
-__all__ = ["LED_UPDATES_PER_S", "PICO_PID", "PICO_VID", "LinkHealth", "LinkSession",
-           "SerialLink", "SwitchChange", "find_pico_port", "hole_events", "monotonic_ms"]
+__all__ = [
+    "LED_UPDATES_PER_S",
+    "PICO_PID",
+    "PICO_VID",
+    "LinkHealth",
+    "LinkSession",
+    "SerialLink",
+    "SwitchChange",
+    "find_pico_port",
+    "hole_events",
+    "monotonic_ms",
+]
 
 
 class SerialLike(Protocol):
@@ -70,8 +80,9 @@ def _open_serial(port: str) -> SerialLike:
     import serial
 
     # exclusive: `keezbord run` and `firmware install` (mpremote) cannot share the port.
-    s: SerialLike = serial.serial_for_url(port, baudrate=115200, timeout=0.0,
-                                          write_timeout=0.5, exclusive=True)
+    s: SerialLike = serial.serial_for_url(
+        port, baudrate=115200, timeout=0.0, write_timeout=0.5, exclusive=True
+    )
     return s
 
 
@@ -91,10 +102,17 @@ class SerialLink:
     disconnected, retries the port every ``retry_ms``.
     """
 
-    def __init__(self, port: str | None = None, *, clock: Clock = monotonic_ms,
-                 open_port: Callable[[str], SerialLike] = _open_serial,
-                 find_port: Callable[[], str | None] = find_pico_port,
-                 retry_ms: int = 1000, ping_ms: int = 500, emit_initial: bool = True) -> None:
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        clock: Clock = monotonic_ms,
+        open_port: Callable[[str], SerialLike] = _open_serial,
+        find_port: Callable[[], str | None] = find_pico_port,
+        retry_ms: int = 1000,
+        ping_ms: int = 500,
+        emit_initial: bool = True,
+    ) -> None:
         self.port_name = port
         self.clock = clock
         self._open_port = open_port

@@ -56,18 +56,31 @@ class LinkHealth:
 
     @property
     def ok(self) -> bool:
-        return (self.connected and self.error is None and self.chain_ok is not False
-                and self.last_heartbeat_age_ms is not None
-                and self.last_heartbeat_age_ms < 3000)
+        return (
+            self.connected
+            and self.error is None
+            and self.chain_ok is not False
+            and self.last_heartbeat_age_ms is not None
+            and self.last_heartbeat_age_ms < 3000
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ok": self.ok, "connected": self.connected, "port": self.port,
-            "firmware": self.firmware, "frames_ok": self.frames_ok,
-            "frames_bad": self.frames_bad, "gaps": self.gaps, "snapshots": self.snapshots,
-            "reconnects": self.reconnects, "last_heartbeat_age_ms": self.last_heartbeat_age_ms,
-            "chain_ok": self.chain_ok, "firmware_counters": dict(self.firmware_counters),
-            "error": self.error, "log": list(self.log), "led_updates": self.led_updates,
+            "ok": self.ok,
+            "connected": self.connected,
+            "port": self.port,
+            "firmware": self.firmware,
+            "frames_ok": self.frames_ok,
+            "frames_bad": self.frames_bad,
+            "gaps": self.gaps,
+            "snapshots": self.snapshots,
+            "reconnects": self.reconnects,
+            "last_heartbeat_age_ms": self.last_heartbeat_age_ms,
+            "chain_ok": self.chain_ok,
+            "firmware_counters": dict(self.firmware_counters),
+            "error": self.error,
+            "log": list(self.log),
+            "led_updates": self.led_updates,
             "tx_timeouts": self.tx_timeouts,
         }
 
@@ -161,7 +174,7 @@ class LinkSession:
     def _send_span(self, msg_type: int, first: int, data: bytes, per_led: int) -> None:
         per = (P.MAX_PAYLOAD - 2) // per_led * per_led  # big spans go in chunks
         for off in range(0, max(len(data), 1), per):
-            self._send(msg_type, P.u16(first + off // per_led) + data[off:off + per])
+            self._send(msg_type, P.u16(first + off // per_led) + data[off : off + per])
             self.led_messages += 1
 
     def set_leds(self, colours: Sequence[RGB], patterns: Sequence[int] | None = None) -> None:
@@ -179,7 +192,7 @@ class LinkSession:
         if now < self.led_next_ms:
             return False
         n = self.hello.n_leds if self.hello is not None else len(want[1])
-        rgb, ids = want[0][:3 * n], want[1][:n]
+        rgb, ids = want[0][: 3 * n], want[1][:n]
         sent = self.led_sent
         if sent is None:
             self._send_span(P.CMD_LEDS, 0, rgb, 3)
@@ -187,10 +200,10 @@ class LinkSession:
         else:
             span = _changed_span(sent[1], ids, 1)
             if span is not None:
-                self._send_span(P.CMD_PATTERNS, span[0], ids[span[0]:span[1]], 1)
+                self._send_span(P.CMD_PATTERNS, span[0], ids[span[0] : span[1]], 1)
             span = _changed_span(sent[0], rgb, 3)
             if span is not None:
-                self._send_span(P.CMD_LEDS, span[0], rgb[3 * span[0]:3 * span[1]], 3)
+                self._send_span(P.CMD_LEDS, span[0], rgb[3 * span[0] : 3 * span[1]], 3)
         self.led_sent = want
         self.led_next_ms = now + LED_MIN_INTERVAL_MS
         self.led_updates += 1
@@ -216,8 +229,10 @@ class LinkSession:
 
     def test_switches(self, changes: Iterable[tuple[int, bool]]) -> None:
         """Only the unix-port firmware (fake chain) obeys this: for tests and benches."""
-        self._send(P.CMD_TEST_SWITCHES,
-                   b"".join(P.u16(i | (P.CLOSED_FLAG if c else 0)) for i, c in changes))
+        self._send(
+            P.CMD_TEST_SWITCHES,
+            b"".join(P.u16(i | (P.CLOSED_FLAG if c else 0)) for i, c in changes),
+        )
 
     def test_chain(self, break_after: int | None) -> None:
         self._send(P.CMD_TEST_CHAIN, bytes((0xFF if break_after is None else break_after,)))
@@ -267,8 +282,10 @@ class LinkSession:
             if hello is None:
                 self.bad_payloads += 1
             elif hello.protocol != P.PROTOCOL_VERSION:
-                self.error = (f"firmware speaks protocol {hello.protocol}, this host "
-                              f"{P.PROTOCOL_VERSION}: run `keezbord firmware install`")
+                self.error = (
+                    f"firmware speaks protocol {hello.protocol}, this host "
+                    f"{P.PROTOCOL_VERSION}: run `keezbord firmware install`"
+                )
             else:
                 self.hello = hello
                 self.readies += 1
@@ -333,10 +350,14 @@ def _changed_span(old: bytes, new: bytes, per: int) -> tuple[int, int] | None:
     if len(old) != len(new):
         return (0, len(new) // per)
     n = len(new) // per
-    first = next((i for i in range(n) if old[i * per:(i + 1) * per] !=
-                  new[i * per:(i + 1) * per]), None)
+    first = next(
+        (i for i in range(n) if old[i * per : (i + 1) * per] != new[i * per : (i + 1) * per]), None
+    )
     if first is None:
         return None
-    last = next(i for i in range(n - 1, first - 1, -1) if old[i * per:(i + 1) * per] !=
-                new[i * per:(i + 1) * per])
+    last = next(
+        i
+        for i in range(n - 1, first - 1, -1)
+        if old[i * per : (i + 1) * per] != new[i * per : (i + 1) * per]
+    )
     return (first, last + 1)

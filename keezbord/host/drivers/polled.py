@@ -40,9 +40,16 @@ class PolledBoard:
 
     kind = "board"
 
-    def __init__(self, wiring: WiringLike, settings: LedSettings, leds: LedSink | None,
-                 reader: CardReader | None = None, *, refresh_ms: int = 50,
-                 period_s: float = 0.002) -> None:
+    def __init__(
+        self,
+        wiring: WiringLike,
+        settings: LedSettings,
+        leds: LedSink | None,
+        reader: CardReader | None = None,
+        *,
+        refresh_ms: int = 50,
+        period_s: float = 0.002,
+    ) -> None:
         self.wiring = wiring
         self.renderer = LedRenderer(wiring.led_order, settings)
         self.leds = leds
@@ -147,10 +154,18 @@ class SerialBoard(PolledBoard):
 
     kind = "pico-serial"
 
-    def __init__(self, link: SerialLink, wiring: WiringLike, settings: LedSettings,
-                 reader: CardReader | None = None, *, strip: LedSink | None = None,
-                 link_leds: bool = True, timeout_s: float = 0.01,
-                 on_link: Callable[[bool, LinkHealth], None] | None = None) -> None:
+    def __init__(
+        self,
+        link: SerialLink,
+        wiring: WiringLike,
+        settings: LedSettings,
+        reader: CardReader | None = None,
+        *,
+        strip: LedSink | None = None,
+        link_leds: bool = True,
+        timeout_s: float = 0.01,
+        on_link: Callable[[bool, LinkHealth], None] | None = None,
+    ) -> None:
         super().__init__(wiring, settings, strip, reader)
         self.leds_over_link = strip is None and link_leds
         self.link = link
@@ -178,8 +193,11 @@ class SerialBoard(PolledBoard):
             if session.state is None:
                 return []
             self._synced = True  # the first snapshot: the whole board, as a resync
-            closed = [h for i in range(session.n_bits)
-                      if session.closed(i) and (h := self.wiring.hole_at_switch(i))]
+            closed = [
+                h
+                for i in range(session.n_bits)
+                if session.closed(i) and (h := self.wiring.hole_at_switch(i))
+            ]
             return [SwitchRead(now, frozenset(closed))]
         return list(hole_events(changes, self.wiring, t=now))
 
@@ -204,9 +222,16 @@ class GpioBoard(PolledBoard):
 
     kind = "gpio"
 
-    def __init__(self, scanner: GpioScanner, wiring: WiringLike, settings: LedSettings,
-                 strip: LedSink | None = None, reader: CardReader | None = None, *,
-                 scan_hz: int = 500) -> None:
+    def __init__(
+        self,
+        scanner: GpioScanner,
+        wiring: WiringLike,
+        settings: LedSettings,
+        strip: LedSink | None = None,
+        reader: CardReader | None = None,
+        *,
+        scan_hz: int = 500,
+    ) -> None:
         super().__init__(wiring, settings, strip, reader, period_s=1 / scan_hz)
         self.scanner = scanner
         self.strip = strip
@@ -231,9 +256,14 @@ class GpioBoard(PolledBoard):
         return list(hole_events(changes, self.wiring, t=now))
 
     def switch_health(self) -> dict[str, Any]:
-        return {"ok": self.chain_ok is not False, "connected": True,
-                "chain_ok": self.chain_ok, "scans": self.scans,
-                "broken_reads": self.scanner.broken_reads, "error": self.chain_error}
+        return {
+            "ok": self.chain_ok is not False,
+            "connected": True,
+            "chain_ok": self.chain_ok,
+            "scans": self.scans,
+            "broken_reads": self.scanner.broken_reads,
+            "error": self.chain_error,
+        }
 
     def close_hardware(self) -> None:
         if self.strip is not None:

@@ -135,8 +135,7 @@ class FakePN532(PtyDevice):
                 reply = response_frame(cmd, b"\x00")
             else:
                 sens = b"\x00\x44" if len(uid) == 7 else b"\x00\x04"
-                reply = response_frame(cmd, b"\x01\x01" + sens + b"\x00"
-                                       + bytes([len(uid)]) + uid)
+                reply = response_frame(cmd, b"\x01\x01" + sens + b"\x00" + bytes([len(uid)]) + uid)
         elif cmd == CMD_IN_RELEASE:
             reply = response_frame(cmd, b"\x00")
         else:

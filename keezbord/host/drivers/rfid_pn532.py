@@ -69,8 +69,7 @@ def build_frame(tfi: int, data: bytes) -> bytes:
     n = len(body)
     if n > 255:
         raise ValueError("frame too long for a normal PN532 frame")
-    return (b"\x00\x00\xff" + bytes([n, (-n) & 0xFF]) + body
-            + bytes([(-sum(body)) & 0xFF, 0x00]))
+    return b"\x00\x00\xff" + bytes([n, (-n) & 0xFF]) + body + bytes([(-sum(body)) & 0xFF, 0x00])
 
 
 def command_frame(cmd: int, params: bytes = b"") -> bytes:
@@ -154,7 +153,7 @@ class FrameParser:
             head = s + 4
         if len(buf) < head + n + 1:
             return None, 0
-        body = bytes(buf[head: head + n])
+        body = bytes(buf[head : head + n])
         if (sum(body) + buf[head + n]) & 0xFF:
             return None, -1
         if body[0] not in (HOST_TFI, CHIP_TFI, ERROR_TFI):
@@ -171,7 +170,7 @@ def parse_target(data: bytes) -> bytes | None:
     n = data[5]
     if n not in UID_LENGTHS or len(data) < 6 + n:
         return None
-    return bytes(data[6: 6 + n])
+    return bytes(data[6 : 6 + n])
 
 
 class PN532:
@@ -223,7 +222,8 @@ class PN532:
 
         def answer(f: Parsed) -> bool:
             return isinstance(f, Frame) and (
-                f.tfi == ERROR_TFI or (f.tfi == CHIP_TFI and f.data[:1] == bytes([cmd + 1])))
+                f.tfi == ERROR_TFI or (f.tfi == CHIP_TFI and f.data[:1] == bytes([cmd + 1]))
+            )
 
         got = self._frames(answer, self.response_timeout)
         if not isinstance(got, Frame):
@@ -261,8 +261,7 @@ class PN532Reader:
     PN532 in HSU mode back into low-power sleep, where it ignores every frame until it is
     woken, and a reset also forgets the retry limit. One lost answer is not enough."""
 
-    def __init__(self, chip: PN532, gap_ms: int = DEFAULT_GAP_MS,
-                 restart_after: int = 3) -> None:
+    def __init__(self, chip: PN532, gap_ms: int = DEFAULT_GAP_MS, restart_after: int = 3) -> None:
         if restart_after < 1:
             raise ValueError("restart_after must be at least 1")
         self.chip = chip

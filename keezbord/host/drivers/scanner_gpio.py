@@ -49,11 +49,13 @@ DEFAULT_PINS = ChainPins()
 class BrokenChainError(RuntimeError):
     """The signature or the tail bits clocked in from the far end did not arrive."""
 
-    def __init__(self, got: Sequence[int], expected: Sequence[int] | int,
-                 what: str = "check bits") -> None:
+    def __init__(
+        self, got: Sequence[int], expected: Sequence[int] | int, what: str = "check bits"
+    ) -> None:
         self.got = tuple(got)
-        self.expected = (tuple(expected) if not isinstance(expected, int)
-                         else (expected,) * len(self.got))
+        self.expected = (
+            tuple(expected) if not isinstance(expected, int) else (expected,) * len(self.got)
+        )
         self.what = what
         self.text = Text(
             nl="de schuifregisterketen is onderbroken: controleer de kabels en de voeding",
@@ -72,14 +74,15 @@ def signature_bits(signature: int) -> tuple[int, ...]:
     return tuple(signature >> (7 - k) & 1 for k in range(8))
 
 
-def check_chain(levels: Sequence[int], bits: int, signature: int | None,
-                tail_level: int = TAIL_LEVEL) -> tuple[int, ...]:
+def check_chain(
+    levels: Sequence[int], bits: int, signature: int | None, tail_level: int = TAIL_LEVEL
+) -> tuple[int, ...]:
     """The board's ``bits`` levels from one read that also clocked in the signature (if
     any) and the tail; BrokenChainError if either is wrong."""
     end = bits
     if signature is not None:
         want = signature_bits(signature)
-        got = tuple(levels[bits:bits + 8])
+        got = tuple(levels[bits : bits + 8])
         if got != want:
             raise BrokenChainError(got, want, "signature")
         end += 8
@@ -172,8 +175,9 @@ class SpiChainReader:
         if tail_bytes < 1:
             raise ValueError("the chain needs at least one tail byte")
         if not 10_000 <= hz <= SPI_MAX_HZ:
-            raise ValueError(f"SPI clock must be 10 kHz to {SPI_MAX_HZ // 1_000_000} MHz, "
-                             f"not {hz} Hz")
+            raise ValueError(
+                f"SPI clock must be 10 kHz to {SPI_MAX_HZ // 1_000_000} MHz, not {hz} Hz"
+            )
         if signature is not None:
             signature_bits(signature)
         self.bits, self.tail_level, self.signature = bits, tail_level, signature
@@ -203,18 +207,23 @@ def open_spidev(bus: int = 0, device: int = 0) -> SpiBus:
     try:
         import spidev
     except ImportError:
-        raise RuntimeError("the spidev package is missing: pip install 'keezbord[pi4]' "
-                           "(or [pi5])") from None
+        raise RuntimeError(
+            "the spidev package is missing: pip install 'keezbord[pi4]' (or [pi5])"
+        ) from None
     spi = spidev.SpiDev()
     try:
         spi.open(bus, device)
     except FileNotFoundError:
-        raise RuntimeError(f"{path} does not exist: add dtparam=spi=on to "
-                           "/boot/firmware/config.txt and reboot, or set scanner.method = "
-                           "\"bitbang\"") from None
+        raise RuntimeError(
+            f"{path} does not exist: add dtparam=spi=on to "
+            "/boot/firmware/config.txt and reboot, or set scanner.method = "
+            '"bitbang"'
+        ) from None
     except PermissionError:
-        raise RuntimeError(f"{path}: permission denied: add the user to the spi group "
-                           "(sudo usermod -aG spi,gpio $USER) and log in again") from None
+        raise RuntimeError(
+            f"{path}: permission denied: add the user to the spi group "
+            "(sudo usermod -aG spi,gpio $USER) and log in again"
+        ) from None
     except OSError as e:  # e.g. EBUSY: another driver holds SPI0
         raise RuntimeError(f"{path}: cannot open: {e.strerror or e}") from None
     bus_: SpiBus = spi
@@ -251,8 +260,9 @@ def open_chain(
         # The kernel refused the mode or the clock: say so in one line (the commands
         # turn RuntimeError into a usage error), not as a traceback.
         bus.close()
-        raise RuntimeError(f"SPI0 refused mode {SPI_MODE} at {spi_hz} Hz: "
-                           f"{e.strerror or e}") from None
+        raise RuntimeError(
+            f"SPI0 refused mode {SPI_MODE} at {spi_hz} Hz: {e.strerror or e}"
+        ) from None
     except BaseException:
         bus.close()
         raise
@@ -349,11 +359,21 @@ class GpioScanner:
         return hole_events(self.scan(now), self.wiring)
 
 
-def scanner_from_config(scanner: ScannerConfig, wiring: WiringLike, factory: PinFactory,
-                        spi: Callable[[], SpiBus] = open_spidev) -> GpioScanner:
+def scanner_from_config(
+    scanner: ScannerConfig,
+    wiring: WiringLike,
+    factory: PinFactory,
+    spi: Callable[[], SpiBus] = open_spidev,
+) -> GpioScanner:
     """A GpioScanner for the board's ``[scanner]`` settings (one place for the run mode
     and the selftest)."""
-    reader = open_chain(factory, len(wiring.switch_order), method=scanner.method,
-                        pins=ChainPins(scanner.load_pin, scanner.clock_pin, scanner.data_pin),
-                        signature=scanner.signature, spi_hz=scanner.spi_hz, spi=spi)
+    reader = open_chain(
+        factory,
+        len(wiring.switch_order),
+        method=scanner.method,
+        pins=ChainPins(scanner.load_pin, scanner.clock_pin, scanner.data_pin),
+        signature=scanner.signature,
+        spi_hz=scanner.spi_hz,
+        spi=spi,
+    )
     return GpioScanner(reader, wiring, scanner.debounce)

@@ -30,13 +30,15 @@ class Pixels(Protocol):
 def open_neopixel(count: int, pin: int = 18) -> Pixels:
     """A real strip (imports the pi extra's libraries only here)."""
     if pin not in NEOPIXEL_PINS:
-        raise ValueError(f"NeoPixel data must be on GPIO {', '.join(map(str, NEOPIXEL_PINS))}, "
-                         f"not GPIO{pin}")
+        raise ValueError(
+            f"NeoPixel data must be on GPIO {', '.join(map(str, NEOPIXEL_PINS))}, not GPIO{pin}"
+        )
     import board
     import neopixel
 
-    px: Any = neopixel.NeoPixel(getattr(board, f"D{pin}"), count, brightness=1.0,
-                                auto_write=False, pixel_order=neopixel.GRB)
+    px: Any = neopixel.NeoPixel(
+        getattr(board, f"D{pin}"), count, brightness=1.0, auto_write=False, pixel_order=neopixel.GRB
+    )
     return px  # type: ignore[no-any-return]
 
 
@@ -76,8 +78,9 @@ class StripLeds:
 
     def __init__(self, strip: NeoPixelStrip, renderer: LedRenderer) -> None:
         if len(renderer.led_order) != len(strip.pixels):
-            raise ValueError(f"wiring has {len(renderer.led_order)} LEDs, "
-                             f"the strip {len(strip.pixels)}")
+            raise ValueError(
+                f"wiring has {len(renderer.led_order)} LEDs, the strip {len(strip.pixels)}"
+            )
         self.strip, self.renderer = strip, renderer
 
     def show_frame(self, frame: Mapping[str, str], t_ms: int) -> bool:

@@ -42,8 +42,9 @@ class SwitchChange:
     closed: bool
 
 
-def hole_events(changes: Iterable[SwitchChange], wiring: WiringLike,
-                t: int | None = None) -> list[HoleEvent]:
+def hole_events(
+    changes: Iterable[SwitchChange], wiring: WiringLike, t: int | None = None
+) -> list[HoleEvent]:
     """Closed is ``place``, open is ``lift``; bits with no hole (spare inputs) are dropped.
     ``t`` stamps every event with that time instead of the change's own (a host that
     runs the referee on its own clock)."""

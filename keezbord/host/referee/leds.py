@@ -74,8 +74,11 @@ def frame(state: RefereeState) -> dict[str, str]:
         for tgt in departures[key]:
             put(tgt.hole, "target")
             if tgt.victim is not None:
-                free = [f"N{tgt.victim}.{k}" for k in range(1, 5)
-                        if f"N{tgt.victim}.{k}" not in state.sensed]
+                free = [
+                    f"N{tgt.victim}.{k}"
+                    for k in range(1, 5)
+                    if f"N{tgt.victim}.{k}" not in state.sensed
+                ]
                 if free:
                     put(free[0], "victim")
     if not in_hand and state.config.hints == "full":

@@ -42,7 +42,7 @@ Successor = tuple[Move, Position]
 
 def nest_seat(hole: str) -> int | None:
     """The seat of a nest hole name (``N2.3`` -> 2), else None."""
-    return int(hole[1:hole.index(".")]) if hole[0] == "N" else None
+    return int(hole[1 : hole.index(".")]) if hole[0] == "N" else None
 
 
 def board_sig(board: Iterable[str], seats: int) -> Sig:
@@ -69,8 +69,10 @@ EXPECTATION_CACHE = 32
 def _hole_names(seats: int, segment: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """Track hole names, and per seat its home hole names (slot 1 first)."""
     topo = Topology(seats, segment)
-    return (tuple(f"T{i}" for i in range(topo.ring)),
-            tuple(tuple(f"H{s}.{k}" for k in range(1, 5)) for s in range(seats)))
+    return (
+        tuple(f"T{i}" for i in range(topo.ring)),
+        tuple(tuple(f"H{s}.{k}" for k in range(1, 5)) for s in range(seats)),
+    )
 
 
 def colours(pos: Position) -> dict[str, int]:
@@ -100,8 +102,10 @@ def pos_sig(pos: Position) -> Sig:
 
 @lru_cache(maxsize=SIG_CACHE)
 def _pos_sig(segment: int, pawns: tuple[tuple[int, ...], ...]) -> Sig:
-    return (frozenset(_colours(segment, pawns)),
-            tuple(sum(1 for loc in locs if loc == NEST) for locs in pawns))
+    return (
+        frozenset(_colours(segment, pawns)),
+        tuple(sum(1 for loc in locs if loc == NEST) for locs in pawns),
+    )
 
 
 def board_of(pos: Position) -> frozenset[str]:
@@ -133,7 +137,7 @@ def move_holes(pos: Position, move: Move) -> frozenset[str]:
 
 def hole_key(hole: str) -> str:
     """Nest holes are interchangeable: ``N2.3`` -> ``N2``."""
-    return hole[:hole.index(".")] if hole[0] == "N" else hole
+    return hole[: hole.index(".")] if hole[0] == "N" else hole
 
 
 def step_from(topo: Topology, step: Step) -> str:
@@ -166,8 +170,10 @@ def path_holes(base: Position, card: str, step: Step) -> list[str]:
     to = step_to(topo, step)
     out: list[str] = []
     for j in range(1, 14):
-        lands = [location_hole(topo, step.seat, loc).name
-                 for loc, _ in forward_landings(base, step.seat, step.frm, j, permissive=True)]
+        lands = [
+            location_hole(topo, step.seat, loc).name
+            for loc, _ in forward_landings(base, step.seat, step.frm, j, permissive=True)
+        ]
         if to in lands:
             return out
         out.extend(lands)
@@ -225,7 +231,8 @@ class Expectation:
         topo = self.pos.topology
         for first, step in self.firsts.get(sig, []):
             out.setdefault(step_from(topo, step), []).append(
-                Target(step_to(topo, step), victim_of(first, step)))
+                Target(step_to(topo, step), victim_of(first, step))
+            )
         return out
 
     @cached_property
@@ -290,8 +297,7 @@ class Judgement:
     also_partial: bool = False  # the board is also a legal first part of a 7
 
 
-def in_lift_order(pos: Position, moves: Sequence[Successor],
-                  lifted: Sequence[str]) -> Successor:
+def in_lift_order(pos: Position, moves: Sequence[Successor], lifted: Sequence[str]) -> Successor:
     """Of several moves leading to one position (a 7's parts in different orders), the
     one whose parts start from holes in the order the player first lifted them; the
     first move when the lifts do not tell."""
@@ -318,10 +324,15 @@ def in_lift_order(pos: Position, moves: Sequence[Successor],
     return moves[0]
 
 
-def judge(pos: Position, exps: Sequence[Expectation], sensed: frozenset[str],
-          touched: frozenset[str], co_empty: frozenset[tuple[str, str]],
-          amb_touched: frozenset[str] = frozenset(),
-          lifted: Sequence[str] = ()) -> Judgement:
+def judge(
+    pos: Position,
+    exps: Sequence[Expectation],
+    sensed: frozenset[str],
+    touched: frozenset[str],
+    co_empty: frozenset[tuple[str, str]],
+    amb_touched: frozenset[str] = frozenset(),
+    lifted: Sequence[str] = (),
+) -> Judgement:
     sig = board_sig(sensed, pos.seats)
     before = pos_sig(pos)
     # Distinct positions that fit, each with its first move (rank order, then generator;
@@ -392,7 +403,7 @@ def repair(topo: Topology, sensed: frozenset[str], refs: Sequence[Sig]) -> Repai
     sth, snests = board_sig(sensed, topo.seats)
 
     def cost(ref: Sig) -> int:
-        return (len(sth ^ ref[0]) + sum(abs(a - b) for a, b in zip(snests, ref[1], strict=True)))
+        return len(sth ^ ref[0]) + sum(abs(a - b) for a, b in zip(snests, ref[1], strict=True))
 
     rth, rnests = min(refs, key=cost)
     error = set(sth - rth)
@@ -405,8 +416,7 @@ def repair(topo: Topology, sensed: frozenset[str], refs: Sequence[Sig]) -> Repai
         elif diff < 0:
             free = [f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in sensed]
             restore.update(free[:-diff])
-    return Repair(_ordered(topo, error), _ordered(topo, restore),
-                  _pair(topo, error, restore))
+    return Repair(_ordered(topo, error), _ordered(topo, restore), _pair(topo, error, restore))
 
 
 def _ordered(topo: Topology, holes: Iterable[str]) -> tuple[str, ...]:
@@ -417,11 +427,12 @@ def _ordered(topo: Topology, holes: Iterable[str]) -> tuple[str, ...]:
 def _coord(topo: Topology, hole: str) -> int:
     if hole[0] == "T":
         return int(hole[1:])
-    return topo.start(int(hole[1:hole.index(".")]))
+    return topo.start(int(hole[1 : hole.index(".")]))
 
 
-def _pair(topo: Topology, error: set[str], restore: set[str]
-          ) -> tuple[tuple[str | None, str | None], ...]:
+def _pair(
+    topo: Topology, error: set[str], restore: set[str]
+) -> tuple[tuple[str | None, str | None], ...]:
     ring = topo.ring
 
     def dist(a: str, b: str) -> tuple[int, bool, str, str]:
@@ -464,18 +475,20 @@ def guess_after(pos: Position, sensed: frozenset[str]) -> Position | None:
         arrivals.extend(("N", seat) for _ in range(snests[seat] - pos.pawns[seat].count(NEST)))
     for hole, owner in sorted(arrivals, key=lambda a: (a[0][0] != "N" and a[0][0] != "H", a[0])):
         if owner is None and hole[0] == "H":
-            owner = int(hole[1:hole.index(".")])
+            owner = int(hole[1 : hole.index(".")])
         options = [p for p in pool if owner is None or p[0] == owner]
         if not options:
             return None
         if hole[0] == "T":
             t = int(hole[1:])
-            pick = min(options, key=lambda p: (p[1] == NEST and t != topo.start(p[0]),
-                                               _loc_dist(topo, p, t)))
+            pick = min(
+                options,
+                key=lambda p: (p[1] == NEST and t != topo.start(p[0]), _loc_dist(topo, p, t)),
+            )
             loc = FRESH if pick[1] == NEST and t == topo.start(pick[0]) else t
         elif hole[0] == "H":
             pick = options[0]
-            loc = HOME + int(hole[hole.index(".") + 1:])
+            loc = HOME + int(hole[hole.index(".") + 1 :])
         else:
             pick = max(options, key=lambda p: p[1] != NEST)
             loc = NEST

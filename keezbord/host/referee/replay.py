@@ -28,8 +28,9 @@ def run(setup: Setup, events: Iterable[Input]) -> Iterator[tuple[RefereeState, l
     yield state, effects
 
 
-def replay(setup: Setup, events: Iterable[Input], *, leds: bool = False,
-           lang: str = "en") -> Iterator[dict[str, Any]]:
+def replay(
+    setup: Setup, events: Iterable[Input], *, leds: bool = False, lang: str = "en"
+) -> Iterator[dict[str, Any]]:
     """The JSON lines of ``keezbord replay``: decisions (and LED frames), then the state."""
     state: RefereeState | None = None
     for state_now, effects in run(setup, events):

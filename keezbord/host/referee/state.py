@@ -112,7 +112,6 @@ class Undo:
     t: int
 
 
-
 @dataclass(frozen=True, slots=True)
 class Overrule:
     """A person with the control token overrules the machine, with a reason (a host

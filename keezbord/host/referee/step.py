@@ -72,29 +72,47 @@ from .state import (
 
 TAP_CARD_FIRST = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
 NO_CARD_FITS = Text("geen enkele kaart staat deze zet toe", "no card allows this move")
-NOT_ONE_MOVE = Text("de pionnen zijn niet verzet zoals één geldige zet dat doet",
-                    "the pawns were not moved the way one legal move moves them")
+NOT_ONE_MOVE = Text(
+    "de pionnen zijn niet verzet zoals één geldige zet dat doet",
+    "the pawns were not moved the way one legal move moves them",
+)
 GAME_OVER = Text("het spel is afgelopen", "the game is over")
-TWO_CARDS = Text("twee kaarten gespeeld in één beurt: een getoonde kaart is gespeeld; "
-                  "neem de tweede kaart terug met 'ongedaan maken'",
-                  "two cards played in one turn: a card shown is a card played; take the "
-                  "second card back with 'undo'")
-RESOLVE_FIRST = Text("wijs eerst aan welke zet bedoeld is: til de bedoelde pion op",
-                     "first show which move was meant: lift the pawn you moved")
+TWO_CARDS = Text(
+    "twee kaarten gespeeld in één beurt: een getoonde kaart is gespeeld; "
+    "neem de tweede kaart terug met 'ongedaan maken'",
+    "two cards played in one turn: a card shown is a card played; take the "
+    "second card back with 'undo'",
+)
+RESOLVE_FIRST = Text(
+    "wijs eerst aan welke zet bedoeld is: til de bedoelde pion op",
+    "first show which move was meant: lift the pawn you moved",
+)
 
 
-def new_game(pos: Position, dealer: int, config: Config | None = None, *,
-             turn: int | None = None, board: frozenset[str] | None = None,
-             t: int = 0) -> tuple[RefereeState, list[Effect]]:
+def new_game(
+    pos: Position,
+    dealer: int,
+    config: Config | None = None,
+    *,
+    turn: int | None = None,
+    board: frozenset[str] | None = None,
+    t: int = 0,
+) -> tuple[RefereeState, list[Effect]]:
     """The referee at the first deal (or mid-game from ``pos``). ``board`` is what the
     switches show (default: the position's own board)."""
     table = Table.first(pos.seats, dealer)
     if turn is not None:
         table = replace(table, turn=turn)
     assert table.turn is not None
-    state = RefereeState(config or Config(), pos.replace(turn=table.turn), table,
-                         board if board is not None else board_of(pos), 4 * pos.seats,
-                         now=t, since=t)
+    state = RefereeState(
+        config or Config(),
+        pos.replace(turn=table.turn),
+        table,
+        board if board is not None else board_of(pos),
+        4 * pos.seats,
+        now=t,
+        since=t,
+    )
     effects: list[Effect] = [Decision(t, "turn", {"seat": table.turn})]
     state, leds = _with_frame(state, t)
     return state, effects + leds
@@ -124,8 +142,9 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _overrule(state, event, t, effects)
     elif isinstance(event, SwitchRead):
         changed = state.sensed ^ event.holes
-        state = replace(state, sensed=event.holes, touched=state.touched | changed, since=t,
-                        stage=0)
+        state = replace(
+            state, sensed=event.holes, touched=state.touched | changed, since=t, stage=0
+        )
     else:
         assert isinstance(event, Tick)
     if state.missing:
@@ -180,8 +199,9 @@ def _fire_timers(state: RefereeState, t: int, effects: list[Effect]) -> RefereeS
         effects.extend(leds)
 
 
-def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
-           tap: bool = False) -> RefereeState:
+def _judge(
+    state: RefereeState, t: int, effects: list[Effect], *, final: bool, tap: bool = False
+) -> RefereeState:
     """Judge the board at rest. ``final``: the patience is over; ``tap``: the next card
     was tapped or a hand shown, so a move that fits is taken without waiting."""
     stage = 2 if final or tap else 1
@@ -192,8 +212,9 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
         return replace(restored, stage=stage)
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
-    j = judge(pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched,
-              state.lifted)
+    j = judge(
+        pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched, state.lifted
+    )
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     state = replace(state, stage=stage, partial=partial)
     if state.held and j.outcome != "before":
@@ -204,8 +225,7 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
         # is merely in progress, or the next (other) player's whole move lies on the
         # board where this turn's move still looks right (a jack swap).
         wrong = j.outcome == "illegal" or (final and j.outcome == "patient")
-        alt_pick = _better_alternative(state, t, wrong=wrong,
-                                       in_progress=j.outcome != "accepted")
+        alt_pick = _better_alternative(state, t, wrong=wrong, in_progress=j.outcome != "accepted")
         if alt_pick is not None:
             effects.extend(alt_pick[1])
             return alt_pick[0]
@@ -214,18 +234,24 @@ def _judge(state: RefereeState, t: int, effects: list[Effect], *, final: bool,
         # Without a reader a 7's first part may also be a whole move of a smaller card:
         # give the player the patience to go on before taking the smaller card.
         if j.also_partial and state.card is None and not (final or tap):
-            return replace(state, outcome="patient", partial=board_sig(state.sensed,
-                                                                       pos.seats))
+            return replace(state, outcome="patient", partial=board_sig(state.sensed, pos.seats))
         return _accept(state, move, after, t, effects)
     if j.outcome in ("ambiguous", "before", "partial"):
         state = replace(_resolved(state, t, effects), held=())
     if j.outcome == "ambiguous":
         if state.ambiguous != j.moves:
             topo = pos.topology
-            effects.append(Decision(t, "ambiguous", {
-                "seat": state.seat, "moves": [m.text(topo) for m, _ in j.moves]},
-                Text("meer dan één zet past bij het bord: til de pion op die je bedoelde",
-                     "more than one move fits the board: lift the pawn you meant")))
+            effects.append(
+                Decision(
+                    t,
+                    "ambiguous",
+                    {"seat": state.seat, "moves": [m.text(topo) for m, _ in j.moves]},
+                    Text(
+                        "meer dan één zet past bij het bord: til de pion op die je bedoelde",
+                        "more than one move fits the board: lift the pawn you meant",
+                    ),
+                )
+            )
         return replace(state, outcome="ambiguous", ambiguous=j.moves, flag=None)
     if j.outcome in ("before", "partial"):
         return replace(state, outcome=j.outcome, flag=None, ambiguous=())
@@ -253,25 +279,32 @@ def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
     fix = repair(pos.topology, state.sensed, references(pos, exps))
     gone = state.total - len(state.sensed)
     # Holes lifted this turn first (where the pawn came from), the latest first.
-    holes = sorted((h for h in fix.restore if hole_key(h) not in in_play),
-                   key=lambda h: -state.lifted.index(h) if h in state.lifted else 1)[:gone]
+    holes = sorted(
+        (h for h in fix.restore if hole_key(h) not in in_play),
+        key=lambda h: -state.lifted.index(h) if h in state.lifted else 1,
+    )[:gone]
     if not holes:
         return state
     missing = tuple(sorted(holes, key=fix.restore.index))
     flag = Flag(_missing_reason(missing), (), missing, tuple((None, h) for h in missing))
     if not state.missing:
-        effects.append(Decision(t, "missing", {"seat": state.seat, "holes": list(missing)},
-                                flag.reason))
+        effects.append(
+            Decision(t, "missing", {"seat": state.seat, "holes": list(missing)}, flag.reason)
+        )
     return replace(state, flag=flag, missing=missing)
 
 
 def _missing_reason(holes: tuple[str, ...]) -> Text:
     where = ", ".join(holes)
     if len(holes) == 1:
-        return Text(f"een pion ontbreekt: zet hem terug op {where}",
-                    f"a pawn is missing: put it back on {where}")
-    return Text(f"er ontbreken pionnen: zet ze terug op {where}",
-                f"pawns are missing: put them back on {where}")
+        return Text(
+            f"een pion ontbreekt: zet hem terug op {where}",
+            f"a pawn is missing: put it back on {where}",
+        )
+    return Text(
+        f"er ontbreken pionnen: zet ze terug op {where}",
+        f"pawns are missing: put them back on {where}",
+    )
 
 
 def _missing_back(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -282,9 +315,16 @@ def _missing_back(state: RefereeState, t: int, effects: list[Effect]) -> Referee
         return replace(_resolved(state, t, effects), missing=())
     if left == state.missing or state.flag is None:
         return state
-    return replace(state, missing=left, flag=replace(
-        state.flag, reason=_missing_reason(left), restore=left,
-        pairs=tuple((None, h) for h in left)))
+    return replace(
+        state,
+        missing=left,
+        flag=replace(
+            state.flag,
+            reason=_missing_reason(left),
+            restore=left,
+            pairs=tuple((None, h) for h in left),
+        ),
+    )
 
 
 def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -302,18 +342,27 @@ def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     fix = repair(pos.topology, state.sensed, references(pos, exps))
     state = replace(state, outcome="illegal", ambiguous=())
     if state.flag is not None:
-        return replace(state, flag=replace(state.flag, error=fix.error, restore=fix.restore,
-                                           pairs=fix.pairs))
+        return replace(
+            state, flag=replace(state.flag, error=fix.error, restore=fix.restore, pairs=fix.pairs)
+        )
     reason = _illegal_reason(state)
     flag = Flag(reason, fix.error, fix.restore, fix.pairs)
-    effects.append(Decision(t, "illegal", {
-        "seat": state.seat, "holes": list(_merge(fix.error, fix.restore)),
-        "restore": [[a, b] for a, b in fix.pairs]}, reason))
+    effects.append(
+        Decision(
+            t,
+            "illegal",
+            {
+                "seat": state.seat,
+                "holes": list(_merge(fix.error, fix.restore)),
+                "restore": [[a, b] for a, b in fix.pairs],
+            },
+            reason,
+        )
+    )
     return replace(state, flag=flag, restoring=True, multi_hand=False)
 
 
-def _flag_restored(state: RefereeState, t: int, effects: list[Effect]
-                   ) -> RefereeState | None:
+def _flag_restored(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState | None:
     """A flagged (or undone) board put back to the position before the move. The restore
     clears what the flagged attempt touched, so lifting and putting back is never read
     as a jack swap (issue 11, item 3). When pawns were placed with two in hand, a swap
@@ -331,22 +380,45 @@ def _flag_restored(state: RefereeState, t: int, effects: list[Effect]
         exps = expectations(pos, state.card, state.config.reader)
         j = judge(pos, exps, state.sensed, state.touched, state.co_empty)
         if j.outcome in ("accepted", "ambiguous"):
-            holes = sorted(set().union(*(move_holes(pos, m) for m, _ in j.moves)),
-                           key=lambda h: int(h[1:]) if h[0] == "T" else -1)
+            holes = sorted(
+                set().union(*(move_holes(pos, m) for m, _ in j.moves)),
+                key=lambda h: int(h[1:]) if h[0] == "T" else -1,
+            )
             asked = tuple(holes)
             seat_of = colours(pos)
             nl = ", ".join(f"{SEAT_COLOURS[seat_of[h]].nl} op {h}" for h in holes)
             en = ", ".join(f"{SEAT_COLOURS[seat_of[h]].en} on {h}" for h in holes)
-            effects.append(Decision(t, "ambiguous", {
-                "seat": state.seat, "moves": [m.text(pos.topology) for m, _ in j.moves],
-                "holes": list(holes)}, Text(
-                    f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
-                    "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
-                    f"swapped or put back? set the pawns as before the move ({en}); if you "
-                    "meant the swap, swap again holding both pawns")))
-    return replace(state, touched=frozenset(), lifted=(), co_empty=frozenset(), bounce=None,
-                   restoring=False, multi_hand=False, outcome="before", ambiguous=(),
-                   amb_touched=frozenset(), partial=None, ask=asked)
+            effects.append(
+                Decision(
+                    t,
+                    "ambiguous",
+                    {
+                        "seat": state.seat,
+                        "moves": [m.text(pos.topology) for m, _ in j.moves],
+                        "holes": list(holes),
+                    },
+                    Text(
+                        f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
+                        "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
+                        f"swapped or put back? set the pawns as before the move ({en}); if you "
+                        "meant the swap, swap again holding both pawns",
+                    ),
+                )
+            )
+    return replace(
+        state,
+        touched=frozenset(),
+        lifted=(),
+        co_empty=frozenset(),
+        bounce=None,
+        restoring=False,
+        multi_hand=False,
+        outcome="before",
+        ambiguous=(),
+        amb_touched=frozenset(),
+        partial=None,
+        ask=asked,
+    )
 
 
 def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
@@ -366,8 +438,14 @@ def _illegal_reason(state: RefereeState) -> Text:
 # -- accepting moves and passing the turn ------------------------------------------------
 
 
-def _accept(state: RefereeState, move: Move, after: Position, t: int,
-            effects: list[Effect], overruled: str | None = None) -> RefereeState:
+def _accept(
+    state: RefereeState,
+    move: Move,
+    after: Position,
+    t: int,
+    effects: list[Effect],
+    overruled: str | None = None,
+) -> RefereeState:
     seat = state.table.turn
     assert seat is not None
     state = _resolved(state, t, effects)
@@ -375,14 +453,26 @@ def _accept(state: RefereeState, move: Move, after: Position, t: int,
     text = move.text(topo)
     table = _advance(state.table.played(seat))
     winner = after.winner()
-    new_pos = after.replace(turn=table.turn if winner is None and table.turn is not None
-                            else after.turn)
+    new_pos = after.replace(
+        turn=table.turn if winner is None and table.turn is not None else after.turn
+    )
     data: dict[str, Any] = {"seat": seat, "move": text, "position": new_pos.to_dict()}
     if overruled is not None:
         data["overruled"] = overruled
     effects.append(Decision(t, "move", data))
-    record = MoveRecord(t, seat, move.card, move, text, state.pos, new_pos, state.table, table,
-                        _without_turn_card(state), overruled)
+    record = MoveRecord(
+        t,
+        seat,
+        move.card,
+        move,
+        text,
+        state.pos,
+        new_pos,
+        state.table,
+        table,
+        _without_turn_card(state),
+        overruled,
+    )
     state = _new_turn(state, new_pos, table, history=(*state.history, record))
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
@@ -397,7 +487,7 @@ def _without_turn_card(state: RefereeState) -> tuple[tuple[str, str | None], ...
     mine = (state.card, state.card_tag)
     for i in range(len(played) - 1, -1, -1):
         if played[i] == mine:
-            return played[:i] + played[i + 1:]
+            return played[:i] + played[i + 1 :]
     return played
 
 
@@ -412,18 +502,37 @@ def _turn_decision(t: int, before: Table, after: Table) -> Decision:
     return Decision(t, "turn", data)
 
 
-def _new_turn(state: RefereeState, pos: Position, table: Table,
-              history: tuple[MoveRecord, ...] | None = None) -> RefereeState:
+def _new_turn(
+    state: RefereeState, pos: Position, table: Table, history: tuple[MoveRecord, ...] | None = None
+) -> RefereeState:
     # A new deal (shuffle): every physical card is back in the deck.
     played = state.cards_played if table.shuffle_no == state.table.shuffle_no else ()
-    return replace(state, pos=pos, table=table, card=None, touched=frozenset(), lifted=(),
-                   hint=(),
-                   co_empty=frozenset(), flag=None, missing=(), ambiguous=(),
-                   amb_touched=frozenset(),
-                   partial=None, outcome="accepted", stage=2,
-                   history=state.history if history is None else history,
-                   bounce=None, restoring=False, multi_hand=False, ask=(), card_tag=None,
-                   second_card=None, cards_played=played, held=())
+    return replace(
+        state,
+        pos=pos,
+        table=table,
+        card=None,
+        touched=frozenset(),
+        lifted=(),
+        hint=(),
+        co_empty=frozenset(),
+        flag=None,
+        missing=(),
+        ambiguous=(),
+        amb_touched=frozenset(),
+        partial=None,
+        outcome="accepted",
+        stage=2,
+        history=state.history if history is None else history,
+        bounce=None,
+        restoring=False,
+        multi_hand=False,
+        ask=(),
+        card_tag=None,
+        second_card=None,
+        cards_played=played,
+        held=(),
+    )
 
 
 def _next_player(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -452,8 +561,15 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return state
-    j: Judgement = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
-                         state.amb_touched, state.lifted)
+    j: Judgement = judge(
+        state.pos,
+        exps,
+        state.sensed,
+        state.touched,
+        state.co_empty,
+        state.amb_touched,
+        state.lifted,
+    )
     if j.outcome == "accepted":
         return _accept(state, *j.moves[0], t, effects)
     if j.outcome in ("before", "partial", "ambiguous") and not state.missing:
@@ -467,8 +583,14 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
     it can capture, not a 7's next pawn): the next player does not wait for the settle
     time or a 7's patience (issue 11, items 6-7). "hold": the pawn may be part of it;
     remembered so the next card can still close the move. None: no move on the board."""
-    if (state.over or not state.at_rest or state.stage >= 2 or hole not in state.sensed
-            or state.second_card is not None or state.flag is not None):
+    if (
+        state.over
+        or not state.at_rest
+        or state.stage >= 2
+        or hole not in state.sensed
+        or state.second_card is not None
+        or state.flag is not None
+    ):
         return None
     move = _move_on_board(state)
     if move is None:
@@ -479,9 +601,15 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
 MAX_CHAIN = 2  # nested splits tried for one reading
 
 
-def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress: bool,
-                        lifted: str | None = None, depth: int = 0
-                        ) -> tuple[RefereeState, list[Effect]] | None:
+def _better_alternative(
+    state: RefereeState,
+    t: int,
+    *,
+    wrong: bool,
+    in_progress: bool,
+    lifted: str | None = None,
+    depth: int = 0,
+) -> tuple[RefereeState, list[Effect]] | None:
     """The first held reading (earliest split first) that needs no flag and beats the
     current one: the current board is ``wrong`` for this turn; or the next turn's move
     is complete too while this turn is ``in_progress``; or the held events are a whole
@@ -492,9 +620,11 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
             # A quick chain of three turns (a jack swap, the swap back by the next
             # player, a capture): the reading ends a turn at this split and again at
             # one of its own later splits. Kept until the evidence decides.
-            sub = (_better_alternative(alt, t, wrong=True, in_progress=False,
-                                       depth=depth + 1)
-                   if alt.held and depth < MAX_CHAIN else None)
+            sub = (
+                _better_alternative(alt, t, wrong=True, in_progress=False, depth=depth + 1)
+                if alt.held and depth < MAX_CHAIN
+                else None
+            )
             if sub is None:
                 continue
             cut = min((e.t for e in sub[1]), default=t)
@@ -514,11 +644,15 @@ def _better_alternative(state: RefereeState, t: int, *, wrong: bool, in_progress
         if lifted is not None:
             # (Not when the next turn would only carry on with this seat's pawns: a
             # pawn counted slowly into its home is one move, not a partner's second.)
-            ok = (split.table_after.turn != state.seat and other
-                  and _lift_verdict(alt, lifted) == "close")
+            ok = (
+                split.table_after.turn != state.seat
+                and other
+                and _lift_verdict(alt, lifted) == "close"
+            )
         else:
-            ok = wrong or (split.table_after.turn != state.seat
-                           and ((in_progress and took_next) or other))
+            ok = wrong or (
+                split.table_after.turn != state.seat and ((in_progress and took_next) or other)
+            )
         if ok:
             return alt, alt_effects
     return None
@@ -536,20 +670,31 @@ def _moves_other_pawns(state: RefereeState, move: Move) -> bool:
 def _sound(state: RefereeState, effects: list[Effect]) -> bool:
     """No flag (now or on the way), and a board at rest that is not wrong (judged as at
     a tap)."""
-    if state.flag is not None or state.second_card is not None or any(
+    if (
+        state.flag is not None
+        or state.second_card is not None
+        or any(
             isinstance(e, Decision) and e.type in ("illegal", "missing", "ambiguous")
-            for e in effects):
+            for e in effects
+        )
+    ):
         return False
     if not state.at_rest or state.over:
         return True
     exps = expectations(state.pos, state.card, state.config.reader)
-    j = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
-              state.amb_touched, state.lifted)
+    j = judge(
+        state.pos,
+        exps,
+        state.sensed,
+        state.touched,
+        state.co_empty,
+        state.amb_touched,
+        state.lifted,
+    )
     return j.outcome != "illegal"
 
 
-def _held_alternatives(state: RefereeState, t: int
-                       ) -> Iterator[tuple[RefereeState, list[Effect]]]:
+def _held_alternatives(state: RefereeState, t: int) -> Iterator[tuple[RefereeState, list[Effect]]]:
     """The readings where the move on the board before a held lift was complete (the
     earliest lift first: the first end of the turn that fits; later ends are found by
     the replay itself): it is accepted at that lift, and the hole events since are
@@ -576,8 +721,15 @@ def _move_on_board(state: RefereeState) -> tuple[Move, Position] | None:
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return None
-    j = judge(state.pos, exps, state.sensed, state.touched, state.co_empty,
-              state.amb_touched, state.lifted)
+    j = judge(
+        state.pos,
+        exps,
+        state.sensed,
+        state.touched,
+        state.co_empty,
+        state.amb_touched,
+        state.lifted,
+    )
     return j.moves[0] if j.outcome == "accepted" else None
 
 
@@ -587,8 +739,12 @@ def _pending_lift(state: RefereeState, event: Input, effects: list[Effect]) -> R
     the lift counts for the next turn."""
     assert state.pending is not None
     before, hole, t = state.pending
-    if isinstance(event, HoleEvent) and event.action == "place" and event.hole == hole \
-            and event.t - t < BOUNCE_MS:
+    if (
+        isinstance(event, HoleEvent)
+        and event.action == "place"
+        and event.hole == hole
+        and event.t - t < BOUNCE_MS
+    ):
         return replace(state, pending=None)
     if isinstance(event, Tick) and event.t < t + BOUNCE_MS:
         return state
@@ -627,8 +783,7 @@ def _belongs(state: RefereeState, move: Move) -> set[str]:
                 keys.add(key)
                 keys.update(tg.hole for tg in tgts if tg.victim is not None)
         if state.config.reader and not rested:
-            keys.update(k for k in exp.departures
-                        if seat_of.get(k) == ctrl or k == f"N{ctrl}")
+            keys.update(k for k in exp.departures if seat_of.get(k) == ctrl or k == f"N{ctrl}")
     for part in move.parts:
         if not isinstance(part, Swap) and part.frm == NEST and not rested:
             keys.add(f"N{part.seat}")
@@ -638,15 +793,27 @@ def _belongs(state: RefereeState, move: Move) -> set[str]:
 # -- events ------------------------------------------------------------------------------
 
 
-def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | None = None,
-          *, closes: bool = True) -> RefereeState:
+def _hole(
+    state: RefereeState,
+    ev: HoleEvent,
+    t: int,
+    effects: list[Effect] | None = None,
+    *,
+    closes: bool = True,
+) -> RefereeState:
     try:
         state.pos.topology.parse_hole(ev.hole)
     except TopologyError:
         return state  # a switch the board does not have: noise
     h = ev.hole
-    while (effects is not None and ev.action == "lift" and state.held and state.at_rest
-            and h in state.sensed and _lift_verdict(state, h) == "close"):
+    while (
+        effects is not None
+        and ev.action == "lift"
+        and state.held
+        and state.at_rest
+        and h in state.sensed
+        and _lift_verdict(state, h) == "close"
+    ):
         # Someone reaches for a pawn that is no part of either reading while the held
         # events lie on the board as a whole move of the next (other) player (a jack
         # swap keeps the board's look): that reading wins. Repeated: in a quick chain
@@ -676,7 +843,7 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
                 held = held[:-1]
             held = (*held, (replace(state, held=()), ()))
             if len(held) > MAX_HELD:  # keep the earliest and the latest splits
-                held = held[:MAX_HELD // 2] + held[MAX_HELD // 2 + 1:]
+                held = held[: MAX_HELD // 2] + held[MAX_HELD // 2 + 1 :]
         sensed = state.sensed - {h}
         touched = state.touched | {h}
         pairs = {(min(h, x), max(h, x)) for x in touched if x != h and x not in sensed}
@@ -699,13 +866,23 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect] | No
         elif h not in state.sensed and state.total - len(state.sensed) >= 2:
             multi = True  # placed with two or more pawns in hand: which one is unknown
         lifted = state.lifted
-    amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else \
-        state.amb_touched
+    amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else state.amb_touched
     if held:
         held = tuple((pre, (*evs, ev)) for pre, evs in held)
-    return replace(state, sensed=sensed, touched=touched, co_empty=co_empty, lifted=lifted,
-                   since=since, stage=stage, amb_touched=amb, bounce=bounce,
-                   multi_hand=multi, ask=ask, held=held)
+    return replace(
+        state,
+        sensed=sensed,
+        touched=touched,
+        co_empty=co_empty,
+        lifted=lifted,
+        since=since,
+        stage=stage,
+        amb_touched=amb,
+        bounce=bounce,
+        multi_hand=multi,
+        ask=ask,
+        held=held,
+    )
 
 
 def _one_pawn_path(evs: tuple[Input, ...], hole: str) -> bool:
@@ -726,8 +903,10 @@ def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | 
     if ev.tag is not None and ev.card is None:
         card = state.config.tags.get(ev.tag)
         if card is None:
-            return None, Text(f"onbekende kaart (tag {ev.tag}): leer de kaart eerst aan",
-                              f"unknown card (tag {ev.tag}): enroll the card first")
+            return None, Text(
+                f"onbekende kaart (tag {ev.tag}): leer de kaart eerst aan",
+                f"unknown card (tag {ev.tag}): enroll the card first",
+            )
     else:
         card = ev.card
     try:
@@ -756,26 +935,49 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         effects.append(Decision(t, "card_rejected", ident, RESOLVE_FIRST))
         return state
     pos = state.pos
-    if state.card is not None and (ev.tag == state.card_tag if ev.tag is not None
-                                   else state.card_tag is None and card == state.card):
+    if state.card is not None and (
+        ev.tag == state.card_tag
+        if ev.tag is not None
+        else state.card_tag is None and card == state.card
+    ):
         return state  # the turn's own card read again
     if ev.tag is not None and any(tag == ev.tag for _, tag in state.cards_played):
         name = CARD_NAMES[card]
-        effects.append(Decision(t, "card_rejected", ident, Text(
-            f"{name.nl} (tag {ev.tag}) is deze deling al gespeeld: een kaart van de "
-            "aflegstapel telt niet", f"{name.en} (tag {ev.tag}) was already played this "
-            "deal: a card from the discard pile does not count")))
+        effects.append(
+            Decision(
+                t,
+                "card_rejected",
+                ident,
+                Text(
+                    f"{name.nl} (tag {ev.tag}) is deze deling al gespeeld: een kaart van de "
+                    "aflegstapel telt niet",
+                    f"{name.en} (tag {ev.tag}) was already played this "
+                    "deal: a card from the discard pile does not count",
+                ),
+            )
+        )
         return state
     if sum(1 for c, _ in state.cards_played if c == card) >= pos.seats:
         name = CARD_NAMES[card]
-        effects.append(Decision(t, "card_rejected", ident, Text(
-            f"{name.nl}: alle {pos.seats} van deze soort zijn deze deling al gespeeld",
-            f"{name.en}: all {pos.seats} of this rank were already played this deal")))
+        effects.append(
+            Decision(
+                t,
+                "card_rejected",
+                ident,
+                Text(
+                    f"{name.nl}: alle {pos.seats} van deze soort zijn deze deling al gespeeld",
+                    f"{name.en}: all {pos.seats} of this rank were already played this deal",
+                ),
+            )
+        )
         return state
     exp = expectation(pos, card)
     if not exp.moves:
-        effects.append(Decision(t, "card_rejected", {**ident, "seat": state.seat},
-                                no_move_reason(pos, card).text))
+        effects.append(
+            Decision(
+                t, "card_rejected", {**ident, "seat": state.seat}, no_move_reason(pos, card).text
+            )
+        )
         return state
     if state.card is not None:
         # A card shown is a card played: a second card in the turn is flagged, the
@@ -784,20 +986,48 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
             effects.append(Decision(t, "card_rejected", ident, TWO_CARDS))
             return state
         flag = Flag(TWO_CARDS, (), (), ())
-        effects.append(Decision(t, "illegal", {"seat": state.seat, "holes": [], "restore": [],
-                                               "cards": [state.card, card]}, TWO_CARDS))
+        effects.append(
+            Decision(
+                t,
+                "illegal",
+                {"seat": state.seat, "holes": [], "restore": [], "cards": [state.card, card]},
+                TWO_CARDS,
+            )
+        )
         return replace(state, second_card=card, flag=flag, missing=(), since=t, stage=0)
-    state = replace(state, card=card, card_tag=ev.tag, since=t, stage=0, outcome="none",
-                    cards_played=(*state.cards_played, (card, ev.tag)))
+    state = replace(
+        state,
+        card=card,
+        card_tag=ev.tag,
+        since=t,
+        stage=0,
+        outcome="none",
+        cards_played=(*state.cards_played, (card, ev.tag)),
+    )
     if state.config.hints == "full":
         # The search's move for this card (the referee knows no other card of the hand),
         # seeded by the move number: the same game gives the same hints on replay.
-        hint = advise(pos, [card], known_cards(state), playouts=state.config.hint_playouts,
-                      seed=len(state.history))
+        hint = advise(
+            pos,
+            [card],
+            known_cards(state),
+            playouts=state.config.hint_playouts,
+            seed=len(state.history),
+        )
         if hint is not None:
-            effects.append(Decision(t, "hint", {
-                "seat": state.seat, "move": hint.text, "holes": list(hint.holes),
-                "win": round(hint.win, 3)}, Text(hint.sentence("nl"), hint.sentence("en"))))
+            effects.append(
+                Decision(
+                    t,
+                    "hint",
+                    {
+                        "seat": state.seat,
+                        "move": hint.text,
+                        "holes": list(hint.holes),
+                        "win": round(hint.win, 3),
+                    },
+                    Text(hint.sentence("nl"), hint.sentence("en")),
+                )
+            )
             state = replace(state, hint=hint.holes)
     return state
 
@@ -824,8 +1054,14 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
         try:
             hand.append(parse_card(c))
         except UnknownCardError:
-            effects.append(Decision(t, "discard", {"seat": seat, "ok": False},
-                                    Text(f"onbekende kaart {c!r}", f"unknown card {c!r}")))
+            effects.append(
+                Decision(
+                    t,
+                    "discard",
+                    {"seat": seat, "ok": False},
+                    Text(f"onbekende kaart {c!r}", f"unknown card {c!r}"),
+                )
+            )
             return state
     if state.card is not None:
         hand.insert(0, state.card)
@@ -834,10 +1070,17 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
         moves = expectation(pos, c).moves
         if moves:
             name = CARD_NAMES[c]
-            effects.append(Decision(t, "discard", {
-                "seat": seat, "ok": False, "must_play": moves[0][0].text(pos.topology)},
-                Text(f"{name.nl} kan gespeeld worden: je moet spelen",
-                     f"{name.en} can be played: you must play")))
+            effects.append(
+                Decision(
+                    t,
+                    "discard",
+                    {"seat": seat, "ok": False, "must_play": moves[0][0].text(pos.topology)},
+                    Text(
+                        f"{name.nl} kan gespeeld worden: je moet spelen",
+                        f"{name.en} can be played: you must play",
+                    ),
+                )
+            )
             return state
     table = _advance(state.table.discarded(seat))
     assert table.turn is not None
@@ -858,20 +1101,35 @@ def _undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
         state = replace(state, second_card=None)
         state = _resolved(state, t, effects)
         return replace(state, since=t, stage=0, outcome="none")
-    if state.stopped or not state.history or state.history[-1].table_after != state.table \
-            or state.history[-1].after != state.pos:
-        effects.append(Decision(t, "undo", {"ok": False}, Text(
-            "er is geen zet om terug te nemen (of er is sindsdien gepast, gestraft of "
-            "gestopt)", "there is no move to take back (or a hand was discarded, a "
-            "penalty given or the game stopped since)")))
+    if (
+        state.stopped
+        or not state.history
+        or state.history[-1].table_after != state.table
+        or state.history[-1].after != state.pos
+    ):
+        effects.append(
+            Decision(
+                t,
+                "undo",
+                {"ok": False},
+                Text(
+                    "er is geen zet om terug te nemen (of er is sindsdien gepast, gestraft of "
+                    "gestopt)",
+                    "there is no move to take back (or a hand was discarded, a "
+                    "penalty given or the game stopped since)",
+                ),
+            )
+        )
         return state
     last = state.history[-1]
     effects.append(Decision(t, "undo", {"ok": True, "seat": last.seat, "move": last.text}))
-    state = _new_turn(replace(state, winner=None), last.before, last.table_before,
-                      history=state.history[:-1])
+    state = _new_turn(
+        replace(state, winner=None), last.before, last.table_before, history=state.history[:-1]
+    )
     effects.append(Decision(t, "turn", {"seat": last.seat}))
-    return replace(state, since=t, stage=0, outcome="none", cards_played=last.cards_before,
-                   restoring=True)
+    return replace(
+        state, since=t, stage=0, outcome="none", cards_played=last.cards_before, restoring=True
+    )
 
 
 def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) -> RefereeState:
@@ -883,8 +1141,14 @@ def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) ->
         effects.append(Decision(t, "penalty", {**ident, "ok": False}, GAME_OVER))
         return state
     if not 0 <= ev.seat < state.pos.seats:
-        effects.append(Decision(t, "penalty", {**ident, "ok": False},
-                                Text(f"onbekende stoel {ev.seat}", f"unknown seat {ev.seat}")))
+        effects.append(
+            Decision(
+                t,
+                "penalty",
+                {**ident, "ok": False},
+                Text(f"onbekende stoel {ev.seat}", f"unknown seat {ev.seat}"),
+            )
+        )
         return state
     state = _settle_pending(state, t, effects)  # a move already on the board counts first
     if state.over:
@@ -893,28 +1157,49 @@ def _penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) ->
     pos = state.pos
     after = front_pawn_penalty(pos, ev.seat)
     if after == pos:
-        effects.append(Decision(t, "penalty", {**ident, "ok": False}, Text(
-            "geen pion van deze stoel of zijn partner op de baan: geen straf",
-            "no pawn of this seat or its partner on the track: no penalty")))
+        effects.append(
+            Decision(
+                t,
+                "penalty",
+                {**ident, "ok": False},
+                Text(
+                    "geen pion van deze stoel of zijn partner op de baan: geen straf",
+                    "no pawn of this seat or its partner on the track: no penalty",
+                ),
+            )
+        )
         return state
     owner = next(s for s in range(pos.seats) if pos.pawns[s] != after.pawns[s])
     loc = next(iter(Counter(pos.pawns[owner]) - Counter(after.pawns[owner])))
     hole = location_hole(pos.topology, owner, loc).name
     c = SEAT_COLOURS[owner]
-    reason = Text(f"strafzet: zet de pion van {c.nl} op {hole} terug in het nest",
-                  f"penalty: put {c.en}'s pawn on {hole} back in its nest")
-    effects.append(Decision(t, "penalty", {**ident, "ok": True, "owner": owner,
-                                           "pawn": hole}, reason))
+    reason = Text(
+        f"strafzet: zet de pion van {c.nl} op {hole} terug in het nest",
+        f"penalty: put {c.en}'s pawn on {hole} back in its nest",
+    )
+    effects.append(
+        Decision(t, "penalty", {**ident, "ok": True, "owner": owner, "pawn": hole}, reason)
+    )
     exps = expectations(after, state.card, state.config.reader)
     fix = repair(after.topology, state.sensed, references(after, exps))
     flag = Flag(reason, fix.error, fix.restore, fix.pairs) if fix.pairs else None
-    return replace(state, pos=after, flag=flag, missing=(), ambiguous=(),
-                   amb_touched=frozenset(), restoring=True, multi_hand=False,
-                   partial=None, since=t, stage=0, outcome="none")
+    return replace(
+        state,
+        pos=after,
+        flag=flag,
+        missing=(),
+        ambiguous=(),
+        amb_touched=frozenset(),
+        restoring=True,
+        multi_hand=False,
+        partial=None,
+        since=t,
+        stage=0,
+        outcome="none",
+    )
 
 
-def _overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]
-              ) -> RefereeState:
+def _overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]) -> RefereeState:
     """The referee (a person with the control token) overrules the machine (issue 11,
     item 15): a flagged board accepted as played, or the last recorded move corrected.
     Journalled like any input; the move counts like any move (scores, history) and
@@ -931,24 +1216,44 @@ def _overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]
     if state.over and not ev.correct:
         return refuse(GAME_OVER)
     if ev.correct:
-        if state.stopped or not state.history or state.history[-1].after != state.pos \
-                or state.history[-1].table_after != state.table:
-            return refuse(Text("er is geen zet om te verbeteren (of er is sindsdien gepast "
-                               "of gestraft)", "there is no move to correct (or a hand was "
-                               "discarded or a penalty given since)"))
+        if (
+            state.stopped
+            or not state.history
+            or state.history[-1].after != state.pos
+            or state.history[-1].table_after != state.table
+        ):
+            return refuse(
+                Text(
+                    "er is geen zet om te verbeteren (of er is sindsdien gepast of gestraft)",
+                    "there is no move to correct (or a hand was "
+                    "discarded or a penalty given since)",
+                )
+            )
         if ev.move is None:
             return refuse(Text("geef de juiste zet op", "give the right move"))
         last = state.history[-1]
-        base = _new_turn(replace(state, winner=None), last.before, last.table_before,
-                         history=state.history[:-1])
+        base = _new_turn(
+            replace(state, winner=None), last.before, last.table_before, history=state.history[:-1]
+        )
         base = replace(base, cards_played=last.cards_before, card=last.card)
         parsed = _overrule_move(base, ev.move)
         if isinstance(parsed, Text):
             return refuse(parsed)
         move, after = parsed
-        effects.append(Decision(t, "overrule", {
-            "ok": True, "kind": kind, "seat": last.seat, "move": move.text(after.topology),
-            "replaces": last.text, "note": reason}))
+        effects.append(
+            Decision(
+                t,
+                "overrule",
+                {
+                    "ok": True,
+                    "kind": kind,
+                    "seat": last.seat,
+                    "move": move.text(after.topology),
+                    "replaces": last.text,
+                    "note": reason,
+                },
+            )
+        )
         state = _accept(base, move, after, t, effects, overruled=reason)
         # The board is judged afresh against the corrected position (restore LEDs).
         return replace(state, since=t, stage=0, outcome="none", restoring=True)
@@ -964,15 +1269,27 @@ def _overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]
     else:
         guess = guess_after(state.pos, state.sensed)
         if guess is None or guess.pawns == state.pos.pawns:
-            return refuse(Text("het bord toont geen zet om te aanvaarden",
-                               "the board shows no move to accept"))
+            return refuse(
+                Text(
+                    "het bord toont geen zet om te aanvaarden", "the board shows no move to accept"
+                )
+            )
         after = guess
         move = _diff_move(state.pos, after, state.card or "?")
-    effects.append(Decision(t, "overrule", {"ok": True, "kind": kind, "seat": state.seat,
-                                            "move": move.text(after.topology),
-                                            "note": reason}))
-    return _accept(replace(state, second_card=None), move, after, t, effects,
-                   overruled=reason)
+    effects.append(
+        Decision(
+            t,
+            "overrule",
+            {
+                "ok": True,
+                "kind": kind,
+                "seat": state.seat,
+                "move": move.text(after.topology),
+                "note": reason,
+            },
+        )
+    )
+    return _accept(replace(state, second_card=None), move, after, t, effects, overruled=reason)
 
 
 def _overrule_move(state: RefereeState, text: str) -> tuple[Move, Position] | Text:
@@ -985,8 +1302,9 @@ def _overrule_move(state: RefereeState, text: str) -> tuple[Move, Position] | Te
             after = apply_part(after, part)
         after.validate()
     except (InvalidMoveError, InvalidPositionError, ValueError) as e:
-        return Text(f"die zet past niet op de stand: {e}",
-                    f"that move does not fit the position: {e}")
+        return Text(
+            f"die zet past niet op de stand: {e}", f"that move does not fit the position: {e}"
+        )
     return move, after
 
 
@@ -1004,19 +1322,34 @@ def _diff_move(before: Position, after: Position, card: str) -> Move:
 def _time_limit(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """Stop the game at the time limit (NK): pawns home score, no win bonus."""
     if state.over or state.pos.profile.scoring != "nk":
-        why = GAME_OVER if state.over else Text(
-            "alleen bij NK-scoring stopt de tijdslimiet het spel",
-            "only NK scoring stops the game at the time limit")
+        why = (
+            GAME_OVER
+            if state.over
+            else Text(
+                "alleen bij NK-scoring stopt de tijdslimiet het spel",
+                "only NK scoring stops the game at the time limit",
+            )
+        )
         effects.append(Decision(t, "time_limit", {"ok": False}, why))
         return state
     state = _settle_pending(state, t, effects)
     if state.over:
         effects.append(Decision(t, "time_limit", {"ok": False}, GAME_OVER))
         return state
-    score = [{"seats": list(team), "points": pts}
-             for team, pts in nk_score(state.pos, timed_out=True).items()]
-    effects.append(Decision(t, "time_limit", {"ok": True, "score": score}, Text(
-        "de tijd is om: alleen de pionnen thuis tellen", "time is up: only pawns home count")))
+    score = [
+        {"seats": list(team), "points": pts}
+        for team, pts in nk_score(state.pos, timed_out=True).items()
+    ]
+    effects.append(
+        Decision(
+            t,
+            "time_limit",
+            {"ok": True, "score": score},
+            Text(
+                "de tijd is om: alleen de pionnen thuis tellen", "time is up: only pawns home count"
+            ),
+        )
+    )
     return replace(state, stopped=True, card=None, flag=None, missing=(), ambiguous=())
 
 

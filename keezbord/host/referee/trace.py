@@ -58,27 +58,47 @@ class Setup:
     raw: dict[str, Any] | None = None
 
 
-_SETUP_KEYS = {"type", "seats", "profile", "dealer", "position", "tags", "settle_ms", "hints",
-               "card_reader", "patience_ms", "missing_ms", "segment", "teams", "turn",
-               "mode"}
+_SETUP_KEYS = {
+    "type",
+    "seats",
+    "profile",
+    "dealer",
+    "position",
+    "tags",
+    "settle_ms",
+    "hints",
+    "card_reader",
+    "patience_ms",
+    "missing_ms",
+    "segment",
+    "teams",
+    "turn",
+    "mode",
+}
 MODES = ("run", "sim", "simulated")
 
 
 def setup_from_dict(d: Any) -> Setup:
     if not isinstance(d, dict) or d.get("type") != "setup":
-        raise TraceError("the first line must be the setup: {\"type\": \"setup\", ...}")
+        raise TraceError('the first line must be the setup: {"type": "setup", ...}')
     unknown = set(d) - _SETUP_KEYS
     if unknown:
         raise TraceError(f"unknown setup field(s): {', '.join(sorted(unknown))}")
     if "position" in d:
         # The JSON form, or the one-line text form (docs/formats.md) as a string.
-        pos = (Position.from_text(d["position"]) if isinstance(d["position"], str)
-               else Position.from_dict(d["position"]))
-        turn = d.get("turn", d["position"].get("turn") if isinstance(d["position"], dict)
-                      else pos.turn)
+        pos = (
+            Position.from_text(d["position"])
+            if isinstance(d["position"], str)
+            else Position.from_dict(d["position"])
+        )
+        turn = d.get(
+            "turn", d["position"].get("turn") if isinstance(d["position"], dict) else pos.turn
+        )
     else:
-        pos = Position.from_dict({k: d[k] for k in ("seats", "profile", "segment", "teams")
-                                  if k in d} | {"pawns": _nests(d.get("seats"))})
+        pos = Position.from_dict(
+            {k: d[k] for k in ("seats", "profile", "segment", "teams") if k in d}
+            | {"pawns": _nests(d.get("seats"))}
+        )
         turn = d.get("turn")
     for key in ("seats", "profile"):
         if key in d and "position" in d and d[key] != pos.to_dict(full=True)[key]:
@@ -90,10 +110,10 @@ def setup_from_dict(d: Any) -> Setup:
     if turn is not None and (not _int(turn) or not 0 <= turn < seats):
         raise TraceError(f"'turn' must be a seat from 0 to {seats - 1}, not {turn!r}")
     tags = d.get("tags", {})
-    if not isinstance(tags, dict) or not all(isinstance(k, str) and _TAG_TEXT.fullmatch(k)
-                                             and v in RANKS for k, v in tags.items()):
-        raise TraceError("'tags' must map tag ids (hexadecimal) to cards "
-                         f"({' '.join(RANKS)})")
+    if not isinstance(tags, dict) or not all(
+        isinstance(k, str) and _TAG_TEXT.fullmatch(k) and v in RANKS for k, v in tags.items()
+    ):
+        raise TraceError(f"'tags' must map tag ids (hexadecimal) to cards ({' '.join(RANKS)})")
     settle = d.get("settle_ms", 500)
     if not _int(settle) or not 0 <= settle <= MAX_SETTLE_MS:
         raise TraceError(f"'settle_ms' must be 0 to {MAX_SETTLE_MS}, not {settle!r}")
@@ -146,17 +166,27 @@ def _overrule_from_dict(d: dict[str, Any]) -> Overrule:
     t, reason, move, correct = d.get("t"), d.get("reason"), d.get("move"), d.get("correct", False)
     if not isinstance(t, int) or isinstance(t, bool) or t < 0:
         raise EventFormatError("overrule needs a time 't' in whole milliseconds")
-    if not isinstance(reason, str) or (move is not None and not isinstance(move, str)) \
-            or not isinstance(correct, bool):
-        raise EventFormatError(f"overrule at t={t} needs a 'reason' (text), an optional "
-                               "'move' (notation) and 'correct' (true or false)")
+    if (
+        not isinstance(reason, str)
+        or (move is not None and not isinstance(move, str))
+        or not isinstance(correct, bool)
+    ):
+        raise EventFormatError(
+            f"overrule at t={t} needs a 'reason' (text), an optional "
+            "'move' (notation) and 'correct' (true or false)"
+        )
     return Overrule(t, reason, move, correct)
 
 
 def input_to_dict(e: Input) -> dict[str, Any]:
     if isinstance(e, Overrule):
-        return {"t": e.t, "type": "overrule", "reason": e.reason, "move": e.move,
-                "correct": e.correct}
+        return {
+            "t": e.t,
+            "type": "overrule",
+            "reason": e.reason,
+            "move": e.move,
+            "correct": e.correct,
+        }
     if isinstance(e, Undo):
         return {"t": e.t, "type": "undo"}
     if isinstance(e, SwitchRead):

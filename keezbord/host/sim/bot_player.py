@@ -37,8 +37,15 @@ class BotHost(Protocol):
 
 
 class BotPlayer:
-    def __init__(self, host: BotHost, sim: SimTable, *, think_ms: int = 700,
-                 speed: float = 1.0, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        host: BotHost,
+        sim: SimTable,
+        *,
+        think_ms: int = 700,
+        speed: float = 1.0,
+        rng: random.Random | None = None,
+    ) -> None:
         self.host = host
         self.sim = sim
         self.think_ms = think_ms

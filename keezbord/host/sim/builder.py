@@ -32,8 +32,10 @@ class SimFaults:
             elif kind in ("missing", "chatter", "stuck") and holes:
                 getattr(f, kind).extend(holes)
             else:
-                raise ValueError(f"bad fault {part!r} (e.g. swap:T3,T4;missing:T7;"
-                                 "chatter:T9;stuck:N0.1;led-swap:T1,T2)")
+                raise ValueError(
+                    f"bad fault {part!r} (e.g. swap:T3,T4;missing:T7;"
+                    "chatter:T9;stuck:N0.1;led-swap:T1,T2)"
+                )
         return f
 
 
@@ -41,20 +43,28 @@ class SimBoard:
     """A built board with faults, and a patient builder who does what the prompts say:
     puts a pawn on the hole that is physically lit, lifts it when asked."""
 
-    def __init__(self, wiring: WiringLike, faults: SimFaults | None = None,
-                 react_ms: int = 400) -> None:
+    def __init__(
+        self, wiring: WiringLike, faults: SimFaults | None = None, react_ms: int = 400
+    ) -> None:
         self.wiring = wiring
         f = faults or SimFaults()
         holes = [h for h in wiring.switch_order if h is not None]
-        for h in [*f.missing, *f.chatter, *f.stuck, *(x for p in f.swapped for x in p),
-                  *(x for p in f.led_swapped for x in p)]:
+        for h in [
+            *f.missing,
+            *f.chatter,
+            *f.stuck,
+            *(x for p in f.swapped for x in p),
+            *(x for p in f.led_swapped for x in p),
+        ]:
             if h not in holes:
                 raise ValueError(f"fault names {h!r}, which is not a hole of this board")
         # the switch physically under each hole, and the hole physically above each LED
         self.switch_under: dict[str, int | None] = {h: wiring.switch_index(h) for h in holes}
         for a, b in f.swapped:
-            self.switch_under[a], self.switch_under[b] = (self.switch_under[b],
-                                                          self.switch_under[a])
+            self.switch_under[a], self.switch_under[b] = (
+                self.switch_under[b],
+                self.switch_under[a],
+            )
         for h in f.missing:
             self.switch_under[h] = None
         self.above_led: dict[int, str] = {wiring.led_index(h): h for h in holes}
@@ -88,8 +98,11 @@ class SimBoard:
     def poll(self, now: int) -> list[WalkInput]:
         if self._ask is not None and self._asked_at is None:
             self._asked_at = now
-        if self._ask is not None and self._asked_at is not None and \
-                now - self._asked_at >= self.react_ms:
+        if (
+            self._ask is not None
+            and self._asked_at is not None
+            and now - self._asked_at >= self.react_ms
+        ):
             self._act(now)
             self._ask = None
         due = [inp for t, inp in self._todo if t <= now]
@@ -106,8 +119,7 @@ class SimBoard:
                 self._todo.append((now, SwitchChange(now, s, True)))
                 if self.pawn in self.chatter:
                     for k in range(1, 7):
-                        self._todo.append((now + 20 * k, SwitchChange(now + 20 * k, s,
-                                                                      k % 2 == 0)))
+                        self._todo.append((now + 20 * k, SwitchChange(now + 20 * k, s, k % 2 == 0)))
         elif self._ask == "lift" and self.pawn is not None:
             s = self.switch_under[self.pawn]
             if s is not None and s not in self.stuck:

@@ -28,16 +28,18 @@ class SimGame:
     winner: tuple[int, ...] | None = None
 
 
-def simulate(seats: int, profile: str, seed: int, *, max_turns: int = 400,
-             quick_taps: float = 0.2) -> SimGame:
+def simulate(
+    seats: int, profile: str, seed: int, *, max_turns: int = 400, quick_taps: float = 0.2
+) -> SimGame:
     """A bot game of ``seats`` under ``profile`` as a trace, with what the referee must
     decide: every move (seat, card, pawns after), discards, rejected cards, the winner.
     ``quick_taps``: how often the next card comes before the settle time has passed."""
     rng = random.Random(seed)
     game = Game(seats, profile, seed)
     bots = [RandomBot(random.Random(seed * 31 + s)) for s in range(seats)]
-    sim = SimGame({"type": "setup", "seats": seats, "profile": profile,
-                   "dealer": game.table.dealer})
+    sim = SimGame(
+        {"type": "setup", "seats": seats, "profile": profile, "dealer": game.table.dealer}
+    )
     board = board_of(game.position)
     t = 1000
     while not game.over and len(game.history) < max_turns:

@@ -40,7 +40,7 @@ class PawnTracker:
             held += [s] * max(0, sum(1 for loc in locs if loc == NEST) - nests[s])
         total = 4 * pos.seats
         held += [None] * max(0, total - len(sensed) - len(held))
-        self.held = held[:max(0, total - len(sensed))]
+        self.held = held[: max(0, total - len(sensed))]
 
     def track(self, ev: HoleEvent, seat_hint: int | None = None, by: str = "player") -> None:
         """Follow one lift or place; ``seat_hint``: the seat of the pawn put down, when
@@ -70,10 +70,9 @@ def landing_seats(pos: Position, move: Move) -> dict[str, int]:
     return out
 
 
-def _seat_of(hole: str, expected: Mapping[str, int], old: Mapping[str, int | None]
-             ) -> int | None:
+def _seat_of(hole: str, expected: Mapping[str, int], old: Mapping[str, int | None]) -> int | None:
     if hole in expected:
         return expected[hole]
     if hole[0] in "NH":
-        return int(hole[1:hole.index(".")])
+        return int(hole[1 : hole.index(".")])
     return old.get(hole)

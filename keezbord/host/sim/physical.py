@@ -22,8 +22,7 @@ from keezbord.host.referee import board_of, path_holes, victim_of
 class _Hands:
     """Accumulates events with a clock, tracking the physical board."""
 
-    def __init__(self, board: frozenset[str], rng: random.Random, t0: int,
-                 max_rest: int) -> None:
+    def __init__(self, board: frozenset[str], rng: random.Random, t0: int, max_rest: int) -> None:
         self.board = set(board)
         self.rng = rng
         self.t = t0
@@ -84,9 +83,16 @@ class _Hands:
         return self.rng.choice(free)
 
 
-def events_for_move(before: Position, move: Move, after: Position, rng: random.Random,
-                    t0: int, board: frozenset[str] | None = None, *,
-                    max_rest: int = 150) -> list[Event]:
+def events_for_move(
+    before: Position,
+    move: Move,
+    after: Position,
+    rng: random.Random,
+    t0: int,
+    board: frozenset[str] | None = None,
+    *,
+    max_rest: int = 150,
+) -> list[Event]:
     """The hole events of ``move`` played from ``before`` (``after`` is where it leads:
     used to check the rendering). ``board`` is the physical board (default: nest pawns
     in the lowest nest holes)."""

@@ -43,8 +43,14 @@ class SimInfo:
     exchanges: dict[str, list[str]] = field(default_factory=dict)  # "shuffle.round" -> given
 
     def to_json(self) -> str:
-        return json.dumps({"seed": self.seed, "kinds": self.kinds, "teams": self.teams,
-                           "exchanges": self.exchanges})
+        return json.dumps(
+            {
+                "seed": self.seed,
+                "kinds": self.kinds,
+                "teams": self.teams,
+                "exchanges": self.exchanges,
+            }
+        )
 
     @classmethod
     def from_json(cls, text: str) -> SimInfo:
@@ -60,8 +66,9 @@ class SimStore:
         self.db.execute(_SCHEMA)
 
     def save(self, game: int, info: SimInfo) -> None:
-        self.db.execute("INSERT OR REPLACE INTO web_sim (game, data) VALUES (?, ?)",
-                        (game, info.to_json()))
+        self.db.execute(
+            "INSERT OR REPLACE INTO web_sim (game, data) VALUES (?, ?)", (game, info.to_json())
+        )
 
     def load(self, game: int) -> SimInfo | None:
         row = self.db.execute("SELECT data FROM web_sim WHERE game = ?", (game,)).fetchone()
@@ -98,16 +105,18 @@ class SimTable:
     """Hands and bots of a simulated game. ``sync(decisions)`` brings the hands in line
     with what the referee decided."""
 
-    def __init__(self, info: SimInfo, seats: int, profile: str, store: SimStore | None,
-                 game_id: int) -> None:
+    def __init__(
+        self, info: SimInfo, seats: int, profile: str, store: SimStore | None, game_id: int
+    ) -> None:
         self.info = info
         self.seats, self.profile = seats, profile
         self.store, self.game_id = store, game_id
         self._deal_key = ""  # the deal whose exchange is under way (see _give)
         self.waiting: list[int] = []  # human seats still to pass a card this deal
-        self.bots: list[Bot] = [make_bot(k if k != HUMAN else "greedy",
-                                         random.Random(info.seed * 31 + s))
-                                for s, k in enumerate(info.kinds)]
+        self.bots: list[Bot] = [
+            make_bot(k if k != HUMAN else "greedy", random.Random(info.seed * 31 + s))
+            for s, k in enumerate(info.kinds)
+        ]
         self.game = self._fresh()
         self._applied = 0  # decisions already applied to self.game
         self._actions: list[tuple[str, Any]] = []
@@ -130,7 +139,7 @@ class SimTable:
     def sync(self, decisions: Sequence[dict[str, Any]]) -> None:
         """Apply the decisions not seen yet (the referee's decisions of this game)."""
         rebuild = False
-        for d in decisions[self._applied:]:
+        for d in decisions[self._applied :]:
             kind = d.get("type")
             if kind == "move":
                 self._actions.append(("move", d["move"]))
@@ -176,8 +185,11 @@ class SimTable:
         self.waiting = []
         if game.exchange_pending:
             given = self.info.exchanges.get(self._deal_key, [])
-            self.waiting = [s for s in range(self.seats) if not self.is_bot(s) and (
-                s >= len(given) or given[s] not in game.hands[s])]
+            self.waiting = [
+                s
+                for s in range(self.seats)
+                if not self.is_bot(s) and (s >= len(given) or given[s] not in game.hands[s])
+            ]
             if self.waiting:
                 return  # the human seats choose on the page first (``give``)
         game.exchange([_Giver(self, s) for s in range(self.seats)])
@@ -227,14 +239,26 @@ class SimTable:
         return [len(h) for h in self.game.hands]
 
 
-def sim_setup(seats: int, profile: str, seed: int, kinds: Iterable[str], *,
-              teams: str | None = None, hints: str = "targets") -> tuple[dict[str, Any],
-                                                                        SimInfo]:
+def sim_setup(
+    seats: int,
+    profile: str,
+    seed: int,
+    kinds: Iterable[str],
+    *,
+    teams: str | None = None,
+    hints: str = "targets",
+) -> tuple[dict[str, Any], SimInfo]:
     """The referee's setup line and the simulator's info for a new game."""
     info = SimInfo(seed, check_kinds(list(kinds), seats), teams)
     game = Game(seats, profile, seed, teams=teams)  # type: ignore[arg-type]
-    setup: dict[str, Any] = {"type": "setup", "seats": seats, "profile": profile,
-                             "dealer": game.table.dealer, "hints": hints, "mode": "sim"}
+    setup: dict[str, Any] = {
+        "type": "setup",
+        "seats": seats,
+        "profile": profile,
+        "dealer": game.table.dealer,
+        "hints": hints,
+        "mode": "sim",
+    }
     if teams is not None:
         setup["teams"] = teams
     return setup, info

@@ -39,12 +39,15 @@ def geometry_json(seats: int, segment: int) -> dict[str, Any]:
 
 def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, Any]:
     """LED roles -> colour and blink pattern: the LED driver's palette, for the page."""
-    return {role: {"hex": "#{:02x}{:02x}{:02x}".format(*s.colour), "pattern": s.pattern}
-            for role, s in styles.items()}
+    return {
+        role: {"hex": "#{:02x}{:02x}{:02x}".format(*s.colour), "pattern": s.pattern}
+        for role, s in styles.items()
+    }
 
 
-def create_app(make_hub: Callable[[], Hub], *,
-               styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> Starlette:
+def create_app(
+    make_hub: Callable[[], Hub], *, styles: Mapping[str, RoleStyle] = DEFAULT_STYLES
+) -> Starlette:
     palette = palette_json(styles)
 
     @contextlib.asynccontextmanager
@@ -81,14 +84,18 @@ def create_app(make_hub: Callable[[], Hub], *,
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
         trace, _ = hub.export()
-        return PlainTextResponse("\n".join(trace) + "\n", media_type="application/x-ndjson",
-                                 headers=_attachment(f"keezbord-game-{hub.session.game}.jsonl"))
+        return PlainTextResponse(
+            "\n".join(trace) + "\n",
+            media_type="application/x-ndjson",
+            headers=_attachment(f"keezbord-game-{hub.session.game}.jsonl"),
+        )
 
     async def export_moves(request: Request) -> Response:
         hub = hub_of(request)
         _, moves = hub.export()
-        return PlainTextResponse("\n".join(moves) + "\n",
-                                 headers=_attachment(f"keezbord-game-{hub.session.game}.txt"))
+        return PlainTextResponse(
+            "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
+        )
 
     async def ws(websocket: WebSocket) -> None:
         hub = hub_of(websocket)
@@ -104,8 +111,9 @@ def create_app(make_hub: Callable[[], Hub], *,
                     queue.get_nowait()
                 await websocket.send_text(json.dumps(hub.page_state(), ensure_ascii=False))
 
-        await websocket.send_json({"type": "hello", "mode": hub.opts.mode,
-                                   "control": control, "palette": palette})
+        await websocket.send_json(
+            {"type": "hello", "mode": hub.opts.mode, "control": control, "palette": palette}
+        )
         await websocket.send_text(json.dumps(hub.page_state(), ensure_ascii=False))
         task = asyncio.create_task(sender())
         try:
@@ -146,16 +154,18 @@ def _handle(hub: Hub, text: str, control: bool) -> dict[str, Any] | None:
         if not isinstance(msg, dict):
             raise ValueError("not an object")
     except ValueError:  # JsonTextError too: malformed or nested too deeply
-        return {"type": "error", "text": {"nl": "onleesbaar bericht",
-                                          "en": "unreadable message"}}
+        return {"type": "error", "text": {"nl": "onleesbaar bericht", "en": "unreadable message"}}
     ident = msg.get("id")
     try:
         hub.request(msg, control)
     except HubError as e:
-        return {"type": "error", "id": ident, "request": msg.get("type"),
-                "text": e.text.as_dict()}
+        return {"type": "error", "id": ident, "request": msg.get("type"), "text": e.text.as_dict()}
     except Exception as e:  # a bug must not take the page's connection down
         traceback.print_exc()
-        return {"type": "error", "id": ident, "request": msg.get("type"),
-                "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"}}
+        return {
+            "type": "error",
+            "id": ident,
+            "request": msg.get("type"),
+            "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"},
+        }
     return None if ident is None else {"type": "ack", "id": ident}

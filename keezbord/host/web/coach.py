@@ -13,8 +13,13 @@ from keezbord.host.referee import RefereeState
 from keezbord.host.sim.table import SimTable
 
 
-def coach_remark(st: RefereeState, record: Mapping[str, Any], sim: SimTable | None,
-                 tap: tuple[int, list[str]] | None, playouts: int) -> dict[str, Any] | None:
+def coach_remark(
+    st: RefereeState,
+    record: Mapping[str, Any],
+    sim: SimTable | None,
+    tap: tuple[int, list[str]] | None,
+    playouts: int,
+) -> dict[str, Any] | None:
     """The remark on the move ``record`` just accepted, or None. ``tap``: the seat and
     its hand when it tapped the card (the simulator knows it; a real board does not, so
     the played card is all of the hand the coach may assume)."""
@@ -28,6 +33,13 @@ def coach_remark(st: RefereeState, record: Mapping[str, Any], sim: SimTable | No
     shuffle = rec.table_before.shuffle_no
     seen = tuple(r.card for r in st.history[:-1] if r.table_before.shuffle_no == shuffle)
     known = Known(seen, rec.table_before.cards_left)
-    remark = coach(rec.before.replace(turn=seat), hand, rec.card, rec.move, known,
-                   playouts=playouts, seed=len(st.history))
+    remark = coach(
+        rec.before.replace(turn=seat),
+        hand,
+        rec.card,
+        rec.move,
+        known,
+        playouts=playouts,
+        seed=len(st.history),
+    )
     return None if remark is None else {"n": len(st.history), **remark.record()}

@@ -65,8 +65,13 @@ def latest_game(db: Path, mode: str) -> int:
 
 
 class Hub:
-    def __init__(self, session: GameSession, options: HubOptions,
-                 sim: SimTable | None = None, driver: BoardDriver | None = None) -> None:
+    def __init__(
+        self,
+        session: GameSession,
+        options: HubOptions,
+        sim: SimTable | None = None,
+        driver: BoardDriver | None = None,
+    ) -> None:
         self.session = session
         self.opts = options
         self.driver = driver
@@ -95,31 +100,40 @@ class Hub:
         self.sim = sim
         if sim is not None:
             sim.sync(self.decisions)
-            self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms,
-                                  speed=self.opts.bot_speed)
+            self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
 
     # -- building --------------------------------------------------------------------
 
     @classmethod
-    def open_sim(cls, options: HubOptions, *, seats: int = 4, profile: str = "standard",
-                 kinds: list[str] | None = None, teams: str | None = None,
-                 hints: str = "targets", resume: bool = True,
-                 game: int | None = None) -> Hub:
+    def open_sim(
+        cls,
+        options: HubOptions,
+        *,
+        seats: int = 4,
+        profile: str = "standard",
+        kinds: list[str] | None = None,
+        teams: str | None = None,
+        hints: str = "targets",
+        resume: bool = True,
+        game: int | None = None,
+    ) -> Hub:
         """The simulator: resumes ``game``, else the journal's latest simulator game,
         or starts a new one."""
         store = SimStore(options.db)
         session: GameSession | None = None
         if resume and options.db.exists():
             with contextlib.suppress(ValueError):
-                session = GameSession.resume(options.db, game if game is not None
-                                             else latest_game(options.db, "sim"))
+                session = GameSession.resume(
+                    options.db, game if game is not None else latest_game(options.db, "sim")
+                )
         info = store.load(session.game) if session is not None else None
         if session is None or info is None:
             if session is not None:
                 session.close()
             seed = options.seed if options.seed is not None else random.randrange(2**31)
-            setup, info = sim_setup(seats, profile, seed, kinds or [HUMAN], teams=teams,
-                                    hints=hints)
+            setup, info = sim_setup(
+                seats, profile, seed, kinds or [HUMAN], teams=teams, hints=hints
+            )
             session = GameSession.start(options.db, setup)
             store.save(session.game, info)
         pos = session.state.pos
@@ -127,15 +141,22 @@ class Hub:
         return cls(session, options, sim)
 
     @classmethod
-    def open_run(cls, options: HubOptions, setup: dict[str, Any],
-                 driver: BoardDriver | None, *, resume: bool = True) -> Hub:
+    def open_run(
+        cls,
+        options: HubOptions,
+        setup: dict[str, Any],
+        driver: BoardDriver | None,
+        *,
+        resume: bool = True,
+    ) -> Hub:
         """A real board: resumes the journal's latest game of ``setup``'s mode (a real
         board's by default), else starts ``setup``."""
         session = None
         if resume and options.db.exists():
             with contextlib.suppress(ValueError):
-                session = GameSession.resume(options.db,
-                                             latest_game(options.db, setup.get("mode", "run")))
+                session = GameSession.resume(
+                    options.db, latest_game(options.db, setup.get("mode", "run"))
+                )
         if session is None:
             session = GameSession.start(options.db, setup)
         return cls(session, options, None, driver)
@@ -190,8 +211,9 @@ class Hub:
                 return
             self._resynced |= reading.holes ^ sensed
             for h in sorted(reading.holes ^ sensed):
-                self.monitor.observe(HoleEvent(reading.t, "place" if h in reading.holes
-                                               else "lift", h))
+                self.monitor.observe(
+                    HoleEvent(reading.t, "place" if h in reading.holes else "lift", h)
+                )
             self.feed(reading)
             self._recolour()
             return
@@ -215,8 +237,9 @@ class Hub:
         for r in records:
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
-                self.coach = coach_remark(self.session.state, r, self.sim, tap,
-                                          self.opts.coach_playouts)
+                self.coach = coach_remark(
+                    self.session.state, r, self.sim, tap, self.opts.coach_playouts
+                )
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
@@ -284,9 +307,17 @@ class Hub:
         if h is None:
             return
         link = h["link"] or {}
-        key = (h["sensors"]["ok"], tuple(h["sensors"]["bad"]), link.get("ok"),
-               link.get("connected"), link.get("frames_bad"), link.get("gaps"),
-               link.get("chain_ok"), link.get("broken_reads"), link.get("error"))
+        key = (
+            h["sensors"]["ok"],
+            tuple(h["sensors"]["bad"]),
+            link.get("ok"),
+            link.get("connected"),
+            link.get("frames_bad"),
+            link.get("gaps"),
+            link.get("chain_ok"),
+            link.get("broken_reads"),
+            link.get("error"),
+        )
         if key != self._health_key:
             self._health_key = key
             self.changed()
@@ -305,9 +336,13 @@ class Hub:
         """Start a new game (the old one stays in the journal)."""
         pos = self.session.state.pos
         seats, profile, teams, hints, kinds = requests.new_game_options(
-            msg, self.opts.defaults, pos.seats, pos.profile.name,
+            msg,
+            self.opts.defaults,
+            pos.seats,
+            pos.profile.name,
             self.session.setup_raw.get("hints", "targets"),
-            self.sim.info.kinds if self.sim is not None else None)
+            self.sim.info.kinds if self.sim is not None else None,
+        )
         if self.bots is not None:
             self.bots.cancel()
         if kinds is not None:
@@ -347,11 +382,23 @@ class Hub:
         if self._cache is not None and self._cache[0] == self.version:
             return self._cache[1]
         st = self.session.state
-        out = page.page_state(page.PageView(
-            version=self.version, mode=self.opts.mode, snapshot=self.session.snapshot("nl"),
-            state=st, now=self.now(), words=page.move_words(st.history, self._words),
-            pawn_seat=self.pawns.pawn_seat, held=self.pawns.held, last=self.pawns.last,
-            sim=self.sim, bot_busy=self.bot_busy, health=self.health(), coach=self.coach))
+        out = page.page_state(
+            page.PageView(
+                version=self.version,
+                mode=self.opts.mode,
+                snapshot=self.session.snapshot("nl"),
+                state=st,
+                now=self.now(),
+                words=page.move_words(st.history, self._words),
+                pawn_seat=self.pawns.pawn_seat,
+                held=self.pawns.held,
+                last=self.pawns.last,
+                sim=self.sim,
+                bot_busy=self.bot_busy,
+                health=self.health(),
+                coach=self.coach,
+            )
+        )
         self._cache = (self.version, out)
         return out
 

@@ -37,8 +37,9 @@ class PageView:
     coach: Mapping[str, Any] | None = None  # the coach's last remark (hints "coach")
 
 
-def move_words(history: Sequence[MoveRecord], cache: dict[int, tuple[str, dict[str, str]]]
-               ) -> list[dict[str, str]]:
+def move_words(
+    history: Sequence[MoveRecord], cache: dict[int, tuple[str, dict[str, str]]]
+) -> list[dict[str, str]]:
     """Every move of the history in words (Dutch and English); ``cache`` keeps what was
     said already (with the move's notation, so a corrected move is said again), so each
     move is described once; an undo drops the moves taken back."""
@@ -72,42 +73,81 @@ def page_state(view: PageView) -> dict[str, Any]:
     players = []
     for s in range(pos.seats):
         c = SEAT_COLOURS[s]
-        players.append({
-            "seat": s, "kind": sim.info.kinds[s] if sim is not None else "player",
-            "colour": {"nl": c.nl, "en": c.en, "hex": c.hex, "symbol": c.symbol},
-            "cards": sim.counts()[s] if sim is not None else None,
-            "team": list(pos.team_of(s))})
-    history = [{"n": i + 1, "seat": rec.seat, "card": rec.card, "move": rec.text,
-                "words": dict(view.words[i]),
-                **({"overruled": rec.overruled} if rec.overruled else {})}
-               for i, rec in enumerate(st.history)]
+        players.append(
+            {
+                "seat": s,
+                "kind": sim.info.kinds[s] if sim is not None else "player",
+                "colour": {"nl": c.nl, "en": c.en, "hex": c.hex, "symbol": c.symbol},
+                "cards": sim.counts()[s] if sim is not None else None,
+                "team": list(pos.team_of(s)),
+            }
+        )
+    history = [
+        {
+            "n": i + 1,
+            "seat": rec.seat,
+            "card": rec.card,
+            "move": rec.text,
+            "words": dict(view.words[i]),
+            **({"overruled": rec.overruled} if rec.overruled else {}),
+        }
+        for i, rec in enumerate(st.history)
+    ]
     flag = snap["flag"]
     if flag is not None:
-        flag = {**flag, "guidance": [guidance(a, b).as_dict() for a, b in st.flag.pairs]
-                if st.flag is not None else []}
+        flag = {
+            **flag,
+            "guidance": [guidance(a, b).as_dict() for a, b in st.flag.pairs]
+            if st.flag is not None
+            else [],
+        }
     nk = pos.profile.scoring == "nk"
     score = None
     if nk:
-        score = [{"seats": list(team), "points": pts}
-                 for team, pts in nk_score(pos, timed_out=st.stopped).items()]
+        score = [
+            {"seats": list(team), "points": pts}
+            for team, pts in nk_score(pos, timed_out=st.stopped).items()
+        ]
     # Game time: the referee's clock continues over restarts (it starts at 0).
-    clock = {"elapsed_ms": st.now if st.over else view.now, "running": not st.over,
-             "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None, "stopped": st.stopped}
+    clock = {
+        "elapsed_ms": st.now if st.over else view.now,
+        "running": not st.over,
+        "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
+        "stopped": st.stopped,
+    }
     hand, exchange = _hand(view)
     return {
-        "type": "state", "version": view.version, "mode": view.mode,
-        "game": snap["game"], "seats": pos.seats, "segment": pos.topology.segment,
-        "profile": pos.profile.name, "teams": pos.teams, "hints": snap["hints"],
-        "players": players, "turn": snap["turn"], "card": snap["card"],
-        "table": snap["table"], "position": snap["position"],
+        "type": "state",
+        "version": view.version,
+        "mode": view.mode,
+        "game": snap["game"],
+        "seats": pos.seats,
+        "segment": pos.topology.segment,
+        "profile": pos.profile.name,
+        "teams": pos.teams,
+        "hints": snap["hints"],
+        "players": players,
+        "turn": snap["turn"],
+        "card": snap["card"],
+        "table": snap["table"],
+        "position": snap["position"],
         "pawns": [{"hole": h, "seat": view.pawn_seat.get(h)} for h in sorted(st.sensed)],
-        "held": list(view.held), "expected_board": snap["expected_board"],
-        "leds": snap["leds"], "flag": flag, "ambiguous": snap["ambiguous"],
-        "history": history, "decisions": snap["decisions"], "winner": snap["winner"],
-        "score": score, "hand": hand, "bot_busy": view.bot_busy,
+        "held": list(view.held),
+        "expected_board": snap["expected_board"],
+        "leds": snap["leds"],
+        "flag": flag,
+        "ambiguous": snap["ambiguous"],
+        "history": history,
+        "decisions": snap["decisions"],
+        "winner": snap["winner"],
+        "score": score,
+        "hand": hand,
+        "bot_busy": view.bot_busy,
         "last": None if view.last is None else dict(view.last),
-        "health": None if view.health is None else dict(view.health), "clock": clock,
-        "stopped": st.stopped, "exchange": exchange,
+        "health": None if view.health is None else dict(view.health),
+        "clock": clock,
+        "stopped": st.stopped,
+        "exchange": exchange,
         "coach": None if view.coach is None else dict(view.coach),
     }
 
@@ -120,10 +160,13 @@ def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]
         return None, None
     if sim.waiting:
         giver = sim.waiting[0]
-        exchange = {"seat": giver, "partner": sim.partner(giver), "cards": sim.hand(giver),
-                    "waiting": list(sim.waiting)}
-        return {"seat": giver, "cards": sim.hand(giver), "playable": [],
-                "active": False}, exchange
+        exchange = {
+            "seat": giver,
+            "partner": sim.partner(giver),
+            "cards": sim.hand(giver),
+            "waiting": list(sim.waiting),
+        }
+        return {"seat": giver, "cards": sim.hand(giver), "playable": [], "active": False}, exchange
     seat = st.seat
     if seat is None or sim.is_bot(seat):
         humans = [s for s in range(st.pos.seats) if not sim.is_bot(s)]
@@ -131,8 +174,12 @@ def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]
     if seat is None:
         return None, None
     active = st.seat == seat and view.bot_busy is None
-    return {"seat": seat, "cards": sim.hand(seat),
-            "playable": sim.playable(seat) if active else [], "active": active}, None
+    return {
+        "seat": seat,
+        "cards": sim.hand(seat),
+        "playable": sim.playable(seat) if active else [],
+        "active": active,
+    }, None
 
 
 def guidance(frm: str | None, to: str | None) -> Text:

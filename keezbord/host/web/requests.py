@@ -27,15 +27,19 @@ class HubError(ValueError):
         self.text = text
 
 
-NOT_SIM = Text("dit is een echt bord: verzet de pionnen op het bord zelf",
-               "this is a real board: move the pawns on the board itself")
+NOT_SIM = Text(
+    "dit is een echt bord: verzet de pionnen op het bord zelf",
+    "this is a real board: move the pawns on the board itself",
+)
 NEED_TOKEN = Text("hiervoor is de beheercode nodig", "this needs the control token")
 BOT_BUSY = Text("wacht even: een bot is aan zet", "wait: a bot is playing")
 NO_PAWN = Text("daar staat geen pion", "there is no pawn there")
 HOLE_TAKEN = Text("daar staat al een pion", "there is already a pawn there")
 EMPTY_HAND = Text("je hebt geen pion in de hand", "you hold no pawn")
-NOT_YOUR_CARD = Text("die kaart zit niet in de hand van wie aan zet is",
-                     "that card is not in the hand of the player to play")
+NOT_YOUR_CARD = Text(
+    "die kaart zit niet in de hand van wie aan zet is",
+    "that card is not in the hand of the player to play",
+)
 NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this seat")
 UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
 GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
@@ -81,19 +85,29 @@ def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
         hub.undo()
     elif kind == "penalty":
         offender = msg.get("seat")
-        if isinstance(offender, bool) or not isinstance(offender, int) or \
-                not 0 <= offender < hub.session.state.pos.seats:
+        if (
+            isinstance(offender, bool)
+            or not isinstance(offender, int)
+            or not 0 <= offender < hub.session.state.pos.seats
+        ):
             raise HubError(Text("kies een stoel", "choose a seat"))
         hub.feed(Penalty(hub.now(), offender))
     elif kind == "time_limit":
         hub.feed(TimeLimit(hub.now()))
     elif kind == "overrule":
         reason, mv, correct = msg.get("reason"), msg.get("move") or None, msg.get("correct")
-        if not isinstance(reason, str) or not reason.strip() or (
-                mv is not None and not isinstance(mv, str)) or not isinstance(
-                correct if correct is not None else False, bool):
-            raise HubError(Text("geef een reden op (en eventueel de zet)",
-                                "give a reason (and, if need be, the move)"))
+        if (
+            not isinstance(reason, str)
+            or not reason.strip()
+            or (mv is not None and not isinstance(mv, str))
+            or not isinstance(correct if correct is not None else False, bool)
+        ):
+            raise HubError(
+                Text(
+                    "geef een reden op (en eventueel de zet)",
+                    "give a reason (and, if need be, the move)",
+                )
+            )
         hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
     elif kind == "new_game":
         hub.new_game(msg)
@@ -165,14 +179,22 @@ def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
     try:
         sim.give(seat, card)
     except ValueError as e:
-        raise HubError(Text("die kaart kan nu niet doorgegeven worden",
-                            f"that card cannot be passed now ({e})")) from None
+        raise HubError(
+            Text(
+                "die kaart kan nu niet doorgegeven worden", f"that card cannot be passed now ({e})"
+            )
+        ) from None
     hub.changed()
 
 
-def new_game_options(msg: Mapping[str, Any], defaults: Mapping[str, Any], seats_now: int,
-                     profile_now: str, hints_now: str, kinds_now: list[str] | None
-                     ) -> tuple[int, str, str | None, str, list[str] | None]:
+def new_game_options(
+    msg: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    seats_now: int,
+    profile_now: str,
+    hints_now: str,
+    kinds_now: list[str] | None,
+) -> tuple[int, str, str | None, str, list[str] | None]:
     """A page's ``new_game`` message checked against the current game and the command's
     defaults: seats, profile, teams, hints and (simulator) the seat kinds."""
     seats = _int_in(msg.get("seats", defaults.get("seats", seats_now)), 2, 8, "seats")
@@ -181,8 +203,12 @@ def new_game_options(msg: Mapping[str, Any], defaults: Mapping[str, Any], seats_
         raise HubError(Text(f"onbekend profiel {profile!r}", f"unknown profile {profile!r}"))
     teams = msg.get("teams") or None
     if teams not in (None, "pairs", "none") or (teams == "pairs" and seats % 2):
-        raise HubError(Text("teams: 'pairs' (bij een even aantal stoelen) of 'none'",
-                            "teams: 'pairs' (with an even number of seats) or 'none'"))
+        raise HubError(
+            Text(
+                "teams: 'pairs' (bij een even aantal stoelen) of 'none'",
+                "teams: 'pairs' (with an even number of seats) or 'none'",
+            )
+        )
     hints = msg.get("hints", hints_now)
     if hints not in HINT_LEVELS:
         raise HubError(Text(f"onbekend hintniveau {hints!r}", f"unknown hint level {hints!r}"))

@@ -37,19 +37,37 @@ SIG = REFERENCE_SIGNATURE
 class Rig:
     """A mock factory, a chain model on it, a reader of either kind, one shared clock."""
 
-    def __init__(self, method: Method, chips: int, *, board_chips: int | None = None,
-                 signature: int | None = SIG, float_level: Callable[[], int] | None = None,
-                 mode: int | None = None) -> None:
+    def __init__(
+        self,
+        method: Method,
+        chips: int,
+        *,
+        board_chips: int | None = None,
+        signature: int | None = SIG,
+        float_level: Callable[[], int] | None = None,
+        mode: int | None = None,
+    ) -> None:
         ticks = itertools.count()
         self.clock = lambda: next(ticks)
         self.factory = MockPinFactory(clock=self.clock)
-        self.chain = Hc165Chain(self.factory, board_chips or chips, PINS, signature=signature,
-                                float_level=float_level, spi=method == "spi")
+        self.chain = Hc165Chain(
+            self.factory,
+            board_chips or chips,
+            PINS,
+            signature=signature,
+            float_level=float_level,
+            spi=method == "spi",
+        )
         self.spi = FakeSpiDev(self.chain, clock=self.clock)
         self.spi.open(0, 0)
         self.reader: ChainReader | SpiChainReader = open_chain(
-            self.factory, chips * 8, method=method, pins=PINS, signature=signature,
-            spi=lambda: self.spi)
+            self.factory,
+            chips * 8,
+            method=method,
+            pins=PINS,
+            signature=signature,
+            spi=lambda: self.spi,
+        )
         if mode is not None:
             self.spi.mode = mode
 
@@ -129,7 +147,10 @@ def test_spi_refuses_what_the_pi_refuses() -> None:
 # --- faults: every one a chain fault, never a closed switch ---------------------------------
 
 FLOATS: dict[str, Callable[[], int] | None] = {
-    "floats-low": lambda: 0, "floats-high": lambda: 1, "floats-noisy": None}
+    "floats-low": lambda: 0,
+    "floats-high": lambda: 1,
+    "floats-noisy": None,
+}
 
 
 def _fault(rig: Rig, fault: str) -> None:
@@ -159,7 +180,8 @@ CASES = [(f, fl) for f in FAULTS for fl in FLOATS if (f, fl) != ("tail-loose", "
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize(("fault", "floats"), CASES)
 def test_a_wiring_fault_is_a_chain_fault_with_the_signature(
-        method: Method, fault: str, floats: str) -> None:
+    method: Method, fault: str, floats: str
+) -> None:
     rig = Rig(method, 4, float_level=FLOATS[floats])
     scanner = GpioScanner(rig.reader, samples=1)
     rig.chain.close_switch(5)
@@ -194,7 +216,8 @@ def test_an_open_line_is_caught_even_without_the_signature(method: Method, fault
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("floats", list(FLOATS))
 def test_without_the_signature_a_floating_link_never_shows_closed_switches(
-        method: Method, floats: str) -> None:
+    method: Method, floats: str
+) -> None:
     """What the signature chip is for: without it a link floating high passes the tail
     check (the far chips read as open), a low or noisy one is a fault. Never closed."""
     rig = Rig(method, 4, signature=None, float_level=FLOATS[floats])
@@ -218,8 +241,7 @@ def test_scanner_from_config_picks_the_reader() -> None:
     cfg = parse_config({"scanner": {"kind": "gpio", "signature": 0xA5}})
     assert cfg.scanner.method == "spi"
     f = MockPinFactory()
-    chain = Hc165Chain(f, wiring.chips, ChainPins(cfg.scanner.load_pin), signature=0xA5,
-                       spi=True)
+    chain = Hc165Chain(f, wiring.chips, ChainPins(cfg.scanner.load_pin), signature=0xA5, spi=True)
     spi = FakeSpiDev(chain)
     spi.open(0, 0)
     scanner = scanner_from_config(cfg.scanner, wiring, f, spi=lambda: spi)

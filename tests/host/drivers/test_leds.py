@@ -42,8 +42,10 @@ def test_every_role_differs_in_time_pattern_not_only_colour() -> None:
 def test_error_blinks_fast_target_steady_restore_pulses() -> None:
     s = LedSettings(brightness=1.0)
     order = ("A", "B", "C")
-    frames = [render({"A": "error", "B": "target", "C": "restore"}, order, t, s)
-              for t in range(0, 1000, 25)]
+    frames = [
+        render({"A": "error", "B": "target", "C": "restore"}, order, t, s)
+        for t in range(0, 1000, 25)
+    ]
     err = [f[0] != (0, 0, 0) for f in frames]
     assert sum(1 for a, b in itertools.pairwise(err) if a != b) >= 6  # 4 Hz
     assert len({f[1] for f in frames}) == 1  # steady

@@ -18,17 +18,20 @@ def model_file(tmp_path: Path, text: str) -> Path:
     return p
 
 
-@pytest.mark.parametrize(("model", "port", "extra"), [
-    ("Raspberry Pi 5 Model B Rev 1.0", "/dev/ttyAMA0", "pi5"),
-    ("Raspberry Pi 500 Rev 1.0", "/dev/ttyAMA0", "pi5"),
-    ("Raspberry Pi Compute Module 5 Rev 1.0", "/dev/ttyAMA0", "pi5"),
-    ("Raspberry Pi 4 Model B Rev 1.5", "/dev/serial0", "pi4"),
-    ("Raspberry Pi 400 Rev 1.0", "/dev/serial0", "pi4"),
-    ("Raspberry Pi 3 Model B Plus Rev 1.3", "/dev/serial0", "pi4"),
-    # no digit right after "Raspberry Pi": still a Pi (mini UART on serial0, like a Pi 3)
-    ("Raspberry Pi Zero 2 W Rev 1.0", "/dev/serial0", "pi4"),
-    ("Raspberry Pi Zero W Rev 1.1", "/dev/serial0", "pi4"),
-])
+@pytest.mark.parametrize(
+    ("model", "port", "extra"),
+    [
+        ("Raspberry Pi 5 Model B Rev 1.0", "/dev/ttyAMA0", "pi5"),
+        ("Raspberry Pi 500 Rev 1.0", "/dev/ttyAMA0", "pi5"),
+        ("Raspberry Pi Compute Module 5 Rev 1.0", "/dev/ttyAMA0", "pi5"),
+        ("Raspberry Pi 4 Model B Rev 1.5", "/dev/serial0", "pi4"),
+        ("Raspberry Pi 400 Rev 1.0", "/dev/serial0", "pi4"),
+        ("Raspberry Pi 3 Model B Plus Rev 1.3", "/dev/serial0", "pi4"),
+        # no digit right after "Raspberry Pi": still a Pi (mini UART on serial0, like a Pi 3)
+        ("Raspberry Pi Zero 2 W Rev 1.0", "/dev/serial0", "pi4"),
+        ("Raspberry Pi Zero W Rev 1.1", "/dev/serial0", "pi4"),
+    ],
+)
 def test_defaults_per_model(tmp_path: Path, model: str, port: str, extra: str) -> None:
     path = model_file(tmp_path, model)
     assert pi.pi_model(path) == model
@@ -44,8 +47,9 @@ def test_not_a_pi(tmp_path: Path) -> None:
     assert pi.pi_generation("Raspberry Pi Zero 2 W Rev 1.0") == 3
 
 
-def test_the_pi5_default_reaches_the_board_config(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pi5_default_reaches_the_board_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(pi, "PI_MODEL_PATH", model_file(tmp_path, "Raspberry Pi 5 Model B"))
     assert parse_config({}).rfid.port == "/dev/ttyAMA0"
     assert BoardConfig().rfid.port == "/dev/ttyAMA0"

@@ -34,8 +34,9 @@ from keezbord.host.drivers.rfid_pn532 import (
 
 
 def uid_answer(uid: bytes) -> bytes:
-    return response_frame(CMD_IN_LIST_PASSIVE_TARGET,
-                          b"\x01\x01\x00\x44\x00" + bytes([len(uid)]) + uid)
+    return response_frame(
+        CMD_IN_LIST_PASSIVE_TARGET, b"\x01\x01\x00\x44\x00" + bytes([len(uid)]) + uid
+    )
 
 
 def tags_in(frames: list[Ack | Nack | Frame]) -> list[str]:
@@ -51,7 +52,8 @@ def tags_in(frames: list[Ack | Nack | Frame]) -> list[str]:
 def test_command_frame_layout() -> None:
     # SAMConfiguration, the example of the PN532 user manual
     assert command_frame(CMD_SAM_CONFIGURATION, b"\x01\x14\x01") == bytes.fromhex(
-        "0000FF05FBD4140114010200")
+        "0000FF05FBD4140114010200"
+    )
     assert build_frame(0x7F, b"") == bytes.fromhex("0000FF01FF7F8100")
 
 
@@ -67,15 +69,19 @@ def test_parser_waits_for_a_split_frame() -> None:
     p = FrameParser()
     whole = uid_answer(bytes.fromhex("04112233445566"))
     for i in range(len(whole) - 2):  # up to the DCS, byte by byte
-        assert p.feed(whole[i:i + 1]) == []
+        assert p.feed(whole[i : i + 1]) == []
     assert tags_in(p.feed(whole[-2:])) == ["04112233445566"]
 
 
 def test_extended_frame() -> None:
     body = b"\xd5\x41" + bytes(range(256)) * 2
     n = len(body)
-    raw = (b"\x00\x00\xff\xff\xff" + bytes([n >> 8, n & 0xFF, (-(n >> 8) - n) & 0xFF])
-           + body + bytes([(-sum(body)) & 0xFF, 0]))
+    raw = (
+        b"\x00\x00\xff\xff\xff"
+        + bytes([n >> 8, n & 0xFF, (-(n >> 8) - n) & 0xFF])
+        + body
+        + bytes([(-sum(body)) & 0xFF, 0])
+    )
     assert FrameParser().feed(raw) == [Frame(0xD5, body[1:])]
 
 
@@ -113,8 +119,7 @@ def test_fuzz_garbage_then_a_good_frame(garbage: bytes, uid: bytes, cut: int) ->
 
 @settings(max_examples=300, deadline=None)
 @given(uid=uids, pos=st.integers(0, 100), flip=st.integers(1, 255))
-def test_fuzz_one_corrupted_byte_never_gives_a_false_tag(uid: bytes, pos: int,
-                                                         flip: int) -> None:
+def test_fuzz_one_corrupted_byte_never_gives_a_false_tag(uid: bytes, pos: int, flip: int) -> None:
     frame = bytearray(uid_answer(uid))
     pos %= len(frame) - 1  # the postamble is not checked (and need not be)
     frame[pos] ^= flip
@@ -194,8 +199,11 @@ def test_driver_reads_through_line_noise(chip: FakePN532) -> None:
 
 
 def test_a_chip_that_browns_out_is_woken_and_set_up_again(chip: FakePN532) -> None:
-    reader = PN532Reader(PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05,
-                               response_timeout=0.1), gap_ms=500, restart_after=3)
+    reader = PN532Reader(
+        PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05, response_timeout=0.1),
+        gap_ms=500,
+        restart_after=3,
+    )
     try:
         chip.uid = bytes.fromhex("04A1B2C3D4E5F6")
         assert [c.tag for c in reader.poll(0)] == ["04A1B2C3D4E5F6"]
@@ -206,8 +214,11 @@ def test_a_chip_that_browns_out_is_woken_and_set_up_again(chip: FakePN532) -> No
         assert reader.restarts == 0 and len(chip.commands) == before
         assert reader.poll(300) == []  # the third failure in a row: set it up again
         assert reader.restarts == 1
-        assert chip.commands_sent()[before:] == [CMD_SAM_CONFIGURATION, CMD_RF_CONFIGURATION,
-                                                 CMD_GET_FIRMWARE_VERSION]
+        assert chip.commands_sent()[before:] == [
+            CMD_SAM_CONFIGURATION,
+            CMD_RF_CONFIGURATION,
+            CMD_GET_FIRMWARE_VERSION,
+        ]
         assert chip.retries_limited  # a poll with no card answers at once again
         assert reader.poll(400) == [] and reader.failing == 0
         chip.uid = bytes.fromhex("DEADBEEF")
@@ -217,8 +228,10 @@ def test_a_chip_that_browns_out_is_woken_and_set_up_again(chip: FakePN532) -> No
 
 
 def test_one_lost_answer_does_not_restart_the_chip(chip: FakePN532) -> None:
-    reader = PN532Reader(PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05,
-                               response_timeout=0.1), restart_after=3)
+    reader = PN532Reader(
+        PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05, response_timeout=0.1),
+        restart_after=3,
+    )
     try:
         chip.drop = 1  # one frame lost on a loose cable
         assert reader.poll(0) == [] and reader.errors == 1
@@ -230,10 +243,11 @@ def test_one_lost_answer_does_not_restart_the_chip(chip: FakePN532) -> None:
         reader.close()
 
 
-def test_a_chip_that_stays_away_is_retried_without_blocking_every_poll(
-        chip: FakePN532) -> None:
-    reader = PN532Reader(PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.02,
-                               response_timeout=0.05), restart_after=2)
+def test_a_chip_that_stays_away_is_retried_without_blocking_every_poll(chip: FakePN532) -> None:
+    reader = PN532Reader(
+        PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.02, response_timeout=0.05),
+        restart_after=2,
+    )
     try:
         chip.brown_out()
         chip.drop = 10**6  # and its cable is off: nothing ever answers

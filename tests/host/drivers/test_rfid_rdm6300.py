@@ -47,10 +47,14 @@ def valid_tags_in(stream: bytes) -> set[str]:
     """Every tag a correct frame inside ``stream`` holds (the reference)."""
     out = set()
     for i in range(len(stream) - 13):
-        chunk = stream[i:i + 14]
+        chunk = stream[i : i + 14]
         try:
-            if chunk[0] == 2 and chunk[13] == 3 and rdm6300_frame(chunk[1:11].decode()) \
-                    == chunk[:1] + chunk[1:11].upper() + chunk[11:13].upper() + chunk[13:]:
+            if (
+                chunk[0] == 2
+                and chunk[13] == 3
+                and rdm6300_frame(chunk[1:11].decode())
+                == chunk[:1] + chunk[1:11].upper() + chunk[11:13].upper() + chunk[13:]
+            ):
                 out.add(chunk[1:11].decode().upper())
         except (UnicodeDecodeError, ValueError):
             pass
@@ -69,8 +73,7 @@ def test_fuzz_garbage_then_a_good_frame(garbage: bytes, tag: str, cut: int) -> N
 
 @settings(max_examples=300, deadline=None)
 @given(tag=tags, pos=st.integers(0, 13), flip=st.integers(1, 255))
-def test_fuzz_one_corrupted_byte_never_gives_a_false_tag(tag: str, pos: int,
-                                                         flip: int) -> None:
+def test_fuzz_one_corrupted_byte_never_gives_a_false_tag(tag: str, pos: int, flip: int) -> None:
     frame = bytearray(rdm6300_frame(tag))
     frame[pos] ^= flip
     p = RDM6300Parser()

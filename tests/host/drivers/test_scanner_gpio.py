@@ -41,8 +41,11 @@ def test_read_pulses_load_then_clocks_every_bit_in_order() -> None:
     body = ops[2:]
     assert len(body) == 20 * 3
     for k in range(20):
-        assert body[3 * k: 3 * k + 3] == [(22, "read", body[3 * k][2]),
-                                          (27, "write", 1), (27, "write", 0)]
+        assert body[3 * k : 3 * k + 3] == [
+            (22, "read", body[3 * k][2]),
+            (27, "write", 1),
+            (27, "write", 0),
+        ]
     times = [r.t for r in f.history]
     assert times == sorted(times)
     assert chain.loads == 1

@@ -42,14 +42,28 @@ class PaceGame:
     winner: tuple[int, ...] | None = None
 
 
-def pace_game(seats: int, profile: str, seed: int, *, reader: bool = True,
-              gap: tuple[int, int] = (100, 500), max_turns: int = 120,
-              noise: float = 0.0) -> PaceGame:
+def pace_game(
+    seats: int,
+    profile: str,
+    seed: int,
+    *,
+    reader: bool = True,
+    gap: tuple[int, int] = (100, 500),
+    max_turns: int = 120,
+    noise: float = 0.0,
+) -> PaceGame:
     rng = random.Random(seed)
     game = Game(seats, profile, seed)
     bots = [RandomBot(random.Random(seed * 31 + s)) for s in range(seats)]
-    sim = PaceGame({"type": "setup", "seats": seats, "profile": profile,
-                    "dealer": game.table.dealer, "card_reader": reader})
+    sim = PaceGame(
+        {
+            "type": "setup",
+            "seats": seats,
+            "profile": profile,
+            "dealer": game.table.dealer,
+            "card_reader": reader,
+        }
+    )
     board = board_of(game.position)
     t = 1000  # the previous placement
     sim_discarded = False
@@ -90,12 +104,13 @@ def pace_game(seats: int, profile: str, seed: int, *, reader: bool = True,
             merged: list[Event] = [*taps, *_shift(evs, first)]
         else:  # lift first (the next player reaches for a pawn), tap during the move
             evs = _shift(evs, act)
-            places = [k for k, e in enumerate(evs)
-                      if isinstance(e, HoleEvent) and e.action == "place"]
+            places = [
+                k for k, e in enumerate(evs) if isinstance(e, HoleEvent) and e.action == "place"
+            ]
             i = 0 if rng.random() < 0.6 else rng.randrange(max(1, places[0]))
             at = evs[i].t
-            merged = [*evs[:i + 1], *[replace(c, t=at + k) for k, c in enumerate(taps)]]
-            merged += [replace(e, t=max(e.t, at + len(taps))) for e in evs[i + 1:]]
+            merged = [*evs[: i + 1], *[replace(c, t=at + k) for k, c in enumerate(taps)]]
+            merged += [replace(e, t=max(e.t, at + len(taps))) for e in evs[i + 1 :]]
         if noise:
             merged = _noisy(merged, board, rng, noise)
         sim.events.extend(merged)
@@ -112,8 +127,9 @@ def _shift(evs: list[Event], at: int) -> list[Event]:
     return [replace(e, t=e.t + d) for e in evs]
 
 
-def _noisy(evs: list[Event], board: frozenset[str], rng: random.Random,
-           noise: float) -> list[Event]:
+def _noisy(
+    evs: list[Event], board: frozenset[str], rng: random.Random, noise: float
+) -> list[Event]:
     """Bounces (1-3 ms) on pawns resting on the board, and switch names the board does
     not have, between the events of a move."""
     out: list[Event] = []
@@ -125,8 +141,13 @@ def _noisy(evs: list[Event], board: frozenset[str], rng: random.Random,
                 h = rng.choice(sorted(cur))
                 out += [HoleEvent(t0, "lift", h), HoleEvent(t0 + rng.randint(1, 3), "place", h)]
             else:
-                out.append(HoleEvent(t0, rng.choice(["lift", "place"]),
-                                     rng.choice(["T999", "N9.9", "X1", "H0.5"])))
+                out.append(
+                    HoleEvent(
+                        t0,
+                        rng.choice(["lift", "place"]),
+                        rng.choice(["T999", "N9.9", "X1", "H0.5"]),
+                    )
+                )
         if out and e.t < out[-1].t:
             e = replace(e, t=out[-1].t)
         out.append(e)
@@ -162,8 +183,14 @@ def derailment(sim: PaceGame, out: Refereed, *, reader: bool) -> str | None:
         d = flags[0]
         return f"{d.type} at t={d.t}: {d.to_dict('en')}"
     moves = [d for d in out.decisions if d.type == "move"]
-    got = [(d.data["seat"], d.data["move"].split()[0] if reader else "",
-            Position.from_dict(d.data["position"]).pawns) for d in moves]
+    got = [
+        (
+            d.data["seat"],
+            d.data["move"].split()[0] if reader else "",
+            Position.from_dict(d.data["position"]).pawns,
+        )
+        for d in moves
+    ]
     want = [(s, c if reader else "", p) for s, c, p in sim.moves]
     for i, (g, w) in enumerate(zip(got, want, strict=False)):
         if g != w:
@@ -242,21 +269,30 @@ def mutated_game(seed: int, *, turns: int = 40, rate: float = 0.4) -> tuple[int,
         wrong = _mutation(pos, state.sensed, turn.move, legal | partial, rng, kind)
         if wrong is not None:
             src, dst = wrong
-            ds = feed(HoleEvent(t + 100, "lift", src), HoleEvent(t + 300, "place", dst),
-                      Tick(t + 3400))
+            ds = feed(
+                HoleEvent(t + 100, "lift", src), HoleEvent(t + 300, "place", dst), Tick(t + 3400)
+            )
             assert not [d for d in ds if d.type == "move"], (kind, src, dst)
             flags = [d for d in ds if d.type == "illegal"]
             assert len(flags) == 1 and [dst, src] in flags[0].data["restore"], (kind, ds)
             t += 3500
             if kind == "second_card":
                 played = [c for c, _ in state.cards_played]
-                other = next((c for c in ("A", "K", "2", "3", "5", "6", "8", "9", "10", "Q")
-                              if c != turn.card and played.count(c) < 4
-                              and any(True for _ in successors(pos, c))), None)
+                other = next(
+                    (
+                        c
+                        for c in ("A", "K", "2", "3", "5", "6", "8", "9", "10", "Q")
+                        if c != turn.card
+                        and played.count(c) < 4
+                        and any(True for _ in successors(pos, c))
+                    ),
+                    None,
+                )
                 ds = feed(CardTap(t, other)) if other else []
                 if other:
                     assert [d.data.get("cards") for d in ds if d.type == "illegal"] == [
-                        [turn.card, other]], ds
+                        [turn.card, other]
+                    ], ds
                     ds = feed(Undo(t + 100))
                     assert [d.data.get("card") for d in ds if d.type == "undo"] == [other]
                 t += 200
@@ -279,11 +315,18 @@ def mutated_game(seed: int, *, turns: int = 40, rate: float = 0.4) -> tuple[int,
 
 def _firsts(pos: Position, card: str) -> list[Position]:
     from keezbord.host.referee.recognize import expectation
+
     return [f for fs in expectation(pos, card).firsts.values() for f, _ in fs]
 
 
-def _mutation(pos: Position, board: frozenset[str], move: Any, legal: set[Any],
-              rng: random.Random, kind: str | None) -> tuple[str, str] | None:
+def _mutation(
+    pos: Position,
+    board: frozenset[str],
+    move: Any,
+    legal: set[Any],
+    rng: random.Random,
+    kind: str | None,
+) -> tuple[str, str] | None:
     from keezbord.engine.notation import Step
     from keezbord.engine.position import NEST, location_hole
     from keezbord.host.referee.recognize import pos_sig
@@ -307,8 +350,11 @@ def _mutation(pos: Position, board: frozenset[str], move: Any, legal: set[Any],
                     return src, dst
         return None
     seat = pos.controlled_seat(pos.turn)
-    mine = sorted(h for h in board if h[0] == "T" and pos.track[int(h[1:])] >= 0
-                  and pos.track[int(h[1:])] % 16 == seat)
+    mine = sorted(
+        h
+        for h in board
+        if h[0] == "T" and pos.track[int(h[1:])] >= 0 and pos.track[int(h[1:])] % 16 == seat
+    )
     for _ in range(20):
         if not mine or not empty:
             return None

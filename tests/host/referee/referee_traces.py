@@ -77,6 +77,7 @@ def play(setup: dict[str, Any], *events: dict[str, Any] | list[dict[str, Any]]) 
     return Result(decisions, records, frames, state)
 
 
-def position(turn: int, *rows: list[str], seats: int = 4, profile: str = "standard"
-             ) -> dict[str, Any]:
+def position(
+    turn: int, *rows: list[str], seats: int = 4, profile: str = "standard"
+) -> dict[str, Any]:
     return {"seats": seats, "profile": profile, "turn": turn, "pawns": [list(r) for r in rows]}

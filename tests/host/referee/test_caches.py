@@ -34,8 +34,12 @@ def test_caches_are_bounded() -> None:
 
 
 def test_entries_are_keyed_on_pawns_and_share_hole_names() -> None:
-    a = Position.from_dict({"seats": 4, "pawns": [["S", "T5", "H2", "N"], ["N"] * 4,
-                                                  ["T40", "N", "N", "N"], ["N"] * 4]})
+    a = Position.from_dict(
+        {
+            "seats": 4,
+            "pawns": [["S", "T5", "H2", "N"], ["N"] * 4, ["T40", "N", "N", "N"], ["N"] * 4],
+        }
+    )
     b = Position.from_dict(a.to_dict())  # equal, but another object
     assert a is not b
     assert colours(a) is colours(b)  # one entry for both
@@ -44,7 +48,6 @@ def test_entries_are_keyed_on_pawns_and_share_hole_names() -> None:
     c = a.replace(turn=1)
     names = {id(k) for k in colours(a)}
     assert {id(k) for k in colours(c)} == names
-
 
 
 def test_cached_positions_can_be_freed() -> None:
@@ -62,8 +65,9 @@ def test_cached_positions_can_be_freed() -> None:
 def test_session_start_freezes_the_heap(tmp_path: Path) -> None:
     gc.unfreeze()
     assert gc.get_freeze_count() == 0
-    s = GameSession.start(tmp_path / "j.db", {"type": "setup", "seats": 4,
-                                              "profile": "standard", "dealer": 0})
+    s = GameSession.start(
+        tmp_path / "j.db", {"type": "setup", "seats": 4, "profile": "standard", "dealer": 0}
+    )
     try:
         assert gc.get_freeze_count() > 0
     finally:

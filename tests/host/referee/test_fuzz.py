@@ -20,12 +20,19 @@ import pytest
 from fuzz_games import accepted_moves_legal, derailment, mutated_game, pace_game, referee
 
 GAMES = int(os.environ.get("KEEZBORD_FUZZ_GAMES", "0") or 0)
-CASES = [(4, "standard"), (6, "keezspel"), (2, "nk"), (3, "reiseditie"), (8, "bordspel"),
-         (4, "wikipedia")]
+CASES = [
+    (4, "standard"),
+    (6, "keezspel"),
+    (2, "nk"),
+    (3, "reiseditie"),
+    (8, "bordspel"),
+    (4, "wikipedia"),
+]
 
 
-def _run(n: int, *, reader: bool, gap: tuple[int, int], noise: float = 0.0,
-         seed0: int = 1000) -> tuple[list[str], int, int]:
+def _run(
+    n: int, *, reader: bool, gap: tuple[int, int], noise: float = 0.0, seed0: int = 1000
+) -> tuple[list[str], int, int]:
     bad: list[str] = []
     moves = checked = 0
     for i in range(n):
@@ -43,8 +50,10 @@ def _run(n: int, *, reader: bool, gap: tuple[int, int], noise: float = 0.0,
 def test_pace_with_a_reader_never_derails() -> None:
     n = GAMES or 24
     bad, moves, checked = _run(n, reader=True, gap=(100, 500))
-    print(f"reader, 100-500 ms: {n} games, {moves} moves, {checked} accepted moves "
-          f"checked legal, {len(bad)} derailed")
+    print(
+        f"reader, 100-500 ms: {n} games, {moves} moves, {checked} accepted moves "
+        f"checked legal, {len(bad)} derailed"
+    )
     assert bad == []
 
 
@@ -66,8 +75,10 @@ def test_pace_without_a_reader_never_derails() -> None:
     # moved, and the next seat's lift ending the previous move (docs/referee.md).
     n = GAMES or 10
     bad, moves, checked = _run(n, reader=False, gap=(100, 500), seed0=2000)
-    print(f"no reader, 100-500 ms: {n} games, {moves} moves, {checked} checked legal, "
-          f"{len(bad)} derailed")
+    print(
+        f"no reader, 100-500 ms: {n} games, {moves} moves, {checked} checked legal, "
+        f"{len(bad)} derailed"
+    )
     assert bad == []
 
 

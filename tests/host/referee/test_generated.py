@@ -22,8 +22,14 @@ from keezbord.host.referee.trace import setup_from_dict
 from keezbord.host.sim.games import simulate
 from keezbord.host.sim.physical import events_for_move
 
-CASES = [(4, "standard", 1), (6, "keezspel", 2), (2, "nk", 3), (3, "reiseditie", 4),
-         (8, "bordspel", 5), (4, "wikipedia", 6)]
+CASES = [
+    (4, "standard", 1),
+    (6, "keezspel", 2),
+    (2, "nk", 3),
+    (3, "reiseditie", 4),
+    (8, "bordspel", 5),
+    (4, "wikipedia", 6),
+]
 
 
 @pytest.mark.parametrize(("seats", "profile", "seed"), CASES)
@@ -36,7 +42,8 @@ def test_generated_game_is_refereed_exactly(seats: int, profile: str, seed: int)
     assert state is not None
     moves = [d for d in decisions if d.type == "move"]
     assert [(d.data["seat"], d.data["move"].split()[0]) for d in moves] == [
-        (s, c) for s, c, _ in sim.moves]
+        (s, c) for s, c, _ in sim.moves
+    ]
     assert [d.type for d in decisions if d.type in ("illegal", "ambiguous")] == []
     assert sum(1 for d in decisions if d.type == "discard" and d.data["ok"]) == sim.discards
     assert sum(1 for d in decisions if d.type == "card_rejected") == sim.rejected
@@ -45,8 +52,9 @@ def test_generated_game_is_refereed_exactly(seats: int, profile: str, seed: int)
     assert state.winner == sim.winner
 
 
-def _wrong_board(pos: Position, board: frozenset[str], legal: set[Sig],
-                 rng: random.Random) -> tuple[str, str] | None:
+def _wrong_board(
+    pos: Position, board: frozenset[str], legal: set[Sig], rng: random.Random
+) -> tuple[str, str] | None:
     """A pawn of the seat to play moved to a random empty hole that no legal move gives."""
     seat = pos.controlled_seat(pos.turn)
     mine = sorted(h for h in board if h[0] == "T" and _owner(pos, h) == seat)
@@ -90,8 +98,11 @@ def test_wrong_placements_are_flagged_and_recoverable(seed: int) -> None:
         if wrong is not None:
             src, dst = wrong
             effects: list[object] = []
-            for wrong_e in (HoleEvent(t + 100, "lift", src), HoleEvent(t + 300, "place", dst),
-                            Tick(t + 3400)):
+            for wrong_e in (
+                HoleEvent(t + 100, "lift", src),
+                HoleEvent(t + 300, "place", dst),
+                Tick(t + 3400),
+            ):
                 state, eff = step(state, wrong_e)
                 effects += eff
             ds = [e for e in effects if isinstance(e, Decision)]
@@ -114,5 +125,6 @@ def test_wrong_placements_are_flagged_and_recoverable(seed: int) -> None:
         assert state.history and state.history[-1].after.pawns == turn.after.pawns
         t += 100
     assert [(r.seat, r.card, r.after.pawns) for r in state.history] == [
-        (h.seat, h.card, h.after.pawns) for h in game.history if h.move and h.after]
+        (h.seat, h.card, h.after.pawns) for h in game.history if h.move and h.after
+    ]
     assert checked > 0

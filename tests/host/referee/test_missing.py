@@ -18,12 +18,23 @@ def setup(**extra: Any) -> dict[str, Any]:
 
 
 def test_knocked_pawn_missing_for_long_is_asked_back_and_resolved_when_back() -> None:
-    r = play(setup(), ev(1000, "lift", "T12"), ev(10_900, "tick"), ev(11_100, "tick"),
-             ev(15_000, "place", "T12"), ev(15_600, "tick"))
+    r = play(
+        setup(),
+        ev(1000, "lift", "T12"),
+        ev(10_900, "tick"),
+        ev(11_100, "tick"),
+        ev(15_000, "place", "T12"),
+        ev(15_600, "tick"),
+    )
     assert r.frame_at(10_900).get("T12") is None
     [missing] = r.of("missing")
-    assert missing == {"t": 11_000, "type": "missing", "seat": 0, "holes": ["T12"],
-                       "reason": "a pawn is missing: put it back on T12"}
+    assert missing == {
+        "t": 11_000,
+        "type": "missing",
+        "seat": 0,
+        "holes": ["T12"],
+        "reason": "a pawn is missing: put it back on T12",
+    }
     [rec] = [d for d in r.records if d["type"] == "missing"]
     assert rec["reason"]["nl"] == "een pion ontbreekt: zet hem terug op T12"
     assert r.frame_at(11_000).get("T12") == "restore"
@@ -42,8 +53,13 @@ def test_missing_pawn_of_a_tapped_card_it_cannot_move_is_asked_back_once() -> No
 
 def test_a_slow_move_with_the_pawn_in_hand_is_not_a_missing_pawn() -> None:
     # The pawn a 3 can move is held in hand for 9 s, then played.
-    r = play(setup(), ev(500, "card", "3"), ev(1000, "lift", "T5"), ev(10_000, "place", "T8"),
-             ev(11_000, "tick"))
+    r = play(
+        setup(),
+        ev(500, "card", "3"),
+        ev(1000, "lift", "T5"),
+        ev(10_000, "place", "T8"),
+        ev(11_000, "tick"),
+    )
     assert r.of("missing") == [] and r.of("illegal") == []
     assert r.moves == ["3 0:T5-T8"]
     # Held far longer than the timeout: still a move in progress, never a missing pawn.
@@ -53,23 +69,40 @@ def test_a_slow_move_with_the_pawn_in_hand_is_not_a_missing_pawn() -> None:
 
 def test_no_move_is_accepted_while_a_pawn_is_missing() -> None:
     # A legal 3 is made while blue's pawn is off the board: nothing is judged.
-    r = play(setup(), ev(500, "card", "3"), ev(600, "lift", "T12"), move(1000, "T5", "T8"),
-             ev(20_000, "tick"))
+    r = play(
+        setup(),
+        ev(500, "card", "3"),
+        ev(600, "lift", "T12"),
+        move(1000, "T5", "T8"),
+        ev(20_000, "tick"),
+    )
     assert r.moves == []
     [missing] = r.of("missing")
     assert missing["holes"] == ["T12"] and missing["t"] == 1200 + 10_000
     # Put back: the flag clears and the move on the board is taken.
-    r = play(setup(), ev(500, "card", "3"), ev(600, "lift", "T12"), move(1000, "T5", "T8"),
-             ev(20_000, "place", "T12"), ev(21_000, "tick"))
-    assert [d["type"] for d in r.decisions if d["type"] in ("missing", "resolved", "move")] \
-        == ["missing", "resolved", "move"]
+    r = play(
+        setup(),
+        ev(500, "card", "3"),
+        ev(600, "lift", "T12"),
+        move(1000, "T5", "T8"),
+        ev(20_000, "place", "T12"),
+        ev(21_000, "tick"),
+    )
+    assert [d["type"] for d in r.decisions if d["type"] in ("missing", "resolved", "move")] == [
+        "missing",
+        "resolved",
+        "move",
+    ]
     assert r.moves == ["3 0:T5-T8"]
 
 
 def test_put_back_on_the_wrong_hole_is_then_flagged_as_illegal() -> None:
     r = play(setup(), ev(1000, "lift", "T12"), ev(12_000, "place", "T13"), ev(13_000, "tick"))
-    assert [d["type"] for d in r.decisions if d["type"] != "turn"] == \
-        ["missing", "resolved", "illegal"]
+    assert [d["type"] for d in r.decisions if d["type"] != "turn"] == [
+        "missing",
+        "resolved",
+        "illegal",
+    ]
 
 
 def test_missing_ms_is_configurable_and_zero_turns_it_off() -> None:

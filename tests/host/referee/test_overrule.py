@@ -19,12 +19,16 @@ MID = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["
 
 
 def setup(pos: dict[str, Any] = MID, **extra: Any) -> dict[str, Any]:
-    return {"seats": pos["seats"], "profile": pos["profile"], "dealer": pos["seats"] - 1,
-            "position": pos, **extra}
+    return {
+        "seats": pos["seats"],
+        "profile": pos["profile"],
+        "dealer": pos["seats"] - 1,
+        "position": pos,
+        **extra,
+    }
 
 
-def overrule(t: int, reason: str, mv: str | None = None, correct: bool = False
-             ) -> dict[str, Any]:
+def overrule(t: int, reason: str, mv: str | None = None, correct: bool = False) -> dict[str, Any]:
     return {"t": t, "type": "overrule", "reason": reason, "move": mv, "correct": correct}
 
 
@@ -44,8 +48,9 @@ def test_a_flagged_move_accepted_as_played() -> None:
     assert r.state.seat == 1 and "T9" in r.pawns()[0]
     assert r.state.history[-1].overruled == "house rule: the 3 counted from T6"
     # Play goes on from the overruled position.
-    r2 = play(setup(), *FLAGGED, overrule(2500, "ok"), ev(3000, "card", "5"),
-              move(3100, "T10", "T15"))
+    r2 = play(
+        setup(), *FLAGGED, overrule(2500, "ok"), ev(3000, "card", "5"), move(3100, "T10", "T15")
+    )
     assert r2.moves == ["3 0:T5-T9", "5 1:T10-T15"]
 
 
@@ -62,10 +67,17 @@ def test_accepting_needs_a_reason_a_board_at_rest_and_the_board_shown() -> None:
 
 
 def test_correcting_the_last_recorded_move() -> None:
-    r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"), ev(2000, "tick"),
-             overrule(2500, "the T20 pawn was meant", "3 0:T20-T23", correct=True),
-             ev(3500, "tick"), move(4000, "T8", "T5"), move(4400, "T20", "T23"),
-             ev(5500, "tick"))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(2000, "tick"),
+        overrule(2500, "the T20 pawn was meant", "3 0:T20-T23", correct=True),
+        ev(3500, "tick"),
+        move(4000, "T8", "T5"),
+        move(4400, "T20", "T23"),
+        ev(5500, "tick"),
+    )
     [o] = r.of("overrule")
     assert o["ok"] and o["kind"] == "correct" and o["replaces"] == "3 0:T5-T8"
     assert r.moves == ["3 0:T5-T8", "3 0:T20-T23"]
@@ -79,8 +91,13 @@ def test_correcting_the_last_recorded_move() -> None:
 
 
 def test_correcting_refuses_a_move_that_does_not_fit() -> None:
-    r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"), ev(2000, "tick"),
-             overrule(2500, "x", "3 0:T30-T33", correct=True))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(2000, "tick"),
+        overrule(2500, "x", "3 0:T30-T33", correct=True),
+    )
     assert r.of("overrule")[0]["ok"] is False
     assert [h.text for h in r.state.history] == ["3 0:T5-T8"]
     r = play(setup(), overrule(500, "x", "3 0:T5-T8", correct=True))
@@ -88,15 +105,20 @@ def test_correcting_refuses_a_move_that_does_not_fit() -> None:
 
 
 def test_an_overruled_move_counts_in_the_score() -> None:
-    nk = position(0, ["T62", "H2", "H3", "H4"], ["T10", "N", "N", "N"], ["N"] * 4,
-                  ["N"] * 4, profile="nk")
+    nk = position(
+        0, ["T62", "H2", "H3", "H4"], ["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4, profile="nk"
+    )
     # A 2 from T62 lands on T0; the player puts the pawn home on H0.1: flagged.
-    r = play(setup(nk), ev(1000, "card", "2"), move(1100, "T62", "H0.1"), ev(2000, "tick"),
-             overrule(2500, "the 2 was a 3: the table agreed"))
+    r = play(
+        setup(nk),
+        ev(1000, "card", "2"),
+        move(1100, "T62", "H0.1"),
+        ev(2000, "tick"),
+        overrule(2500, "the 2 was a 3: the table agreed"),
+    )
     assert r.of("illegal") and r.moves == ["2 0:T62-H1"]
     assert r.state.pos.home_count(0) == 4
-    assert sum(nk_score(r.state.pos).values()) > sum(nk_score(
-        r.state.history[-1].before).values())
+    assert sum(nk_score(r.state.pos).values()) > sum(nk_score(r.state.history[-1].before).values())
 
 
 def test_session_journals_exports_and_resumes_an_overrule(tmp_path: Path) -> None:
@@ -113,8 +135,9 @@ def test_session_journals_exports_and_resumes_an_overrule(tmp_path: Path) -> Non
     with Journal(tmp_path / "j.db") as j:
         lines, moves = j.export()
     assert any('"overrule"' in line for line in lines)
-    assert moves == ["1. seat 0: 3 0:T5-T9 (overruled by the referee: counted from T6 by "
-                     "agreement)"]
+    assert moves == [
+        "1. seat 0: 3 0:T5-T9 (overruled by the referee: counted from T6 by agreement)"
+    ]
     again = GameSession.resume(tmp_path / "j.db")
     assert again.state.pos == s.state.pos and again.state.history[-1].overruled
     again.close()
@@ -124,5 +147,4 @@ def test_session_journals_exports_and_resumes_an_overrule(tmp_path: Path) -> Non
     s.close()
     with Journal(tmp_path / "j.db") as j:
         _, moves = j.export()
-    assert moves == ["1. seat 0: 3 0:T20-T23 (overruled by the referee: it was the T20 "
-                     "pawn)"]
+    assert moves == ["1. seat 0: 3 0:T20-T23 (overruled by the referee: it was the T20 pawn)"]

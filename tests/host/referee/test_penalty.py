@@ -11,8 +11,9 @@ from keezbord.host.events import HoleEvent, Penalty, Tick, TimeLimit, event_from
 from keezbord.host.session import GameSession
 
 # Seat 0 on T5; seat 1 on T20 and T30 (T30 is nearer its home: seat 1 starts at T16).
-NK = position(0, ["T5", "N", "N", "N"], ["T20", "T30", "N", "N"], ["N"] * 4, ["N"] * 4,
-              profile="nk")
+NK = position(
+    0, ["T5", "N", "N", "N"], ["T20", "T30", "N", "N"], ["N"] * 4, ["N"] * 4, profile="nk"
+)
 
 
 def setup(pos: dict[str, Any] = NK) -> dict[str, Any]:
@@ -22,16 +23,30 @@ def setup(pos: dict[str, Any] = NK) -> dict[str, Any]:
 def test_penalty_sends_the_front_pawn_home_and_guides_the_players() -> None:
     r = play(setup(), ev(1000, "penalty") | {"seat": 1})
     pen = r.of("penalty")
-    assert pen == [{"t": 1000, "type": "penalty", "seat": 1, "ok": True, "owner": 1,
-                    "pawn": "T30", "reason": "penalty: put blue's pawn on T30 back in its nest"}]
+    assert pen == [
+        {
+            "t": 1000,
+            "type": "penalty",
+            "seat": 1,
+            "ok": True,
+            "owner": 1,
+            "pawn": "T30",
+            "reason": "penalty: put blue's pawn on T30 back in its nest",
+        }
+    ]
     assert r.pawns()[1] == ["N", "N", "N", "T20"]
     frame = r.frame_at(1000)
     assert frame["T30"] == "error" and frame["N1.3"] == "restore"  # the first free one
     assert r.state.flag is not None and r.state.flag.pairs == (("T30", "N1.3"),)
     assert r.of("illegal") == []  # the penalty's own decision says what to do
     # Carried back: the flag clears, and play goes on for seat 0.
-    r = play(setup(), ev(1000, "penalty") | {"seat": 1}, move(1500, "T30", "N1.3"),
-             ev(2600, "card", "3"), move(2700, "T5", "T8"))
+    r = play(
+        setup(),
+        ev(1000, "penalty") | {"seat": 1},
+        move(1500, "T30", "N1.3"),
+        ev(2600, "card", "3"),
+        move(2700, "T5", "T8"),
+    )
     assert r.state.flag is None and r.moves == ["3 0:T5-T8"]
     assert r.pawns()[1] == ["N", "N", "N", "T20"]
     assert r.of("resolved") and r.of("resolved")[0]["t"] == 1700 + 500
@@ -47,15 +62,27 @@ def test_penalty_falls_to_the_partner_and_is_refused_without_pawns_out() -> None
 
 
 def test_undo_does_not_take_back_a_move_across_a_penalty() -> None:
-    r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"), ev(2000, "tick"),
-             ev(2100, "penalty") | {"seat": 1}, ev(2200, "undo"))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(2000, "tick"),
+        ev(2100, "penalty") | {"seat": 1},
+        ev(2200, "undo"),
+    )
     assert r.moves == ["3 0:T5-T8"]
     assert r.of("undo") and r.of("undo")[0]["ok"] is False
 
 
 def test_time_limit_stops_the_game_scoring_pawns_home_only() -> None:
-    home = position(0, ["H1", "H2", "H3", "T5"], ["T20", "N", "N", "N"],
-                    ["H4", "N", "N", "N"], ["N"] * 4, profile="nk")
+    home = position(
+        0,
+        ["H1", "H2", "H3", "T5"],
+        ["T20", "N", "N", "N"],
+        ["H4", "N", "N", "N"],
+        ["N"] * 4,
+        profile="nk",
+    )
     r = play(setup(home), ev(1000, "time_limit"), ev(1100, "card", "3"))
     tl = r.of("time_limit")[0]
     assert tl["ok"] is True

@@ -10,8 +10,7 @@ CAPTURE = position(0, ["T9", "T40", "N", "N"], ["T14", "N", "N", "N"], ["N"] * 4
 
 
 def setup(hints: str) -> dict[str, object]:
-    return {"seats": 4, "profile": "standard", "dealer": 3, "position": CAPTURE,
-            "hints": hints}
+    return {"seats": 4, "profile": "standard", "dealer": 3, "position": CAPTURE, "hints": hints}
 
 
 def test_full_hint_is_the_capture_with_its_reason_and_leds() -> None:

@@ -15,9 +15,13 @@ MID = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["
 
 
 def setup(pos: dict[str, Any] = MID, **extra: Any) -> dict[str, Any]:
-    return {"seats": pos["seats"], "profile": pos["profile"], "dealer": pos["seats"] - 1,
-            "position": pos,
-            **extra}
+    return {
+        "seats": pos["seats"],
+        "profile": pos["profile"],
+        "dealer": pos["seats"] - 1,
+        "position": pos,
+        **extra,
+    }
 
 
 def no_flags(r: Any) -> None:
@@ -38,14 +42,25 @@ def test_next_card_accepts_the_move_at_once() -> None:
     r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"), ev(1400, "card", "A"))
     assert r.of("move")[0]["t"] == 1400
     # The A is seat 1's: it enters a pawn onto T16 from then on.
-    r2 = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"), ev(1400, "card", "A"),
-              move(1500, "N1.2", "T16"))
+    r2 = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(1400, "card", "A"),
+        move(1500, "N1.2", "T16"),
+    )
     assert r2.moves == ["3 0:T5-T8", "A 1:N-S"]
 
 
 def test_capture_victim_carried_home_after_to_any_nest_hole() -> None:
-    r = play(setup(), ev(1000, "card", "5"), ev(1100, "lift", "T5"), ev(1200, "lift", "T10"),
-             ev(1300, "place", "T10"), ev(1900, "place", "N1.4"))
+    r = play(
+        setup(),
+        ev(1000, "card", "5"),
+        ev(1100, "lift", "T5"),
+        ev(1200, "lift", "T10"),
+        ev(1300, "place", "T10"),
+        ev(1900, "place", "N1.4"),
+    )
     assert r.moves == ["5 0:T5-T10"]
     assert r.of("move")[0]["t"] == 2400  # not while the victim was still in hand
     assert r.pawns()[1] == ["N", "N", "N", "N"]
@@ -53,30 +68,54 @@ def test_capture_victim_carried_home_after_to_any_nest_hole() -> None:
 
 
 def test_capture_victim_home_first_with_a_long_pause() -> None:
-    r = play(setup(), ev(1000, "card", "5"), ev(1100, "lift", "T10"), ev(1300, "place", "N1.4"),
-             ev(3000, "lift", "T5"), ev(3200, "place", "T10"))
+    r = play(
+        setup(),
+        ev(1000, "card", "5"),
+        ev(1100, "lift", "T10"),
+        ev(1300, "place", "N1.4"),
+        ev(3000, "lift", "T5"),
+        ev(3200, "place", "T10"),
+    )
     assert r.moves == ["5 0:T5-T10"]
     no_flags(r)
 
 
 def test_pawn_slid_across_holes() -> None:
-    r = play(setup(), ev(1000, "card", "3"), ev(1100, "lift", "T5"), ev(1105, "place", "T6"),
-             ev(1108, "lift", "T6"), ev(1112, "place", "T7"), ev(1115, "lift", "T7"),
-             ev(1200, "place", "T8"))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        ev(1100, "lift", "T5"),
+        ev(1105, "place", "T6"),
+        ev(1108, "lift", "T6"),
+        ev(1112, "place", "T7"),
+        ev(1115, "lift", "T7"),
+        ev(1200, "place", "T8"),
+    )
     assert r.moves == ["3 0:T5-T8"]
     no_flags(r)
 
 
 def test_counted_hole_by_hole_with_a_rest_gets_patience() -> None:
-    r = play(setup(), ev(1000, "card", "5"), ev(1100, "lift", "T20"), ev(1200, "place", "T22"),
-             ev(3500, "lift", "T22"), ev(3600, "place", "T25"))
+    r = play(
+        setup(),
+        ev(1000, "card", "5"),
+        ev(1100, "lift", "T20"),
+        ev(1200, "place", "T22"),
+        ev(3500, "lift", "T22"),
+        ev(3600, "place", "T25"),
+    )
     assert r.moves == ["5 0:T20-T25"]
     no_flags(r)
 
 
 def test_resting_on_the_path_too_long_is_flagged() -> None:
-    r = play(setup(), ev(1000, "card", "5"), ev(1100, "lift", "T20"), ev(1200, "place", "T22"),
-             ev(4500, "tick"))
+    r = play(
+        setup(),
+        ev(1000, "card", "5"),
+        ev(1100, "lift", "T20"),
+        ev(1200, "place", "T22"),
+        ev(4500, "tick"),
+    )
     assert r.moves == []
     [flag] = r.of("illegal")
     assert flag["t"] == 1200 + 3000
@@ -84,8 +123,15 @@ def test_resting_on_the_path_too_long_is_flagged() -> None:
 
 
 def test_wrong_hole_flagged_with_pairing_then_put_right() -> None:
-    r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T9"), ev(2000, "tick"),
-             move(2500, "T9", "T5"), ev(3500, "tick"), move(4000, "T5", "T8"))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T9"),
+        ev(2000, "tick"),
+        move(2500, "T9", "T5"),
+        ev(3500, "tick"),
+        move(4000, "T5", "T8"),
+    )
     [flag] = r.of("illegal")
     assert flag["t"] == 1300 + 500 and flag["seat"] == 0
     assert set(flag["holes"]) == {"T9", "T5"}
@@ -100,9 +146,15 @@ def test_wrong_hole_flagged_with_pairing_then_put_right() -> None:
 
 
 def test_knocked_pawn_is_flagged_and_recoverable() -> None:
-    r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"),
-             ev(1350, "lift", "T20"), ev(1352, "place", "T21"), ev(2500, "tick"),
-             move(3000, "T21", "T20"))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(1350, "lift", "T20"),
+        ev(1352, "place", "T21"),
+        ev(2500, "tick"),
+        move(3000, "T21", "T20"),
+    )
     [flag] = r.of("illegal")
     assert flag["restore"] == [["T21", "T20"]]
     assert r.moves == ["3 0:T5-T8"]
@@ -146,9 +198,15 @@ def test_discards_sit_out_and_rounds_are_dealt() -> None:
     start = {"seats": 2, "profile": "standard", "dealer": 1}
     five = ["2", "3", "5", "6", "8"]
     four = five[:4]
-    r = play(start, ev(1000, "discard", five), ev(2000, "discard", five),
-             ev(3000, "discard", four), ev(4000, "discard", four),
-             ev(5000, "discard", four), ev(6000, "discard", four))
+    r = play(
+        start,
+        ev(1000, "discard", five),
+        ev(2000, "discard", five),
+        ev(3000, "discard", four),
+        ev(4000, "discard", four),
+        ev(5000, "discard", four),
+        ev(6000, "discard", four),
+    )
     assert [d["ok"] for d in r.of("discard")] == [True] * 6
     turns = r.of("turn")
     assert [t["seat"] for t in turns] == [0, 1, 0, 1, 0, 1, 1]
@@ -158,23 +216,41 @@ def test_discards_sit_out_and_rounds_are_dealt() -> None:
 
 
 def test_jack_swap_accepted() -> None:
-    r = play(setup(), ev(1000, "card", "J"), ev(1100, "lift", "T10"), ev(1300, "lift", "T5"),
-             ev(1500, "place", "T10"), ev(1600, "place", "T5"))
+    r = play(
+        setup(),
+        ev(1000, "card", "J"),
+        ev(1100, "lift", "T10"),
+        ev(1300, "lift", "T5"),
+        ev(1500, "place", "T10"),
+        ev(1600, "place", "T5"),
+    )
     assert r.moves == ["J 0:T5<>1:T10"]
     assert r.pawns()[1][-1] == "T5"
 
 
 def test_jack_lift_and_put_back_one_by_one_is_no_swap() -> None:
-    r = play(setup(), ev(1000, "card", "J"), move(1100, "T10", "T10"), move(1500, "T5", "T5"),
-             ev(3000, "tick"))
+    r = play(
+        setup(),
+        ev(1000, "card", "J"),
+        move(1100, "T10", "T10"),
+        move(1500, "T5", "T5"),
+        ev(3000, "tick"),
+    )
     assert r.moves == [] and r.of("illegal") == []
 
 
 def test_two_fitting_moves_wait_for_the_player() -> None:
-    pos = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["T40", "N", "N", "N"],
-                   ["N"] * 4)
-    lifts = [ev(1100, "lift", "T5"), ev(1150, "lift", "T10"), ev(1200, "lift", "T40"),
-             ev(1300, "place", "T5"), ev(1350, "place", "T10"), ev(1400, "place", "T40")]
+    pos = position(
+        0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["T40", "N", "N", "N"], ["N"] * 4
+    )
+    lifts = [
+        ev(1100, "lift", "T5"),
+        ev(1150, "lift", "T10"),
+        ev(1200, "lift", "T40"),
+        ev(1300, "place", "T5"),
+        ev(1350, "place", "T10"),
+        ev(1400, "place", "T40"),
+    ]
     r = play(setup(pos), ev(1000, "card", "J"), lifts, ev(2500, "tick"))
     [amb] = r.of("ambiguous")
     assert sorted(amb["moves"]) == ["J 0:T5<>1:T10", "J 0:T5<>2:T40"]
@@ -185,8 +261,13 @@ def test_two_fitting_moves_wait_for_the_player() -> None:
 
 
 def test_seven_split_waits_for_the_second_part_with_targets_lit() -> None:
-    r = play(setup(), ev(1000, "card", "7"), move(1100, "T5", "T8"), ev(3000, "lift", "T20"),
-             ev(6000, "place", "T24"))
+    r = play(
+        setup(),
+        ev(1000, "card", "7"),
+        move(1100, "T5", "T8"),
+        ev(3000, "lift", "T20"),
+        ev(6000, "place", "T24"),
+    )
     [m] = r.of("move")
     assert sorted(m["move"].split()[1:]) == ["0:T20-T24", "0:T5-T8"]
     assert m["t"] == 6500
@@ -201,15 +282,26 @@ def test_seven_notation_lists_the_parts_in_the_order_they_were_made() -> None:
     r = play(setup(), ev(1000, "card", "7"), move(1100, "T5", "T8"), move(3000, "T20", "T24"))
     assert r.moves == ["7 0:T5-T8 0:T20-T24"]
     # Both pawns held at once, the T20 pawn lifted first: its part comes first.
-    r = play(setup(), ev(1000, "card", "7"), ev(1100, "lift", "T20"), ev(1150, "lift", "T5"),
-             ev(1300, "place", "T8"), ev(1400, "place", "T24"))
+    r = play(
+        setup(),
+        ev(1000, "card", "7"),
+        ev(1100, "lift", "T20"),
+        ev(1150, "lift", "T5"),
+        ev(1300, "place", "T8"),
+        ev(1400, "place", "T24"),
+    )
     assert r.moves == ["7 0:T20-T24 0:T5-T8"]
     no_flags(r)
 
 
 def test_seven_first_part_then_wrong_second_part_is_flagged_against_the_first_part() -> None:
-    r = play(setup(), ev(1000, "card", "7"), move(1100, "T5", "T8"), move(3000, "T20", "T25"),
-             ev(4000, "tick"))
+    r = play(
+        setup(),
+        ev(1000, "card", "7"),
+        move(1100, "T5", "T8"),
+        move(3000, "T20", "T25"),
+        ev(4000, "tick"),
+    )
     [flag] = r.of("illegal")
     assert flag["restore"] == [["T25", "T24"]] or flag["restore"] == [["T25", "T20"]]
 
@@ -255,9 +347,15 @@ def test_win_ends_the_game() -> None:
 
 
 def test_undo_takes_the_move_back_and_guides_the_board_back() -> None:
-    r = play(setup(), ev(1000, "card", "3"), move(1100, "T5", "T8"),
-             {"t": 2500, "type": "undo"}, ev(3500, "tick"), move(4000, "T8", "T5"),
-             ev(5000, "tick"))
+    r = play(
+        setup(),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        {"t": 2500, "type": "undo"},
+        ev(3500, "tick"),
+        move(4000, "T8", "T5"),
+        ev(5000, "tick"),
+    )
     [undo] = r.of("undo")
     assert undo["ok"] is True and undo["move"] == "3 0:T5-T8"
     [flag] = r.of("illegal")
