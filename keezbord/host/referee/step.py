@@ -14,7 +14,7 @@ the deadlines that have passed, at their own times.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +41,7 @@ from keezbord.host.events import (
 
 from .leds import frame
 from .recognize import (
+    Expectation,
     Judgement,
     board_of,
     board_sig,
@@ -212,9 +213,7 @@ def _judge(
         return replace(restored, stage=stage)
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
-    j = judge(
-        pos, exps, state.sensed, state.touched, state.co_empty, state.amb_touched, state.lifted
-    )
+    j = _judge_sensed(state, exps)
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     state = replace(state, stage=stage, partial=partial)
     if state.held and j.outcome != "before":
@@ -561,15 +560,7 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return state
-    j: Judgement = judge(
-        state.pos,
-        exps,
-        state.sensed,
-        state.touched,
-        state.co_empty,
-        state.amb_touched,
-        state.lifted,
-    )
+    j: Judgement = _judge_sensed(state, exps)
     if j.outcome == "accepted":
         return _accept(state, *j.moves[0], t, effects)
     if j.outcome in ("before", "partial", "ambiguous") and not state.missing:
@@ -682,7 +673,14 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
     if not state.at_rest or state.over:
         return True
     exps = expectations(state.pos, state.card, state.config.reader)
-    j = judge(
+    j = _judge_sensed(state, exps)
+    return j.outcome != "illegal"
+
+
+def _judge_sensed(state: RefereeState, exps: Sequence[Expectation]) -> Judgement:
+    """The board as the state senses it, judged against ``exps`` (one call for every
+    place that asks whether the move on the board is complete)."""
+    return judge(
         state.pos,
         exps,
         state.sensed,
@@ -691,7 +689,6 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
         state.amb_touched,
         state.lifted,
     )
-    return j.outcome != "illegal"
 
 
 def _held_alternatives(state: RefereeState, t: int) -> Iterator[tuple[RefereeState, list[Effect]]]:
@@ -721,15 +718,7 @@ def _move_on_board(state: RefereeState) -> tuple[Move, Position] | None:
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return None
-    j = judge(
-        state.pos,
-        exps,
-        state.sensed,
-        state.touched,
-        state.co_empty,
-        state.amb_touched,
-        state.lifted,
-    )
+    j = _judge_sensed(state, exps)
     return j.moves[0] if j.outcome == "accepted" else None
 
 
