@@ -52,7 +52,7 @@ def test_pre_commit_hooks_are_local_and_use_the_venv() -> None:
     config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
     hooks = {h["id"]: h for repo in config["repos"] for h in repo["hooks"]}
     assert [repo["repo"] for repo in config["repos"]] == ["local"]
-    assert set(hooks) == {"ruff", "mypy"}
+    assert set(hooks) == {"ruff", "ruff-format", "mypy"}
     for hook in hooks.values():
         assert hook["language"] == "system" and hook["entry"].startswith(".venv/bin/")
 

@@ -8,6 +8,9 @@ out, frees the start, takes a pawn out of reach of an opponent's cards), what it
 the team lost a pawn after it and after the next choice) and by how much it beats the
 next choice (win chances in the games played out). ``coach`` judges a move played
 against the best by the same search and speaks only when it was clearly worse.
+
+Over 400 lines: every reason a hint can give, each a pair of Dutch and English sentences
+next to the test that decides it; split apart, the sentence and its condition drift.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ A playout stops after ``horizon`` turns, at the end of the round (hands are empt
 the next deal is unknown to everyone) or when a team wins. Its value is the leaf
 evaluation (``evaluate_board`` plus what the cards still held are worth) squashed to a
 win chance with a logistic curve; a won playout counts 1, a lost one 0.
+
+Over 400 lines: sampling the hidden hands and the successive-halving search share the
+knowledge record (``Known``) and its invariants; they are kept together.
 """
 
 from __future__ import annotations

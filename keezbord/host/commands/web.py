@@ -1,5 +1,8 @@
 """``keezbord sim`` (the simulated board in the browser) and ``keezbord run`` (a real
-board, its page for spectators). See docs/web.md."""
+board, its page for spectators). See docs/web.md.
+
+Over 400 lines: both commands share every check made before the server starts (port,
+host, journal, resume, options), which is what keeps their errors alike."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
-from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, board_of
+from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
@@ -36,6 +36,7 @@ from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
 from . import page, requests
 from .coach import coach_remark
+from .health_view import board_health, health_key
 from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
@@ -285,40 +286,12 @@ class Hub:
         if self.opts.mode != "run":
             return None
         st = self.session.state
-        # A switch closed where the game has no pawn, and not placed on this turn (a
-        # pawn put there by mistake is the referee's flag, not a stuck switch); a switch
-        # found closed by a full read (at start) counts, it was never seen to close.
-        expected = set(board_of(st.pos)) | (st.touched - self._resynced)
-        summary = self.monitor.summary(self.now(), expected)
-        sensors = {**summary.to_dict(), "bad": list(summary.bad_holes)}
-        del sensors["never_changed"]  # the selftest's business, not the game's
-        link = None
-        health = getattr(self.driver, "health", None)
-        if callable(health):
-            try:
-                link = health()
-            except Exception as e:  # shown on the page, not fatal
-                link = {"ok": False, "error": repr(e)}
-        return {"sensors": sensors, "link": link}
+        return board_health(self.monitor, st, self._resynced, self.driver, self.now())
 
     def _check_health(self) -> None:
         """Broadcast when the health changed (ages and counters of good frames aside)."""
         h = self.health()
-        if h is None:
-            return
-        link = h["link"] or {}
-        key = (
-            h["sensors"]["ok"],
-            tuple(h["sensors"]["bad"]),
-            link.get("ok"),
-            link.get("connected"),
-            link.get("frames_bad"),
-            link.get("gaps"),
-            link.get("chain_ok"),
-            link.get("broken_reads"),
-            link.get("error"),
-        )
-        if key != self._health_key:
+        if h is not None and (key := health_key(h)) != self._health_key:
             self._health_key = key
             self.changed()
 
