@@ -36,7 +36,7 @@ import board_config
 import patterns
 import protocol as P
 from app import App
-from fakes import FakeClock
+from fakes import FakeClock, PreloadedStream
 from leds import _scale_py, render_into, scale
 from scan import ChainScanner
 
@@ -95,37 +95,10 @@ class Strip:
         return True
 
 
-class Stream:
-    def __init__(self, size):
-        self.buf = bytearray(size)
-        self.n = 0
-        self.pos = 0
-
-    def load(self, data):
-        for i in range(len(data)):
-            self.buf[i] = data[i]
-        self.n = len(data)
-        self.pos = 0
-
-    def read_into(self, buf, pos, n):
-        src = self.buf
-        k = 0
-        while k < n and self.pos < self.n:
-            b = src[self.pos]
-            self.pos += 1
-            buf[pos + k] = b
-            k += 1
-            if b == 0:
-                break
-        return k
-
-    def write(self, buf, n):
-        return True
-
 
 cfg = dict(board_config.DEFAULTS)
 clock = FakeClock(0)
-stream = Stream(4000)
+stream = PreloadedStream(4000)
 strip = Strip()
 spi = Spi()
 app = App(cfg, ChainScanner(spi, Pin(), CHIPS), stream, strip, clock)

@@ -294,3 +294,37 @@ class ListStream:
             return False
         self.sent.extend(bytes(buf[:n]))
         return True
+
+
+class PreloadedStream:
+    """A stream that allocates nothing: one preallocated buffer, `load`ed with what the
+    host sends, and writes only counted (`sent`, bytes). For the allocation probe and the
+    scan benchmark under the unix port, where ListStream's growing buffers would count."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        self.n = 0
+        self.pos = 0
+        self.sent = 0
+
+    def load(self, data):
+        for i in range(len(data)):
+            self.buf[i] = data[i]
+        self.n = len(data)
+        self.pos = 0
+
+    def read_into(self, buf, pos, n):
+        src = self.buf
+        k = 0
+        while k < n and self.pos < self.n:
+            b = src[self.pos]
+            self.pos += 1
+            buf[pos + k] = b
+            k += 1
+            if b == 0:
+                break
+        return k
+
+    def write(self, buf, n):
+        self.sent += n
+        return True

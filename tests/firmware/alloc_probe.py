@@ -16,7 +16,7 @@ sys.path.insert(0, sys.argv[1])
 import board_config
 import protocol as P
 from app import App
-from fakes import FakeClock
+from fakes import FakeClock, PreloadedStream
 from scan import ChainScanner
 
 CHIPS = 24
@@ -57,40 +57,10 @@ class Wdt:
         self.feeds += 1
 
 
-class Stream:
-    def __init__(self, size):
-        self.buf = bytearray(size)
-        self.n = 0
-        self.pos = 0
-        self.sent = 0
-
-    def load(self, data):
-        for i in range(len(data)):
-            self.buf[i] = data[i]
-        self.n = len(data)
-        self.pos = 0
-
-    def read_into(self, buf, pos, n):
-        src = self.buf
-        k = 0
-        while k < n and self.pos < self.n:
-            b = src[self.pos]
-            self.pos += 1
-            buf[pos + k] = b
-            k += 1
-            if b == 0:
-                break
-        return k
-
-    def write(self, buf, n):
-        self.sent += n
-        return True
-
-
 def main():
     cfg = dict(board_config.DEFAULTS)
     clock = FakeClock(1000)
-    stream = Stream(20000)
+    stream = PreloadedStream(20000)
     strip = Strip()
     app = App(cfg, ChainScanner(Spi(), Pin(), CHIPS), stream, strip, clock)
     wdt = Wdt()
