@@ -273,7 +273,7 @@ def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
         in_play |= exp.departures.keys()
         if state.partial is not None:
             in_play |= exp.second_departures(state.partial).keys()
-        for m, _ in exp.moves:
+        for m in exp.legal:
             in_play |= move_holes(pos, m)
     fix = repair(pos.topology, state.sensed, references(pos, exps))
     gone = state.total - len(state.sensed)
@@ -961,7 +961,7 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         )
         return state
     exp = expectation(pos, card)
-    if not exp.moves:
+    if not exp.legal:
         effects.append(
             Decision(
                 t, "card_rejected", {**ident, "seat": state.seat}, no_move_reason(pos, card).text
@@ -1056,14 +1056,14 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
         hand.insert(0, state.card)
     pos = state.pos
     for c in dict.fromkeys(hand):
-        moves = expectation(pos, c).moves
+        moves = expectation(pos, c).legal
         if moves:
             name = CARD_NAMES[c]
             effects.append(
                 Decision(
                     t,
                     "discard",
-                    {"seat": seat, "ok": False, "must_play": moves[0][0].text(pos.topology)},
+                    {"seat": seat, "ok": False, "must_play": moves[0].text(pos.topology)},
                     Text(
                         f"{name.nl} kan gespeeld worden: je moet spelen",
                         f"{name.en} can be played: you must play",
