@@ -20,15 +20,17 @@ import contextlib
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor, playouts_for
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
+from keezbord.host.referee.state import Advice, AdviceWanted
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
@@ -52,7 +54,9 @@ class HubOptions:
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
-    coach_playouts: int = 150  # the coach's search budget (hints "coach")
+    # Search budgets in ms, made playouts once a process (host/advisor.py, search_budget.py)
+    hint_ms: int = DEFAULT_HINT_MS  # hints "full", searched off the loop
+    coach_ms: int = DEFAULT_COACH_MS  # hints "coach"
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -95,6 +99,7 @@ class Hub:
         self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
+        self.advisor = Advisor(options.hint_ms)  # hints "full": the search off the loop
         self._recolour()
 
     def _set_sim(self, sim: SimTable | None) -> None:
@@ -165,6 +170,9 @@ class Hub:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._tasks.append(asyncio.create_task(self._ticker()))
+        if self.session.state.config.hints in ("full", "coach"):
+            pos = self.session.state.pos
+            self.advisor.warm_up(pos.seats, pos.profile.name)
         if self.driver is not None:
             self.driver.start(self.post, self.now)
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -179,6 +187,7 @@ class Hub:
             await self.bots.stop()
         if self.driver is not None:
             self.driver.close()
+        self.advisor.close()
         self.session.close()
         if self.store is not None:
             self.store.close()
@@ -232,14 +241,45 @@ class Hub:
         """Follow a lift or place for the drawing of the board (sim/pawns.py)."""
         self.pawns.track(ev, seat_hint, "bot" if self.bot_busy is not None else "player")
 
+    def _advise(self, effects: list[Effect]) -> None:
+        """Hints "full": the referee asked for the search's move; it is searched on the
+        advisor's thread and fed back on the loop as an input (host/advisor.py)."""
+        for e in effects:
+            if not isinstance(e, AdviceWanted):
+                continue
+            loop = self._loop
+            if loop is None:  # a hub driven by hand, without its loop: answer now
+                self.advisor.ask(e, self._advised).result()
+                continue
+
+            def done(advice: Advice, loop: asyncio.AbstractEventLoop = loop) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    loop.call_soon_threadsafe(self._advised, advice)
+
+            self.advisor.ask(e, done)
+
+    def _advised(self, advice: Advice) -> None:
+        st = self.session.state
+        if st.seat != advice.seat or st.card != advice.card or len(st.history) != advice.n:
+            return  # the player was quicker than the search: nothing to journal
+        self.feed(replace(advice, t=max(self.now(), st.now)))
+
     def _after(self, effects: list[Effect]) -> None:
+        self._advise(effects)
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(records)
         for r in records:
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
+                pos = self.session.state.pos
                 self.coach = coach_remark(
-                    self.session.state, r, self.sim, tap, self.opts.coach_playouts
+                    self.session.state,
+                    r,
+                    self.sim,
+                    tap,
+                    playouts_for(self.opts.coach_ms, pos.seats, pos.profile.name)
+                    if self.session.state.config.hints == "coach"
+                    else 0,
                 )
         if self.sim is not None and records:
             self.sim.sync(self.decisions)

@@ -13,8 +13,8 @@ from keezbord.engine.bots import RandomBot
 from keezbord.engine.cards import RANKS
 from keezbord.engine.game import play_game
 from keezbord.engine.movegen import successors
-from keezbord.engine.profiles import PROFILES
 from keezbord.engine.position import Position
+from keezbord.engine.profiles import PROFILES
 from keezbord.host.referee.recognize import Expectation, pos_sig
 
 

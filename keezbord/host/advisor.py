@@ -1,0 +1,108 @@
+"""The search's hints off the event loop (hints "full", issue 15).
+
+The referee's step never searches: at a card tap with hints "full" it emits an
+``AdviceWanted`` effect (the position, the card, what is known of the cards, the move
+count that seeds the search). ``Advisor`` answers it on one worker thread and hands the
+``Advice`` back; the host feeds that to the referee as an input, journalled like any
+other, so a replay or a resume shows the same hint without searching again. The
+referee shows it only while the turn and card it was asked for still stand.
+
+Budgets are milliseconds (``HubOptions.hint_ms``, ``coach_ms``), turned into playouts
+once per process by search_budget.playouts_for_ms (measured here, in the worker, at
+start-up), since the engine counts playouts only: the same seed and playouts, the same
+advice.
+
+The search is Python on the worker thread: the event loop's thread gets the GIL back at
+the interpreter's switch interval, which the advisor lowers to 1 ms (from 5 ms) so that
+an event arriving during a search waits at most about that long.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from keezbord.engine.text import Text
+
+from .referee.state import Advice, AdviceWanted
+
+SWITCH_INTERVAL_S = 0.001
+DEFAULT_HINT_MS = 100  # about 150 playouts here, what "full" used to search
+DEFAULT_COACH_MS = 100
+
+
+def answer(wanted: AdviceWanted, playouts: int, t: int | None = None) -> Advice | None:
+    """The search's move for ``wanted`` (None when the card has no legal move), as the
+    input the referee takes; ``t``: when it is fed (default: when it was asked)."""
+    from keezbord.engine.advice import advise  # the search: only when hints need it
+
+    hint = advise(wanted.pos, [wanted.card], wanted.known, playouts=playouts, seed=wanted.n)
+    if hint is None:
+        return None
+    return Advice(
+        wanted.t if t is None else t,
+        wanted.seat,
+        wanted.card,
+        wanted.n,
+        hint.text,
+        hint.holes,
+        hint.win,
+        Text(hint.sentence("nl"), hint.sentence("en")),
+    )
+
+
+def playouts_for(ms: float, seats: int, profile: str) -> int:
+    from keezbord.host.search_budget import playouts_for_ms  # measures once a process
+
+    return playouts_for_ms(ms, seats, profile)
+
+
+class Advisor:
+    """One worker thread for the search: hints asked by the referee, and any other
+    search the host wants off its loop (the coach). ``done`` callbacks run on the
+    worker: the hub passes them on to its loop (call_soon_threadsafe)."""
+
+    def __init__(self, hint_ms: float = DEFAULT_HINT_MS) -> None:
+        self.hint_ms = hint_ms
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self.asked = 0  # for tests and the bench
+        self.answered = 0
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+                    sys.setswitchinterval(SWITCH_INTERVAL_S)
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advisor")
+            return self._pool
+
+    def warm_up(self, seats: int, profile: str) -> None:
+        """Measure this machine's playouts a second now, on the worker, so that the
+        first hint does not pay for it."""
+        self._executor().submit(playouts_for, self.hint_ms, seats, profile)
+
+    def ask(self, wanted: AdviceWanted, done: Callable[[Advice], None]) -> Future[None]:
+        """Search for ``wanted`` on the worker; ``done(advice)`` when there is one."""
+        self.asked += 1
+
+        def work() -> None:
+            pos = wanted.pos
+            advice = answer(wanted, playouts_for(self.hint_ms, pos.seats, pos.profile.name))
+            self.answered += 1
+            if advice is not None:
+                done(advice)
+
+        return self._executor().submit(work)
+
+    def run(self, fn: Callable[[], None]) -> Future[None]:
+        """Any other search off the loop, in order with the hints."""
+        return self._executor().submit(fn)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
