@@ -19,14 +19,16 @@ an event arriving during a search waits at most about that long.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from keezbord.engine.text import Text
 
-from .referee.state import Advice, AdviceWanted
+from .referee import Advice, AdviceWanted, Effect, RefereeState
 
 SWITCH_INTERVAL_S = 0.001
 DEFAULT_HINT_MS = 100  # about 150 playouts here, what "full" used to search
@@ -59,13 +61,24 @@ def playouts_for(ms: float, seats: int, profile: str) -> int:
     return playouts_for_ms(ms, seats, profile)
 
 
+def still_wanted(state: RefereeState, advice: Advice) -> bool:
+    """Whether the turn and card ``advice`` was asked for still stand (else the player
+    was quicker than the search: the answer is dropped, not journalled)."""
+    return (
+        state.seat == advice.seat and state.card == advice.card and len(state.history) == advice.n
+    )
+
+
 class Advisor:
     """One worker thread for the search: hints asked by the referee, and any other
     search the host wants off its loop (the coach). ``done`` callbacks run on the
     worker: the hub passes them on to its loop (call_soon_threadsafe)."""
 
-    def __init__(self, hint_ms: float = DEFAULT_HINT_MS) -> None:
+    def __init__(
+        self, hint_ms: float = DEFAULT_HINT_MS, coach_ms: float = DEFAULT_COACH_MS
+    ) -> None:
         self.hint_ms = hint_ms
+        self.coach_ms = coach_ms
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self.asked = 0  # for tests and the bench
@@ -79,10 +92,40 @@ class Advisor:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advisor")
             return self._pool
 
-    def warm_up(self, seats: int, profile: str) -> None:
-        """Measure this machine's playouts a second now, on the worker, so that the
-        first hint does not pay for it."""
-        self._executor().submit(playouts_for, self.hint_ms, seats, profile)
+    def warm_up(self, state: RefereeState) -> None:
+        """At start-up, when the game's hints search: measure this machine's playouts a
+        second now, on the worker, so that the first hint does not pay for it."""
+        if state.config.hints in ("full", "coach"):
+            pos = state.pos
+            self._executor().submit(playouts_for, self.hint_ms, pos.seats, pos.profile.name)
+
+    def coach_playouts(self, state: RefereeState) -> int:
+        """The coach's budget in playouts (0 when the game has no coach)."""
+        if state.config.hints != "coach":
+            return 0
+        return playouts_for(self.coach_ms, state.pos.seats, state.pos.profile.name)
+
+    def answer(
+        self,
+        effects: Sequence[Effect],
+        loop: asyncio.AbstractEventLoop | None,
+        deliver: Callable[[Advice], None],
+    ) -> None:
+        """Every hint the referee asked in ``effects``: searched on the worker, then
+        ``deliver(advice)`` on ``loop`` (at once, in this thread, without a loop: a hub
+        driven by hand)."""
+        for e in effects:
+            if not isinstance(e, AdviceWanted):
+                continue
+            if loop is None:
+                self.ask(e, deliver).result()
+                continue
+
+            def done(advice: Advice, loop: asyncio.AbstractEventLoop = loop) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    loop.call_soon_threadsafe(deliver, advice)
+
+            self.ask(e, done)
 
     def ask(self, wanted: AdviceWanted, done: Callable[[Advice], None]) -> Future[None]:
         """Search for ``wanted`` on the worker; ``done(advice)`` when there is one."""

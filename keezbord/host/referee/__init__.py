@@ -15,6 +15,8 @@ from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_
 from .replay import replay
 from .state import (
     HINT_LEVELS,
+    Advice,
+    AdviceWanted,
     Config,
     Decision,
     Effect,
@@ -39,6 +41,8 @@ from .trace import (
 
 __all__ = [
     "HINT_LEVELS",
+    "Advice",
+    "AdviceWanted",
     "Config",
     "Decision",
     "Effect",

@@ -24,13 +24,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor, playouts_for
+from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor, still_wanted
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
-from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
-from keezbord.host.referee.state import Advice, AdviceWanted
+from keezbord.host.referee import Advice, Decision, Effect, Input, Leds, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
@@ -99,7 +98,7 @@ class Hub:
         self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
-        self.advisor = Advisor(options.hint_ms)  # hints "full": the search off the loop
+        self.advisor = Advisor(options.hint_ms, options.coach_ms)  # searches off the loop
         self._recolour()
 
     def _set_sim(self, sim: SimTable | None) -> None:
@@ -170,9 +169,7 @@ class Hub:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._tasks.append(asyncio.create_task(self._ticker()))
-        if self.session.state.config.hints in ("full", "coach"):
-            pos = self.session.state.pos
-            self.advisor.warm_up(pos.seats, pos.profile.name)
+        self.advisor.warm_up(self.session.state)
         if self.driver is not None:
             self.driver.start(self.post, self.now)
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -241,46 +238,20 @@ class Hub:
         """Follow a lift or place for the drawing of the board (sim/pawns.py)."""
         self.pawns.track(ev, seat_hint, "bot" if self.bot_busy is not None else "player")
 
-    def _advise(self, effects: list[Effect]) -> None:
-        """Hints "full": the referee asked for the search's move; it is searched on the
-        advisor's thread and fed back on the loop as an input (host/advisor.py)."""
-        for e in effects:
-            if not isinstance(e, AdviceWanted):
-                continue
-            loop = self._loop
-            if loop is None:  # a hub driven by hand, without its loop: answer now
-                self.advisor.ask(e, self._advised).result()
-                continue
-
-            def done(advice: Advice, loop: asyncio.AbstractEventLoop = loop) -> None:
-                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                    loop.call_soon_threadsafe(self._advised, advice)
-
-            self.advisor.ask(e, done)
-
     def _advised(self, advice: Advice) -> None:
-        st = self.session.state
-        if st.seat != advice.seat or st.card != advice.card or len(st.history) != advice.n:
-            return  # the player was quicker than the search: nothing to journal
-        self.feed(replace(advice, t=max(self.now(), st.now)))
+        """On the loop: the advisor's answer, fed while its turn and card still stand."""
+        if still_wanted(self.session.state, advice):
+            self.feed(replace(advice, t=max(self.now(), self.session.state.now)))
 
     def _after(self, effects: list[Effect]) -> None:
-        self._advise(effects)
+        self.advisor.answer(effects, self._loop, self._advised)
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(records)
         for r in records:
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
-                pos = self.session.state.pos
-                self.coach = coach_remark(
-                    self.session.state,
-                    r,
-                    self.sim,
-                    tap,
-                    playouts_for(self.opts.coach_ms, pos.seats, pos.profile.name)
-                    if self.session.state.config.hints == "coach"
-                    else 0,
-                )
+                st = self.session.state
+                self.coach = coach_remark(st, r, self.sim, tap, self.advisor.coach_playouts(st))
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
