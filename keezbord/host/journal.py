@@ -26,6 +26,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -118,6 +119,7 @@ class _Syncer:
                 if time.monotonic() - last_checkpoint >= CHECKPOINT_S:
                     if db is None:
                         db = sqlite3.connect(self.path, isolation_level=None)
+                        db.execute("PRAGMA cache_size = -64")  # it only checkpoints
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)")
                     last_checkpoint = time.monotonic()
             except (OSError, sqlite3.Error) as e:  # the writer's next commit still works
@@ -154,6 +156,9 @@ class Journal:
                 self.db.execute("PRAGMA synchronous = NORMAL")
                 self.db.execute("PRAGMA wal_autocheckpoint = 0")
                 self.db.executescript(SCHEMA)
+            # Appends and one sequential read at a resume: a small page cache will do
+            # (SQLite's default is 2 MB a connection, a share of the host's RSS budget).
+            self.db.execute("PRAGMA cache_size = -512")
             self.db.execute("SELECT 1 FROM games LIMIT 1")
         except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
@@ -258,6 +263,11 @@ class Journal:
             json.loads(r[0])
             for r in self.db.execute("SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,))
         ]
+
+    def iter_inputs(self, game: int) -> Iterator[dict[str, Any]]:
+        """The inputs one by one (a resume replays them without holding them all)."""
+        for r in self.db.execute("SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,)):
+            yield json.loads(r[0])
 
     def decisions(self, game: int) -> list[dict[str, Any]]:
         return [

@@ -59,11 +59,11 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
     return frozenset(th), tuple(nests)
 
 
-# The caches below are bounded to fit a Pi (about 5 MB together at most, measured by
+# The caches below are bounded to fit a Pi (about 2 MB together at most, measured by
 # bench/bench_referee.py) and keyed on the pawn tuple (with the segment: the seat count
 # is its length), not on the Position: an entry never keeps a Position (and its cached
 # track) alive, and its hole names are the board's shared strings, not new ones.
-SIG_CACHE = 1024
+SIG_CACHE = 256  # a turn needs tens; 1,024 cost 2 MB more of `sim`'s peak after a resume
 EXPECTATION_CACHE = 32
 
 
