@@ -10,7 +10,6 @@ import argparse
 import secrets
 import socket
 import threading
-import webbrowser
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -120,6 +119,7 @@ def run_sim(args: argparse.Namespace) -> int:
         seed=args.seed,
         defaults={"seats": seats, "profile": profile, "players": kinds},
     )
+    opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
 
     def make() -> Hub:
         return Hub.open_sim(
@@ -140,6 +140,8 @@ def run_sim(args: argparse.Namespace) -> int:
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stops)",
         )
         if not args.no_browser:
+            import webbrowser  # only to open one: 1 MB of `sim`'s memory otherwise
+
             threading.Timer(1.0, webbrowser.open, (url,)).start()
 
     return _serve(make, args.host, args.port, banner)
@@ -251,6 +253,7 @@ def run_run(args: argparse.Namespace) -> int:
         "mode": "run",
     }
     opts = HubOptions(mode="run", db=db, token=token)
+    opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
     styles = cfg.leds.settings().styles
 
     def make() -> Hub:
