@@ -25,11 +25,13 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from keezbord.engine.text import Text
 
 from .referee import Advice, AdviceWanted, Effect, RefereeState
 
+T = TypeVar("T")
 SWITCH_INTERVAL_S = 0.001
 DEFAULT_HINT_MS = 100  # about 150 playouts here, what "full" used to search
 DEFAULT_COACH_MS = 100
@@ -70,19 +72,25 @@ def still_wanted(state: RefereeState, advice: Advice) -> bool:
 
 
 class Advisor:
-    """One worker thread for the search: hints asked by the referee, and any other
-    search the host wants off its loop (the coach). ``done`` callbacks run on the
-    worker: the hub passes them on to its loop (call_soon_threadsafe)."""
+    """One worker thread for the search: hints asked by the referee, and the coach's
+    remark after a person's move (also a search), both off the host's loop; results go
+    back to the loop with call_soon_threadsafe."""
 
     def __init__(
-        self, hint_ms: float = DEFAULT_HINT_MS, coach_ms: float = DEFAULT_COACH_MS
+        self,
+        hint_ms: float = DEFAULT_HINT_MS,
+        coach_ms: float = DEFAULT_COACH_MS,
+        state: RefereeState | None = None,
     ) -> None:
+        """``state``: the game at start-up, to measure the machine now if it searches."""
         self.hint_ms = hint_ms
         self.coach_ms = coach_ms
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self.asked = 0  # for tests and the bench
         self.answered = 0
+        if state is not None:
+            self.warm_up(state)
 
     def _executor(self) -> ThreadPoolExecutor:
         with self._lock:
@@ -143,6 +151,32 @@ class Advisor:
     def run(self, fn: Callable[[], None]) -> Future[None]:
         """Any other search off the loop, in order with the hints."""
         return self._executor().submit(fn)
+
+    def coach(
+        self,
+        remark: Callable[[RefereeState, Any, Any, Any, int], T],
+        args: tuple[RefereeState, Any, Any, Any],
+        loop: asyncio.AbstractEventLoop | None,
+        deliver: Callable[[T], None],
+    ) -> None:
+        """Hints "coach": ``remark(*args, playouts)`` (web/coach.py's search after a
+        person's move) on the worker, then ``deliver(result)`` on ``loop``, in order with
+        the hints (at once, in this thread, without a loop). Nothing at other levels."""
+        if args[0].config.hints != "coach":
+            return
+
+        def work() -> T:
+            return remark(*args, self.coach_playouts(args[0]))
+
+        if loop is None:
+            deliver(self._executor().submit(work).result())
+            return
+
+        def done(result: T) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(deliver, result)
+
+        self._executor().submit(lambda: done(work()))
 
     def close(self) -> None:
         with self._lock:

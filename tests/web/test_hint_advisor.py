@@ -119,3 +119,28 @@ def test_an_answer_after_the_move_is_dropped(tmp_path: Path) -> None:
     with Journal(db, readonly=True) as j:
         types = [i["type"] for i in j.inputs(j.game(None))]
     assert "advice" not in types
+
+
+def test_the_coach_searches_off_the_loop_too(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    setup = {**SETUP, "hints": "coach"}
+
+    async def scenario() -> None:
+        hub = Hub.open_run(HubOptions(mode="run", db=db, coach_ms=30), setup, None)
+        await hub.start()
+        try:
+            t = hub.now()
+            effects = hub.feed(CardTap(t, "5"))
+            assert not [e for e in effects if isinstance(e, AdviceWanted)]  # no hint here
+            hub.feed(HoleEvent(t + 1, "lift", "T40"))
+            hub.feed(HoleEvent(t + 2, "place", "T45"))  # the worse 5: no capture
+            await _until(lambda: len(hub.session.state.history) == 1, "move")
+            await _until(lambda: hub.coach is not None, "remark")
+            assert hub.coach is not None and hub.coach["better"] == "5 0:T9-T14"
+            assert hub.advisor.asked == 0  # the coach is no hint: nothing journalled
+        finally:
+            await hub.stop()
+
+    _run(scenario)
+    with Journal(db, readonly=True) as j:
+        assert "advice" not in [i["type"] for i in j.inputs(j.game(None))]

@@ -53,9 +53,8 @@ class HubOptions:
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
-    # Search budgets in ms, made playouts once a process (host/advisor.py, search_budget.py)
-    hint_ms: int = DEFAULT_HINT_MS  # hints "full", searched off the loop
-    coach_ms: int = DEFAULT_COACH_MS  # hints "coach"
+    hint_ms: int = DEFAULT_HINT_MS  # search budgets (hints "full", "coach"), made playouts
+    coach_ms: int = DEFAULT_COACH_MS  # once a process (host/advisor.py, search_budget.py)
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -98,7 +97,7 @@ class Hub:
         self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
-        self.advisor = Advisor(options.hint_ms, options.coach_ms)  # searches off the loop
+        self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
         self._recolour()
 
     def _set_sim(self, sim: SimTable | None) -> None:
@@ -169,7 +168,6 @@ class Hub:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._tasks.append(asyncio.create_task(self._ticker()))
-        self.advisor.warm_up(self.session.state)
         if self.driver is not None:
             self.driver.start(self.post, self.now)
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -238,10 +236,14 @@ class Hub:
         """Follow a lift or place for the drawing of the board (sim/pawns.py)."""
         self.pawns.track(ev, seat_hint, "bot" if self.bot_busy is not None else "player")
 
-    def _advised(self, advice: Advice) -> None:
-        """On the loop: the advisor's answer, fed while its turn and card still stand."""
+    def _advised(self, advice: Advice) -> None:  # on the loop: fed while still wanted
         if still_wanted(self.session.state, advice):
             self.feed(replace(advice, t=max(self.now(), self.session.state.now)))
+
+    def _coached(self, remark: dict[str, Any] | None) -> None:  # on the loop, in order
+        if remark is not None and remark["n"] == len(self.session.state.history):
+            self.coach = remark  # still about the last move
+            self.changed()
 
     def _after(self, effects: list[Effect]) -> None:
         self.advisor.answer(effects, self._loop, self._advised)
@@ -250,8 +252,8 @@ class Hub:
         for r in records:
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
-                st = self.session.state
-                self.coach = coach_remark(st, r, self.sim, tap, self.advisor.coach_playouts(st))
+                self.coach, args = None, (self.session.state, r, self.sim, tap)  # see _coached
+                self.advisor.coach(coach_remark, args, self._loop, self._coached)
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
