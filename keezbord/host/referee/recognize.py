@@ -20,7 +20,7 @@ from itertools import combinations
 from keezbord.engine.board import Board, to_move
 from keezbord.engine.cards import RANKS
 from keezbord.engine.movegen import apply_part, forward_landings
-from keezbord.engine.notation import Move, Step
+from keezbord.engine.notation import Move, Part, Step
 from keezbord.engine.position import (
     BLOCKADE,
     EMPTY,
@@ -280,12 +280,23 @@ class Expectation:
         a hole of its path, or a victim carried to its nest before the capturing pawn
         arrives (and both)."""
         out: set[Sig] = set()
+        # A 7's moves share their first parts (one pawn's k steps, then each second part):
+        # each (position, step) is walked once, each first part applied once.
+        done: set[tuple[Pawns, Step]] = set()
+        after: dict[Part, Position] = {}
         for m in self.legal:
             base = self.pos
-            for part in m.parts:
-                if isinstance(part, Step):
+            for i, part in enumerate(m.parts):
+                if isinstance(part, Step) and (base.pawns, part) not in done:
+                    done.add((base.pawns, part))
                     out |= _partial_sigs(base, self.card, part)
-                base = apply_part(base, part)
+                if i == 0 and len(m.parts) > 1:
+                    nxt = after.get(part)
+                    if nxt is None:
+                        nxt = after[part] = apply_part(base, part)
+                    base = nxt
+                elif i + 1 < len(m.parts):
+                    base = apply_part(base, part)
         return frozenset(out)
 
 
