@@ -375,6 +375,9 @@ def _serve(
     bound = sock.getsockname()[1]
     banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    from keezbord.host.referee import freeze_heap
+
+    freeze_heap()  # the web stack too: never walked again by a full collection
     try:
         server.run(sockets=[sock])
     finally:
