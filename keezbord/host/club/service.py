@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ class Tournament:
         self.version = 0
         self.listeners: list[Callable[[int], None]] = []
         self.duplicates = 0  # results reported again (acknowledged, not counted)
+        self.received: Counter[str] = Counter()  # messages per topic (tests, benchmark)
         self.connected = threading.Event()
         self.client: Any = None
 
@@ -86,6 +88,7 @@ class Tournament:
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = p.split_topic(message.topic)
         msg = p.decode(message.payload)
+        self.received[message.topic] += 1
         if where is None or where[0] != "board" or msg is None:
             return
         board, leaf = where[1], where[2]

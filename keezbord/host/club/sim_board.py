@@ -76,14 +76,18 @@ class SimBoard:
                 and pairing.get("started") is not None
                 and self.outbox.game_of(str(pairing["match"])) is None
             ):
-                self.play(pairing)
+                try:
+                    self.play(pairing)
+                except Exception as e:  # a simulated table reports and keeps going
+                    print(f"keezbord club sim: {self.name}: {e!r}", flush=True)
+                    time.sleep(1)
 
     def play(self, pairing: dict[str, Any]) -> int:
         """Play the pairing's game to its end or to the round's clock."""
         match = str(pairing["match"])
         ends = float(pairing["ends"])
         sim = simulate(self.seats, "nk", zlib.crc32(match.encode()), max_turns=4000)
-        session = GameSession.start(self.journal, {**sim.setup, "mode": "club-sim"})
+        session = GameSession.start(self.journal, {**sim.setup, "mode": "simulated"})
         try:
             self.outbox.bind(session.game, match)
             self.played[match] = session.game
