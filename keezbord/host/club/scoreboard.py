@@ -114,7 +114,9 @@ def _act(t: Tournament, msg: dict[str, Any]) -> dict[str, Any]:
     action = msg.get("action")
     if action == "add_team":
         players = [str(x) for x in msg.get("players", [])]
-        return {"team": t.store.add_team(str(msg["name"]), players)}
+        team = t.store.add_team(str(msg["name"]), players)
+        t.changed()
+        return {"team": team}
     if action == "pair":
         minutes = float(msg.get("minutes", 50))
         if not 0 < minutes <= 600:

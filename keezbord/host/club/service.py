@@ -48,7 +48,7 @@ class Tournament:
     # -- MQTT ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        if self.broker is None:
+        if self.broker is None or self.client is not None:
             return
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
