@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from club_helpers import Club, open_club
@@ -21,3 +22,20 @@ def club(tmp_path: Path) -> Iterator[Callable[[int, int], Club]]:
     yield make
     for c in made:
         c.close()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    """A page in headless Debian Chromium, driven by Playwright (as tests/web)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not installed (./dev.sh test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        b.close()

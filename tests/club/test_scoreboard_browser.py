@@ -5,8 +5,7 @@ control page needs the control token."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -17,22 +16,7 @@ from club_helpers import Club, free_port, wait_for
 from keezbord.host.club.scoreboard import create_app
 from keezbord.host.roles import Tokens
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def page() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not installed (./dev.sh test installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b.new_context(viewport={"width": 1280, "height": 720}).new_page()
-        b.close()
 
 
 def serve(c: Club, tokens: Tokens) -> tuple[str, uvicorn.Server, threading.Thread]:
