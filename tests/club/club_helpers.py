@@ -19,6 +19,9 @@ from keezbord.host.club.service import BrokerSettings, Tournament
 from keezbord.host.club.sim_board import SimBoard
 from keezbord.host.club.store import Store
 
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -106,16 +109,30 @@ class Club:
         self.store.close()
 
 
-def open_club(dir: Path, teams: int, boards: int) -> Club:
+def make_store(dir: Path, teams: int, boards: int) -> Store:
+    """A tournament store with ``teams`` teams (Team A, B, ...) and ``boards`` boards."""
     store = Store(dir / "club.sqlite")
     for i in range(teams):
-        store.add_team(f"Team {chr(65 + i)}", [f"p{i}a", f"p{i}b"])
+        name = f"Team {chr(65 + i % 26)}{i // 26 or ''}"
+        store.add_team(name, [f"p{i}a", f"p{i}b"])
     for i in range(boards):
         store.add_board(f"tafel-{i + 1}")
+    return store
+
+
+def start_broker(dir: Path, store: Store) -> Broker:
+    """Mosquitto on a free loopback port with the files broker-config writes."""
     port = free_port()
     files = write_broker_config(store, dir / "broker", port=port, bind="127.0.0.1")
     broker = Broker(files, port)
     broker.start()
+    return broker
+
+
+def open_club(dir: Path, teams: int, boards: int) -> Club:
+    store = make_store(dir, teams, boards)
+    broker = start_broker(dir, store)
+    port = broker.port
     t = Tournament(store, BrokerSettings("127.0.0.1", port, tournament_password(store)))
     t.start()
     wait_for(t.connected.is_set, 10, "the tournament's MQTT connection")

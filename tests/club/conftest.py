@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from club_helpers import Club, open_club
+from club_helpers import CHROMIUM, CHROMIUM_ARGS, Club, open_club
 
 
 @pytest.fixture
@@ -22,10 +22,6 @@ def club(tmp_path: Path) -> Iterator[Callable[[int, int], Club]]:
     yield make
     for c in made:
         c.close()
-
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 
 @pytest.fixture
