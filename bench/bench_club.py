@@ -157,6 +157,8 @@ def latency(rounds: int, move_ms: float) -> None:
 
 
 def resources(rounds: int, move_ms: float) -> None:
+    from playwright.sync_api import sync_playwright
+
     d = Path(tempfile.mkdtemp())
     store = make_store(d, 64, 32)
     broker = start_broker(d, store)
@@ -169,23 +171,30 @@ def resources(rounds: int, move_ms: float) -> None:
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        time.sleep(2)  # 32 boards connect
-        b0, s0 = proc_stats(broker.pid()), proc_stats(svc.proc.pid)
-        t0 = time.monotonic()
-        for _ in range(rounds):
-            svc.act(action="pair", minutes=30)
-            svc.act(action="start")
-            wait_for(lambda: round_done(svc, 32), 900, "a round of 32 tables")
-        wall = time.monotonic() - t0
-        b1, s1 = proc_stats(broker.pid()), proc_stats(svc.proc.pid)
-        view = svc.view()
+        with sync_playwright() as pw:  # the projector is on, as at a club evening
+            b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            b.new_page(viewport={"width": 1280, "height": 720}).goto(svc.url + "/")
+            time.sleep(2)  # 32 boards connect
+            b0, s0 = proc_stats(broker.pid()), proc_stats(svc.proc.pid)
+            t0 = time.monotonic()
+            for _ in range(rounds):
+                svc.act(action="pair", minutes=30)
+                svc.act(action="start")
+                wait_for(lambda: round_done(svc, 32), 900, "a round of 32 tables")
+            wall = time.monotonic() - t0
+            b1, s1 = proc_stats(broker.pid()), proc_stats(svc.proc.pid)
+            view = svc.view()
+            b.close()
     finally:
         sim.terminate()
         sim.wait(timeout=30)
         svc.stop()
         broker.stop()
     moves = sum(m["moves"] or 0 for m in view["tables"]) * rounds  # about: the last round's
-    print(f"32 boards, {rounds} rounds of 4-seat bot games at {move_ms:g} ms a move, {wall:.1f} s:")
+    print(
+        f"32 boards, {rounds} rounds of 4-seat bot games at {move_ms:g} ms a move, "
+        f"{wall:.1f} s, the scoreboard open in Chromium:"
+    )
     print(f"  (about {moves / wall:.0f} moves/s over all tables, one MQTT event per move)")
     for name, (r0, _, c0), (r1, h1, c1) in (("mosquitto", b0, b1), ("tournament service", s0, s1)):
         print(

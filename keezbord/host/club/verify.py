@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from keezbord.host.referee import parse_trace
-from keezbord.host.referee.replay import run
+from keezbord.host.referee import parse_trace, run
 
 from .reporter import digest, outcome
 from .store import Result
