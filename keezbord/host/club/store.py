@@ -8,6 +8,7 @@ thread and the web server, so every call takes the lock.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -113,6 +114,9 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.lock = threading.RLock()
+        if not self.path.exists():  # it holds the boards' broker passwords: owner only
+            with contextlib.suppress(OSError):
+                self.path.touch(mode=0o600)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode = WAL")

@@ -52,7 +52,7 @@
       seen.set(m.match, m.state);
       const pawns = m.pawns ? `${m.pawns[0]} – ${m.pawns[1]}` : "";
       let res = t(m.away === null ? "bye" : m.state);
-      if (m.points) res = `${m.points[0]} – ${m.points[1]}` + (m.timed_out ? ` (${t("timeup")})` : "") + (m.verified === "ok" ? " ✓" : "");
+      if (m.points) res = `${m.points[0]} – ${m.points[1]}` + (m.timed_out ? ` (${t("timeup")})` : "") + (m.verified ? (m.verified === "ok" ? " ✓" : " ⚠") : "");
       return `<tr class="${m.state}${fresh ? " fresh" : ""}" data-match="${esc(m.match)}"><td>${esc(m.board || "")}</td><td>${esc(m.home)}</td><td>${esc(m.away || "")}</td>` +
         `<td class="num">${pawns}</td><td class="num">${m.moves ?? ""}</td><td class="num result">${res}</td></tr>`;
     }).join("");
