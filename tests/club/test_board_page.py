@@ -41,7 +41,7 @@ def test_board_page_at_a_club_evening(
 ) -> None:
     c = club(2, 1)
     t = c.tournament
-    no = t.pair_next(0.03)  # 1.8 s: the clock stops the bots' game
+    no = t.pair_next(0.04)  # 2.4 s: the clock stops the bots' game
     db = tmp_path / "board.sqlite"
     made: list[Hub] = []
 
@@ -68,10 +68,15 @@ def test_board_page_at_a_club_evening(
         assert "Table tafel-1" in page.text_content("#club .club-table")
         match = c.store.matches(no)[0].id
         t.start_clock()
+        wait_for(lambda: hub.club.reporter.game is not None, 10, "the round's game")
+        round_game = hub.club.reporter.game
+        assert round_game != first_game  # a new game for the round
+        # The referee starts the round's game again: the new one is the table's game.
+        hub.call_soon(lambda: hub.new_game({}))
         wait_for(lambda: match in c.store.results(), 60, "the board's result")
         result = c.store.results()[match]
         game = hub.club.outbox.game_of(match)
-        assert game is not None and game != first_game  # a new game for the round
+        assert game == result.game == hub.session.game and game != round_game
         session = GameSession.resume(db, game)
         want = outcome(session.state)
         session.close()

@@ -41,6 +41,7 @@ class BoardClub:
             self.reporter.match, self.reporter.game = str(pr["match"]), hub.session.game
         hub.observers.append(self._decided)
         hub.club = self
+        self.link.on_connection = lambda _up: hub.call_soon(hub.changed)
 
     def start(self) -> None:
         self.link.start()
@@ -54,8 +55,27 @@ class BoardClub:
 
     def _decided(self, records: list[dict[str, Any]]) -> None:
         hub = self.hub
-        if self.reporter.game == hub.session.game:
-            self.reporter.decided(hub.session.state, records, hub.session.journal)
+        rep = self.reporter
+        if rep.game is not None and rep.game != hub.session.game and self._replayable():
+            # The referee started the round's game again (New game) before it ended:
+            # the new game is the table's game of this match.
+            assert rep.match is not None
+            self.outbox.bind(hub.session.game, rep.match)
+            rep.started(rep.match, hub.session.game, hub.session.state)
+        if rep.game == hub.session.game:
+            rep.decided(hub.session.state, records, hub.session.journal)
+
+    def _replayable(self) -> bool:
+        """Whether the match's game may still be replaced: no result yet, clock running."""
+        pr = self.link.pairing
+        rep = self.reporter
+        return (
+            pr is not None
+            and pr.get("match") == rep.match
+            and pr.get("ends") is not None
+            and time.time() < float(pr["ends"])
+            and not rep.reported
+        )
 
     def _pairing_changed(self) -> None:
         pr = self.link.pairing

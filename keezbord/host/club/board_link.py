@@ -146,6 +146,7 @@ class BoardLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.refused: str | None = None  # the broker's reason when it refuses the login
+        self.on_connection: Callable[[bool], None] | None = None  # the page's banner
 
     # -- running -----------------------------------------------------------------------
 
@@ -185,9 +186,13 @@ class BoardLink:
         for msg in self.outbox.pending():
             self._publish_result(msg)
         self.connected.set()
+        if self.on_connection is not None:
+            self.on_connection(True)
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         self.connected.clear()
+        if self.on_connection is not None:
+            self.on_connection(False)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = p.split_topic(message.topic)

@@ -68,17 +68,17 @@ class Reporter:
         self.report = report
         self.match: str | None = None
         self.game: int | None = None
-        self._reported = False
+        self.reported = False
 
     def started(self, match: str, game: int, state: RefereeState) -> None:
-        self.match, self.game, self._reported = match, game, False
+        self.match, self.game, self.reported = match, game, False
         pos = state.pos
         self.send(self._msg("started", state, seats=pos.seats, profile=pos.profile.name))
 
     def decided(
         self, state: RefereeState, records: Iterable[dict[str, Any]], journal: Journal
     ) -> None:
-        if self.match is None or self.game is None or self._reported:
+        if self.match is None or self.game is None or self.reported:
             return
         kinds = {r.get("type") for r in records if r.get("ok", True) is not False}
         if "penalty" in kinds:
@@ -88,7 +88,7 @@ class Reporter:
         elif kinds & {"move", "undo", "overrule", "penalty"}:
             self.send(self._msg("progress", state))
         if state.winner is not None or state.stopped:
-            self._reported = True
+            self.reported = True
             lines = record_lines(journal, self.game)
             self.report(
                 {

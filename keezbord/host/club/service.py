@@ -44,19 +44,28 @@ class Tournament:
         self.received: Counter[str] = Counter()  # messages per topic (tests, benchmark)
         self.connected = threading.Event()
         self.client: Any = None
+        self.listen = True
 
     # -- MQTT ---------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, *, listen: bool = True) -> None:
+        """Connect to the broker. ``listen``: the service itself (one persistent session
+        that receives the boards' messages); else a one-off client of the command line
+        (``keezbord club pair``) that only writes, so it never takes the service's
+        session or its messages."""
         if self.broker is None or self.client is not None:
             return
+        import secrets
+
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
+        self.listen = listen
+        suffix = "" if listen else f"-cli-{secrets.token_hex(3)}"
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=f"keezbord-tournament-{self.store.tournament}",
-            clean_session=False,
+            client_id=f"keezbord-tournament-{self.store.tournament}{suffix}",
+            clean_session=not listen,
             protocol=mqtt.MQTTv311,
         )
         client.username_pw_set(p.TOURNAMENT_USER, self.broker.password)
@@ -82,7 +91,8 @@ class Tournament:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if rc.is_failure:
             return
-        client.subscribe(f"{p.PREFIX}/board/+/+", qos=p.QOS)
+        if self.listen:
+            client.subscribe(f"{p.PREFIX}/board/+/+", qos=p.QOS)
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:

@@ -105,7 +105,7 @@ def _settings(store: Store, args: argparse.Namespace) -> BrokerSettings:
 
 
 def _connected(t: Tournament, args: argparse.Namespace) -> None:
-    t.start()
+    t.start(listen=False)
     if not t.connected.wait(10):
         t.stop()
         raise UsageError(
@@ -162,15 +162,23 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
     from keezbord.host.roles import TokenStore
 
     tokens = TokenStore(args.store.with_name(args.store.name + ".tokens.json")).load()
+    from keezbord.host.commands.web import _lan_address, _listen
+
+    sock = _listen(args.host, args.port)  # a port in use is one line, before anything runs
     t = Tournament(store, _settings(store, args))
     app = create_app(t, tokens)
-    base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+    host = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    base = f"http://{host}:{sock.getsockname()[1]}"
     print(
         f"keezbord club: scoreboard {base}/  control {base}/control?token={tokens.referee}",
         flush=True,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    return 0
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0 if server.started else 1
 
 
 def _pair_or_start(store: Store, args: argparse.Namespace) -> int:
