@@ -141,3 +141,19 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert (out / "boards" / "tafel-1.toml").exists()
     assert p.TOURNAMENT_USER in (out / "passwd").read_text()
+
+
+def test_cli_pairs_and_starts_beside_the_running_service(
+    club: Callable[[int, int], Club],
+) -> None:
+    """``keezbord club pair`` and ``start`` write through the broker with a client of
+    their own: the service keeps its session and receives every result."""
+    c = club(4, 2)
+    for board in c.boards:
+        c.sim(board, seats=2)
+    store, port = str(c.store.path), str(c.broker.port)
+    assert main(["club", "--store", store, "pair", "--minutes", "5", "--broker-port", port]) == 0
+    assert main(["club", "--store", store, "start", "--broker-port", port]) == 0
+    wait_for(lambda: len(c.store.results()) == 2, 60, "both results at the service")
+    assert c.tournament.connected.is_set()
+    assert main(["club", "--store", store, "start", "--broker-port", port]) == 2  # started
