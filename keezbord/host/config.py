@@ -327,7 +327,7 @@ def _club(top: _Section) -> ClubSettings:
     """[club] (docs/club.md): the board's login at the club's MQTT broker."""
     from keezbord.host.club.protocol import check_board_name
 
-    c = top.table("club", ("board", "password", "broker", "port", "keepalive"))
+    c = top.table("club", ("board", "password", "broker", "port", "keepalive", "resend_s"))
     board = c.get_str("board", "")
     try:
         check_board_name(board)
@@ -339,6 +339,7 @@ def _club(top: _Section) -> ClubSettings:
         c.get_str("broker", "127.0.0.1"),
         c.get_int("port", 1883, 1, 65535),
         c.get_int("keepalive", 15, 5, 600),
+        c.get_float("resend_s", 30.0, 1.0, 3600.0) or 30.0,
     )
 
 

@@ -4,6 +4,7 @@ simulated boards. Shared by the tests and bench/bench_club.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import signal
 import socket
@@ -93,10 +94,11 @@ class Club:
     def settings(self, board: str) -> ClubSettings:
         return ClubSettings(board, self.boards[board], "127.0.0.1", self.broker.port)
 
-    def sim(self, board: str, *, seats: int = 2, move_ms: float = 0.0) -> SimBoard:
-        s = SimBoard(
-            self.settings(board), self.dir / f"{board}.sqlite", seats=seats, move_ms=move_ms
-        )
+    def sim(
+        self, board: str, *, seats: int = 2, move_ms: float = 0.0, resend_s: float = 30.0
+    ) -> SimBoard:
+        settings = dataclasses.replace(self.settings(board), resend_s=resend_s)
+        s = SimBoard(settings, self.dir / f"{board}.sqlite", seats=seats, move_ms=move_ms)
         self.sims[board] = s
         s.start()
         return s

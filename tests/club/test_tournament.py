@@ -146,3 +146,44 @@ def test_club_evening_with_faults(club: Callable[[int, int], Club]) -> None:
     t.ask_record(mid)
     wait_for(lambda: c.store.results()[mid].verified is not None, 30, "the replayed record")
     assert c.store.results()[mid].verified == "ok"
+
+
+def test_a_result_sent_while_the_tournament_had_no_session(
+    club: Callable[[int, int], Club],
+) -> None:
+    """The service is gone and so is its session at the broker (started afresh): the
+    broker takes the board's result and has no one to give it to. The board sends it
+    again until the tournament acknowledges it."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from keezbord.host.club.broker_config import tournament_password
+
+    c = club(2, 1)
+    t = c.tournament
+    no = t.pair_next(5)
+    t.start_clock()
+    t.stop()
+    wipe = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=f"keezbord-tournament-{c.store.tournament}",
+        clean_session=True,  # drops the service's persistent session and its queue
+    )
+    wipe.username_pw_set(p.TOURNAMENT_USER, tournament_password(c.store))
+    wipe.connect("127.0.0.1", c.broker.port)
+    wipe.loop_start()
+    wait_for(wipe.is_connected, 10, "the wiping client")
+    wipe.disconnect()
+    wipe.loop_stop()
+    board = c.sim("tafel-1", seats=2, resend_s=0.5)
+    connections: list[bool] = []
+    wait_for(board.link.connected.is_set, 10, "the board's connection")
+    board.link.on_connection = connections.append
+    wait_for(lambda: board.outbox.pending(), 30, "the board's result in its outbox")
+    match = c.store.matches(no)[0].id
+    assert match not in c.store.results()
+    t.start()
+    wait_for(lambda: match in c.store.results(), 30, "the result sent again")
+    wait_for(lambda: not board.outbox.pending(), 30, "the acknowledgement")
+    assert connections == []  # no reconnect: the periodic resend brought it
+    assert len(c.store.results()) == 1

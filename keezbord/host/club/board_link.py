@@ -10,6 +10,9 @@ is written there first (one row per match, however often the game reports it), s
 every (re)connect until the tournament's ``ack`` names it, then kept as acknowledged.
 A board that was offline for a whole round, even restarted meanwhile, reports its result
 when it is back, and the tournament counts it once (its store keys results by match).
+Unacknowledged results are also sent again every ``resend_s`` seconds while connected:
+a result the broker took while no tournament session existed (the service never started
+yet, or started afresh) is not lost either.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class ClubSettings:
     broker: str = "127.0.0.1"
     port: int = 1883
     keepalive: int = 15
+    resend_s: float = 30.0  # unacknowledged results are sent again this often
 
 
 def outbox_path(journal: Path) -> Path:
@@ -147,18 +151,28 @@ class BoardLink:
         self.client.on_message = self._on_message
         self.refused: str | None = None  # the broker's reason when it refuses the login
         self.on_connection: Callable[[bool], None] | None = None  # the page's banner
+        self._stopped = threading.Event()
 
     # -- running -----------------------------------------------------------------------
 
     def start(self) -> None:
         """Connect in the background; paho reconnects by itself whenever the link drops."""
+        self._stopped = threading.Event()
         self.client.connect_async(self.settings.broker, self.settings.port, self.settings.keepalive)
         self.client.loop_start()
+        threading.Thread(target=self._resend, args=(self._stopped,), daemon=True).start()
 
     def stop(self) -> None:
+        self._stopped.set()
         self.client.disconnect()
         self.client.loop_stop()
         self.connected.clear()
+
+    def _resend(self, stopped: threading.Event) -> None:
+        while not stopped.wait(self.settings.resend_s):
+            if self.connected.is_set():
+                for msg in self.outbox.pending():
+                    self._publish_result(msg)
 
     # -- sending -----------------------------------------------------------------------
 
