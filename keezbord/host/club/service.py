@@ -158,6 +158,8 @@ class Tournament:
 
     def pair_next(self, minutes: float = DEFAULT_MINUTES) -> int:
         """Pair the next round (round robin or Swiss) and send each board its pairing."""
+        if not 0 < minutes <= 600:
+            raise StoreError(f"a round lasts more than 0 and at most 600 minutes, not {minutes:g}")
         teams = self.store.teams()
         if len(teams) < 2:
             raise StoreError("pairing needs at least 2 teams")

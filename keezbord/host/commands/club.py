@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.commands.web import _port
 from keezbord.host.errors import UsageError
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 def add_club_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", type=Path, default=Path("club.sqlite"), help="the tournament's store")
-    add_lang_argument(p)
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     team = sub.add_parser("team", help="add a team")
     team.add_argument("verb", choices=("add",))
@@ -40,15 +39,15 @@ def add_club_arguments(p: argparse.ArgumentParser) -> None:
     board.add_argument("name", help="a-z, 0-9 and '-' (its MQTT login and topic)")
     bc = sub.add_parser("broker-config", help="write Mosquitto's configuration for the boards")
     bc.add_argument("--out", type=Path, required=True, help="folder for the files")
-    bc.add_argument("--port", type=int, default=1883)
+    bc.add_argument("--port", type=_port, default=1883)
     bc.add_argument("--bind", default="0.0.0.0", help="address the broker listens on")
     bc.add_argument("--host", default=None, help="the broker's name the boards use")
     serve = sub.add_parser("serve", help="scoreboard, control page and the MQTT service")
     serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--port", type=_port, default=8080)
     for sp in (serve, *_broker_users(sub)):
         sp.add_argument("--broker", default="127.0.0.1", help="the MQTT broker's address")
-        sp.add_argument("--broker-port", type=int, default=1883)
+        sp.add_argument("--broker-port", type=_port, default=1883)
     st = sub.add_parser("standings", help="print the standings")
     st.add_argument("--json", action="store_true")
 
@@ -71,8 +70,10 @@ def run_club(args: argparse.Namespace) -> int:
 
     if args.action == "broker-config":
         return _broker_config(args)
-    if args.action in ("standings",) and not args.store.exists():
-        raise UsageError(f"{args.store}: no such tournament store")
+    if args.action not in ("team", "board") and not args.store.exists():
+        raise UsageError(f"{args.store}: no such tournament store (keezbord club team add ...)")
+    if args.action == "pair" and not 0 < args.minutes <= 600:
+        raise UsageError(f"--minutes must be more than 0 and at most 600, not {args.minutes:g}")
     store = Store(args.store)
     try:
         if args.action == "team":
