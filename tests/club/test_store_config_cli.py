@@ -157,3 +157,21 @@ def test_cli_pairs_and_starts_beside_the_running_service(
     wait_for(lambda: len(c.store.results()) == 2, 60, "both results at the service")
     assert c.tournament.connected.is_set()
     assert main(["club", "--store", store, "start", "--broker-port", port]) == 2  # started
+
+
+def test_an_idle_board_is_told_it_has_no_game(tmp_path: Path) -> None:
+    from keezbord.host.club.service import Tournament
+
+    s = Store(tmp_path / "club.sqlite")
+    s.add_team("A")
+    s.add_team("B")
+    s.add_board("tafel-1")
+    s.add_board("tafel-2")
+    t = Tournament(s)
+    no = t.pair_next(50)
+    msgs = {m["board"]: m for m in t.pairings(no)}
+    assert msgs["tafel-1"]["home"]["name"] in ("A", "B") and msgs["tafel-1"]["match"]
+    assert msgs["tafel-2"]["match"] is None and msgs["tafel-2"]["home"] is None
+    with pytest.raises(StoreError, match="600"):
+        t.pair_next(0)
+    s.close()

@@ -37,7 +37,11 @@ class BoardClub:
         self._stopping_game: int | None = None
         self._watch = threading.Thread(target=self._clock, name="club-clock", daemon=True)
         pr = self.link.pairing  # the last one seen, kept in the outbox (a restart mid-round)
-        if pr is not None and self.outbox.game_of(str(pr["match"])) == hub.session.game:
+        if (
+            pr is not None
+            and pr.get("match")
+            and self.outbox.game_of(pr["match"]) == hub.session.game
+        ):
             self.reporter.match, self.reporter.game = str(pr["match"]), hub.session.game
         hub.observers.append(self._decided)
         hub.club = self

@@ -188,11 +188,29 @@ class Tournament:
             self._publish(msg["board"], "pairing", msg, retain=True)
 
     def pairings(self, no: int) -> list[dict[str, Any]]:
-        """Each board's pairing message of round ``no`` (protocol.py)."""
+        """Each board's pairing message of round ``no`` (protocol.py); a board without a
+        match this round gets one with ``match`` None (else it would keep showing the
+        last round's retained pairing)."""
         teams = self.store.teams()
         rounds = {n: (m, s) for n, m, s in self.store.rounds()}
         minutes, started = rounds[no]
         out = []
+        busy = {m.board for m in self.store.matches(no)}
+        for board in self.store.boards():
+            if board not in busy:
+                out.append(
+                    {
+                        "tournament": self.store.tournament,
+                        "round": no,
+                        "match": None,
+                        "board": board,
+                        "home": None,
+                        "away": None,
+                        "minutes": minutes,
+                        "started": None,
+                        "ends": None,
+                    }
+                )
         for m in self.store.matches(no):
             if m.board is None or m.away is None:
                 continue

@@ -194,7 +194,10 @@ def _pair_or_start(store: Store, args: argparse.Namespace) -> int:
         if args.action == "pair":
             no = t.pair_next(args.minutes)
             for m in t.pairings(no):
-                print(f"round {no}: {m['board']}: {m['home']['name']} - {m['away']['name']}")
+                if m["match"] is not None:
+                    print(f"round {no}: {m['board']}: {m['home']['name']} - {m['away']['name']}")
+                else:
+                    print(f"round {no}: {m['board']}: no game this round")
         else:
             t.start_clock()
             print("clock started at every table")

@@ -5,8 +5,8 @@
   const app = window.keezbord;
   if (!app) return;
   const T = {
-    nl: { table: "Tafel", round: "Ronde", left: "nog", up: "tijd om", wait: "wacht op de start", off: "geen verbinding met het toernooi" },
-    en: { table: "Table", round: "Round", left: "left", up: "time is up", wait: "waiting for the start", off: "not connected to the tournament" },
+    nl: { table: "Tafel", round: "Ronde", left: "nog", up: "tijd om", wait: "wacht op de start", none: "deze ronde geen partij aan deze tafel", off: "geen verbinding met het toernooi" },
+    en: { table: "Table", round: "Round", left: "left", up: "time is up", wait: "waiting for the start", none: "no game at this table this round", off: "not connected to the tournament" },
   };
   let club = null;
   let skew = 0;
@@ -29,7 +29,7 @@
     }
     banner.hidden = false;
     const w = T[app.lang] || T.nl;
-    let time = w.wait;
+    let time = club.round && !club.home ? w.none : w.wait;
     if (club.ends) {
       const left = Math.max(0, Math.round(club.ends - (Date.now() / 1000 + skew)));
       time = left > 0 ? `${w.left} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : w.up;
