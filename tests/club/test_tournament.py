@@ -59,7 +59,7 @@ def test_club_evening_with_faults(club: Callable[[int, int], Club]) -> None:
     c = club(8, 4)
     t = c.tournament
     for board in c.boards:
-        c.sim(board, seats=2, move_ms=15)
+        c.sim(board, seats=2, move_ms=25)
 
     # Round 1: the broker is restarted while every table is playing.
     r1 = t.pair_next(5)
