@@ -44,3 +44,17 @@ def test_keezbord_sim_joins_the_club(club: Callable[[int, int], Club], tmp_path:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
+
+
+def test_a_table_of_three_teams_cannot_join(tmp_path: Path) -> None:
+    club_toml = tmp_path / "club.toml"
+    club_toml.write_text('[club]\nboard = "tafel-1"\npassword = "x"\n')
+    r = subprocess.run(
+        [sys.executable, "-m", "keezbord", "sim", "--club", str(club_toml), "--seats", "6",
+         "--port", "0", "--no-browser", "--new", "--db", str(tmp_path / "b.sqlite")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "keezbord sim: [club]: a club match is two teams; 6 seats make 3"
+    ]

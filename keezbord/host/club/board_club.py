@@ -20,7 +20,7 @@ from keezbord.host.events import TimeLimit
 from keezbord.host.journal import Journal
 
 from .board_link import BoardLink, ClubSettings, Outbox, outbox_path
-from .reporter import Reporter, record_lines
+from .reporter import Reporter, record_lines, sides
 
 if TYPE_CHECKING:
     from keezbord.host.web.hub import Hub
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 class BoardClub:
     def __init__(self, hub: Hub, settings: ClubSettings, journal: Path) -> None:
+        sides(hub.session.state.pos)  # ValueError unless the table seats two teams
         self.hub = hub
         self.journal = journal
         self.outbox = Outbox(outbox_path(journal))
@@ -58,6 +59,12 @@ class BoardClub:
     # -- the hub's loop ------------------------------------------------------------------
 
     def _decided(self, records: list[dict[str, Any]]) -> None:
+        try:
+            self._report(records)
+        except Exception as e:  # the club link must never stop the referee
+            print(f"keezbord: club report failed: {e!r}", flush=True)
+
+    def _report(self, records: list[dict[str, Any]]) -> None:
         hub = self.hub
         rep = self.reporter
         if rep.game is not None and rep.game != hub.session.game and self._replayable():

@@ -176,7 +176,11 @@ def _join_club(hub: Hub, club: ClubSettings | None, db: Path) -> Hub:
         require("club", "the club's MQTT link ([club])")
         from keezbord.host.club.board_club import BoardClub
 
-        BoardClub(hub, club, db).start()
+        try:
+            BoardClub(hub, club, db).start()
+        except ValueError as e:  # e.g. six seats: three teams, not a club match
+            hub.session.close()
+            raise UsageError(f"[club]: {e}") from None
     return hub
 
 
