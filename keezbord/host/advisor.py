@@ -25,7 +25,8 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar
 
 from keezbord.engine.text import Text
 
@@ -69,6 +70,20 @@ def still_wanted(state: RefereeState, advice: Advice) -> bool:
     return (
         state.seat == advice.seat and state.card == advice.card and len(state.history) == advice.n
     )
+
+
+class Host(Protocol):
+    """What the advisor needs of the web hub (keezbord/host/web/hub.py)."""
+
+    session: Any  # a GameSession: .state
+    sim: Any  # the simulator's table, or None
+    coach: dict[str, Any] | None  # the coach's last remark, for the page
+    tap_hand: tuple[int, list[str]] | None  # a person's hand at its tap (the simulator)
+    _loop: asyncio.AbstractEventLoop | None
+
+    def feed(self, event: Advice) -> Any: ...
+    def now(self) -> int: ...
+    def changed(self) -> None: ...
 
 
 class Advisor:
@@ -177,6 +192,36 @@ class Advisor:
                 loop.call_soon_threadsafe(deliver, result)
 
         self._executor().submit(lambda: done(work()))
+
+    def answer_for(self, host: Host, effects: Sequence[Effect]) -> None:
+        """The hub's hints: each answer fed on its loop while its turn and card stand."""
+
+        def feed(advice: Advice) -> None:
+            st = host.session.state
+            if still_wanted(st, advice):
+                host.feed(replace(advice, t=max(host.now(), st.now)))
+
+        self.answer(effects, host._loop, feed)
+
+    def coach_for(
+        self,
+        host: Host,
+        record: dict[str, Any],
+        remark: Callable[[RefereeState, Any, Any, Any, int], dict[str, Any] | None],
+    ) -> None:
+        """After a move or undo: the hub's coach remark is cleared, and (hints "coach")
+        searched anew on the worker, shown if no other move came first; the hand
+        tapped with is used up."""
+        host.coach = None
+        tap, host.tap_hand = host.tap_hand, None
+
+        def show(result: dict[str, Any] | None) -> None:
+            if result is not None and result["n"] == len(host.session.state.history):
+                host.coach = result
+                host.changed()
+
+        args = (host.session.state, record, host.sim, tap)
+        self.coach(remark, args, host._loop, show)
 
     def close(self) -> None:
         with self._lock:

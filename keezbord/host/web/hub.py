@@ -19,17 +19,17 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor, still_wanted
+from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
-from keezbord.host.referee import Advice, Decision, Effect, Input, Leds, RefereeState
+from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
@@ -98,6 +98,9 @@ class Hub:
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
+        # Called with each input's decision records (the club link, host/club/board_club.py).
+        self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
+        self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
         self._recolour()
 
     def _set_sim(self, sim: SimTable | None) -> None:
@@ -236,32 +239,28 @@ class Hub:
         """Follow a lift or place for the drawing of the board (sim/pawns.py)."""
         self.pawns.track(ev, seat_hint, "bot" if self.bot_busy is not None else "player")
 
-    def _advised(self, advice: Advice) -> None:  # on the loop: fed while still wanted
-        if still_wanted(self.session.state, advice):
-            self.feed(replace(advice, t=max(self.now(), self.session.state.now)))
-
-    def _coached(self, remark: dict[str, Any] | None) -> None:  # on the loop, in order
-        if remark is not None and remark["n"] == len(self.session.state.history):
-            self.coach = remark  # still about the last move
-            self.changed()
-
     def _after(self, effects: list[Effect]) -> None:
-        self.advisor.answer(effects, self._loop, self._advised)
+        self.advisor.answer_for(self, effects)  # hints "full", searched off the loop
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(records)
         for r in records:
             if r["type"] in ("move", "undo"):
-                tap, self.tap_hand = self.tap_hand, None
-                self.coach, args = None, (self.session.state, r, self.sim, tap)  # see _coached
-                self.advisor.coach(coach_remark, args, self._loop, self._coached)
+                self.advisor.coach_for(self, r, coach_remark)  # off the loop too
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
+        for observe in self.observers if records else ():
+            observe(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self._resynced.clear()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
             self.driver.show_leds(self.session.state.leds, self.now())
         self.changed()
+
+    def call_soon(self, fn: Callable[[], None]) -> None:
+        """From another thread (the club link): run ``fn`` on the hub's loop."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(fn)
 
     def changed(self) -> None:
         self.version += 1
@@ -385,6 +384,7 @@ class Hub:
                 coach=self.coach,
             )
         )
+        out["club"] = None if self.club is None else self.club.view()
         self._cache = (self.version, out)
         return out
 
