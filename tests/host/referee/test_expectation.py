@@ -13,9 +13,11 @@ from keezbord.engine.bots import RandomBot
 from keezbord.engine.cards import RANKS
 from keezbord.engine.game import play_game
 from keezbord.engine.movegen import successors
+from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.engine.profiles import PROFILES
 from keezbord.host.referee.recognize import Expectation, pos_sig
+from keezbord.host.referee.state import Sig
 
 
 def _positions(seats: int, profile: str, n: int, seed: int) -> list[Position]:
@@ -35,7 +37,7 @@ def test_expectation_is_successors(seats: int, profile: str) -> None:
             want = list(successors(pos, card))
             exp = Expectation(pos, card)
             assert [m for m, _ in want] == exp.legal
-            by_sig: dict[object, list[tuple[object, Position]]] = {}
+            by_sig: dict[Sig, list[tuple[Move, Position]]] = {}
             for m, a in want:
                 by_sig.setdefault(pos_sig(a), []).append((m, a))
             assert set(exp.by_sig) == set(by_sig)
