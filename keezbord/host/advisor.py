@@ -104,6 +104,7 @@ class Advisor:
         self._lock = threading.Lock()
         self.asked = 0  # for tests and the bench
         self.answered = 0
+        self.closed = False  # answers still on their way to the loop are then dropped
         if state is not None:
             self.warm_up(state)
 
@@ -194,14 +195,21 @@ class Advisor:
         self._executor().submit(lambda: done(work()))
 
     def answer_for(self, host: Host, effects: Sequence[Effect]) -> None:
-        """The hub's hints: each answer fed on its loop while its turn and card stand."""
+        """The hub's hints: each answer fed on its loop while its turn and card stand.
+        Only for people: a bot's tap in the simulator asks for nothing."""
 
         def feed(advice: Advice) -> None:
             st = host.session.state
-            if still_wanted(st, advice):
+            if not self.closed and still_wanted(st, advice):
                 host.feed(replace(advice, t=max(host.now(), st.now)))
 
-        self.answer(effects, host._loop, feed)
+        sim = host.sim
+        wanted = [
+            e
+            for e in effects
+            if isinstance(e, AdviceWanted) and (sim is None or not sim.is_bot(e.seat))
+        ]
+        self.answer(wanted, host._loop, feed)
 
     def coach_for(
         self,
@@ -216,6 +224,8 @@ class Advisor:
         tap, host.tap_hand = host.tap_hand, None
 
         def show(result: dict[str, Any] | None) -> None:
+            if self.closed:
+                return
             if result is not None and result["n"] == len(host.session.state.history):
                 host.coach = result
                 host.changed()
@@ -224,6 +234,7 @@ class Advisor:
         self.coach(remark, args, host._loop, show)
 
     def close(self) -> None:
+        self.closed = True
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:

@@ -144,3 +144,17 @@ def test_the_coach_searches_off_the_loop_too(tmp_path: Path) -> None:
     _run(scenario)
     with Journal(db, readonly=True) as j:
         assert "advice" not in [i["type"] for i in j.inputs(j.game(None))]
+
+
+def test_bots_in_the_simulator_ask_for_no_hint(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        opts = HubOptions(db=tmp_path / "s.sqlite", seed=2, bot_speed=0.02, think_ms=20)
+        hub = Hub.open_sim(opts, kinds=["random"] * 4, hints="full")
+        await hub.start()
+        try:
+            await _until(lambda: len(hub.session.state.history) >= 4, "bot moves")
+            assert hub.advisor.asked == 0 and _hints(hub) == []
+        finally:
+            await hub.stop()
+
+    _run(scenario)
