@@ -47,5 +47,8 @@ def run_doctor(args: argparse.Namespace) -> int:
         print(f.line(args.lang))
     bad = sum(not f.ok for f in findings)
     if bad:
-        print(f"{bad} {'problemen' if args.lang == 'nl' else 'problems'}")
+        one = bad == 1
+        print(
+            f"{bad} {('probleem' if one else 'problemen') if args.lang == 'nl' else ('problem' if one else 'problems')}"
+        )
     return 1 if bad else 0
