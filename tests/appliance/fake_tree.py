@@ -102,7 +102,7 @@ def good_probes(
     *,
     active: bool = True,
     ports: Iterable[Any] = (Port("/dev/ttyACM0", 0x2E8A, 0x0005),),
-    firmware: PicoReport = PicoReport(FIRMWARE, True),
+    firmware: PicoReport | None = None,
     missing: frozenset[str] = frozenset(),
     free: int = 8 * 1024**3,
 ) -> Probes:
@@ -114,7 +114,7 @@ def good_probes(
         runner=Recorder(answers=answers),
         usb_ports=lambda: list(ports),
         importable=lambda m: m not in missing,
-        ask_pico=lambda port: firmware,
+        ask_pico=lambda port: firmware or PicoReport(FIRMWARE, True),
         free_bytes=lambda p: free,
         expected_firmware=FIRMWARE,
     )

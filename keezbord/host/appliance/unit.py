@@ -67,9 +67,9 @@ def service_unit(
     device_units = " ".join(device_unit(d) for d in devices)
     lines = [
         "# Written by `keezbord service install`; `keezbord service uninstall` removes it.",
+        "# keezbord's docs/install-pi.md explains each line; `keezbord doctor` checks the Pi.",
         "[Unit]",
         "Description=keezbord: the Keezen board's referee and web page",
-        "Documentation=https://github.com/keezbord/keezbord/blob/main/docs/install-pi.md",
         "Wants=network-online.target",
         "After=network-online.target",
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from keezbord.engine.text import Text
 from keezbord.host.commands.lang import add_lang_argument
 
 
@@ -47,8 +48,6 @@ def run_doctor(args: argparse.Namespace) -> int:
         print(f.line(args.lang))
     bad = sum(not f.ok for f in findings)
     if bad:
-        one = bad == 1
-        print(
-            f"{bad} {('probleem' if one else 'problemen') if args.lang == 'nl' else ('problem' if one else 'problems')}"
-        )
+        word = Text("probleem" if bad == 1 else "problemen", "problem" if bad == 1 else "problems")
+        print(f"{bad} {word.get(args.lang)}")
     return 1 if bad else 0
