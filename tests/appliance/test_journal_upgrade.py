@@ -86,7 +86,7 @@ def test_a_journal_of_a_newer_keezbord_is_refused_in_one_line(tmp_path: Path) ->
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
-    with pytest.raises(JournalError, match="written by a newer keezbord.*pip install -U keezbord"):
+    with pytest.raises(JournalError, match=r"written by a newer keezbord.*pip install -U keezbord"):
         Journal(path)
 
 
@@ -118,7 +118,8 @@ WRITER = """
 import sys
 from keezbord.host.events import CardTap, HoleEvent, Tick
 from keezbord.host.session import GameSession
-s = GameSession.start(sys.argv[1], {"type": "setup", "seats": 4, "profile": "standard", "dealer": 3})
+setup = {"type": "setup", "seats": 4, "profile": "standard", "dealer": 3}
+s = GameSession.start(sys.argv[1], setup)
 t = 1000
 s.feed(CardTap(t, "K")); s.feed(HoleEvent(t + 100, "lift", "N0.1"))
 s.feed(HoleEvent(t + 300, "place", "T0")); s.feed(Tick(t + 1000))
