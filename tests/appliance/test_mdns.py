@@ -60,7 +60,9 @@ def test_the_name_resolves_and_goes_away_when_the_board_stops() -> None:
         time.sleep(0.5)
         gone = Zeroconf(interfaces=["127.0.0.1"])
         try:
-            again = gone.get_service_info(SERVICE_TYPE, f"keezbord board.{SERVICE_TYPE}", timeout=1500)
+            again = gone.get_service_info(
+                SERVICE_TYPE, f"keezbord board.{SERVICE_TYPE}", timeout=1500
+            )
             assert again is None
         finally:
             gone.close()

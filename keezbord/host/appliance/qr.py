@@ -15,7 +15,7 @@ def qr_svg(text: str) -> str:
 
     out = io.BytesIO()
     segno.make(text, error="m").save(
-        out, kind="svg", scale=4, border=4, xmldecl=False, svgns=True, title=text
+        out, kind="svg", scale=4, border=4, light="white", xmldecl=False, title=text
     )
     return out.getvalue().decode("utf-8")
 
