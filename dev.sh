@@ -27,14 +27,31 @@ venv() {
     fi
 }
 
+APT_UPDATED=
+apt_install() {
+    # Install the Debian packages named (package:command pairs, or a package whose command
+    # has its name) whose command is missing; one apt-get update per run at most.
+    local item pkg cmd missing=()
+    for item in "$@"; do
+        pkg=${item%%:*}
+        cmd=${item#*:}
+        if ! command -v "$cmd" >/dev/null 2>&1 && ! [ -x "/usr/sbin/$cmd" ]; then
+            missing+=("$pkg")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "== installing Debian's ${missing[*]}" >&2
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    if [ -z "$APT_UPDATED" ]; then
+        $SUDO apt-get update -qq
+        APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
 ensure_chromium() {
     # Browser tests drive Debian's Chromium through Playwright (no browser download).
-    if ! command -v chromium >/dev/null 2>&1; then
-        echo "== installing Debian's chromium for the browser tests" >&2
-        if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-    fi
+    apt_install chromium
 }
 
 typecheck() {
@@ -60,9 +77,7 @@ ensure_emulator() {
     local dir=tests/emulator
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         echo "== node/npm not found: installing Debian's nodejs for the emulator tests" >&2
-        if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
+        apt_install nodejs:node npm
     fi
     local stamp
     stamp=$dir/node_modules/.keezbord-$(sha1sum "$dir/package-lock.json" | cut -c1-12)
@@ -71,6 +86,12 @@ ensure_emulator() {
         (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
         touch "$stamp"
     fi
+}
+
+ensure_appliance_tools() {
+    # tests/appliance: systemd-analyze verifies the generated units (Debian's systemd),
+    # zbarimg reads the page's QR code back (zbar-tools).
+    apt_install systemd:systemd-analyze zbar-tools:zbarimg
 }
 
 case "${1:-}" in
@@ -84,6 +105,7 @@ case "${1:-}" in
         venv
         ensure_chromium
         ensure_emulator
+        ensure_appliance_tools
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         "$VENV/bin/ruff" format --check .
