@@ -32,7 +32,7 @@ def zbarimg() -> str:
 
 def decode(svg: str, zbarimg: str, tmp: Path) -> str:
     """What a phone's camera reads: the SVG rendered (cairosvg), then zbar."""
-    import cairosvg
+    import cairosvg  # type: ignore[import-untyped]
 
     png = tmp / "qr.png"
     cairosvg.svg2png(bytestring=svg.encode(), write_to=str(png), output_width=400)
