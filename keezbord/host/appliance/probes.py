@@ -52,7 +52,7 @@ def _usb_ports() -> list[Any]:
     return list(list_ports.comports())
 
 
-def _ask_pico(port: str) -> PicoReport:
+def ask_pico_over_usb(port: str) -> PicoReport:
     import time
 
     from keezbord.host.drivers.link_serial import SerialLink
@@ -79,7 +79,7 @@ class Probes:
     runner: Runner = system_runner
     usb_ports: Callable[[], Iterable[Any]] = _usb_ports
     importable: Callable[[str], bool] = _find_spec
-    ask_pico: Callable[[str], PicoReport] = _ask_pico
+    ask_pico: Callable[[str], PicoReport] = ask_pico_over_usb
     free_bytes: Callable[[Path], int] = _free
     user: str | None = None  # whose groups to check (default: the service's user)
     expected_firmware: str | None = field(default=None)
