@@ -51,6 +51,7 @@ def test_the_commands_of_the_page_run_against_a_fake_root(
     write(root, "/etc/os-release", BOOKWORM)
     write(root, "/boot/firmware/config.txt", "dtparam=audio=on\ndtparam=uart0=on\n")
     write(root, "/etc/group", "dialout:x:20:pi\ngpio:x:993:\nspi:x:994:\n")
+    write(root, "/etc/passwd", "root:x:0:0::/root:/bin/bash\npi:x:1000:1000::/home/pi:/bin/bash\n")
     (root / "media/keezbord-backup").mkdir(parents=True)
     ran = []
     for argv in doc_commands():

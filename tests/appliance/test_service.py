@@ -82,8 +82,14 @@ def test_a_failing_system_command_is_one_line(tmp_path: Path) -> None:
 
 def test_uninstall_keeps_the_games_and_status_says_so(tmp_path: Path) -> None:
     layout = Layout(tmp_path)
+    with pytest.raises(service.ServiceError, match="--kiosk pi: no such user"):
+        service.install(layout, service.Recorder(), ["keezbord"], kiosk_user="pi")
+    assert not layout.config.exists()  # refused before anything was written
+    write(tmp_path, "/etc/passwd", "pi:x:1001:1001::/home/pi:/bin/bash\n")
     service.install(layout, service.Recorder(), ["keezbord"], kiosk_user="pi")
-    assert layout.kiosk_unit.exists()
+    kiosk = layout.kiosk_unit.read_text()
+    assert "User=pi" in kiosk and "XDG_RUNTIME_DIR=/run/user/1001" in kiosk
+    assert "--kiosk" in kiosk and "http://127.0.0.1:8000/" in kiosk
     rc, lines = service.status(layout, service.Recorder(answers={
         "systemctl is-active keezbord.service": (0, "active")}))  # fmt: skip
     assert rc == 0 and "service: active" in lines and "installed" in lines[0]

@@ -97,12 +97,21 @@ def existing_groups(layout: Layout, wanted: Sequence[str] = GROUPS) -> list[str]
     return [g for g in wanted if g in have]
 
 
-def user_exists(layout: Layout, user: str = USER) -> bool:
+def user_id(layout: Layout, user: str) -> int | None:
+    """The user's uid in /etc/passwd, or None: no such user."""
     try:
         lines = layout.at("/etc/passwd").read_text(encoding="utf-8").splitlines()
     except OSError:
-        return False
-    return any(line.split(":", 1)[0] == user for line in lines)
+        return None
+    for line in lines:
+        parts = line.split(":")
+        if len(parts) > 2 and parts[0] == user and parts[2].isdigit():
+            return int(parts[2])
+    return None
+
+
+def user_exists(layout: Layout, user: str = USER) -> bool:
+    return user_id(layout, user) is not None
 
 
 def board_devices(layout: Layout) -> list[str]:
@@ -122,6 +131,9 @@ def install(
 ) -> list[Text]:
     """Install and start the service; what was done, one line each."""
     said: list[Text] = []
+    uid = None if kiosk_user is None else user_id(layout, kiosk_user)
+    if kiosk_user is not None and uid is None:  # refused before anything is written
+        raise ServiceError(f"--kiosk {kiosk_user}: no such user (the desktop's user, e.g. pi)")
     if layout.config.exists():
         said.append(Text(f"{layout.config}: behouden", f"{layout.config}: kept"))
     else:
@@ -166,7 +178,8 @@ def install(
     units = [SERVICE]
     if kiosk_user is not None:
         layout.kiosk_unit.write_text(
-            kiosk_unit(f"http://127.0.0.1:{port}/", user=kiosk_user), encoding="utf-8"
+            kiosk_unit(f"http://127.0.0.1:{port}/", user=kiosk_user, uid=uid or 1000),
+            encoding="utf-8",
         )
         said.append(Text(f"{layout.kiosk_unit}: geschreven", f"{layout.kiosk_unit}: written"))
         units.append(KIOSK_SERVICE)

@@ -131,13 +131,18 @@ def service_unit(
     return "\n".join(lines)
 
 
-def kiosk_unit(url: str, *, user: str = "pi", browser: str = "/usr/bin/chromium-browser") -> str:
+def kiosk_unit(
+    url: str, *, user: str = "pi", uid: int = 1000, browser: str = "/usr/bin/chromium-browser"
+) -> str:
     """The optional kiosk: the page full-screen on the Pi's own display (docs/install-pi.md).
-    It runs in the desktop user's graphical session; ``url`` is the local address, whose
-    QR corner then shows the players' link (only the Pi itself is given that one)."""
+    It joins the desktop user's graphical session (Bookworm's Wayland compositor, or X);
+    ``url`` is the local address, whose QR corner then also shows the players' link (only
+    the Pi itself is given that one). Until the session is up the browser fails and is
+    started again."""
     cmd = shlex.join(
-        [browser, "--kiosk", "--noerrdialogs", "--disable-infobars", "--incognito", url]
-    )
+        [browser, "--kiosk", "--noerrdialogs", "--disable-infobars", "--incognito",
+         "--ozone-platform-hint=auto", url]
+    )  # fmt: skip
     return "\n".join(
         [
             "# Written by `keezbord service install --kiosk`; optional, needs a desktop session.",
@@ -148,7 +153,7 @@ def kiosk_unit(url: str, *, user: str = "pi", browser: str = "/usr/bin/chromium-
             "",
             "[Service]",
             f"User={user}",
-            "Environment=DISPLAY=:0",
+            f"Environment=XDG_RUNTIME_DIR=/run/user/{uid} WAYLAND_DISPLAY=wayland-1 DISPLAY=:0",
             f"ExecStart={cmd}",
             "Restart=on-failure",
             "RestartSec=5",
