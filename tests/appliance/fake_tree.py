@@ -95,7 +95,8 @@ def _users(root: Path) -> None:
         f"devices:x:{gid}:keezbord\ngpio:x:993:keezbord\nspi:x:994:keezbord\n"
         "dialout:x:20:keezbord,pi\nkeezbord:x:990:\n",
     )
-    write(root, "/etc/passwd", "root:x:0:0::/root:/bin/bash\n")
+    # The service's user owns the state folder, as `chown -R` in service install makes it.
+    write(root, "/etc/passwd", f"root:x:0:0::/root:/bin/bash\nkeezbord:x:{os.getuid()}:990::/:\n")
 
 
 def good_probes(

@@ -50,7 +50,9 @@ def extra_checks(board: Board, gen: int | None, probes: Probes) -> list[Finding]
     return out
 
 
-def journal_check(board: Board, probes: Probes) -> Finding:
+def journal_check(board: Board, probes: Probes, owner: int | None = None) -> Finding:
+    """The journal's folder: there, writable by the service (``owner``: its user's uid,
+    None when there is no such user yet), with room to grow."""
     folder = board.journal.parent
     if not folder.is_dir():
         return Finding(
@@ -62,7 +64,9 @@ def journal_check(board: Board, probes: Probes) -> Finding:
                 f"sudo keezbord service install (makes {folder})",
             ),
         )
-    if not os.access(folder, os.W_OK):
+    st = folder.stat()
+    foreign = owner is not None and st.st_uid != owner and not st.st_mode & 0o002
+    if foreign or not os.access(folder, os.W_OK):
         return Finding(
             "journal",
             False,

@@ -15,7 +15,7 @@ from keezbord.engine.text import Text
 from keezbord.host.appliance.checks_devices import device_checks, group_checks
 from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, os_check
 from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
-from keezbord.host.appliance.paths import Layout
+from keezbord.host.appliance.paths import USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
 from keezbord.host.drivers import pi
 
@@ -93,6 +93,8 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     found += device_checks(layout, board, probes)
     found += group_checks(layout, board, probes)
     found += extra_checks(board, gen, probes)
-    found.append(journal_check(board, probes))
+    from keezbord.host.appliance.service import user_id
+
+    found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))
     found.append(service_check(layout, probes))
     return found
