@@ -85,6 +85,16 @@ def active_lines(text: str, generation: int | None) -> list[str]:
     return out
 
 
+def uart_on(lines: Sequence[str], generation: int | None) -> bool:
+    """Whether config.txt puts a full UART on GPIO14/15 (drivers/pi.py's UART_CONFIG)."""
+    if generation == 5:
+        return _param(lines, "uart0") == "on"
+    overlays = {
+        line.split("=", 1)[1].split(",")[0] for line in lines if line.startswith("dtoverlay=")
+    }
+    return bool(overlays & {"disable-bt", "pi3-disable-bt"})
+
+
 def _param(lines: Sequence[str], key: str) -> str | None:
     """The last value of a ``dtparam=key=value`` (the last one wins, as on the Pi)."""
     value = None
@@ -138,7 +148,7 @@ def boot_config_checks(layout: Layout, board: Board, gen: int | None) -> list[Fi
         )
     if needs_uart:
         line = pi.UART_CONFIG.get(gen or 4, pi.UART_CONFIG[4])
-        ok = line.replace(" ", "") in lines
+        ok = uart_on(lines, gen)
         out.append(
             Finding(
                 "uart",
