@@ -54,15 +54,22 @@ ensure_chromium() {
     apt_install chromium
 }
 
+ensure_mosquitto() {
+    # tests/club start a real Mosquitto broker (and make its password file with
+    # mosquitto_passwd, from the same package).
+    apt_install mosquitto:mosquitto_passwd mosquitto
+}
+
 typecheck() {
     # mypy strict (pyproject.toml) over the package, then bench/ and the tests one folder
     # at a time: pytest puts each test folder on sys.path (helpers are imported by their
     # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
     # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
-    # fuzzing), tests/web's (bench_web.py), tests/host/referee's games (a bench).
+    # fuzzing), tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
+    # games (a bench).
     local d rc=0
     "$VENV/bin/mypy" || rc=1
-    MYPYPATH=tests/web:tests/host/referee:tests/engine "$VENV/bin/mypy" bench || rc=1
+    MYPYPATH=tests/web:tests/host/referee:tests/engine:tests/club "$VENV/bin/mypy" bench || rc=1
     "$VENV/bin/mypy" tests/*.py || rc=1
     for d in tests/*/; do
         MYPYPATH=tests/engine "$VENV/bin/mypy" "$d" || rc=1
@@ -104,6 +111,7 @@ case "${1:-}" in
         shift
         venv
         ensure_chromium
+        ensure_mosquitto
         ensure_emulator
         ensure_appliance_tools
         echo "== ruff" >&2
