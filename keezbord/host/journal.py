@@ -16,6 +16,8 @@ A game is rebuilt by replaying its inputs through the pure referee (session.py).
 
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
 ``decisions`` (game, seq of the input that caused it, JSON with reasons in nl and en).
+The schema's version and its migrations (since version 1 ``games`` also holds the keezbord
+version that started the game): journal_schema.py.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from keezbord.host.journal_schema import NewerJournalError, migrate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -156,6 +160,7 @@ class Journal:
                 self.db.execute("PRAGMA synchronous = NORMAL")
                 self.db.execute("PRAGMA wal_autocheckpoint = 0")
                 self.db.executescript(SCHEMA)
+                migrate(self.db)
             # Appends and one sequential read at a resume: a small page cache will do
             # (SQLite's default is 2 MB a connection, a share of the host's RSS budget).
             self.db.execute("PRAGMA cache_size = -512")
@@ -163,13 +168,19 @@ class Journal:
         except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
             raise JournalError(f"{self.path}: not a keezbord journal ({e})") from None
+        except NewerJournalError as e:
+            self.db.close()
+            raise JournalError(f"{self.path}: {e}") from None
         self._syncer = None if readonly else _Syncer(self.path)
 
     # -- writing ---------------------------------------------------------------------
 
     def new_game(self, setup: dict[str, Any]) -> int:
+        from keezbord import __version__
+
         cur = self.db.execute(
-            "INSERT INTO games (created, setup) VALUES (?, ?)", (time.time(), json.dumps(setup))
+            "INSERT INTO games (created, setup, version) VALUES (?, ?, ?)",
+            (time.time(), json.dumps(setup), __version__),
         )
         assert cur.lastrowid is not None
         self.flush()  # not on an event's path: a new game is on disk before it starts
@@ -237,6 +248,10 @@ class Journal:
                 if json.loads(setup).get("mode", "run") == mode:
                     return int(gid)
         return None
+
+    def game_ids(self) -> list[int]:
+        """Every game in the journal, oldest first."""
+        return [int(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id")]
 
     def game(self, game: int | None) -> int:
         gid = self.latest_game() if game is None else game

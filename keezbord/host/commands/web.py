@@ -255,6 +255,14 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "--token", default=None, help="control token for new game and undo (default: a random one)"
     )
     p.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the tokens here (tokens.json, mode 0600, made once) and, unless the "
+        "configuration names one, the journal (the service: /var/lib/keezbord)",
+    )
+    p.add_argument(
         "--simulate",
         type=int,
         default=None,
@@ -280,9 +288,20 @@ def run_run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         raise UsageError("--speed must be positive")
     cfg = find_config(args.config)
-    db = journal_of(cfg)
+    state_tokens = None
+    if args.state_dir is not None:  # the service (keezbord/host/appliance/)
+        from keezbord.host.appliance.paths import state_tokens_path
+        from keezbord.host.paths import JOURNAL_NAME
+        from keezbord.host.roles import TokenStore
+
+        if not args.state_dir.is_dir():
+            raise UsageError(f"--state-dir {args.state_dir}: no such folder")
+        state_tokens = TokenStore(state_tokens_path(args.state_dir)).load()
+        db = journal_of(cfg, None if cfg.journal else args.state_dir / JOURNAL_NAME)
+    else:
+        db = journal_of(cfg)
     _check_journal(db)
-    token = args.token or secrets.token_urlsafe(9)
+    token = args.token or (state_tokens.referee if state_tokens else secrets.token_urlsafe(9))
     setup: dict[str, Any] = {
         "type": "setup",
         "seats": cfg.seats,
@@ -312,11 +331,32 @@ def run_run(args: argparse.Namespace) -> int:
         hub = Hub.open_run(opts, setup, driver, resume=args.simulate is None)
         return _join_club(hub, cfg.club, db)
 
+    appliance: dict[str, Any] = {}
+
     def banner(url: str) -> None:
         for line in run_banner(url, args.host, db, token, args.lang):
             print(line, flush=True)
+        appliance.update(_announce(url, args.host, args.lang))
 
-    return _serve(make, args.host, args.port, banner, styles)
+    try:
+        return _serve(make, args.host, args.port, banner, styles, appliance)
+    finally:
+        if appliance.get("announcer") is not None:
+            appliance["announcer"].close()
+
+
+def _announce(url: str, host: str, lang: str) -> dict[str, Any]:
+    """The board's name on the network (mDNS, the ``appliance`` extra) when the page
+    listens beyond this machine; what the QR code then names the board by."""
+    if host not in ("0.0.0.0", "::"):
+        return {}
+    from keezbord.host.appliance.mdns import announce
+
+    announcer = announce(int(url.rstrip("/").rsplit(":", 1)[1]), _lan_address())
+    if announcer is None:
+        return {"public_host": _lan_address()}
+    say(lang, f"ook op {announcer.url} (mDNS)", f"also at {announcer.url} (mDNS)")
+    return {"announcer": announcer, "public_host": announcer.host}
 
 
 def run_banner(url: str, host: str, db: Path, token: str, lang: str) -> list[str]:
@@ -394,6 +434,7 @@ def _serve(
     port: int,
     banner: Callable[[str], None],
     styles: Mapping[str, RoleStyle] | None = None,
+    appliance: dict[str, Any] | None = None,
 ) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
     started), announce the address, then serve until Ctrl-C."""
@@ -412,6 +453,7 @@ def _serve(
         return hub
 
     app = create_app(made) if styles is None else create_app(made, styles=styles)
+    app.state.appliance = {} if appliance is None else appliance  # mDNS name, for the QR code
     bound = sock.getsockname()[1]
     banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

@@ -97,6 +97,21 @@ def create_app(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )
 
+    async def qr_code(request: Request) -> Response:
+        # The QR corner of the page (keezbord/host/appliance/qr.py says who gets which).
+        from keezbord.host.appliance.qr import link_for, qr_svg
+
+        link = link_for(
+            request.query_params.get("role", "spectator"),
+            str(request.base_url),
+            request.client.host if request.client else None,
+            getattr(request.app.state, "appliance", {}).get("public_host"),
+            getattr(getattr(hub_of(request).opts, "tokens", None), "player", None),
+        )
+        if link is None:
+            return PlainTextResponse("not for this page", status_code=403)
+        return Response(qr_svg(link), media_type="image/svg+xml")
+
     async def ws(websocket: WebSocket) -> None:
         hub = hub_of(websocket)
         await websocket.accept()
@@ -137,6 +152,7 @@ def create_app(
         Route("/api/state", state),
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
+        Route("/api/qr.svg", qr_code),
         WebSocketRoute("/ws", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
