@@ -11,7 +11,7 @@ gone and ``flush()`` waits for it. The syncer also checkpoints the WAL into the 
 (fsyncing both) now and then. So a power cut can lose a move the LEDs showed only within
 one fsync after it (milliseconds, before anyone can act on it), plus the sensor events
 after the last fsync; on restart the referee re-reads the board and guides the players
-from there (session.py). docs/referee.md "Journal and durability" gives the trade-off.
+from there (session.py). docs/referee.md ("Durability") gives the trade-off.
 A game is rebuilt by replaying its inputs through the pure referee (session.py).
 
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
