@@ -9,7 +9,8 @@ clock, so a resumed game's settle timers keep working.
 
 Two modes: ``sim`` (the page is the board: clicks are reed switches, the card tray is
 the reader, bots fill seats: keezbord/host/sim/) and ``run`` (a real board; the page is
-read-only unless the client holds the control token). A page's requests are checked in
+read-only but for the referee's link). Who may ask for what is the page's role
+(keezbord/host/roles.py: the token in the page's link); a page's requests are checked in
 requests.py; what a page draws is page.py's pure ``page_state``.
 """
 
@@ -29,6 +30,7 @@ from keezbord.host.events import HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
+from keezbord.host.roles import Role, Tokens, role_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
@@ -48,7 +50,9 @@ class HubOptions:
     db: Path = Path("keezbord.sqlite")
     bot_speed: float = 1.0  # multiplies every bot delay (tests use less)
     think_ms: int = 700  # a bot's pause before it taps its card
-    token: str | None = None  # control token (run mode)
+    # The page's links (roles.py); None: every page is the referee (tests building a hub
+    # by hand only: both commands always give tokens).
+    tokens: Tokens | None = None
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
@@ -89,6 +93,7 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._cache: tuple[int, dict[str, Any]] | None = None
         self._words: dict[int, tuple[str, dict[str, str]]] = {}
+        self._entries: dict[int, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.monitor = self._new_monitor()
         self._health_key: Any = None
@@ -297,9 +302,14 @@ class Hub:
 
     # -- requests from a page ------------------------------------------------------------
 
-    def request(self, msg: Mapping[str, Any], control: bool) -> None:
+    def role(self, token: str | None) -> Role:
+        """The role a page's token gives it (every page is the referee without tokens)."""
+        tokens = self.opts.tokens
+        return Role.REFEREE if tokens is None else role_of(tokens, token)
+
+    def request(self, msg: Mapping[str, Any], role: Role) -> None:
         """One message from a page (docs/web.md). Raises HubError with a player text."""
-        requests.handle(self, msg, control)
+        requests.handle(self, msg, role)
 
     def undo(self) -> None:
         effects = self.session.undo_last_move(self.now())
@@ -340,6 +350,7 @@ class Hub:
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._words.clear()
+        self._entries.clear()
         self.monitor = self._new_monitor()
         self._resynced.clear()
         self.pawns.reset()
@@ -370,6 +381,7 @@ class Hub:
                 bot_busy=self.bot_busy,
                 health=self.health(),
                 coach=self.coach,
+                entries=self._entries,
             )
         )
         self._cache = (self.version, out)

@@ -13,6 +13,7 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import HINT_LEVELS, Overrule
+from keezbord.host.roles import REFEREE_ACTIONS, Role, may
 from keezbord.host.sim.table import check_kinds
 
 if TYPE_CHECKING:
@@ -31,7 +32,13 @@ NOT_SIM = Text(
     "dit is een echt bord: verzet de pionnen op het bord zelf",
     "this is a real board: move the pawns on the board itself",
 )
-NEED_TOKEN = Text("hiervoor is de beheercode nodig", "this needs the control token")
+NEED_REFEREE = Text(
+    "hiervoor is de link van de scheidsrechter nodig", "this needs the referee's link"
+)
+WATCH_ONLY = Text(
+    "alleen kijken: met deze link kun je niet spelen (vraag de link voor spelers)",
+    "watching only: this link cannot play (ask for the players' link)",
+)
 BOT_BUSY = Text("wacht even: een bot is aan zet", "wait: a bot is playing")
 NO_PAWN = Text("daar staat geen pion", "there is no pawn there")
 HOLE_TAKEN = Text("daar staat al een pion", "there is already a pawn there")
@@ -46,12 +53,13 @@ GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your pa
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
 
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
-CONTROL_ONLY = ("undo", "new_game", "penalty", "time_limit", "overrule")
 
 
-def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
-    """One message from a page; ``control``: the page holds the control token."""
+def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
+    """One message from a page whose link gives it ``role`` (roles.py says who may)."""
     kind = msg.get("type")
+    if not may(role, str(kind)):
+        raise HubError(NEED_REFEREE if kind in REFEREE_ACTIONS else WATCH_ONLY)
     if kind in SIM_ONLY:
         if hub.sim is None:
             raise HubError(NOT_SIM)
@@ -59,8 +67,6 @@ def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
             raise HubError(BOT_BUSY)
         if kind in ("card", "discard") and hub.sim.waiting:
             raise HubError(GIVE_FIRST)
-    elif kind in CONTROL_ONLY and not control:
-        raise HubError(NEED_TOKEN)
     if kind in ("penalty", "time_limit") and hub.session.state.pos.profile.scoring != "nk":
         raise HubError(NK_ONLY)
     if kind == "lift" or kind == "place":
