@@ -207,8 +207,10 @@ def test_a_restart_resumes_the_game_and_its_hands(tmp_path: Path) -> None:
         assert after["pawns"] == before["pawns"]
         trace = c.get("/api/export/trace").text.splitlines()
         assert '"type": "setup"' in trace[0] and len(trace) >= 4
-        moves = c.get("/api/export/moves").text
-        assert moves.startswith(f"1. {card} 0:N-S\t")
+        moves = c.get("/api/export/moves").text.splitlines()
+        # Every action (issue 13, defect 2): the deal first, then the move with its player.
+        assert moves[0].startswith("-- ronde 1 (schudbeurt 1): ") and "deals 5 cards" in moves[0]
+        assert moves[1].startswith(f"1. {card} 0:N-S\trood speelt ")
 
 
 def test_new_game_from_the_page(tmp_path: Path) -> None:

@@ -33,8 +33,7 @@ def test_spectator_player_and_referee_pages(serve: Serve, browser: Any, tmp_path
     try:
         watch = ctx.new_page()
         watch.goto(link(srv, "spectator", lang="en"))
-        watch.wait_for_function("() => window.keezbord.state")
-        assert watch.inner_text("#role") == "Spectator"
+        watch.wait_for_selector("#role:has-text('Spectator')")
         state = watch.evaluate("() => window.keezbord.state")
         assert state["role"] == "spectator" and state["hand"] is None
         assert not watch.is_visible("#tray") and watch.is_visible("#watch-note")
@@ -51,7 +50,7 @@ def test_spectator_player_and_referee_pages(serve: Serve, browser: Any, tmp_path
         play = ctx.new_page()
         play.goto(link(srv, "player", lang="en"))
         play.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
-        assert play.inner_text("#role") == "Player"
+        play.wait_for_selector("#role:has-text('Player')")
         assert play.is_disabled("#undo") and play.is_disabled("#overrule")
         assert "referee's link" in play.inner_text("#token-note")
         play.click(f".card[data-card='{card}']")
@@ -63,8 +62,7 @@ def test_spectator_player_and_referee_pages(serve: Serve, browser: Any, tmp_path
 
         ref = ctx.new_page()
         ref.goto(link(srv, "referee", lang="en"))
-        ref.wait_for_function("() => window.keezbord.state")
-        assert ref.inner_text("#role") == "Referee"
+        ref.wait_for_selector("#role:has-text('Referee')")
         assert not ref.is_disabled("#undo") and not ref.is_visible("#token-note")
         ref.click("#undo")
         ref.click("#confirm-yes")

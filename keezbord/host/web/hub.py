@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from keezbord.host.drivers.boards import BoardDriver
-from keezbord.host.events import HoleEvent, Reading, SwitchRead
+from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
@@ -36,7 +36,7 @@ from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
-from . import page, requests
+from . import actions, page, requests
 from .coach import coach_remark
 from .health_view import board_health, health_key
 from .requests import HubError as HubError
@@ -81,7 +81,12 @@ class Hub:
         self.opts = options
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
-        self.decisions: list[dict[str, Any]] = session.journal.decisions(session.game)
+        records = session.journal.decisions(session.game)
+        self.decisions: list[dict[str, Any]] = [actions.compact(r) for r in records]
+        self.log = actions.ActionLog(session.state)
+        actions.replay(self.log, records, session.state)
+        del records
+        self._shown: tuple[str, ...] = ()  # the cards of the last hand shown (Discard)
         self.sim: SimTable | None = None
         self.bots: BotPlayer | None = None
         self._set_sim(sim)
@@ -106,6 +111,7 @@ class Hub:
         self.sim = sim
         if sim is not None:
             sim.sync(self.decisions)
+            self.log.seen_exchanges(sim)
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
 
     # -- building --------------------------------------------------------------------
@@ -229,6 +235,8 @@ class Hub:
         self.feed(reading)
 
     def feed(self, event: Input) -> list[Effect]:
+        if isinstance(event, Discard):
+            self._shown = event.cards
         effects = self.session.feed(event)
         self._after(effects)
         return effects
@@ -239,8 +247,10 @@ class Hub:
 
     def _after(self, effects: list[Effect]) -> None:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
-        self.decisions.extend(records)
+        self.decisions.extend(actions.compact(r) for r in records)
+        st = self.session.state
         for r in records:
+            self.log.add(r, st, self._shown)
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
                 self.coach = coach_remark(
@@ -248,6 +258,7 @@ class Hub:
                 )
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
+            self.log.exchanges(self.sim, st)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self._resynced.clear()
             self._recolour()
@@ -342,7 +353,10 @@ class Hub:
                 setup["teams"] = teams
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
-        self.decisions = self.session.journal.decisions(self.session.game)
+        self.decisions = [
+            actions.compact(r) for r in self.session.journal.decisions(self.session.game)
+        ]
+        self.log = actions.ActionLog(self.session.state)
         if kinds is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
@@ -382,6 +396,8 @@ class Hub:
                 health=self.health(),
                 coach=self.coach,
                 entries=self._entries,
+                log=self.log.entries,
+                exchange_cards=self.log.cards,
             )
         )
         self._cache = (self.version, out)
@@ -389,10 +405,9 @@ class Hub:
 
     def export(self) -> tuple[list[str], list[str]]:
         """The game's trace (JSON lines) and its move list (notation and words)."""
-        trace = self.session.export_trace()
-        moves = []
-        for i, rec in enumerate(self.session.state.history):
-            w = page.move_in_words(rec)
-            note = f"\t(overruled: {rec.overruled})" if rec.overruled else ""
-            moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}{note}")
-        return trace, moves
+        return self.session.export_trace(), self.log.lines()
+
+    def gave(self) -> None:
+        """A page passed a card to its partner (requests.py): the exchange may be made."""
+        self.log.exchanges(self.sim, self.session.state)
+        self.changed()

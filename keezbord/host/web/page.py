@@ -39,6 +39,8 @@ class PageView:
     # The history's entries made so far (index -> entry), kept by the hub so an unchanged
     # entry is the same object from state to state (HistoryFeed sends only the new ones).
     entries: dict[int, dict[str, Any]] | None = None
+    log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
+    exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
 
 
 def move_words(
@@ -146,6 +148,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "flag": flag,
         "ambiguous": snap["ambiguous"],
         "history": history,
+        "log": view.log,
+        "exchange_cards": {str(i): dict(c) for i, c in (view.exchange_cards or {}).items()},
         "decisions": snap["decisions"],
         "winner": snap["winner"],
         "score": score,
@@ -198,6 +202,7 @@ def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
     if role is Role.SPECTATOR:
         out["hand"] = None
         out["coach"] = None
+        out["exchange_cards"] = {}
         if out.get("exchange") is not None:
             out["exchange"] = {**out["exchange"], "cards": []}
     return out
@@ -206,19 +211,26 @@ def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
 class HistoryFeed:
     """What one page has of the history, so a state message carries only what changed:
     ``history`` holds the entries from index ``history_from`` on (the page keeps the
-    ones before it). With a long game this keeps each push small (docs/web.md)."""
+    ones before it), ``log`` those from ``log_from`` on. With a long game this keeps each
+    push small (docs/web.md)."""
 
     def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
+        self.sent: dict[str, list[Any]] = {}
+
+    KEYS = ("history", "log")
 
     def message(self, state: Mapping[str, Any]) -> dict[str, Any]:
-        history: list[dict[str, Any]] = state["history"]
-        sent = self.sent
-        k, n = 0, min(len(sent), len(history))
-        while k < n and sent[k] is history[k]:
-            k += 1
-        self.sent = list(history)
-        return {**state, "history": history[k:], "history_from": k}
+        out = dict(state)
+        for key in self.KEYS:
+            now: Sequence[Any] = state[key]
+            sent = self.sent.get(key, [])
+            k, n = 0, min(len(sent), len(now))
+            while k < n and sent[k] is now[k]:
+                k += 1
+            self.sent[key] = list(now)
+            out[key] = list(now[k:])
+            out[f"{key}_from"] = k
+        return out
 
 
 def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

@@ -190,7 +190,7 @@ def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
                 "die kaart kan nu niet doorgegeven worden", f"that card cannot be passed now ({e})"
             )
         ) from None
-    hub.changed()
+    hub.gave()
 
 
 def new_game_options(

@@ -80,7 +80,7 @@ function browserLang() {
 }
 const app = {
   lang: localStorage.getItem("keezbord.lang") || browserLang(),
-  token: null, ws: null, control: false, role: "spectator", mode: "sim", history: [],
+  token: null, ws: null, control: false, role: "spectator", mode: "sim", lists: {},
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
   selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
   onState: [],  // hooks for tests and the benchmark
@@ -126,7 +126,7 @@ function connect() {
     if (msg.type === "hello") {
       app.role = msg.role || (msg.control ? "referee" : "spectator");
       app.control = app.role === "referee"; app.mode = msg.mode; app.palette = msg.palette;
-      app.history = [];
+      app.lists = {};
       applyPalette();
     } else if (msg.type === "state") {
       onState(msg);
@@ -247,9 +247,11 @@ function renderLegend() {
 async function onState(st) {
   // The server sends only the history entries this page does not have yet (from index
   // history_from on): keep the rest.
-  if (st.history_from !== undefined) {
-    app.history = app.history.slice(0, st.history_from).concat(st.history);
-    st.history = app.history;
+  for (const key of ["history", "log"]) {
+    const from = st[`${key}_from`];
+    if (from === undefined) continue;
+    app.lists[key] = (app.lists[key] || []).slice(0, from).concat(st[key]);
+    st[key] = app.lists[key];
   }
   app.state = st;
   await ensureBoard(st);

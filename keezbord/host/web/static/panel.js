@@ -5,20 +5,7 @@
 
 function renderSide() {
   const st = app.state;
-  // Status line: whose turn, which card.
-  const status = document.getElementById("status");
-  if (st.winner) {
-    status.textContent = `${st.winner.map(seatName).join(" + ")} ${st.winner.length > 1 ? t("win") : t("wins")}!`;
-  } else if (st.turn !== null) {
-    const p = seatInfo(st.turn);
-    const who = p && p.kind === "human" ? ` (${t("you")})` : p && p.kind !== "player" ? ` (${t("bot")})` : "";
-    status.textContent = `${t("turn")}: ${seatName(st.turn)}${who}` +
-      (st.bot_busy !== null && st.bot_busy !== undefined ? ` ${t("bot_thinking")}` : "");
-  }
-  if (st.stopped) status.textContent = t("stopped");
-  const win = document.getElementById("winner");
-  win.hidden = !st.winner && !st.stopped;
-  if (st.winner || st.stopped) win.textContent = status.textContent;
+  renderStatus(st);
   renderClock();
 
   // Flag with reason and restore guidance.
@@ -71,7 +58,9 @@ function renderSide() {
   document.getElementById("tray").hidden = app.mode !== "sim";
   document.getElementById("discard").disabled = !(hand && hand.active);
   document.getElementById("discard").hidden = !!ex;  // no hand to show while passing a card
-  document.getElementById("played").textContent = st.card ? `${t("played")}: ${st.card}` : "";
+  // The card tapped, under the hand only when it is this hand's own (never a bot's card).
+  const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
+  document.getElementById("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
 
   // Pawns in hand (simulator): choose which one to put down.
   const inhand = document.getElementById("inhand");
@@ -102,37 +91,9 @@ function renderSide() {
 
   renderHealth(st);
 
-  // Messages: the referee's recent decisions that need words.
-  const log = document.getElementById("log");
-  const shown = st.decisions.filter((d) => ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit", "resolved", "exchange", "missing"].includes(d.type) ||
-                                         (d.type === "discard"));
-  log.replaceChildren(...shown.slice(-6).reverse().map((d) => {
-    const name = UI[app.lang].decision[d.type] || d.type;
-    let detail = d.reason ? tx(d.reason) : "";
-    if (d.type === "undo") detail = d.move || detail;
-    if (d.type === "hint") detail = d.reason ? tx(d.reason) : d.move;
-    if (d.type === "discard" && d.ok) detail = seatName(d.seat);
-    if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
-    if (d.must_play) detail += ` (${d.must_play})`;
-    if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
-    // A reason that already starts with the label ("penalty: ...") is not labelled twice.
-    const text = !detail ? name
-      : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
-      : `${name}: ${detail}`;
-    return el("li", { class: d.ok === false || ["illegal", "card_rejected", "missing"].includes(d.type) ? "err" : "",
-                      text });
-  }));
-  if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
-  // The coach (hints "coach"): after a person's clearly worse move, the better move.
-  if (st.coach) log.prepend(el("li", { class: "coach", "data-coach": st.coach.better,
-                                       text: `${t("coach")}: ${tx(st.coach.text)}` }));
-
-  // History: notation and words.
-  const moves = document.getElementById("moves");
-  moves.replaceChildren(...st.history.map((h) => el("li", { "data-move": h.move },
-    el("code", { text: h.move }), " — ", el("span", { class: "words", text: tx(h.words) }),
-    ...(h.overruled ? [" — ", el("em", { class: "overruled", text: `${t("overruled")}: ${h.overruled}` })] : []))));
-  moves.scrollTop = moves.scrollHeight;
+  renderMessages(st);
+  renderMoves(st);
+  renderPlayers(st);
 
   // Controls. NK: the table penalty and the time limit.
   const nk = st.profile === "nk";
@@ -160,6 +121,7 @@ function renderSide() {
 // the reason next to it.
 function renderRole(st) {
   const role = app.role;
+  renderSoundToggle();
   const badge = document.getElementById("role");
   badge.dataset.role = role;
   badge.textContent = t(`role_${role}`);
@@ -276,6 +238,12 @@ function confirmThen(text, action) {
 }
 
 function setupControls() {
+  document.getElementById("sound").addEventListener("click", () => {
+    const on = localStorage.getItem("keezbord.sound") === "on";
+    localStorage.setItem("keezbord.sound", on ? "off" : "on");
+    renderSoundToggle();
+  });
+  renderSoundToggle();
   document.getElementById("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
   document.getElementById("discard").addEventListener("click", () => send({ type: "discard" }));
   document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
@@ -307,3 +275,208 @@ function setupControls() {
     confirmThen(t("confirm_new"), () => send(msg));
   });
 }
+
+// -- status and your turn (defect 12) ----------------------------------------------------
+
+// The seat this page plays: the simulator's hand (its human seat), never for spectators.
+function mySeat(st) { return app.role !== "spectator" && st.hand ? st.hand.seat : null; }
+function myTurn(st) {
+  return !!(st.hand && st.hand.active && app.role !== "spectator" && !st.winner && !st.stopped &&
+            !st.exchange && !app.reviewing);
+}
+function kindName(p) {
+  if (!p) return "";
+  if (p.kind === "human") return app.state && p.seat === mySeat(app.state) ? t("you") : t("person");
+  if (p.kind === "player") return "";
+  return `${t("bot")} ${p.kind}`;
+}
+
+function renderStatus(st) {
+  const status = document.getElementById("status");
+  if (st.winner) {
+    status.textContent = winText(st.winner);
+  } else if (st.turn !== null) {
+    const p = seatInfo(st.turn);
+    const kind = kindName(p);
+    const busy = st.bot_busy !== null && st.bot_busy !== undefined;
+    status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}` +
+      (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
+  }
+  if (st.stopped) status.textContent = t("stopped");
+  const win = document.getElementById("winner");
+  win.hidden = !st.winner && !st.stopped;
+  if (st.winner || st.stopped) win.textContent = status.textContent;
+  // Your turn: a banner, the page's title, and (when switched on) a short sound.
+  const mine = myTurn(st);
+  const banner = document.getElementById("yourturn");
+  banner.hidden = !mine;
+  if (mine) banner.textContent = `${t("your_turn")} — ${seatName(st.hand.seat)}` +
+    (st.card ? ` (${t("played")}: ${st.card})` : `: ${t("tap_card")}`);
+  document.body.classList.toggle("my-turn", mine);
+  document.title = mine ? `▶ ${t("your_turn")} — keezbord` : st.winner ? `${winText(st.winner)} — keezbord` : "keezbord";
+  if (mine && !app.wasMyTurn) beep();
+  app.wasMyTurn = mine;
+}
+
+function winText(seats) {
+  const names = seats.map(seatName).join(" + ");
+  return seats.length > 1 ? `${t("team")} ${names} ${t("win")}!` : `${names} ${t("wins")}!`;
+}
+
+function beep() {
+  if (localStorage.getItem("keezbord.sound") !== "on") return;
+  try {
+    const ctx = app.audio || (app.audio = new AudioContext());
+    const osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = 660; gain.gain.value = 0.08;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(); osc.stop(ctx.currentTime + 0.18);
+    app.beeps = (app.beeps || 0) + 1;
+  } catch (e) { /* no audio: the banner and the title say it */ }
+}
+
+function renderSoundToggle() {
+  const b = document.getElementById("sound");
+  const on = localStorage.getItem("keezbord.sound") === "on";
+  b.setAttribute("aria-pressed", String(on));
+  b.textContent = on ? "🔔" : "🔕";
+  b.title = on ? t("sound_on") : t("sound_off");
+  b.setAttribute("aria-label", b.title);
+}
+
+// -- player panels (defect 6) -------------------------------------------------------------
+
+function renderPlayers(st) {
+  const ul = document.getElementById("players");
+  const key = JSON.stringify([st.players, st.turn, st.table, st.winner, st.bot_busy, app.lang, st.teams]);
+  if (ul.dataset.key === key) return;
+  ul.dataset.key = key;
+  const out = st.table ? new Set(st.table.sitting_out || []) : new Set();
+  ul.replaceChildren(...st.players.map((p) => {
+    const partner = p.team.find((s) => s !== p.seat);
+    const bits = [];
+    const kind = kindName(p);
+    if (kind) bits.push(el("span", { class: "kind", text: kind }));
+    if (partner !== undefined) bits.push(el("span", { class: "team", text: `${t("team_with")} ${seatName(partner)}` }));
+    if (p.cards !== null && p.cards !== undefined)
+      bits.push(el("span", { class: "count", "data-cards": String(p.cards), text: `🂠 ${p.cards} ${t(p.cards === 1 ? "card" : "cards")}` }));
+    if (st.table && st.table.dealer === p.seat) bits.push(el("span", { class: "tag dealer", text: t("dealer") }));
+    if (st.turn === p.seat && !st.winner) bits.push(el("span", { class: "tag to-play", text: t("to_play") }));
+    if (out.has(p.seat)) bits.push(el("span", { class: "tag out", text: t("sits_out") }));
+    if (st.winner && st.winner.includes(p.seat)) bits.push(el("span", { class: "tag won", text: t("winner") }));
+    const sw = el("span", { class: "swatch", text: p.colour.symbol });
+    sw.style.background = p.colour.hex; sw.style.color = inkFor(p.colour.hex);
+    return el("li", { class: "player" + (st.turn === p.seat ? " turn" : "") + (out.has(p.seat) ? " out" : ""),
+                      "data-seat": String(p.seat) },
+      sw, el("span", { class: "name", text: p.colour[app.lang] }), ...bits);
+  }));
+}
+
+// -- messages (defects 9, 13) -------------------------------------------------------------
+
+// The move a decision came after: the number of moves made before its time.
+function moveNoAt(st, time) {
+  let n = 0;
+  for (const h of st.history) { if (h.t <= time) n = h.n; else break; }
+  return n;
+}
+
+function isBot(st, seat) {
+  const p = seat === null || seat === undefined ? null : st.players[seat];
+  return !!p && p.kind !== "human" && p.kind !== "player";
+}
+
+function renderMessages(st) {
+  const log = document.getElementById("log");
+  const types = ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit",
+                 "resolved", "missing", "discard"];
+  const now = st.history.length;
+  const shown = st.decisions.filter((d) => types.includes(d.type) &&
+    // Hints are for the people at the table: a bot's hint is not said.
+    !(d.type === "hint" && (isBot(st, d.seat) || app.role === "spectator")));
+  const items = [];
+  for (const d of shown) {
+    const n = moveNoAt(st, d.t);
+    if (n < now - 1 && d.type !== "win") continue;  // older than the last move: in the move list
+    items.push(messageItem(st, d, n));
+  }
+  // The partner exchange of this deal (reiseditie): the receiver is told the card.
+  const lastDeal = st.log.map((e) => e.kind).lastIndexOf("deal");
+  for (const e of st.log.slice(Math.max(0, lastDeal))) {
+    if (e.kind !== "exchange") continue;
+    const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
+    const toMe = secret && e.to === mySeat(st);
+    const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${secret.card}` : tx(e.text);
+    items.push(el("li", { class: "exchange", "data-kind": "exchange", text: `#${e.n} · ${text}` }));
+  }
+  log.replaceChildren(...items.slice(-7).reverse());
+  if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
+  if (st.coach) log.prepend(el("li", { class: "coach", "data-coach": st.coach.better,
+                                       text: `#${st.coach.n} · ${t("coach")}: ${tx(st.coach.text)}` }));
+}
+
+function messageItem(st, d, n) {
+  let name = UI[app.lang].decision[d.type] || d.type;
+  let detail = d.reason ? tx(d.reason) : "";
+  if (d.type === "undo") detail = d.move || detail;
+  if (d.type === "hint") detail = d.reason ? tx(d.reason) : "";  // in words, never notation
+  if (d.type === "discard") {
+    if (d.ok) detail = seatName(d.seat);
+    else name = t("discard_refused");
+  }
+  if (d.type === "win") detail = winText(d.seats || st.winner || []);
+  if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
+  // Which move the refusal wanted is a hint: said only with hints "full".
+  if (d.must_play && st.hints === "full") detail += ` (${t("for_example")} ${d.must_play})`;
+  if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
+  const text = !detail ? name
+    : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
+    : `${name}: ${detail}`;
+  return el("li", { class: d.ok === false || ["illegal", "card_rejected", "missing"].includes(d.type) ? "err" : "",
+                    "data-kind": d.type, "data-n": String(n), text: `#${n} · ${text}` });
+}
+
+// -- the move list: every action (defects 2, 15) --------------------------------------------
+
+function renderMoves(st) {
+  const ol = document.getElementById("moves");
+  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}`;
+  if (ol.dataset.key === key) return;
+  ol.dataset.key = key;
+  const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
+  ol.replaceChildren(...st.log.map((e) => logItem(st, e)));
+  if (atEnd || !app.reviewing) ol.scrollTop = ol.scrollHeight;
+}
+
+function logItem(st, e) {
+  const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
+  const text = tx(secret ? secret.text : e.text);
+  if (e.kind === "deal") return el("li", { class: "sep", "data-kind": "deal", text });
+  if (e.kind === "move") {
+    return el("li", { class: "move", "data-move": e.move, "data-n": String(e.n), "data-i": String(e.i),
+                      tabindex: "0", role: "button", "aria-label": `${t("move_no")} ${e.n}: ${text}` },
+      el("span", { class: "n", text: `${e.n}.` }), el("code", { text: e.move }), " ",
+      el("span", { class: "words", text }),
+      ...(e.overruled ? [" — ", el("em", { class: "overruled", text: `${t("overruled")}: ${e.overruled}` })] : []));
+  }
+  const attrs = { class: `action kind-${e.kind}`, "data-kind": e.kind, "data-i": String(e.i) };
+  if (e.kind === "illegal") Object.assign(attrs, { tabindex: "0", role: "button" });
+  return el("li", attrs, el("span", { class: "n", text: "" }), el("span", { class: "words", text }));
+}
+
+Object.assign(UI.nl, {
+  your_turn: "Jij bent aan zet", person: "mens", tap_card: "tik een kaart", plays_card: "speelt",
+  team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
+  to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
+  partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
+  for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid bij jouw beurt: aan",
+  sound_off: "Geluid bij jouw beurt: uit",
+});
+Object.assign(UI.en, {
+  your_turn: "Your turn", person: "person", tap_card: "tap a card", plays_card: "plays",
+  team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
+  to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
+  partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
+  for_example: "for example", move_no: "move", sound_on: "Sound on your turn: on",
+  sound_off: "Sound on your turn: off",
+});
