@@ -57,8 +57,10 @@ class ActionLog:
         record: Mapping[str, Any],
         state: RefereeState,
         discard_cards: Sequence[str] | None = None,
+        board: Sequence[Mapping[str, Any]] | None = None,
     ) -> None:
-        """One decision record, just made (``state``: the referee's state after it)."""
+        """One decision record, just made (``state``: the referee's state after it;
+        ``board``: the pawns as sensed, kept with a flagged move for its review)."""
         kind = record.get("type")
         seat = record.get("seat")
         if kind == "move":
@@ -110,6 +112,7 @@ class ActionLog:
                     "card": state.card,
                     "holes": list(record.get("holes") or []),
                     "reason": dict(why),
+                    "board": [dict(p) for p in board or ()],
                 },
                 Text(
                     f"ongeldige zet van {who.nl}: {why.get('nl', '')}",
@@ -222,7 +225,13 @@ class ActionLog:
             who = colour(seat) if isinstance(seat, int) else Text("?", "?")
             words = Text(f"{who.nl}: {text}", f"{who.en}: {text}")
             card = text.split(" ", 1)[0]
-        entry: Entry = {"kind": "move", "seat": seat, "card": card, "move": text}
+        entry: Entry = {
+            "kind": "move",
+            "seat": seat,
+            "card": card,
+            "move": text,
+            "t": record.get("t"),
+        }
         if record.get("overruled"):
             entry["overruled"] = record["overruled"]
         self._n += 1
@@ -267,3 +276,63 @@ def replay(log: ActionLog, records: Sequence[Mapping[str, Any]], state: RefereeS
             log._deal(shuffle, round_no, deal.get("dealer", 0), deal.get("cards"))
         else:
             log.add(rec, state)
+
+
+def review(entry: Mapping[str, Any], state: RefereeState) -> dict[str, Any] | None:
+    """What the review of one log entry shows (a move, or a flagged move): the positions
+    before and after as pawns on holes, the holes a move left and reached, the card, who
+    played it and its words; for a flagged move the rule broken. None for a move taken
+    back since (it is no longer in the history)."""
+    history = state.history
+    kind = entry.get("kind")
+    out: dict[str, Any] = {
+        "i": entry.get("i"),
+        "n": entry.get("n"),
+        "kind": kind,
+        "seat": entry.get("seat"),
+        "text": entry.get("text"),
+    }
+    if kind == "move":
+        rec = next(
+            (r for r in history if r.t == entry.get("t") and r.text == entry.get("move")), None
+        )
+        if rec is None:
+            return None
+        before, after = _pawns(rec.before), _pawns(rec.after)
+        b = {p["hole"]: p["seat"] for p in before}
+        a = {p["hole"]: p["seat"] for p in after}
+        out.update(
+            card=rec.card,
+            move=rec.text,
+            before=before,
+            after=after,
+            left=sorted(h for h in b if a.get(h) != b[h]),
+            reached=sorted(h for h in a if b.get(h) != a[h]),
+            overruled=rec.overruled,
+        )
+        return out
+    if kind == "illegal":
+        n = int(entry.get("n") or 0)
+        pos = (
+            history[n - 1].after
+            if 0 < n <= len(history)
+            else (history[0].before if history else state.pos)
+        )
+        pawns = _pawns(pos)
+        out.update(
+            card=entry.get("card"),
+            before=pawns,
+            after=entry.get("board") or pawns,  # the board as it was sensed
+            left=[],
+            reached=list(entry.get("holes") or []),
+            reason=entry.get("reason"),
+        )
+        return out
+    return None
+
+
+def _pawns(pos: Any) -> list[dict[str, Any]]:
+    return sorted(
+        ({"hole": h.name, "seat": s} for h, s in pos.occupancy().items()),
+        key=lambda p: str(p["hole"]),
+    )

@@ -27,7 +27,7 @@ from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
 from keezbord.host.jsontext import loads
 from keezbord.host.roles import Role
 
-from . import page
+from . import actions, page
 from .hub import Hub, HubError
 
 STATIC = Path(__file__).parent / "static"
@@ -79,6 +79,22 @@ def create_app(
         hub = hub_of(request)
         role = hub.role(request.query_params.get("token"))
         return JSONResponse(page.for_role(hub.page_state(), role))
+
+    async def review(request: Request) -> Response:
+        """One entry of the move list for the review (a move or a flagged move)."""
+        hub = hub_of(request)
+        try:
+            i = int(request.query_params.get("i", ""))
+            entry = hub.log.entries[i] if i >= 0 else None
+        except (ValueError, IndexError):
+            entry = None
+        shown = None if entry is None else actions.review(entry, hub.session.state)
+        if shown is None:
+            return JSONResponse(
+                {"error": {"nl": "die zet is er niet (meer)", "en": "no such move (any more)"}},
+                status_code=404,
+            )
+        return JSONResponse(shown)
 
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
@@ -147,6 +163,7 @@ def create_app(
         Route("/api/geometry", geometry),
         Route("/api/palette", palette_ep),
         Route("/api/state", state),
+        Route("/api/review", review),
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
         WebSocketRoute("/ws", ws),

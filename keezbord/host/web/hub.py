@@ -250,7 +250,11 @@ class Hub:
         self.decisions.extend(actions.compact(r) for r in records)
         st = self.session.state
         for r in records:
-            self.log.add(r, st, self._shown)
+            board = None
+            if r["type"] == "illegal":  # the flagged board, for the review
+                seat_of = self.pawns.pawn_seat
+                board = [{"hole": h, "seat": seat_of.get(h)} for h in sorted(st.sensed)]
+            self.log.add(r, st, self._shown, board)
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
                 self.coach = coach_remark(

@@ -143,6 +143,7 @@ function mayDo(kind) {
   return app.role === "player" || app.role === "referee";
 }
 function send(msg) {
+  if (app.reviewing && (msg.type === "lift" || msg.type === "place")) { addLog(t("in_review"), true); return; }
   if (!mayDo(msg.type)) { addLog(t(REFEREE_ACTIONS.has(msg.type) ? "need_referee" : "watch_only"), true); return; }
   if (!app.ws || app.ws.readyState !== 1) return;
   app.ws.send(JSON.stringify({ ...msg, id: ++app.seq }));
