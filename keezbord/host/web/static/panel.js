@@ -426,8 +426,8 @@ function messageItem(st, d, n) {
   }
   if (d.type === "win") detail = winText(d.seats || st.winner || []);
   if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
-  // Which move the refusal wanted is a hint: said only with hints "full".
-  if (d.must_play && st.hints === "full") detail += ` (${t("for_example")} ${d.must_play})`;
+  // The move a refused "show hand" wanted (d.must_play) is never said: it would give the
+  // move away below hints "full", and in notation at any level; the hint LEDs show it.
   if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
   const text = !detail ? name
     : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
