@@ -40,11 +40,13 @@ def test_review_a_move_and_a_flagged_move(serve: Serve, page: Any, tmp_path: Pat
     page.click(f".card[data-card='{card}']")
     # A flagged move first: the pawn brought out onto T5 instead of its start hole.
     page.click(".hole[data-hole='N0.1']")
+    page.wait_for_selector("#inhand button.held")
     page.click(".hole[data-hole='T5']")
     page.wait_for_selector("#flag:not([hidden])")
     page.click("#fix")
     page.wait_for_selector("#flag", state="hidden")
     page.click(".hole[data-hole='N0.1']")
+    page.wait_for_selector("#inhand button.held")
     page.click(".hole[data-hole='T0']")
     page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")
     assert pawn_shown(page, "T0") and not pawn_shown(page, "N0.1")

@@ -54,7 +54,9 @@ def test_spectator_player_and_referee_pages(serve: Serve, browser: Any, tmp_path
         assert play.is_disabled("#undo") and play.is_disabled("#overrule")
         assert "referee's link" in play.inner_text("#token-note")
         play.click(f".card[data-card='{card}']")
+        play.wait_for_selector("#played:not(:empty)")
         play.click(".hole[data-hole='N0.1']")
+        play.wait_for_selector("#inhand button.held")
         play.click(".hole[data-hole='T0']")
         play.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")
         # The spectator sees the move (not the hand).
