@@ -21,14 +21,16 @@ from keezbord.host.sim.table import SimTable
 
 Entry = dict[str, Any]
 
-# What the hub keeps of a decision record for the simulator's table (sim.sync): the
-# position a move record carries is dropped (the referee's state has it).
-_DROP = ("position",)
+# The decisions the simulator's table follows (sim.sync), and what it reads of them.
+_SIM_TYPES = frozenset({"move", "discard", "penalty", "undo"})
+_SIM_KEYS = ("type", "move", "ok", "seat")
 
 
-def compact(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A decision record without what only the journal needs (a move's position)."""
-    return {k: v for k, v in record.items() if k not in _DROP}
+def for_sim(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What the hub keeps of the referee's decision records for the simulator's table:
+    the four kinds it follows, each with the fields it reads (not a move's position), so
+    a long game's list stays small."""
+    return [{k: r[k] for k in _SIM_KEYS if k in r} for r in records if r.get("type") in _SIM_TYPES]
 
 
 def card_name(card: str) -> Text:
@@ -47,6 +49,9 @@ class ActionLog:
         self._exchanged: set[str] = set()
         self._n = 0  # moves in the history so far (an undo takes one back)
         self.cards: dict[int, dict[str, Any]] = {}  # exchange entry -> its card
+        # The words of each move in the history (the same dicts as the move entries'
+        # texts, so the page's history entries share them): an undo drops the last.
+        self.words: list[tuple[Any, str, dict[str, str]]] = []  # (t, notation, words)
         first = state.history[0].table_before if state.history else state.table
         self._deal(first.shuffle_no, first.round_no, first.dealer, first.round_size)
 
@@ -188,6 +193,7 @@ class ActionLog:
     def _add(self, entry: Entry, text: Text, state: RefereeState) -> None:
         if entry["kind"] == "undo":
             self._n = max(0, self._n - 1)
+            del self.words[self._n :]
         entry["i"] = len(self.entries)
         entry["n"] = self._n  # moves made so far: the move number it follows
         entry["text"] = text.as_dict()
@@ -234,10 +240,13 @@ class ActionLog:
         }
         if record.get("overruled"):
             entry["overruled"] = record["overruled"]
+        said = words.as_dict()
+        del self.words[self._n :]
+        self.words.append((record.get("t"), text, said))
         self._n += 1
         entry["i"] = len(self.entries)
         entry["n"] = self._n
-        entry["text"] = words.as_dict()
+        entry["text"] = said
         self.entries.append(entry)
 
     def lines(self) -> list[str]:

@@ -82,7 +82,7 @@ class Hub:
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
         records = session.journal.decisions(session.game)
-        self.decisions: list[dict[str, Any]] = [actions.compact(r) for r in records]
+        self.decisions: list[dict[str, Any]] = actions.for_sim(records)
         self.log = actions.ActionLog(session.state)
         actions.replay(self.log, records, session.state)
         del records
@@ -97,7 +97,6 @@ class Hub:
         self.pawns = PawnTracker()
         self._tasks: list[asyncio.Task[None]] = []
         self._cache: tuple[int, dict[str, Any]] | None = None
-        self._words: dict[int, tuple[str, dict[str, str]]] = {}
         self._entries: dict[int, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.monitor = self._new_monitor()
@@ -247,7 +246,7 @@ class Hub:
 
     def _after(self, effects: list[Effect]) -> None:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
-        self.decisions.extend(actions.compact(r) for r in records)
+        self.decisions.extend(actions.for_sim(records))
         st = self.session.state
         for r in records:
             board = None
@@ -357,9 +356,7 @@ class Hub:
                 setup["teams"] = teams
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
-        self.decisions = [
-            actions.compact(r) for r in self.session.journal.decisions(self.session.game)
-        ]
+        self.decisions = actions.for_sim(self.session.journal.decisions(self.session.game))
         self.log = actions.ActionLog(self.session.state)
         if kinds is not None:
             assert self.store is not None
@@ -367,7 +364,6 @@ class Hub:
             self._set_sim(SimTable(info, seats, profile, self.store, self.session.game))
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
-        self._words.clear()
         self._entries.clear()
         self.monitor = self._new_monitor()
         self._resynced.clear()
@@ -388,10 +384,10 @@ class Hub:
             page.PageView(
                 version=self.version,
                 mode=self.opts.mode,
-                snapshot=self.session.snapshot("nl"),
+                snapshot=self.session.snapshot("nl", history=False),
                 state=st,
                 now=self.now(),
-                words=page.move_words(st.history, self._words),
+                words=self.log.words,
                 pawn_seat=self.pawns.pawn_seat,
                 held=self.pawns.held,
                 last=self.pawns.last,

@@ -28,7 +28,9 @@ class PageView:
     snapshot: Mapping[str, Any]  # GameSession.snapshot("nl")
     state: RefereeState
     now: int  # the game clock (ms) for a running game's elapsed time
-    words: Sequence[Mapping[str, str]]  # the history in words (move_words)
+    # The history in words: move_words's dicts, or the hub's (t, notation, words) per move
+    # (actions.ActionLog.words), checked against the history.
+    words: Sequence[Any]
     pawn_seat: Mapping[str, int | None]  # sensed hole -> seat, for the drawing
     held: Sequence[int | None]  # pawns off the board
     last: Mapping[str, Any] | None = None  # the last lift or place
@@ -166,7 +168,7 @@ def page_state(view: PageView) -> dict[str, Any]:
 
 def history_entries(
     history: Sequence[MoveRecord],
-    words: Sequence[Mapping[str, str]],
+    words: Sequence[Any],
     cache: dict[int, dict[str, Any]] | None,
 ) -> list[dict[str, Any]]:
     """The history for the page, one entry per accepted move; an entry that did not
@@ -176,13 +178,14 @@ def history_entries(
     for i, rec in enumerate(history):
         entry = cache.get(i)
         if entry is None or entry["move"] != rec.text or entry["t"] != rec.t:
+            said = _said(words[i] if i < len(words) else None, rec)
             entry = {
                 "n": i + 1,
                 "t": rec.t,
                 "seat": rec.seat,
                 "card": rec.card,
                 "move": rec.text,
-                "words": dict(words[i]),
+                "words": said,  # shared with the log's move entry (not copied)
                 "round": rec.table_before.round_no,
                 "deal": rec.table_before.shuffle_no,
                 "dealer": rec.table_before.dealer,
@@ -193,6 +196,16 @@ def history_entries(
     for k in [k for k in cache if k >= len(history)]:
         del cache[k]
     return out
+
+
+def _said(known: Any, rec: MoveRecord) -> dict[str, str]:
+    if isinstance(known, tuple):
+        if known[0] == rec.t and known[1] == rec.text:
+            said: dict[str, str] = known[2]
+            return said
+    elif isinstance(known, dict):
+        return known
+    return played_in_words(rec).as_dict()
 
 
 def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
