@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import random
 import time
 from collections.abc import Mapping
@@ -30,6 +31,7 @@ from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
+from keezbord.host.referee.recognize import clear_caches
 from keezbord.host.roles import Role, Tokens, role_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
@@ -105,6 +107,9 @@ class Hub:
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self._recolour()
+        # Opening a long game replayed it: the referee's caches hold its old positions.
+        clear_caches()
+        gc.collect()
 
     def _set_sim(self, sim: SimTable | None) -> None:
         self.sim = sim
