@@ -17,6 +17,7 @@ from typing import Any
 from keezbord.engine.describe import colour
 from keezbord.engine.text import CARD_NAMES, Text
 from keezbord.host.referee import MoveRecord, RefereeState
+from keezbord.host.session import GameSession
 from keezbord.host.sim.table import SimTable
 
 Entry = dict[str, Any]
@@ -62,10 +63,10 @@ class ActionLog:
         record: Mapping[str, Any],
         state: RefereeState,
         discard_cards: Sequence[str] | None = None,
-        board: Sequence[Mapping[str, Any]] | None = None,
+        pawn_seat: Mapping[str, int | None] | None = None,
     ) -> None:
         """One decision record, just made (``state``: the referee's state after it;
-        ``board``: the pawns as sensed, kept with a flagged move for its review)."""
+        ``pawn_seat``: whose pawn stands where, kept with a flagged move for its review)."""
         kind = record.get("type")
         seat = record.get("seat")
         if kind == "move":
@@ -117,7 +118,9 @@ class ActionLog:
                     "card": state.card,
                     "holes": list(record.get("holes") or []),
                     "reason": dict(why),
-                    "board": [dict(p) for p in board or ()],
+                    "board": [
+                        {"hole": h, "seat": (pawn_seat or {}).get(h)} for h in sorted(state.sensed)
+                    ],
                 },
                 Text(
                     f"ongeldige zet van {who.nl}: {why.get('nl', '')}",
@@ -263,6 +266,15 @@ class ActionLog:
             else:
                 out.append(f"   {text['nl']}\t{text['en']}")
         return out
+
+
+def opened(session: GameSession) -> tuple[list[dict[str, Any]], ActionLog]:
+    """A game just opened: the decision records the simulator's table follows, and the
+    log of its actions so far (from the journal)."""
+    records = session.journal.decisions(session.game)
+    log = ActionLog(session.state)
+    replay(log, records, session.state)
+    return for_sim(records), log
 
 
 def replay(log: ActionLog, records: Sequence[Mapping[str, Any]], state: RefereeState) -> None:

@@ -83,11 +83,7 @@ class Hub:
         self.opts = options
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
-        records = session.journal.decisions(session.game)
-        self.decisions: list[dict[str, Any]] = actions.for_sim(records)
-        self.log = actions.ActionLog(session.state)
-        actions.replay(self.log, records, session.state)
-        del records
+        self.decisions, self.log = actions.opened(session)
         self._shown: tuple[str, ...] = ()  # the cards of the last hand shown (Discard)
         self.sim: SimTable | None = None
         self.bots: BotPlayer | None = None
@@ -254,11 +250,7 @@ class Hub:
         self.decisions.extend(actions.for_sim(records))
         st = self.session.state
         for r in records:
-            board = None
-            if r["type"] == "illegal":  # the flagged board, for the review
-                seat_of = self.pawns.pawn_seat
-                board = [{"hole": h, "seat": seat_of.get(h)} for h in sorted(st.sensed)]
-            self.log.add(r, st, self._shown, board)
+            self.log.add(r, st, self._shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
                 self.coach = coach_remark(
@@ -336,37 +328,19 @@ class Hub:
 
     def new_game(self, msg: Mapping[str, Any]) -> None:
         """Start a new game (the old one stays in the journal)."""
-        pos = self.session.state.pos
-        seats, profile, teams, hints, kinds = requests.new_game_options(
-            msg,
-            self.opts.defaults,
-            pos.seats,
-            pos.profile.name,
-            self.session.setup_raw.get("hints", "targets"),
-            self.sim.info.kinds if self.sim is not None else None,
-        )
+        setup, info = requests.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
-        if kinds is not None:
-            seed = msg.get("seed")
-            if not isinstance(seed, int):
-                seed = random.randrange(2**31)
-            setup, info = sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
-        else:
-            setup = dict(self.session.setup_raw)
-            setup.pop("position", None)
-            setup.pop("turn", None)
-            setup.update({"hints": hints})
-            if teams is not None:
-                setup["teams"] = teams
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
-        self.decisions = actions.for_sim(self.session.journal.decisions(self.session.game))
-        self.log = actions.ActionLog(self.session.state)
-        if kinds is not None:
+        self.decisions, self.log = actions.opened(self.session)
+        if info is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
-            self._set_sim(SimTable(info, seats, profile, self.store, self.session.game))
+            pos = self.session.state.pos
+            self._set_sim(
+                SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game)
+            )
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._entries.clear()
@@ -411,8 +385,3 @@ class Hub:
     def export(self) -> tuple[list[str], list[str]]:
         """The game's trace (JSON lines) and its move list (notation and words)."""
         return self.session.export_trace(), self.log.lines()
-
-    def gave(self) -> None:
-        """A page passed a card to its partner (requests.py): the exchange may be made."""
-        self.log.exchanges(self.sim, self.session.state)
-        self.changed()

@@ -6,6 +6,7 @@ Every refusal is a ``HubError`` carrying the text the player sees, in both langu
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,7 @@ from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import HINT_LEVELS, Overrule
 from keezbord.host.roles import REFEREE_ACTIONS, Role, may
-from keezbord.host.sim.table import check_kinds
+from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -190,7 +191,33 @@ def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
                 "die kaart kan nu niet doorgegeven worden", f"that card cannot be passed now ({e})"
             )
         ) from None
-    hub.gave()
+    hub.log.exchanges(sim, hub.session.state)  # the exchange may be made now
+    hub.changed()
+
+
+def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo | None]:
+    """A page's ``new_game``: the new game's setup and (simulator) its table's info."""
+    pos = hub.session.state.pos
+    seats, profile, teams, hints, kinds = new_game_options(
+        msg,
+        hub.opts.defaults,
+        pos.seats,
+        pos.profile.name,
+        hub.session.setup_raw.get("hints", "targets"),
+        hub.sim.info.kinds if hub.sim is not None else None,
+    )
+    if kinds is not None:
+        seed = msg.get("seed")
+        if not isinstance(seed, int):
+            seed = random.randrange(2**31)
+        return sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
+    setup = dict(hub.session.setup_raw)
+    setup.pop("position", None)
+    setup.pop("turn", None)
+    setup.update({"hints": hints})
+    if teams is not None:
+        setup["teams"] = teams
+    return setup, None
 
 
 def new_game_options(
