@@ -214,3 +214,18 @@ def test_selftest_writes_files_only_where_asked(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert json.loads(rep.read_text())["ok"] is True
     assert "in orde" in rep.with_suffix(".txt").read_text()
+
+
+def test_sim_prints_three_new_links_at_every_start(tmp_path: Path) -> None:
+    # Issue 13, roles: spectators, players, referee; new tokens at every start.
+    def links() -> list[str]:
+        with Server(tmp_path, "sim", *LOCAL, "--port", "0", "--no-browser") as srv:
+            ref = srv.wait_for(lambda line: line.startswith("referee (control): "))
+            return [ln for ln in srv.lines if ln.startswith(("spectators", "players"))] + [ref]
+
+    first, second = links(), links()
+    assert re.fullmatch(r"spectators \(watch only\): http://127\.0\.0\.1:\d+/", first[0])
+    assert re.fullmatch(r"players: http://127\.0\.0\.1:\d+/\?token=\S+", first[1])
+    assert re.fullmatch(r"referee \(control\): http://127\.0\.0\.1:\d+/\?token=\S+", first[2])
+    tokens = [ln.rsplit("=", 1)[1] for ln in first[1:] + second[1:]]
+    assert len(set(tokens)) == 4  # players' and referee's differ, and change every start
