@@ -28,7 +28,8 @@ def led(page: Any, hole: str) -> str | None:
 
 
 def pawn_shown(page: Any, hole: str) -> bool:
-    return page.locator(f".hole[data-hole='{hole}'] .pawn").get_attribute("visibility") == "visible"
+    shown: str = page.locator(f".hole[data-hole='{hole}'] .pawn").get_attribute("visibility")
+    return shown == "visible"
 
 
 def test_review_a_move_and_a_flagged_move(serve: Serve, page: Any, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ def link(server: Any, role: Role | str = Role.REFEREE, **query: str) -> str:
     """The page's link for ``role`` on a running test server (``conftest.LiveServer``),
     with the token from its hub's options; ``query`` adds e.g. ``lang="nl"``."""
     tokens = server.hub.opts.tokens
-    url = server.url + "/"
+    url: str = server.url + "/"
     if tokens is not None:
         url = links(url, tokens)[Role(role)]
     if query:
