@@ -126,7 +126,7 @@ def test_refused_show_hand_keeps_the_move_to_itself(
     board.put(Discard(srv.hub.now(), ("K", "2", "3", "4", "5")))
     page.wait_for_selector("#log li[data-kind='discard']")
     said = page.inner_text("#log li[data-kind='discard']")
-    assert said == "#0 · Show hand refused: the king can be played: you must play", said
+    assert said == "#1 · Show hand refused: the king can be played: you must play", said
     assert "Hand shown" not in said and "0:N-S" not in said and "K 0" not in said
 
 

@@ -339,7 +339,8 @@ function renderSoundToggle() {
   const b = document.getElementById("sound");
   const on = localStorage.getItem("keezbord.sound") === "on";
   b.setAttribute("aria-pressed", String(on));
-  b.textContent = on ? "🔔" : "🔕";
+  b.textContent = "♪";  // compact in the header; the label and the look say on or off
+  b.classList.toggle("off", !on);
   b.title = on ? t("sound_on") : t("sound_off");
   b.setAttribute("aria-label", b.title);
 }
@@ -359,7 +360,7 @@ function renderPlayers(st) {
     if (kind) bits.push(el("span", { class: "kind", text: kind }));
     if (partner !== undefined) bits.push(el("span", { class: "team", text: `${t("team_with")} ${seatName(partner)}` }));
     if (p.cards !== null && p.cards !== undefined)
-      bits.push(el("span", { class: "count", "data-cards": String(p.cards), text: `🂠 ${p.cards} ${t(p.cards === 1 ? "card" : "cards")}` }));
+      bits.push(el("span", { class: "count", "data-cards": String(p.cards), text: `${p.cards} ${t(p.cards === 1 ? "card" : "cards")}` }));
     if (st.table && st.table.dealer === p.seat) bits.push(el("span", { class: "tag dealer", text: t("dealer") }));
     if (st.turn === p.seat && !st.winner) bits.push(el("span", { class: "tag to-play", text: t("to_play") }));
     if (out.has(p.seat)) bits.push(el("span", { class: "tag out", text: t("sits_out") }));
@@ -398,7 +399,8 @@ function renderMessages(st) {
   for (const d of shown) {
     const n = moveNoAt(st, d.t);
     if (n < now - 1 && d.type !== "win") continue;  // older than the last move: in the move list
-    items.push(messageItem(st, d, n));
+    // Numbered by the move being played when it was said (the win: the move that won).
+    items.push(messageItem(st, d, d.type === "win" ? n : n + 1));
   }
   // The partner exchange of this deal (reiseditie): the receiver is told the card.
   const lastDeal = st.log.map((e) => e.kind).lastIndexOf("deal");
@@ -407,7 +409,7 @@ function renderMessages(st) {
     const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
     const toMe = secret && e.to === mySeat(st);
     const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${secret.card}` : tx(e.text);
-    items.push(el("li", { class: "exchange", "data-kind": "exchange", text: `#${e.n} · ${text}` }));
+    items.push(el("li", { class: "exchange", "data-kind": "exchange", text: `#${e.n + 1} · ${text}` }));
   }
   log.replaceChildren(...items.slice(-7).reverse());
   if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
@@ -465,7 +467,7 @@ function logItem(st, e) {
 }
 
 Object.assign(UI.nl, {
-  your_turn: "Jij bent aan zet", person: "mens", tap_card: "tik een kaart", plays_card: "speelt",
+  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit", tap_card: "tik een kaart", plays_card: "speelt",
   team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
   to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
@@ -473,7 +475,7 @@ Object.assign(UI.nl, {
   sound_off: "Geluid bij jouw beurt: uit",
 });
 Object.assign(UI.en, {
-  your_turn: "Your turn", person: "person", tap_card: "tap a card", plays_card: "plays",
+  your_turn: "Your turn", person: "person", on: "on", off: "off", tap_card: "tap a card", plays_card: "plays",
   team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
   to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
