@@ -30,8 +30,7 @@ from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
-from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
-from keezbord.host.referee.recognize import clear_caches
+from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Role, Tokens, role_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
