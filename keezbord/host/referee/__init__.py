@@ -21,7 +21,7 @@ from .recognize import (
     pos_sig,
     victim_of,
 )
-from .replay import replay
+from .replay import replay, run
 from .state import (
     HINT_LEVELS,
     Config,
@@ -75,6 +75,7 @@ __all__ = [
     "path_holes",
     "pos_sig",
     "replay",
+    "run",
     "setup_from_dict",
     "step",
     "trace_lines",
