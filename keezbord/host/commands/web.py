@@ -18,6 +18,7 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
+from keezbord.host.roles import Role, Tokens, links
 
 if TYPE_CHECKING:
     from keezbord.host.club.board_link import ClubSettings
@@ -120,11 +121,13 @@ def run_sim(args: argparse.Namespace) -> int:
     db = journal_of(cfg, args.db)
     _check_journal(db)
     game, what = _sim_plan(db, args, kinds)
+    tokens = Tokens.new()  # new links at every start: an old page falls back to watching
     opts = HubOptions(
         mode="sim",
         db=db,
         bot_speed=args.bot_speed,
         seed=args.seed,
+        tokens=tokens,
         defaults={"seats": seats, "profile": profile, "players": kinds},
     )
     opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
@@ -150,10 +153,12 @@ def run_sim(args: argparse.Namespace) -> int:
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stopt)",
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stops)",
         )
-        if not args.no_browser:
+        for line in link_lines(url, tokens, args.lang):
+            print(line, flush=True)
+        if not args.no_browser:  # the one at the computer is the referee
             import webbrowser  # only to open one: 1 MB of `sim`'s memory otherwise
 
-            threading.Timer(1.0, webbrowser.open, (url,)).start()
+            threading.Timer(1.0, webbrowser.open, (links(url, tokens)[Role.REFEREE],)).start()
 
     return _serve(make, args.host, args.port, banner)
 
@@ -252,7 +257,10 @@ def say(lang: str, nl: str, en: str) -> None:
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     _serve_args(p, "0.0.0.0", ": every interface, so spectators can watch")
     p.add_argument(
-        "--token", default=None, help="control token for new game and undo (default: a random one)"
+        "--token",
+        default=None,
+        help="the referee's token (undo, new game, overrule; default: a random one); "
+        "the players' token is new at every start unless --state-dir keeps both",
     )
     p.add_argument(
         "--state-dir",
@@ -301,7 +309,12 @@ def run_run(args: argparse.Namespace) -> int:
     else:
         db = journal_of(cfg)
     _check_journal(db)
-    token = args.token or (state_tokens.referee if state_tokens else secrets.token_urlsafe(9))
+    if state_tokens is not None:  # kept between starts (the service)
+        tokens = Tokens(referee=args.token or state_tokens.referee, player=state_tokens.player)
+    else:
+        tokens = Tokens(
+            referee=args.token or secrets.token_urlsafe(9), player=secrets.token_urlsafe(9)
+        )
     setup: dict[str, Any] = {
         "type": "setup",
         "seats": cfg.seats,
@@ -310,7 +323,7 @@ def run_run(args: argparse.Namespace) -> int:
         "hints": cfg.hints,
         "mode": "run",
     }
-    opts = HubOptions(mode="run", db=db, token=token)
+    opts = HubOptions(mode="run", db=db, tokens=tokens)
     opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
     styles = cfg.leds.settings().styles
 
@@ -334,7 +347,7 @@ def run_run(args: argparse.Namespace) -> int:
     appliance: dict[str, Any] = {}
 
     def banner(url: str) -> None:
-        for line in run_banner(url, args.host, db, token, args.lang):
+        for line in run_banner(url, args.host, db, tokens, args.lang):
             print(line, flush=True)
         appliance.update(_announce(url, args.host, args.lang))
 
@@ -359,27 +372,38 @@ def _announce(url: str, host: str, lang: str) -> dict[str, Any]:
     return {"announcer": announcer, "public_host": announcer.host}
 
 
-def run_banner(url: str, host: str, db: Path, token: str, lang: str) -> list[str]:
+def run_banner(url: str, host: str, db: Path, tokens: Tokens, lang: str) -> list[str]:
     """What ``run`` says at start: the address, whether every interface listens (and
-    the address spectators should open), the control token."""
+    the address spectators should open), the three links (roles.py)."""
     lines = [Text(f"keezbord run: {url}  (journal {db})", f"keezbord run: {url}  (journal {db})")]
+    base = url
     if host in ("0.0.0.0", "::"):
-        spectators = f"http://{_lan_address()}:{url.rstrip('/').rsplit(':', 1)[1]}/"
+        base = f"http://{_lan_address()}:{url.rstrip('/').rsplit(':', 1)[1]}/"
         lines.append(
             Text(
-                f"luistert op alle netwerkaansluitingen; toeschouwers openen {spectators} "
+                f"luistert op alle netwerkaansluitingen; toeschouwers openen {base} "
                 "(--host 127.0.0.1: alleen deze computer)",
-                f"listening on every interface; spectators open {spectators} "
+                f"listening on every interface; spectators open {base} "
                 "(--host 127.0.0.1: this computer only)",
             )
         )
-    lines.append(
+    return [t.get(lang) for t in lines] + link_lines(base, tokens, lang)
+
+
+def link_lines(url: str, tokens: Tokens, lang: str) -> list[str]:
+    """The three links of the page's roles, one line each (Dutch or English)."""
+    ls = links(url, tokens)
+    said = [
         Text(
-            f"beheercode: {token}   (open /?token={token} om het spel te beheren)",
-            f"control token: {token}   (open /?token={token} to control the game)",
-        )
-    )
-    return [t.get(lang) for t in lines]
+            f"toeschouwers (alleen kijken): {ls[Role.SPECTATOR]}",
+            f"spectators (watch only): {ls[Role.SPECTATOR]}",
+        ),
+        Text(f"spelers: {ls[Role.PLAYER]}", f"players: {ls[Role.PLAYER]}"),
+        Text(
+            f"scheidsrechter (beheer): {ls[Role.REFEREE]}", f"referee (control): {ls[Role.REFEREE]}"
+        ),
+    ]
+    return [t.get(lang) for t in said]
 
 
 def _lan_address() -> str:

@@ -9,9 +9,18 @@ page need (what a position looks like to the switches). The modules inside are t
 referee's own; only its tests reach into them.
 """
 
-from .heap import clear_caches, freeze_heap
+from .heap import freeze_heap
 from .leds import frame
-from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_sig, victim_of
+from .recognize import (
+    board_of,
+    board_sig,
+    clear_caches,
+    colours,
+    nest_seat,
+    path_holes,
+    pos_sig,
+    victim_of,
+)
 from .replay import replay, run
 from .state import (
     HINT_LEVELS,

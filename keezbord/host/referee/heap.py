@@ -11,17 +11,6 @@ from __future__ import annotations
 import gc
 
 
-def clear_caches() -> None:
-    """Empty the referee's caches (recognize.py) after a replay filled them with
-    positions of the past: the game goes on from its last one, the caches refill in a
-    turn, and the collector frees the entries before the heap is frozen."""
-    from . import recognize
-
-    recognize._colours.cache_clear()
-    recognize._pos_sig.cache_clear()
-    recognize.expectation.cache_clear()
-
-
 def freeze_heap() -> None:
     """Collect now (set-up time, no event waits), then freeze what is left."""
     gc.collect()
