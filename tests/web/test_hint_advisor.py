@@ -25,7 +25,7 @@ SETUP = {"type": "setup", "seats": 4, "dealer": 3, "hints": "full", "position": 
 
 
 def _hints(hub: Hub) -> list[dict[str, Any]]:
-    return [d for d in hub.decisions if d["type"] == "hint"]
+    return [d for d in hub.session.recent if d["type"] == "hint"]
 
 
 async def _until(cond: Any, what: str, timeout: float = 60.0) -> int:
