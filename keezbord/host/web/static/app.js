@@ -119,8 +119,8 @@ function connect() {
   const q = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${q}`);
   app.ws = ws;
-  ws.onopen = () => { setConn("online"); };
-  ws.onclose = () => { setConn("offline"); setTimeout(connect, 1000); };
+  ws.onopen = () => { setConn("online"); setOffline(false); };
+  ws.onclose = () => { setConn("offline"); setOffline(true); setTimeout(connect, 1000); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "hello") {
@@ -211,10 +211,11 @@ function renderSide() {
     });
     if (!focused) setTimeout(() => cards.querySelector("button")?.focus(), 0);
   } else if (hand) {
-    hand.cards.forEach((c) => {
+    hand.cards.forEach((c, i) => {
       const playable = hand.playable.includes(c) && st.hints !== "off";
+      // Only one of two identical cards was tapped (issue 13, defect 18).
       const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
-                                  (st.card === c && hand.active ? " tapped" : ""),
+                                  (st.card === c && hand.active && hand.cards.indexOf(c) === i ? " tapped" : ""),
                                "data-card": c, text: c,
                                "aria-label": `${c}${playable ? " ✓" : ""}` });
       b.disabled = !hand.active;
