@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from keezbord.engine.movegen import apply, legal_moves
+from keezbord.engine.position import NEST
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.referee import RefereeState, board_of, board_sig, nest_seat
+from keezbord.host.referee import RefereeState, board_of, board_sig, colours, nest_seat
 
 UNDONE = Text("Teruggenomen", "Taken back")
 MAX_FINISH = 2  # ways to finish the move offered at most (a 7 can have many)
@@ -95,7 +96,12 @@ def flag_view(
     guidance in words, the ways to finish the move, and the holes the words name (the
     board labels them)."""
     assert st.flag is not None
+    undone = _after_undo(decisions)
     pairs = st.flag.pairs
+    if undone and not pairs:
+        # A board a legal move explains (the move taken back, on a board with no card
+        # reader) gets no repair from the referee: say what differs from the position.
+        pairs = differences(st, pawn_seat)
     lines = [guidance(a, b, pawn_seat.get(a) if a is not None else None) for a, b in pairs]
     finish = finish_moves(st)
     for frm, to in finish:
@@ -107,10 +113,11 @@ def flag_view(
         )
     named = sorted(
         {h for a, b in pairs for h in (a, b) if h is not None and nest_seat(h) is None}
+        | {h for h in st.flag.error if nest_seat(h) is None}
         | {h for pair in finish for h in pair}
     )
     reason: Mapping[str, str] = flag["reason"]
-    if _after_undo(decisions) and lines:
+    if undone and lines:
         first = lines[0]
         reason = Text(f"{UNDONE.nl}: {first.nl}", f"{UNDONE.en}: {first.en}").as_dict()
     return {
@@ -120,6 +127,29 @@ def flag_view(
         "finish": [list(p) for p in finish],
         "labels": named,
     }
+
+
+def differences(
+    st: RefereeState, pawn_seat: Mapping[str, int | None]
+) -> tuple[tuple[str | None, str | None], ...]:
+    """(from, to) pairs that put the sensed board back to the position: a pawn that
+    stands where the position has none goes to a hole of its colour that lacks one."""
+    expected = colours(st.pos)
+    extra = sorted(h for h in st.sensed if nest_seat(h) is None and h not in expected)
+    missing: list[tuple[str, int]] = [(h, s) for h, s in expected.items() if h not in st.sensed]
+    for seat, locs in enumerate(st.pos.pawns):
+        holes = [f"N{seat}.{k}" for k in range(1, 5)]
+        lack = sum(1 for loc in locs if loc == NEST) - sum(1 for h in holes if h in st.sensed)
+        missing += [(h, seat) for h in holes if h not in st.sensed][: max(0, lack)]
+    pairs: list[tuple[str | None, str | None]] = []
+    for frm in extra:
+        seat = pawn_seat.get(frm)
+        match = next((m for m in missing if m[1] == seat), missing[0] if missing else None)
+        if match is not None:
+            missing.remove(match)
+        pairs.append((frm, match[0] if match else None))
+    pairs += [(None, h) for h, _ in missing]
+    return tuple(pairs)
 
 
 def _after_undo(decisions: Sequence[Mapping[str, Any]]) -> bool:

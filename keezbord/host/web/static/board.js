@@ -249,8 +249,7 @@ function activate(name) {
       // hand, and its nest lights.
       const mover = app.selectedHeld ?? st.held.length - 1;
       app.selectedHeld = null;
-      send({ type: "lift", hole: name });
-      send({ type: "place", hole: name, pawn: mover });
+      capture(name, mover);
     } else {
       send({ type: "lift", hole: name });
     }
@@ -260,6 +259,14 @@ function activate(name) {
     app.selectedHeld = null;
     send(msg);
   }
+}
+
+// The victim off, then the mover down: a hand needs longer than a switch bounce
+// (the referee's BOUNCE_MS, 25 ms) between the two, or the switch never opened.
+const CAPTURE_GAP_MS = 80;
+function capture(hole, mover) {
+  send({ type: "lift", hole });
+  setTimeout(() => send({ type: "place", hole, pawn: mover }), CAPTURE_GAP_MS);
 }
 
 function holeAt(x, y) {
@@ -375,9 +382,7 @@ function setupBoardInput() {
       send({ type: "place", hole: target });
     } else if (target && target !== d.hole && app.state.leds[target] === "target") {
       // Dropped on a lit, occupied target: a capture (the victim comes off first).
-      const mover = app.state.held.length;  // the dragged pawn: last in hand after its lift
-      send({ type: "lift", hole: target });
-      send({ type: "place", hole: target, pawn: mover - 1 });
+      capture(target, app.state.held.length - 1);  // the dragged pawn: last in hand
     } else if (target === d.hole) {
       send({ type: "place", hole: d.hole });  // put back where it stood
     }  // dropped off the board: the pawn stays in hand
