@@ -30,7 +30,7 @@ async function ensureBoard(st) {
 
 // Holes are drawn larger than the wood's (14 mm in 25 mm spacing) when there is room,
 // so 8 seats stay readable on a laptop.
-function drawScale(g) { return g.holes.length > 120 ? 1.35 : 1.2; }
+function drawScale(g) { return g.holes.length > 120 ? 1.4 : 1.2; }
 
 function drawBoard(g) {
   const board = document.getElementById("board");
@@ -191,20 +191,25 @@ function renderBoardNote(st) {
 // -- the zoomed view (phones, 8 seats) -----------------------------------------------------
 
 // Holes are at least MIN_HOLE_PX on screen: when the whole board would draw them
-// smaller, the view follows the action (lit holes, else the last move, else the seat to
+// smaller (phones; 8 seats on request), the view follows the action (lit holes, else the last move, else the seat to
 // play); the button switches to the whole board and back.
+// The drawn board's side in px (a square view box: the smaller of width and height).
+function boardPx() {
+  const r = document.getElementById("board").getBoundingClientRect();
+  return Math.min(r.width, r.height) || 300;
+}
 function wholeHolePx() {
-  const board = document.getElementById("board");
-  const w = board.clientWidth || board.getBoundingClientRect().width;
-  return app.fullBox ? (2 * app.holeR) * w / app.fullBox[2] : 0;
+  return app.fullBox ? (2 * app.holeR) * boardPx() / app.fullBox[2] : 0;
 }
 function actionHoles(st) {
   const lit = Object.entries(st.leds || {}).filter(([, role]) => role !== "turn").map(([h]) => h);
   if (lit.length) return lit;
+  // Your turn: your start hole and nest; else the last move played.
+  const turn = Object.entries(st.leds || {}).filter(([, role]) => role === "turn").map(([h]) => h);
+  if (st.hand?.active && turn.length) return turn;
   const m = (st.last_moves || [])[(st.last_moves || []).length - 1];
   if (m) return [...m.from, ...m.to];
-  const turn = Object.entries(st.leds || {}).filter(([, role]) => role === "turn").map(([h]) => h);
-  return turn.length ? turn : [];
+  return turn;
 }
 function applyZoom() {
   const board = document.getElementById("board");
@@ -216,11 +221,12 @@ function applyZoom() {
     btn.textContent = app.zoomOff ? bt("zoom") : bt("whole");
     btn.setAttribute("aria-pressed", String(!app.zoomOff));
   }
+  // Zoomed by default on a phone; on a wider screen the whole board, zoom on request.
+  if (app.zoomOff === undefined) app.zoomOff = window.innerWidth > 700;
   const zoom = small && !app.zoomOff;
   board.classList.toggle("zoomed", zoom);
   if (!zoom) { board.setAttribute("viewBox", app.fullBox.join(" ")); return; }
-  const w = board.clientWidth || 300;
-  const side = Math.min(app.fullBox[2], (2 * app.holeR) * w / MIN_HOLE_PX);
+  const side = Math.min(app.fullBox[2], (2 * app.holeR) * boardPx() / MIN_HOLE_PX);
   const pts = actionHoles(app.state).map((n) => app.holes.get(n)?.info).filter(Boolean);
   let cx, cy;
   if (pts.length) {
