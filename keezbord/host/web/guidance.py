@@ -143,8 +143,8 @@ def differences(
         missing += [(h, seat) for h in holes if h not in st.sensed][: max(0, lack)]
     pairs: list[tuple[str | None, str | None]] = []
     for frm in extra:
-        seat = pawn_seat.get(frm)
-        match = next((m for m in missing if m[1] == seat), missing[0] if missing else None)
+        owner = pawn_seat.get(frm)
+        match = next((m for m in missing if m[1] == owner), missing[0] if missing else None)
         if match is not None:
             missing.remove(match)
         pairs.append((frm, match[0] if match else None))
