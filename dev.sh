@@ -27,14 +27,37 @@ venv() {
     fi
 }
 
+APT_UPDATED=
+apt_install() {
+    # Install the Debian packages named (package:command pairs, or a package whose command
+    # has its name) whose command is missing; one apt-get update per run at most.
+    local item pkg cmd missing=()
+    for item in "$@"; do
+        pkg=${item%%:*}
+        cmd=${item#*:}
+        if ! command -v "$cmd" >/dev/null 2>&1 && ! [ -x "/usr/sbin/$cmd" ]; then
+            missing+=("$pkg")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "== installing Debian's ${missing[*]}" >&2
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    if [ -z "$APT_UPDATED" ]; then
+        $SUDO apt-get update -qq
+        APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
 ensure_chromium() {
     # Browser tests drive Debian's Chromium through Playwright (no browser download).
-    if ! command -v chromium >/dev/null 2>&1; then
-        echo "== installing Debian's chromium for the browser tests" >&2
-        if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-    fi
+    apt_install chromium
+}
+
+ensure_mosquitto() {
+    # tests/club start a real Mosquitto broker (and make its password file with
+    # mosquitto_passwd, from the same package).
+    apt_install mosquitto:mosquitto_passwd mosquitto
 }
 
 typecheck() {
@@ -42,10 +65,11 @@ typecheck() {
     # at a time: pytest puts each test folder on sys.path (helpers are imported by their
     # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
     # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
-    # fuzzing), tests/web's (bench_web.py), tests/host/referee's games (a bench).
+    # fuzzing), tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
+    # games (a bench).
     local d rc=0
     "$VENV/bin/mypy" || rc=1
-    MYPYPATH=tests/web:tests/host/referee:tests/engine "$VENV/bin/mypy" bench || rc=1
+    MYPYPATH=tests/web:tests/host/referee:tests/engine:tests/club "$VENV/bin/mypy" bench || rc=1
     "$VENV/bin/mypy" tests/*.py || rc=1
     for d in tests/*/; do
         MYPYPATH=tests/engine "$VENV/bin/mypy" "$d" || rc=1
@@ -60,9 +84,7 @@ ensure_emulator() {
     local dir=tests/emulator
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         echo "== node/npm not found: installing Debian's nodejs for the emulator tests" >&2
-        if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
+        apt_install nodejs:node npm
     fi
     local stamp
     stamp=$dir/node_modules/.keezbord-$(sha1sum "$dir/package-lock.json" | cut -c1-12)
@@ -83,6 +105,7 @@ case "${1:-}" in
         shift
         venv
         ensure_chromium
+        ensure_mosquitto
         ensure_emulator
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .

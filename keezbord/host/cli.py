@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "board": ("board", "drilling template, wiring sheet and bill of materials"),
     "sim": ("web", "play on a simulated board in the browser"),
     "run": ("web", "referee a real board and serve the web page"),
+    "club": ("club", "a club evening: tournament, scoreboard, boards over MQTT"),
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
+from keezbord.host.club.board_link import ClubSettings
 from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
 from keezbord.host.drivers.parts import (
@@ -96,6 +97,7 @@ class BoardConfig:
     rfid: RfidConfig = field(default_factory=RfidConfig)
     cards: Path = Path("cards.json")
     journal: Path | None = None  # [files] journal; None: the rule of keezbord/host/paths.py
+    club: ClubSettings | None = None  # [club]: this board's MQTT link to a tournament
 
     def topology(self) -> Topology:
         return Topology(self.seats, self.segment)
@@ -177,7 +179,7 @@ class _Section:
         return _Section(self.source, self.key(k), self.data.get(k, {}), keys)
 
 
-_TOP = ("board", "scanner", "leds", "rfid", "files")
+_TOP = ("board", "scanner", "leds", "rfid", "files", "club")
 _GPIO_PINS = (2, 27)  # BCM GPIO2..GPIO27 on the 40-pin header
 
 
@@ -304,6 +306,7 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
 
     f = top.table("files", ("cards", "journal"))
     journal = f.get_path("journal", "", base) if "journal" in f.data else None
+    club = _club(top) if "club" in top.data else None
     return BoardConfig(
         source,
         seats,
@@ -316,6 +319,27 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
         rfid,
         f.get_path("cards", "cards.json", base),
         journal,
+        club,
+    )
+
+
+def _club(top: _Section) -> ClubSettings:
+    """[club] (docs/club.md): the board's login at the club's MQTT broker."""
+    from keezbord.host.club.protocol import check_board_name
+
+    c = top.table("club", ("board", "password", "broker", "port", "keepalive", "resend_s"))
+    board = c.get_str("board", "")
+    try:
+        check_board_name(board)
+    except ValueError as e:
+        raise c.error("board", str(e)) from None
+    return ClubSettings(
+        board,
+        c.get_str("password", ""),
+        c.get_str("broker", "127.0.0.1"),
+        c.get_int("port", 1883, 1, 65535),
+        c.get_int("keepalive", 15, 5, 600),
+        c.get_float("resend_s", 30.0, 1.0, 3600.0) or 30.0,
     )
 
 

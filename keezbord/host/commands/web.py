@@ -21,6 +21,7 @@ from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
 
 if TYPE_CHECKING:
+    from keezbord.host.club.board_link import ClubSettings
     from keezbord.host.config import BoardConfig
     from keezbord.host.drivers.boards import BoardDriver
     from keezbord.host.drivers.leds import RoleStyle
@@ -90,6 +91,13 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
         help="multiplies the bots' delays (0.2: five times as fast)",
     )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument(
+        "--club",
+        default=None,
+        metavar="FILE",
+        help="a TOML file with a [club] section: this simulated table joins a club "
+        "evening (docs/club.md; also read from --config)",
+    )
 
 
 def run_sim(args: argparse.Namespace) -> int:
@@ -121,8 +129,10 @@ def run_sim(args: argparse.Namespace) -> int:
         defaults={"seats": seats, "profile": profile, "players": kinds},
     )
 
+    club = _club_settings(args.club, cfg)
+
     def make() -> Hub:
-        return Hub.open_sim(
+        hub = Hub.open_sim(
             opts,
             seats=seats,
             profile=profile,
@@ -132,6 +142,7 @@ def run_sim(args: argparse.Namespace) -> int:
             resume=game is not None,
             game=game,
         )
+        return _join_club(hub, club, db)
 
     def banner(url: str) -> None:
         say(
@@ -143,6 +154,34 @@ def run_sim(args: argparse.Namespace) -> int:
             threading.Timer(1.0, webbrowser.open, (url,)).start()
 
     return _serve(make, args.host, args.port, banner)
+
+
+def _club_settings(path: str | None, cfg: BoardConfig) -> ClubSettings | None:
+    """The [club] section of ``--club FILE``, else of the board's configuration."""
+    if path is None:
+        return cfg.club
+    from keezbord.host.config import load_config
+
+    club = load_config(path).club
+    if club is None:
+        raise UsageError(f"--club {path}: no [club] section")
+    return club
+
+
+def _join_club(hub: Hub, club: ClubSettings | None, db: Path) -> Hub:
+    """Connect the board to the club's tournament (host/club/board_club.py)."""
+    if club is not None:
+        from keezbord.host.extras import require
+
+        require("club", "the club's MQTT link ([club])")
+        from keezbord.host.club.board_club import BoardClub
+
+        try:
+            BoardClub(hub, club, db).start()
+        except ValueError as e:  # e.g. six seats: three teams, not a club match
+            hub.session.close()
+            raise UsageError(f"[club]: {e}") from None
+    return hub
 
 
 def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int | None, str]:
@@ -267,7 +306,8 @@ def run_run(args: argparse.Namespace) -> int:
         else:
             driver = _real_board(cfg, setup, args.lang)
         # A simulated game is always a new one (in the same journal, never resumed).
-        return Hub.open_run(opts, setup, driver, resume=args.simulate is None)
+        hub = Hub.open_run(opts, setup, driver, resume=args.simulate is None)
+        return _join_club(hub, cfg.club, db)
 
     def banner(url: str) -> None:
         for line in run_banner(url, args.host, db, token, args.lang):

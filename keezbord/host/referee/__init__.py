@@ -12,7 +12,7 @@ referee's own; only its tests reach into them.
 from .heap import freeze_heap
 from .leds import frame
 from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_sig, victim_of
-from .replay import replay
+from .replay import replay, run
 from .state import (
     HINT_LEVELS,
     Config,
@@ -65,6 +65,7 @@ __all__ = [
     "path_holes",
     "pos_sig",
     "replay",
+    "run",
     "setup_from_dict",
     "step",
     "trace_lines",

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -96,6 +96,9 @@ class Hub:
         self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
+        # Called with each input's decision records (the club link, host/club/board_club.py).
+        self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
+        self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
         self._recolour()
 
     def _set_sim(self, sim: SimTable | None) -> None:
@@ -244,12 +247,19 @@ class Hub:
                 )
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
+        for observe in self.observers if records else ():
+            observe(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self._resynced.clear()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
             self.driver.show_leds(self.session.state.leds, self.now())
         self.changed()
+
+    def call_soon(self, fn: Callable[[], None]) -> None:
+        """From another thread (the club link): run ``fn`` on the hub's loop."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(fn)
 
     def changed(self) -> None:
         self.version += 1
@@ -383,6 +393,7 @@ class Hub:
                 coach=self.coach,
             )
         )
+        out["club"] = None if self.club is None else self.club.view()
         self._cache = (self.version, out)
         return out
 

@@ -1,0 +1,230 @@
+"""A board's MQTT link to the tournament, with a durable outbox.
+
+The board logs in with its own name and password (the broker's ACL lets it publish only
+under ``keezbord/board/<name>/``). The session is persistent (clean_session off, QoS 1):
+while the board or the broker is away, the broker keeps what the tournament sent the
+board (acknowledgements, record requests) and paho keeps what the board sends.
+
+Results go through the outbox, a small SQLite file next to the board's journal: a result
+is written there first (one row per match, however often the game reports it), sent on
+every (re)connect until the tournament's ``ack`` names it, then kept as acknowledged.
+A board that was offline for a whole round, even restarted meanwhile, reports its result
+when it is back, and the tournament counts it once (its store keys results by match).
+Unacknowledged results are also sent again every ``resend_s`` seconds while connected:
+a result the broker took while no tournament session existed (the service never started
+yet, or started afresh) is not lost either.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import protocol as p
+
+OUTBOX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match TEXT NOT NULL UNIQUE,
+    payload TEXT NOT NULL,
+    acked REAL
+);
+CREATE TABLE IF NOT EXISTS games (game INTEGER PRIMARY KEY, match TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class ClubSettings:
+    """A board's ``[club]`` section (keezbord/host/config.py)."""
+
+    board: str
+    password: str
+    broker: str = "127.0.0.1"
+    port: int = 1883
+    keepalive: int = 15
+    resend_s: float = 30.0  # unacknowledged results are sent again this often
+
+
+def outbox_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".club-outbox")
+
+
+class Outbox:
+    def __init__(self, path: str | Path) -> None:
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(Path(path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = FULL")  # a result written is a result kept
+        self.db.executescript(OUTBOX_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def bind(self, game: int, match: str) -> None:
+        """The journal's ``game`` is the table's game of ``match``."""
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO games VALUES (?, ?)", (game, match))
+
+    def game_of(self, match: str) -> int | None:
+        with self.lock:
+            row = self.db.execute("SELECT game FROM games WHERE match = ?", (match,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def add(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Keep a result (once per match); returns it with its outbox id."""
+        with self.lock:
+            self.db.execute(
+                "INSERT OR IGNORE INTO outbox (match, payload) VALUES (?, ?)",
+                (msg["match"], json.dumps(msg)),
+            )
+            rid, payload = self.db.execute(
+                "SELECT id, payload FROM outbox WHERE match = ?", (msg["match"],)
+            ).fetchone()
+        out: dict[str, Any] = {**json.loads(payload), "id": int(rid)}
+        return out
+
+    def pending(self) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, payload FROM outbox WHERE acked IS NULL ORDER BY id"
+            ).fetchall()
+        return [{**json.loads(payload), "id": int(rid)} for rid, payload in rows]
+
+    def ack(self, rid: int) -> None:
+        with self.lock:
+            self.db.execute(
+                "UPDATE outbox SET acked = ? WHERE id = ? AND acked IS NULL", (time.time(), rid)
+            )
+
+    def meta(self, key: str) -> str | None:
+        with self.lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+class BoardLink:
+    """The board's MQTT client. ``on_pairing`` gets each (retained) pairing message;
+    ``record_of(game)`` gives a game's trace lines for the tournament's record request."""
+
+    def __init__(
+        self,
+        settings: ClubSettings,
+        outbox: Outbox,
+        on_pairing: Callable[[dict[str, Any]], None],
+        record_of: Callable[[int], list[str] | None],
+    ) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.settings = settings
+        self.outbox = outbox
+        self.on_pairing = on_pairing
+        self.record_of = record_of
+        self.connected = threading.Event()
+        self.pairing: dict[str, Any] | None = None
+        saved = outbox.meta("pairing")
+        if saved:
+            self.pairing = json.loads(saved)
+        name = p.check_board_name(settings.board)
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"keezbord-board-{name}",
+            clean_session=False,
+            protocol=mqtt.MQTTv311,
+        )
+        self.client.username_pw_set(name, settings.password)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self.client.max_queued_messages_set(0)  # keep everything while the broker is away
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.refused: str | None = None  # the broker's reason when it refuses the login
+        self.on_connection: Callable[[bool], None] | None = None  # the page's banner
+        self._stopped = threading.Event()
+
+    # -- running -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect in the background; paho reconnects by itself whenever the link drops."""
+        self._stopped = threading.Event()
+        self.client.connect_async(self.settings.broker, self.settings.port, self.settings.keepalive)
+        self.client.loop_start()
+        threading.Thread(target=self._resend, args=(self._stopped,), daemon=True).start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.connected.clear()
+
+    def _resend(self, stopped: threading.Event) -> None:
+        while not stopped.wait(self.settings.resend_s):
+            if self.connected.is_set():
+                for msg in self.outbox.pending():
+                    self._publish_result(msg)
+
+    # -- sending -----------------------------------------------------------------------
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """A state change of the game (QoS 1, queued while the broker is away)."""
+        self.client.publish(p.board_topic(self.settings.board, "event"), p.encode(msg), qos=p.QOS)
+
+    def report(self, msg: dict[str, Any]) -> None:
+        """A result: into the outbox first, then sent (again on every reconnect until
+        acknowledged)."""
+        kept = self.outbox.add(msg)
+        self._publish_result(kept)
+
+    def _publish_result(self, msg: dict[str, Any]) -> None:
+        self.client.publish(p.board_topic(self.settings.board, "result"), p.encode(msg), qos=p.QOS)
+
+    # -- paho callbacks (its network thread) ----------------------------------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        if rc.is_failure:
+            self.refused = str(rc)
+            return
+        self.refused = None
+        client.subscribe(p.table_topic(self.settings.board, "#"), qos=p.QOS)
+        for msg in self.outbox.pending():
+            self._publish_result(msg)
+        self.connected.set()
+        if self.on_connection is not None:
+            self.on_connection(True)
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        self.connected.clear()
+        if self.on_connection is not None:
+            self.on_connection(False)
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        where = p.split_topic(message.topic)
+        msg = p.decode(message.payload)
+        if where is None or msg is None or where[1] != self.settings.board:
+            return
+        leaf = where[2]
+        if leaf == "pairing":
+            self.pairing = msg
+            self.outbox.set_meta("pairing", json.dumps(msg))
+            self.on_pairing(msg)
+        elif leaf == "ack" and isinstance(msg.get("id"), int):
+            self.outbox.ack(msg["id"])
+        elif leaf == "ask" and isinstance(msg.get("match"), str):
+            game = self.outbox.game_of(msg["match"])
+            lines = self.record_of(game) if game is not None else None
+            self.client.publish(
+                p.board_topic(self.settings.board, "record"),
+                p.encode({"match": msg["match"], "game": game, "trace": lines}),
+                qos=p.QOS,
+            )

@@ -1,0 +1,61 @@
+"""Topics and message shapes between the boards and the tournament (docs/club.md).
+
+A board publishes only under ``keezbord/board/<board>/``:
+  ``event``  game started, progress (moves, pawns home), penalty, time-limit stop (QoS 1)
+  ``result`` a finished game's result, from the board's outbox until acknowledged (QoS 1)
+  ``record`` a game's journal as a trace, when the tournament asks for it (QoS 1)
+The tournament publishes only under ``keezbord/table/<board>/``:
+  ``pairing`` who plays at this table and the round's clock (QoS 1, retained)
+  ``ack``     a result was stored (QoS 1): the board drops it from its outbox
+  ``ask``     send the record of a game (QoS 1)
+The broker's ACL (broker_config.py) enforces exactly this split.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+PREFIX: Final = "keezbord"
+TOURNAMENT_USER: Final = "tournament"
+QOS: Final = 1
+BOARD_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+
+def check_board_name(name: str) -> str:
+    """A board's name is its MQTT login and topic level: lower-case letters, digits, '-'."""
+    if not BOARD_NAME.match(name) or name == TOURNAMENT_USER:
+        raise ValueError(
+            f"board name {name!r}: 1 to 32 of a-z, 0-9 and '-' (not {TOURNAMENT_USER!r})"
+        )
+    return name
+
+
+def board_topic(board: str, leaf: str) -> str:
+    return f"{PREFIX}/board/{board}/{leaf}"
+
+
+def table_topic(board: str, leaf: str) -> str:
+    return f"{PREFIX}/table/{board}/{leaf}"
+
+
+def split_topic(topic: str) -> tuple[str, str, str] | None:
+    """(``board``|``table``, board name, leaf) of one of our topics, else None."""
+    parts = topic.split("/")
+    if len(parts) != 4 or parts[0] != PREFIX or parts[1] not in ("board", "table"):
+        return None
+    return parts[1], parts[2], parts[3]
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def decode(payload: bytes) -> dict[str, Any] | None:
+    """A message as a dict, None if it is not a JSON object (it is then ignored)."""
+    try:
+        msg = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return msg if isinstance(msg, dict) else None

@@ -1,0 +1,90 @@
+// The club scoreboard: redrawn from each view the tournament pushes over /ws.
+"use strict";
+(function () {
+  const T = {
+    tables: { nl: "Tafels", en: "Tables" },
+    standings: { nl: "Stand", en: "Standings" },
+    round: { nl: "Ronde", en: "Round" },
+    board: { nl: "Bord", en: "Board" },
+    home: { nl: "Thuis", en: "Home" },
+    away: { nl: "Uit", en: "Away" },
+    pawns: { nl: "Thuis-pionnen", en: "Pawns home" },
+    moves: { nl: "Zetten", en: "Moves" },
+    result: { nl: "Uitslag", en: "Result" },
+    team: { nl: "Team", en: "Team" },
+    played: { nl: "Gesp.", en: "Played" },
+    won: { nl: "Gew.", en: "Won" },
+    points: { nl: "Punten", en: "Points" },
+    waiting: { nl: "wacht", en: "waiting" },
+    started: { nl: "bezig", en: "playing" },
+    progress: { nl: "bezig", en: "playing" },
+    penalty: { nl: "straf", en: "penalty" },
+    time_limit: { nl: "tijd om", en: "time up" },
+    done: { nl: "klaar", en: "done" },
+    bye: { nl: "vrij", en: "bye" },
+    timeup: { nl: "tijd om", en: "time up" },
+    notstarted: { nl: "nog niet gestart", en: "not started" },
+    late: { nl: "Nog niet binnen", en: "Not in yet" },
+    checked: { nl: "nagespeeld: klopt", en: "replayed: correct" },
+    offline: { nl: "verbinding weg, opnieuw verbinden…", en: "connection lost, reconnecting…" },
+  };
+  let lang = new URLSearchParams(location.search).get("lang") === "en" ? "en" : "nl";
+  let view = null;
+  let skew = 0; // server clock minus ours, so the projector's clock agrees with the boards'
+  const seen = new Map(); // match -> its state when last drawn (to flash fresh results)
+  const t = (k) => (T[k] ? T[k][lang] : k);
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+  function head(table, cols) {
+    table.tHead.innerHTML = "<tr>" + cols.map(([k, num]) => `<th class="${num ? "num" : ""}">${t(k)}</th>`).join("") + "</tr>";
+  }
+
+  function draw() {
+    document.documentElement.lang = lang;
+    $("lang").textContent = lang === "nl" ? "EN" : "NL";
+    document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+    if (!view) return;
+    $("round").textContent = view.round ? `${t("round")} ${view.round}` : "";
+    head($("tables"), [["board"], ["home"], ["away"], ["pawns", 1], ["moves", 1], ["result", 1]]);
+    $("tables").tBodies[0].innerHTML = view.tables.map((m) => {
+      const fresh = m.state === "done" && seen.has(m.match) && seen.get(m.match) !== "done";
+      seen.set(m.match, m.state);
+      const pawns = m.pawns ? `${m.pawns[0]} – ${m.pawns[1]}` : "";
+      let res = t(m.away === null ? "bye" : m.state);
+      if (m.points) res = `${m.points[0]} – ${m.points[1]}` + (m.timed_out ? ` (${t("timeup")})` : "") + (m.verified ? (m.verified === "ok" ? " ✓" : " ⚠") : "");
+      return `<tr class="${m.state}${fresh ? " fresh" : ""}" data-match="${esc(m.match)}"><td>${esc(m.board || "")}</td><td>${esc(m.home)}</td><td>${esc(m.away || "")}</td>` +
+        `<td class="num">${pawns}</td><td class="num">${m.moves ?? ""}</td><td class="num result">${res}</td></tr>`;
+    }).join("");
+    $("late").textContent = view.late.length ? `${t("late")}: ` + view.late.map((l) => `${t("round")} ${l.round} ${l.board}`).join(", ") : "";
+    head($("standings"), [["#", 1], ["team"], ["played", 1], ["won", 1], ["pawns", 1], ["points", 1]]);
+    $("standings").tBodies[0].innerHTML = view.standings.map((r) =>
+      `<tr><td class="num">${r.rank}</td><td>${esc(r.team)}</td><td class="num">${r.played}</td><td class="num">${r.won}</td><td class="num">${r.pawns}</td><td class="num"><b>${r.points}</b></td></tr>`).join("");
+    tick();
+  }
+
+  function tick() {
+    const clock = $("clock");
+    if (!view || !view.round) { clock.textContent = ""; return; }
+    if (!view.ends) { clock.textContent = t("notstarted"); clock.classList.remove("over"); return; }
+    const left = Math.max(0, Math.round(view.ends - (Date.now() / 1000 + skew)));
+    clock.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : t("timeup");
+    clock.classList.toggle("over", left === 0);
+  }
+
+  function connect() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    ws.onmessage = (ev) => {
+      view = JSON.parse(ev.data);
+      skew = view.now - Date.now() / 1000;
+      $("status").textContent = "";
+      draw();
+    };
+    ws.onclose = () => { $("status").textContent = t("offline"); setTimeout(connect, 1000); };
+  }
+
+  $("lang").onclick = () => { lang = lang === "nl" ? "en" : "nl"; draw(); };
+  setInterval(tick, 1000);
+  draw();
+  connect();
+})();

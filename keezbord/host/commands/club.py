@@ -1,0 +1,238 @@
+"""``keezbord club``: a club evening's tournament (docs/club.md).
+
+    keezbord club team add NAME [--players A,B]     a team
+    keezbord club board add NAME                    a table's board (its MQTT login)
+    keezbord club broker-config --out DIR           Mosquitto's conf, passwd, ACL; [club] per board
+    keezbord club serve                             the service: scoreboard, control page, MQTT
+    keezbord club pair [--minutes 50] / start       the next round / its clock (via the broker)
+    keezbord club standings [--json]                the standings as they stand
+    keezbord club sim --boards-dir DIR              simulated tables for every registered board
+
+Every subcommand takes ``--store FILE`` (default ./club.sqlite).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from keezbord.host.commands.web import _port
+from keezbord.host.errors import UsageError
+
+if TYPE_CHECKING:
+    from keezbord.host.club.service import BrokerSettings, Tournament
+    from keezbord.host.club.store import Store
+
+
+def add_club_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", type=Path, default=Path("club.sqlite"), help="the tournament's store")
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    team = sub.add_parser("team", help="add a team")
+    team.add_argument("verb", choices=("add",))
+    team.add_argument("name")
+    team.add_argument("--players", default="", help="the players' names, comma-separated")
+    board = sub.add_parser("board", help="add a table's board (prints its MQTT password)")
+    board.add_argument("verb", choices=("add",))
+    board.add_argument("name", help="a-z, 0-9 and '-' (its MQTT login and topic)")
+    bc = sub.add_parser("broker-config", help="write Mosquitto's configuration for the boards")
+    bc.add_argument("--out", type=Path, required=True, help="folder for the files")
+    bc.add_argument("--port", type=_port, default=1883)
+    bc.add_argument("--bind", default="0.0.0.0", help="address the broker listens on")
+    bc.add_argument("--host", default=None, help="the broker's name the boards use")
+    serve = sub.add_parser("serve", help="scoreboard, control page and the MQTT service")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=_port, default=8080)
+    for sp in (serve, *_broker_users(sub)):
+        sp.add_argument("--broker", default="127.0.0.1", help="the MQTT broker's address")
+        sp.add_argument("--broker-port", type=_port, default=1883)
+    st = sub.add_parser("standings", help="print the standings")
+    st.add_argument("--json", action="store_true")
+
+
+def _broker_users(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> list[argparse.ArgumentParser]:
+    pair = sub.add_parser("pair", help="pair the next round and send each board its pairing")
+    pair.add_argument("--minutes", type=float, default=50.0, help="the round's time limit")
+    start = sub.add_parser("start", help="start the current round's clock at every table")
+    sim = sub.add_parser("sim", help="simulated tables for every registered board")
+    sim.add_argument("--boards-dir", type=Path, required=True, help="folder of the journals")
+    sim.add_argument("--seats", type=int, default=4, choices=(2, 4))
+    sim.add_argument("--move-ms", type=float, default=300.0, help="pause after each move")
+    return [pair, start, sim]
+
+
+def run_club(args: argparse.Namespace) -> int:
+    from keezbord.host.club.store import Store
+
+    if args.action == "broker-config":
+        return _broker_config(args)
+    if args.action not in ("team", "board") and not args.store.exists():
+        raise UsageError(f"{args.store}: no such tournament store (keezbord club team add ...)")
+    if args.action == "pair" and not 0 < args.minutes <= 600:
+        raise UsageError(f"--minutes must be more than 0 and at most 600, not {args.minutes:g}")
+    store = Store(args.store)
+    try:
+        if args.action == "team":
+            players = [x.strip() for x in args.players.split(",") if x.strip()]
+            tid = store.add_team(args.name, players)
+            print(f"team {tid}: {args.name}")
+        elif args.action == "board":
+            pw = store.add_board(args.name)
+            print(
+                f"board {args.name}: password {pw} (keezbord club broker-config writes its [club])"
+            )
+        elif args.action == "standings":
+            _standings(store, args.json)
+        elif args.action == "serve":
+            return _serve(store, args)
+        elif args.action in ("pair", "start"):
+            return _pair_or_start(store, args)
+        elif args.action == "sim":
+            return _sim(store, args)
+        return 0
+    finally:
+        store.close()
+
+
+def _settings(store: Store, args: argparse.Namespace) -> BrokerSettings:
+    from keezbord.host.club.broker_config import tournament_password
+    from keezbord.host.club.service import BrokerSettings
+
+    return BrokerSettings(args.broker, args.broker_port, tournament_password(store))
+
+
+def _connected(t: Tournament, args: argparse.Namespace) -> None:
+    t.start(listen=False)
+    if not t.connected.wait(10):
+        t.stop()
+        raise UsageError(
+            f"no MQTT broker at {args.broker}:{args.broker_port} (or it refused the login)"
+        )
+
+
+def _broker_config(args: argparse.Namespace) -> int:
+    from keezbord.host.club.broker_config import write_broker_config
+    from keezbord.host.club.store import Store
+
+    if not args.store.exists():
+        raise UsageError(f"{args.store}: no such tournament store (add boards first)")
+    with _closing(Store(args.store)) as store:
+        files = write_broker_config(store, args.out, port=args.port, bind=args.bind, host=args.host)
+    print(f"mosquitto -c {files.conf}")
+    for name, f in files.boards.items():
+        print(f"board {name}: copy {f} into its board.toml")
+    return 0
+
+
+class _closing:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __enter__(self) -> Store:
+        return self.store
+
+    def __exit__(self, *exc: object) -> None:
+        self.store.close()
+
+
+def _standings(store: Store, as_json: bool) -> None:
+    from keezbord.host.club.service import Tournament
+
+    rows = Tournament(store).standings()
+    if as_json:
+        print(json.dumps([r.__dict__ for r in rows], ensure_ascii=False))
+        return
+    print(f"{'#':>2}  {'team':<24} {'played':>6} {'won':>4} {'pawns':>5} {'points':>6}")
+    for i, r in enumerate(rows, 1):
+        print(f"{i:>2}  {r.name:<24} {r.played:>6} {r.won:>4} {r.pawns:>5} {r.points:>6}")
+
+
+def _serve(store: Store, args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("web", "the scoreboard")
+    require("club", "the club's MQTT link")
+    import uvicorn
+
+    from keezbord.host.club.scoreboard import create_app
+    from keezbord.host.club.service import Tournament
+    from keezbord.host.roles import TokenStore
+
+    tokens = TokenStore(args.store.with_name(args.store.name + ".tokens.json")).load()
+    from keezbord.host.commands.web import _lan_address, _listen
+
+    sock = _listen(args.host, args.port)  # a port in use is one line, before anything runs
+    t = Tournament(store, _settings(store, args))
+    app = create_app(t, tokens)
+    host = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    base = f"http://{host}:{sock.getsockname()[1]}"
+    print(
+        f"keezbord club: scoreboard {base}/  control {base}/control?token={tokens.referee}",
+        flush=True,
+    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0 if server.started else 1
+
+
+def _pair_or_start(store: Store, args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("club", "the club's MQTT link")
+    from keezbord.host.club.service import Tournament
+
+    t = Tournament(store, _settings(store, args))
+    _connected(t, args)
+    try:
+        if args.action == "pair":
+            no = t.pair_next(args.minutes)
+            for m in t.pairings(no):
+                if m["match"] is not None:
+                    print(f"round {no}: {m['board']}: {m['home']['name']} - {m['away']['name']}")
+                else:
+                    print(f"round {no}: {m['board']}: no game this round")
+        else:
+            t.start_clock()
+            print("clock started at every table")
+        time.sleep(0.5)  # let paho hand the retained pairings to the broker
+    finally:
+        t.stop()
+    return 0
+
+
+def _sim(store: Store, args: argparse.Namespace) -> int:
+    from keezbord.host.extras import require
+
+    require("club", "the club's MQTT link")
+    from keezbord.host.club.board_link import ClubSettings
+    from keezbord.host.club.sim_board import SimBoard
+
+    boards = store.boards()
+    if not boards:
+        raise UsageError("no boards registered (keezbord club board add NAME)")
+    args.boards_dir.mkdir(parents=True, exist_ok=True)
+    sims = [
+        SimBoard(
+            ClubSettings(name, pw, args.broker, args.broker_port),
+            args.boards_dir / f"{name}.sqlite",
+            seats=args.seats,
+            move_ms=args.move_ms,
+        )
+        for name, pw in boards.items()
+    ]
+    for s in sims:
+        s.start()
+    print(f"keezbord club sim: {len(sims)} simulated tables; Ctrl-C stops", flush=True)
+    try:
+        while True:
+            time.sleep(1)
+    finally:
+        for s in sims:
+            s.stop()
