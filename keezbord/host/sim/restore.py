@@ -7,10 +7,12 @@ Pure: no time, no I/O.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 from keezbord.engine.position import NEST, Position
-from keezbord.host.referee import colours, nest_seat
+from keezbord.host.events import HoleEvent
+from keezbord.host.referee import RefereeState, colours, nest_seat
+from keezbord.host.sim.pawns import PawnTracker
 
 
 def put_back(pos: Position, sensed: frozenset[str]) -> list[tuple[Literal["lift", "place"], str]]:
@@ -32,3 +34,34 @@ def put_back(pos: Position, sensed: frozenset[str]) -> list[tuple[Literal["lift"
     for frm, to in zip(lifts, places, strict=False):
         steps += [("lift", frm), ("place", to)]
     return steps
+
+
+class TableHost(Protocol):
+    """What putting the board back needs of the running game (the web hub)."""
+
+    pawns: PawnTracker
+
+    @property
+    def referee_state(self) -> RefereeState: ...
+
+    def feed(self, event: HoleEvent) -> object: ...
+
+    def now(self) -> int: ...
+
+    def changed(self) -> None: ...
+
+    def track(self, ev: HoleEvent, seat_hint: int | None = None) -> None: ...
+
+
+def put_back_on(host: TableHost) -> None:
+    """After an undo in the simulator: the table puts the pawns back itself (no flag, the
+    bots play on), each lift and place through the referee like a hand's; the colours
+    then follow the position."""
+    st = host.referee_state
+    for action, hole in put_back(st.pos, st.sensed):
+        ev = HoleEvent(host.now(), action, hole)
+        host.track(ev)
+        host.feed(ev)
+    st = host.referee_state
+    host.pawns.recolour(st.pos, st.sensed)
+    host.changed()

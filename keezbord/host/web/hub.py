@@ -32,7 +32,6 @@ from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
-from keezbord.host.sim.restore import put_back
 from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
 from . import page, requests
@@ -313,18 +312,8 @@ class Hub:
         requests.handle(self, msg, control)
 
     def undo(self) -> None:
-        if self.bots is not None:
-            self.bots.cancel()
         effects = self.session.undo_last_move(self.now())
         self._after(effects)
-        if self.sim is not None:  # the simulated table puts the pawns back itself
-            st = self.session.state
-            for action, hole in put_back(st.pos, st.sensed):
-                ev = HoleEvent(self.now(), action, hole)
-                self.track(ev)
-                self.feed(ev)
-            self._recolour()
-            self.changed()
 
     def new_game(self, msg: Mapping[str, Any]) -> None:
         """Start a new game (the old one stays in the journal)."""

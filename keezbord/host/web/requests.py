@@ -13,6 +13,7 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import HINT_LEVELS, Overrule
+from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import check_kinds
 
 if TYPE_CHECKING:
@@ -82,7 +83,11 @@ def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
     elif kind == "give":
         _give(hub, msg)
     elif kind == "undo":
+        if hub.bots is not None:
+            hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
         hub.undo()
+        if hub.sim is not None:
+            put_back_on(hub)  # the simulated table puts the pawns back itself
     elif kind == "penalty":
         offender = msg.get("seat")
         if (
