@@ -95,6 +95,12 @@ ensure_emulator() {
     fi
 }
 
+ensure_appliance_tools() {
+    # tests/appliance: systemd-analyze verifies the generated units (Debian's systemd),
+    # zbarimg reads the page's QR code back (zbar-tools).
+    apt_install systemd:systemd-analyze zbar-tools:zbarimg
+}
+
 case "${1:-}" in
     sim)
         shift
@@ -107,6 +113,7 @@ case "${1:-}" in
         ensure_chromium
         ensure_mosquitto
         ensure_emulator
+        ensure_appliance_tools
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         "$VENV/bin/ruff" format --check .

@@ -200,6 +200,40 @@ def _move_holes(pos: Position, cand: Candidate) -> tuple[str, ...]:
 def explain(before: Position, card: str, after: Position) -> Reason | None:
     """None if ``after`` follows from ``before`` by one legal move of ``card`` (by the
     seat to play); else why not."""
+    reason = _explain(before, card, after)
+    if reason is None or before.topology != after.topology:
+        return reason
+    # Only another seat's pawns moved: say whose they are and who is to play (a rule of
+    # that other seat's pawn, such as its own start hole, would only mislead).
+    moved = [s for s in range(before.seats) if before.pawns[s] != after.pawns[s]]
+    ctl = before.controlled_seat(before.turn)
+    if moved and ctl not in moved and reason.code != JACK_NOT_OWN:
+        return Reason(NOT_YOUR_PAWN, _someone_elses(before, moved), reason.holes)
+    return reason
+
+
+def _someone_elses(pos: Position, moved: list[int]) -> Text:
+    mover = pos.turn
+    ctl = pos.controlled_seat(mover)
+    owners = [SEAT_COLOURS[s] for s in moved]
+    own_nl, own_en = " en ".join(c.nl for c in owners), " and ".join(c.en for c in owners)
+    who = SEAT_COLOURS[mover]
+    cnl, cen = _colour(ctl)
+    whose = (
+        Text(f"de eigen ({cnl}) pionnen", f"its own ({cen}) pawns")
+        if ctl == mover
+        else Text(f"de {cnl} pionnen van de partner", f"its partner's {cen} pawns")
+    )
+    one = len(moved) == 1
+    return Text(
+        f"{'die pion is' if one else 'die pionnen zijn'} van {own_nl}; {who.nl} is aan zet "
+        f"en verplaatst alleen {whose.nl}",
+        f"{'that pawn is' if one else 'those pawns are'} {own_en}'s; {who.en} is to play "
+        f"and moves only {whose.en}",
+    )
+
+
+def _explain(before: Position, card: str, after: Position) -> Reason | None:
     if before.topology != after.topology or before.profile != after.profile:
         return Reason(
             "other_board",

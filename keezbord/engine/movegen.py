@@ -214,7 +214,12 @@ def apply_part(pos: Position, part: Part) -> Position:
                 victim = occ % BLOCKADE
                 _move_pawn(pawns, victim, FRESH if occ >= BLOCKADE else dest, NEST)
         _move_pawn(pawns, part.seat, part.frm, part.to)
-    return pos.replace(pawns=tuple(tuple(sorted(p)) for p in pawns))
+    # Rows a part did not touch stay the old position's tuples (a long game's history
+    # holds a position per move: shared rows keep it small).
+    old = pos.pawns
+    return pos.replace(
+        pawns=tuple(old[i] if p == list(old[i]) else tuple(sorted(p)) for i, p in enumerate(pawns))
+    )
 
 
 def _move_pawn(pawns: list[list[int]], seat: int, frm: int, to: int) -> None:

@@ -16,10 +16,11 @@ from keezbord.host.errors import UsageError
 
 # extra -> the top-level modules it brings (import names, not package names)
 EXTRAS: Final[dict[str, tuple[str, ...]]] = {
-    "web": ("starlette", "uvicorn", "websockets"),
+    "web": ("starlette", "uvicorn", "websockets", "segno"),
     "board": ("cairosvg", "cairocffi"),
     "pico": ("serial", "mpremote"),
     "club": ("paho",),
+    "appliance": ("zeroconf",),
 }
 # The Pi-direct backends: one extra per Pi generation (docs/drivers.md).
 PI_MODULES: Final = (

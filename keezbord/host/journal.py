@@ -13,6 +13,8 @@ A game is rebuilt by replaying its inputs through the pure referee (session.py).
 
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
 ``decisions`` (game, seq of the input that caused it, JSON with reasons in nl and en).
+The schema's version and its migrations (since version 1 ``games`` also holds the keezbord
+version that started the game): journal_schema.py.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from keezbord.host.journal_schema import NewerJournalError, migrate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -72,10 +76,14 @@ class Journal:
                 self.db.execute("PRAGMA synchronous = FULL")
                 self._sync_full = True
                 self.db.executescript(SCHEMA)
+                migrate(self.db)
             self.db.execute("SELECT 1 FROM games LIMIT 1")
         except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
             raise JournalError(f"{self.path}: not a keezbord journal ({e})") from None
+        except NewerJournalError as e:
+            self.db.close()
+            raise JournalError(f"{self.path}: {e}") from None
 
     # -- writing ---------------------------------------------------------------------
 
@@ -83,8 +91,11 @@ class Journal:
         if not self._sync_full:
             self.db.execute("PRAGMA synchronous = FULL")
             self._sync_full = True
+        from keezbord import __version__
+
         cur = self.db.execute(
-            "INSERT INTO games (created, setup) VALUES (?, ?)", (time.time(), json.dumps(setup))
+            "INSERT INTO games (created, setup, version) VALUES (?, ?, ?)",
+            (time.time(), json.dumps(setup), __version__),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -139,6 +150,10 @@ class Journal:
                 if json.loads(setup).get("mode", "run") == mode:
                     return int(gid)
         return None
+
+    def game_ids(self) -> list[int]:
+        """Every game in the journal, oldest first."""
+        return [int(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id")]
 
     def game(self, game: int | None) -> int:
         gid = self.latest_game() if game is None else game

@@ -127,9 +127,10 @@ class GameSession:
 
     # -- views -----------------------------------------------------------------------
 
-    def snapshot(self, lang: str = "en") -> dict[str, Any]:
+    def snapshot(self, lang: str = "en", history: bool = True) -> dict[str, Any]:
         """Everything a web page shows, JSON-able. Reasons come in both languages
-        (``{"nl": ..., "en": ...}``); ``lang`` only picks the ``text`` of the flag."""
+        (``{"nl": ..., "en": ...}``); ``lang`` only picks the ``text`` of the flag.
+        ``history=False``: without the history (the web page keeps its own, per move)."""
         s = self.state
         topo = s.pos.topology
         table = s.table
@@ -162,7 +163,7 @@ class GameSession:
                     "move": r.text,
                     **({"overruled": r.overruled} if r.overruled else {}),
                 }
-                for r in s.history
+                for r in (s.history if history else ())
             ],
             "decisions": list(self.recent),
             "leds": dict(s.leds),

@@ -18,6 +18,7 @@ from clihelp import Server, assert_one_line_error, run
 
 from keezbord.host.commands.web import run_banner
 from keezbord.host.journal import Journal
+from keezbord.host.roles import Tokens
 
 LOCAL = ("--host", "127.0.0.1")
 
@@ -140,7 +141,7 @@ def test_run_simulate_and_sim_share_the_journal_export_finds(tmp_path: Path) -> 
     assert sum('"type": "move"' in line for line in replayed.stdout.splitlines()) >= 1
     # A second simulated run starts a new game in the same journal; nothing is deleted.
     with Server(tmp_path, "run", *LOCAL, "--port", "0", "--simulate", "3") as srv:
-        srv.wait_for(lambda line: line.startswith("control token:"))
+        srv.wait_for(lambda line: line.startswith("referee (control):"))
     with Journal(tmp_path / "games.sqlite", readonly=True) as j:
         assert [j.setup(g)["mode"] for g in (1, 2, 3)] == ["simulated", "sim", "simulated"]
 
@@ -160,14 +161,21 @@ def test_system_config_is_used_when_there_is_no_local_one(tmp_path: Path) -> Non
 
 
 def test_run_says_it_listens_everywhere_and_where_spectators_look() -> None:
-    lines = run_banner("http://0.0.0.0:8000/", "0.0.0.0", Path("j.sqlite"), "tok", "en")
+    tokens = Tokens(referee="tok", player="ptok")
+    lines = run_banner("http://0.0.0.0:8000/", "0.0.0.0", Path("j.sqlite"), tokens, "en")
     assert any("listening on every interface" in line for line in lines)
     spect = next(line for line in lines if "spectators open" in line)
     url = re.search(r"spectators open (http://\S+)", spect)
     assert url is not None and "0.0.0.0" not in url[1] and url[1].endswith(":8000/")
-    local = run_banner("http://127.0.0.1:8000/", "127.0.0.1", Path("j.sqlite"), "tok", "nl")
+    local = run_banner("http://127.0.0.1:8000/", "127.0.0.1", Path("j.sqlite"), tokens, "nl")
     assert not any("netwerk" in line for line in local)
-    assert local[-1].startswith("beheercode: tok")
+    # The three links (issue 13, roles): spectators, players, referee.
+    assert local[-3:] == [
+        "toeschouwers (alleen kijken): http://127.0.0.1:8000/",
+        "spelers: http://127.0.0.1:8000/?token=ptok",
+        "scheidsrechter (beheer): http://127.0.0.1:8000/?token=tok",
+    ]
+    assert lines[-1] == f"referee (control): {url[1]}?token=tok"
 
 
 def test_speed_help_says_smaller_is_faster(tmp_path: Path) -> None:
@@ -179,7 +187,7 @@ def test_run_without_a_pico_says_so_and_again_when_it_connects(tmp_path: Path) -
     link = tmp_path / "ttyPICO"  # a symlink to a pseudo-terminal, made later
     _config(tmp_path, f'[scanner]\nport = "{link}"\n[rfid]\nreader = "none"\n')
     with Server(tmp_path, "run", *LOCAL, "--port", "0") as srv:
-        srv.wait_for(lambda line: line.startswith("control token:"))
+        srv.wait_for(lambda line: line.startswith("referee (control):"))
         missing = srv.wait_for(lambda line: "no Pico" in line)
         assert str(link) in missing
         master, slave = pty.openpty()
@@ -206,3 +214,18 @@ def test_selftest_writes_files_only_where_asked(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert json.loads(rep.read_text())["ok"] is True
     assert "in orde" in rep.with_suffix(".txt").read_text()
+
+
+def test_sim_prints_three_new_links_at_every_start(tmp_path: Path) -> None:
+    # Issue 13, roles: spectators, players, referee; new tokens at every start.
+    def links() -> list[str]:
+        with Server(tmp_path, "sim", *LOCAL, "--port", "0", "--no-browser") as srv:
+            ref = srv.wait_for(lambda line: line.startswith("referee (control): "))
+            return [ln for ln in srv.lines if ln.startswith(("spectators", "players"))] + [ref]
+
+    first, second = links(), links()
+    assert re.fullmatch(r"spectators \(watch only\): http://127\.0\.0\.1:\d+/", first[0])
+    assert re.fullmatch(r"players: http://127\.0\.0\.1:\d+/\?token=\S+", first[1])
+    assert re.fullmatch(r"referee \(control\): http://127\.0\.0\.1:\d+/\?token=\S+", first[2])
+    tokens = [ln.rsplit("=", 1)[1] for ln in first[1:] + second[1:]]
+    assert len(set(tokens)) == 4  # players' and referee's differ, and change every start

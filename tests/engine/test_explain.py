@@ -243,3 +243,15 @@ def test_explain_without_a_legal_move_gives_the_no_move_reason() -> None:
     p = board(4, {0: ["T14"], 1: ["S"]})
     r = _reason(p, "5", p)
     assert r.code == "blockade_pass"
+
+
+def test_another_seats_pawn_says_whose_and_who_is_to_play() -> None:
+    # Issue 13, defect 8: red to play brings blue's pawn out; the rule of blue's start
+    # hole would mislead: the reason names the owner and the seat to play.
+    r = _reason(board(4, {}), "K", board(4, {1: ["S"]}))
+    assert r.code == "not_your_pawn"
+    assert r.text.en == "That pawn is blue's; red is to play and moves only its own (red) pawns"
+    assert (
+        r.text.nl
+        == "Die pion is van blauw; rood is aan zet en verplaatst alleen de eigen (rode) pionnen"
+    )

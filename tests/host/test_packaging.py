@@ -94,8 +94,17 @@ def test_the_wheel_carries_the_firmware(wheel: Path) -> None:
     assert main_py == (ROOT / "firmware" / "main.py").read_bytes()
 
 
-PI4 = {"rpi-lgpio", "spidev", "rpi-ws281x", "adafruit-circuitpython-neopixel", "pyserial"}
+# "keezbord": keezbord[appliance] (mDNS), which every board's Pi wants (issue 16).
+PI4 = {
+    "rpi-lgpio",
+    "spidev",
+    "rpi-ws281x",
+    "adafruit-circuitpython-neopixel",
+    "pyserial",
+    "keezbord",
+}
 PI5 = {
+    "keezbord",
     "rpi-lgpio",
     "spidev",
     "adafruit-circuitpython-neopixel",
@@ -113,6 +122,10 @@ def test_each_pi_extra_installs_that_pis_backends_on_a_pi(wheel: Path, machine: 
     assert _extra(meta, "pi5", "Linux", machine) == PI5
     assert _extra(meta, "pi", "Linux", machine) == {"keezbord"}  # keezbord[pi4,pi5]
     assert any(r.startswith("keezbord[pi4,pi5]") for r in meta.get_all("Requires-Dist") or [])
+    appliance = [
+        r for r in meta.get_all("Requires-Dist") or [] if r.startswith("keezbord[appliance]")
+    ]
+    assert len(appliance) == 2  # from pi4 and from pi5
 
 
 def test_the_pi4_extra_covers_the_armv6l_pis(wheel: Path) -> None:
@@ -208,10 +221,11 @@ def test_firmware_install_copies_every_module_main_py_imports() -> None:
 # -- the extras and the base install (issue 12) ------------------------------------------
 
 BASE_EXTRAS = {
-    "web": {"starlette", "uvicorn", "websockets"},
+    "web": {"starlette", "uvicorn", "websockets", "segno"},
     "board": {"cairosvg"},
     "pico": {"pyserial", "mpremote"},
     "club": {"paho-mqtt"},
+    "appliance": {"zeroconf"},
 }
 
 
@@ -243,7 +257,7 @@ def test_all_is_every_extra_that_installs_anywhere_and_never_the_pi_backends(
         for r in meta.get_all("Requires-Dist") or []
         if Requirement(r).name == "keezbord" and "all" in str(Requirement(r).marker)
     ]
-    assert req.extras == set(BASE_EXTRAS)  # web, board, pico, club: no pi4/pi5/pi
+    assert req.extras == set(BASE_EXTRAS)  # web, board, pico, club, appliance: no pi4/pi5/pi
 
 
 def _help_commands() -> list[list[str]]:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from web_helpers import opening_seed
+from web_helpers import link, opening_seed, options
 
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
 def sim(db: Path, kinds: list[str], seed: int) -> Callable[[], Hub]:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.15, think_ms=300)
+    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
     return lambda: Hub.open_sim(opts, kinds=kinds)
 
 
@@ -32,7 +32,7 @@ def centre(page: Any, hole: str) -> tuple[float, float]:
 def test_a_game_by_mouse_with_bots(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
-    page.goto(srv.url + "/?lang=nl")
+    page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert "rood (jij)" in page.inner_text("#status")
     page.click(f".card[data-card='{card}']")
@@ -72,7 +72,7 @@ def test_illegal_placement_by_keyboard_and_language(
 ) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
-    page.goto(srv.url + "/?lang=nl")
+    page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     # Keyboard only: focus a card and press Enter, then holes with Space and Enter.
     page.focus(f".card[data-card='{card}']")
@@ -117,7 +117,7 @@ def test_a_restart_resumes_the_game_on_the_page(serve: Serve, page: Any, tmp_pat
     seed, card = opening_seed()
     db = tmp_path / "g.sqlite"
     srv = serve(sim(db, ["human"] * 4, seed))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     page.click(f".card[data-card='{card}']")
     page.click(".hole[data-hole='N0.1']")
@@ -128,7 +128,7 @@ def test_a_restart_resumes_the_game_on_the_page(serve: Serve, page: Any, tmp_pat
     srv.stop()
     page.wait_for_selector("#conn:has-text('connection lost')")
     srv2 = serve(sim(db, ["human"] * 4, seed + 99))
-    page.goto(srv2.url + "/?lang=en")
+    page.goto(link(srv2, lang="en"))
     page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")
     assert "red brings a pawn out" in page.inner_text("#moves")
     assert page.inner_text("#cards") == hand  # seat 1's hand, dealt from the same seed

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_run_mode import FakeGpio, nests
-from web_helpers import opening_seed
+from web_helpers import link, opening_seed, options
 
 from keezbord.engine.game import Game
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
 def sim(db: Path, kinds: list[str], seed: int, **kw: Any) -> Callable[[], Hub]:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.15, think_ms=300)
+    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
     return lambda: Hub.open_sim(opts, kinds=kinds, **kw)
 
 
@@ -50,7 +50,7 @@ def test_partner_exchange_by_keyboard_then_play_goes_on(
             teams="pairs",
         )
     )
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector("#cards .card.give")
     assert "choose a card for your partner" in page.inner_text("#tray-title")
     assert page.locator("#cards .card.give").count() == 5
@@ -93,12 +93,12 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
 ) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "s.sqlite", ["human"] * 4, seed))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert not page.is_visible("#nk-controls") and not page.is_visible("#penalty")
     srv.stop()
     srv = serve(sim(tmp_path / "nk.sqlite", ["human"] * 4, seed, profile="nk"))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert page.is_visible("#penalty") and page.is_visible("#time-limit")
     assert "50:00" in page.inner_text("#clock")
@@ -131,7 +131,7 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
     page.wait_for_selector("#flag", state="hidden")
     assert page.locator(".hole[data-hole='T0'] .pawn").get_attribute("visibility") == "hidden"
     assert page.get_attribute(".hole[data-hole='T0']", "data-led") is None
-    assert page.inner_text("#log").splitlines()[0] == "Board put right"
+    assert page.inner_text("#log").splitlines()[0].endswith(" · Board put right")
     shot(page, "10-nk-put-right")
 
 
@@ -139,10 +139,10 @@ def test_board_health_panel_shows_a_chattering_switch(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     gpio = FakeGpio(nests())
-    opts = HubOptions(mode="run", db=tmp_path / "r.sqlite", token="secret", health_ms=50)
+    opts = options(tmp_path / "r.sqlite", mode="run", health_ms=50)
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
     srv = serve(lambda: Hub.open_run(opts, setup, gpio.board))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector("#health:not([hidden]) [data-health='sensors']")
     assert "link to the board ok" in page.inner_text("#health-list")
     assert page.locator("#health-list li.err").count() == 0

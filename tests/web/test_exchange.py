@@ -13,16 +13,17 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from test_protocol import hello, until
+from web_helpers import options, ws_path
 
 from keezbord.engine.game import Game
 from keezbord.host.web.app import create_app
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def app(db: Path, seed: int, kinds: list[str]) -> Any:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.05, think_ms=100)
+    opts = options(db, seed=seed, bot_speed=0.05, think_ms=100)
     return create_app(lambda: Hub.open_sim(opts, kinds=kinds, profile="reiseditie", teams="pairs"))
 
 
@@ -32,7 +33,7 @@ def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite"
     with (
         TestClient(app(db, seed, ["human", "greedy", "greedy", "greedy"])) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         ex = s["exchange"]
@@ -53,7 +54,7 @@ def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
     # A restart remembers the choice: the hands are the same, nothing is asked again.
     with (
         TestClient(app(db, seed + 1, ["human", "greedy", "greedy", "greedy"])) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         assert s["exchange"] is None
@@ -64,7 +65,7 @@ def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
 def test_two_human_seats_each_choose(tmp_path: Path) -> None:
     with (
         TestClient(app(tmp_path / "g.sqlite", 3, ["human", "human", "greedy", "greedy"])) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         assert s["exchange"]["waiting"] == [0, 1] and s["exchange"]["seat"] == 0

@@ -21,12 +21,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from web_helpers import link, options, ws_path
+
 from keezbord.engine.position import Position
 from keezbord.host.drivers.leds import DEFAULT_STYLES
 from keezbord.host.events import CardTap
 from keezbord.host.referee.recognize import board_of
 from keezbord.host.web.app import create_app
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -47,7 +49,7 @@ POSITION = {
 def start(serve: Serve, db: Path, hints: str) -> tuple[LiveServer, FakeGpio]:
     pos = Position.from_dict(POSITION)
     gpio = FakeGpio(sorted(board_of(pos)))
-    opts = HubOptions(mode="run", db=db, token="secret")
+    opts = options(db, mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "hints": hints, "position": POSITION}
     return serve(lambda: Hub.open_run(opts, setup, gpio.board)), gpio
 
@@ -61,7 +63,7 @@ def test_full_hint_lit_on_the_strip_and_named_on_the_page(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     srv, gpio = start(serve, tmp_path / "h.sqlite", "full")
-    page.goto(srv.url + "/?lang=nl")
+    page.goto(link(srv, lang="nl"))
     page.wait_for_selector(".hole[data-hole='T9']")
     tap(srv, "5")
     page.wait_for_selector(".hole[data-hole='T9'][data-led='hint']", timeout=15000)
@@ -86,7 +88,7 @@ def test_full_hint_lit_on_the_strip_and_named_on_the_page(
 
 def test_coach_speaks_after_the_worse_move(serve: Serve, page: Any, tmp_path: Path) -> None:
     srv, gpio = start(serve, tmp_path / "c.sqlite", "coach")
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(".hole[data-hole='T40']")
     tap(srv, "5")
     time.sleep(0.3)
@@ -106,11 +108,11 @@ def test_coach_speaks_after_the_worse_move(serve: Serve, page: Any, tmp_path: Pa
 
 def test_search_bots_in_the_simulator_and_never_a_coach_for_bots(tmp_path: Path) -> None:
     # The players list accepts "search"; bots' moves are never coached.
-    opts = HubOptions(db=tmp_path / "s.sqlite", seed=4, bot_speed=0.02, think_ms=50)
+    opts = options(tmp_path / "s.sqlite", seed=4, bot_speed=0.02, think_ms=50)
     app = create_app(
         lambda: Hub.open_sim(opts, kinds=["search", "greedy", "search", "greedy"], hints="coach")
     )
-    with TestClient(app) as c, c.websocket_connect("/ws") as ws:
+    with TestClient(app) as c, c.websocket_connect(ws_path()) as ws:
         _, s = hello(ws)
         assert [p["kind"] for p in s["players"]] == ["search", "greedy", "search", "greedy"]
         s = until(ws, lambda s: len(s["history"]) >= 4 or s["coach"] is not None, limit=4000)

@@ -13,23 +13,23 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from test_protocol import hello, play_opening, sim_app, until
-from web_helpers import opening_seed
+from web_helpers import opening_seed, options, ws_path
 
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.web.app import create_app
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def nk_app(db: Path, seed: int) -> Any:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.05, think_ms=100)
+    opts = options(db, seed=seed, bot_speed=0.05, think_ms=100)
     return create_app(lambda: Hub.open_sim(opts, kinds=["human"] * 4, profile="nk"))
 
 
 def test_penalty_from_the_page_sends_the_pawn_back_and_the_board_follows(tmp_path: Path) -> None:
     seed, card = opening_seed()
-    with TestClient(nk_app(tmp_path / "g.sqlite", seed)) as c, c.websocket_connect("/ws") as ws:
+    with TestClient(nk_app(tmp_path / "g.sqlite", seed)) as c, c.websocket_connect(ws_path()) as ws:
         _, s = hello(ws)
         assert s["profile"] == "nk" and card in s["hand"]["cards"]
         assert s["clock"]["limit_ms"] == 50 * 60_000 and s["clock"]["running"]
@@ -62,7 +62,7 @@ def test_penalty_needs_nk_and_the_token(tmp_path: Path) -> None:
     seed, _ = opening_seed()
     with (
         TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         assert s["clock"]["limit_ms"] is None
@@ -70,14 +70,14 @@ def test_penalty_needs_nk_and_the_token(tmp_path: Path) -> None:
             ws.send_json(msg)
             assert ws.receive_json()["text"]["en"] == "only with the nk profile"
     board = FakeBoard()
-    opts = HubOptions(mode="run", db=tmp_path / "r.sqlite", token="secret")
+    opts = options(tmp_path / "r.sqlite", mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "profile": "nk"}
     with TestClient(create_app(lambda: Hub.open_run(opts, setup, board))) as c:
         with c.websocket_connect("/ws") as ws:
             hello(ws)
             ws.send_json({"type": "penalty", "seat": 0})
-            assert ws.receive_json()["text"]["en"] == "this needs the control token"
-        with c.websocket_connect("/ws?token=secret") as ws:
+            assert ws.receive_json()["text"]["en"] == "this needs the referee's link"
+        with c.websocket_connect(ws_path()) as ws:
             hello(ws)
             ws.send_json({"type": "penalty", "seat": 9, "id": 3})
             assert ws.receive_json()["text"]["en"] == "choose a seat"

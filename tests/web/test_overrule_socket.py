@@ -11,6 +11,7 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import time
     from starlette.testclient import TestClient
 
 from test_protocol import hello, run_app, until
+from web_helpers import ws_path
 
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.events import CardTap
@@ -22,8 +23,8 @@ def test_overrule_needs_the_token_and_shows_in_history_and_export(tmp_path: Path
         with c.websocket_connect("/ws") as ws:
             hello(ws)
             ws.send_json({"type": "overrule", "reason": "x"})
-            assert ws.receive_json()["text"]["en"].startswith("this needs the control token")
-        with c.websocket_connect("/ws?token=secret") as ws:
+            assert ws.receive_json()["text"]["en"].startswith("this needs the referee's link")
+        with c.websocket_connect(ws_path()) as ws:
             hello(ws)
             board.put(CardTap(0, "K"))
             until(ws, lambda s: s["card"] == "K")

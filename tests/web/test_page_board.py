@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_run_mode import FakeGpio, nests
-from web_helpers import opening_seed, sim_hub_at
+from web_helpers import link, opening_seed, options, sim_hub_at
 
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ EMPTY = ["N", "N", "N", "N"]
 
 
 def sim(db: Path, kinds: list[str], seed: int) -> Callable[[], Hub]:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.15, think_ms=300)
+    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
     return lambda: Hub.open_sim(opts, kinds=kinds)
 
 
@@ -45,7 +45,7 @@ def test_undo_in_the_simulator_puts_the_pawns_back_and_the_bots_play_on(
 ) -> None:
     seed, _ = opening_seed(0)
     srv = serve(sim(tmp_path / "g.sqlite", ["greedy", "human", "human", "human"], seed))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     # The bot (red) opens; then it is blue's (a person's) turn.
     page.wait_for_function("window.keezbord.state?.history.length === 1", timeout=20000)
     first = page.evaluate("window.keezbord.state.history[0].move")
@@ -67,10 +67,10 @@ def test_undo_on_a_real_board_names_what_to_put_back(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     gpio = FakeGpio(nests())
-    opts = HubOptions(mode="run", db=tmp_path / "r.sqlite", token="secret")
+    opts = options(tmp_path / "r.sqlite", mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
     srv = serve(lambda: Hub.open_run(opts, setup, gpio.board))
-    page.goto(srv.url + "/?lang=en&token=secret")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(".hole[data-hole='N0.1']")
     gpio.set("N0.1", False)
     page.wait_for_selector(".hole[data-hole='T0'][data-led='target']")
@@ -102,7 +102,7 @@ def test_restore_guidance_labels_its_holes_and_offers_both_ways_out(
 ) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.click(f".card[data-card='{card}']")
     page.click(".hole[data-hole='N0.1']")
     page.wait_for_selector(".hole[data-hole='T0'][data-led='target']")
@@ -147,7 +147,7 @@ def test_capture_by_click_then_the_victim_home(serve: Serve, page: Any, tmp_path
     # Seed 0: red to play with an 8; red on T2, yellow on T10.
     pawns = [["T2", "N", "N", "N"], EMPTY, ["T10", "N", "N", "N"], EMPTY]
     srv = serve(sim_hub_at(tmp_path / "g.sqlite", 0, pawns))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.click(".card[data-card='8']")
     page.click(".hole[data-hole='T2']")
     page.wait_for_selector(".hole[data-hole='T10'][data-led='target']")
@@ -177,7 +177,7 @@ def test_capture_with_the_victim_carried_home_first(
 ) -> None:
     pawns = [["T2", "N", "N", "N"], EMPTY, ["T10", "N", "N", "N"], EMPTY]
     srv = serve(sim_hub_at(tmp_path / "g.sqlite", 0, pawns))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.click(".card[data-card='8']")
     page.click(".hole[data-hole='T10']")  # the victim off first
     page.wait_for_selector("#inhand button.held")
@@ -196,7 +196,7 @@ def test_seven_split_says_the_steps_left_and_lights_the_pawns(
     # Seed 38: red to play with a 7; red on T2 and T20.
     pawns = [["T2", "T20", "N", "N"], EMPTY, EMPTY, EMPTY]
     srv = serve(sim_hub_at(tmp_path / "g.sqlite", 38, pawns))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.click(".card[data-card='7']")
     page.click(".hole[data-hole='T2']")
     page.wait_for_selector("#inhand button.held")
@@ -214,7 +214,7 @@ def test_seven_split_says_the_steps_left_and_lights_the_pawns(
 def test_bot_moves_are_marked_and_fly(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.click(f".card[data-card='{card}']")
     page.click(".hole[data-hole='N0.1']")
     page.wait_for_selector("#inhand button.held")

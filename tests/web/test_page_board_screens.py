@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot, start_server
-from web_helpers import opening_seed
+from web_helpers import link, opening_seed, options
 
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
 def sim(db: Path, kinds: list[str], seed: int, seats: int = 4) -> Callable[[], Hub]:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.15, think_ms=300)
+    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
     return lambda: Hub.open_sim(opts, kinds=kinds, seats=seats)
 
 
@@ -43,7 +43,7 @@ def test_phone_zooms_to_finger_sized_holes_with_a_compact_header(
     seed, card = opening_seed(0, seats)
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * seats, seed, seats))
     page = sized_page(browser, 390, 844, mobile=True)
-    page.goto(srv.url + "/?lang=nl")
+    page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     # The zoomed view: holes of at least 24 px around the action (the seat to play).
     page.wait_for_selector("#board.zoomed")
@@ -79,7 +79,7 @@ def test_eight_seats_on_a_laptop_larger_holes_and_dark_pawns_outlined(
     seed, _ = opening_seed(0, 8)
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 8, seed, 8))
     page = sized_page(browser, 1366, 768)
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(".hole[data-hole='N7.1'] .pawn[visibility='visible']")
     assert page.locator("#board.zoomed").count() == 0  # the whole board on a laptop
     assert pit_px(page, "T0") >= 10  # 8 px before
@@ -105,7 +105,7 @@ def test_keyboard_cards_first_and_the_board_is_one_stop_with_arrows(
 ) -> None:
     seed, card = opening_seed()
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     page.evaluate("document.activeElement.blur()")
     stops = 0
@@ -141,7 +141,7 @@ def test_offline_disables_input_and_resumes(serve: Serve, page: Any, tmp_path: P
     db = tmp_path / "g.sqlite"
     srv = serve(sim(db, ["human"] * 4, seed))
     port = int(srv.url.rsplit(":", 1)[1])
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     srv.stop()
     page.wait_for_selector("body.offline")
@@ -171,7 +171,7 @@ def test_one_of_two_identical_cards_is_tapped_and_the_header_stays(
     # Seed 44: red to play holding A, A.
     srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, 44))
     page = sized_page(browser, 1366, 768)
-    page.goto(srv.url + "/?lang=en")
+    page.goto(link(srv, lang="en"))
     page.wait_for_selector(".card[data-card='A']:not([disabled])")
     assert page.locator(".card[data-card='A']").count() == 2
     page.click(".card[data-card='A'] >> nth=1")

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
+from web_helpers import options
 
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +33,7 @@ def _page_lang(browser: Any, url: str, locale: str) -> str:
 def test_page_follows_the_browser_then_the_players_choice(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
-    opts = HubOptions(db=tmp_path / "g.sqlite", seed=1)
+    opts = options(tmp_path / "g.sqlite", seed=1)
     srv = serve(lambda: Hub.open_sim(opts, kinds=["human", "greedy", "greedy", "greedy"]))
     assert _page_lang(browser, srv.url, "en-GB") == "en"
     assert _page_lang(browser, srv.url, "nl-NL") == "nl"

@@ -13,7 +13,7 @@ from keezbord.host.session import GameSession
 from keezbord.host.sim.games import simulate
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import SimTable, sim_setup
-from keezbord.host.web.page import PageView, move_words, page_state
+from keezbord.host.web.page import PageView, move_words, page_state, played_in_words
 
 
 def played(tmp: Path, moves: int) -> GameSession:
@@ -55,13 +55,23 @@ def test_a_real_boards_page(tmp_path: Path) -> None:
     assert page["players"][1]["colour"]["en"] and page["players"][0]["team"] == [0, 2]
     assert page["hand"] is None and page["exchange"] is None and page["score"] is None
     first: MoveRecord = st.history[0]
+    said = describe_move(first.before, first.move)
     assert page["history"][0] == {
         "n": 1,
+        "t": first.t,
         "seat": first.seat,
         "card": first.card,
         "move": first.text,
-        "words": describe_move(first.before, first.move).as_dict(),
+        # The player is named (issue 13, defect 2), then the move as describe_move says it.
+        "words": {
+            "nl": f"groen speelt {said.nl[0].lower()}{said.nl[1:]}",
+            "en": f"green plays {said.en[0].lower()}{said.en[1:]}",
+        },
+        "round": first.table_before.round_no,
+        "deal": first.table_before.shuffle_no,
+        "dealer": first.table_before.dealer,
     }
+    assert first.seat == 3  # green
     # Every sensed hole is drawn with the colour the position gives it.
     assert [p["hole"] for p in page["pawns"]] == sorted(st.sensed)
     assert all(p["seat"] is not None for p in page["pawns"])
@@ -123,9 +133,7 @@ def test_words_are_said_once_and_forgotten_on_undo(tmp_path: Path) -> None:
     cache[0] = (history[0].text, {"nl": "x", "en": "x"})  # said once, not again
     assert move_words(history, cache)[0] == {"nl": "x", "en": "x"}
     cache[1] = ("another move", {"nl": "y", "en": "y"})  # a corrected move is said anew
-    assert (
-        move_words(history, cache)[1] == describe_move(history[1].before, history[1].move).as_dict()
-    )
+    assert move_words(history, cache)[1] == played_in_words(history[1]).as_dict()
     assert move_words(history[:1], cache) == [{"nl": "x", "en": "x"}]
     assert list(cache) == [0]
     session.close()

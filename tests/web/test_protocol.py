@@ -15,13 +15,13 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import time
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient, WebSocketTestSession
 
-from web_helpers import opening_seed
+from web_helpers import opening_seed, options, ws_path
 
 from keezbord.host.cli import main as cli_main
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.drivers.leds import DEFAULT_STYLES
 from keezbord.host.web.app import create_app
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -29,7 +29,7 @@ State = dict[str, Any]
 
 
 def sim_app(db: Path, kinds: list[str], seed: int, **kw: Any) -> Any:
-    opts = HubOptions(db=db, seed=seed, bot_speed=0.05, think_ms=100, **kw)
+    opts = options(db, seed=seed, bot_speed=0.05, think_ms=100, **kw)
     return create_app(lambda: Hub.open_sim(opts, kinds=kinds))
 
 
@@ -71,7 +71,7 @@ def test_hello_state_geometry_and_palette(tmp_path: Path) -> None:
         assert {r: p["pattern"] for r, p in pal.items()} == {
             r: s.pattern for r, s in DEFAULT_STYLES.items()
         }
-        with c.websocket_connect("/ws") as ws:
+        with c.websocket_connect(ws_path()) as ws:
             h, s = hello(ws)
             assert h["mode"] == "sim" and h["control"] is True and h["palette"] == pal
             names = {hole["name"] for hole in geo["holes"]}
@@ -88,7 +88,7 @@ def test_a_move_through_the_socket_then_undo_restores_the_hand(tmp_path: Path) -
     seed, card = opening_seed()
     with (
         TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s0 = hello(ws)
         hand0 = s0["hand"]["cards"]
@@ -115,7 +115,7 @@ def test_illegal_placement_is_flagged_with_its_reason_and_put_right(tmp_path: Pa
     seed, card = opening_seed()
     with (
         TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         hello(ws)
         ws.send_json({"type": "card", "card": card})
@@ -136,7 +136,7 @@ def test_refusals_are_bilingual_errors(tmp_path: Path) -> None:
     seed, _ = opening_seed()
     with (
         TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         not_held = next(c for c in "A23456789JQK" if c not in s["hand"]["cards"])
@@ -163,7 +163,7 @@ def test_a_bot_plays_its_turn_through_the_referee(tmp_path: Path) -> None:
         TestClient(
             sim_app(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed)
         ) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         assert s["turn"] == 1 and s["hand"]["seat"] == 0 and not s["hand"]["active"]
@@ -188,10 +188,13 @@ def test_a_bot_plays_its_turn_through_the_referee(tmp_path: Path) -> None:
 def test_a_restart_resumes_the_game_and_its_hands(tmp_path: Path) -> None:
     seed, card = opening_seed()
     db = tmp_path / "g.sqlite"
-    with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect("/ws") as ws:
+    with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect(ws_path()) as ws:
         hello(ws)
         before = play_opening(ws, card)
-    with TestClient(sim_app(db, ["human"] * 4, seed + 1)) as c, c.websocket_connect("/ws") as ws:
+    with (
+        TestClient(sim_app(db, ["human"] * 4, seed + 1)) as c,
+        c.websocket_connect(ws_path()) as ws,
+    ):
         _, after = hello(ws)
         assert after["game"] == before["game"]
         assert after["history"] == before["history"]
@@ -199,15 +202,17 @@ def test_a_restart_resumes_the_game_and_its_hands(tmp_path: Path) -> None:
         assert after["pawns"] == before["pawns"]
         trace = c.get("/api/export/trace").text.splitlines()
         assert '"type": "setup"' in trace[0] and len(trace) >= 4
-        moves = c.get("/api/export/moves").text
-        assert moves.startswith(f"1. {card} 0:N-S\t")
+        moves = c.get("/api/export/moves").text.splitlines()
+        # Every action (issue 13, defect 2): the deal first, then the move with its player.
+        assert moves[0].startswith("-- ronde 1 (schudbeurt 1): ") and "deals 5 cards" in moves[0]
+        assert moves[1].startswith(f"1. {card} 0:N-S\trood speelt ")
 
 
 def test_new_game_from_the_page(tmp_path: Path) -> None:
     seed, _ = opening_seed()
     with (
         TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         ws.send_json(
@@ -231,8 +236,8 @@ def test_new_game_from_the_page(tmp_path: Path) -> None:
         assert err["text"]["en"] == "seats: 2 to 8"
 
 
-def run_app(db: Path, board: FakeBoard, token: str = "secret") -> Any:
-    opts = HubOptions(mode="run", db=db, token=token)
+def run_app(db: Path, board: FakeBoard) -> Any:
+    opts = options(db, mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3}
     return create_app(lambda: Hub.open_run(opts, setup, board))
 
@@ -243,11 +248,12 @@ def test_run_mode_is_read_only_without_the_token(tmp_path: Path) -> None:
         with c.websocket_connect("/ws") as ws:
             h, s = hello(ws)
             assert h["mode"] == "run" and h["control"] is False and s["hand"] is None
+            assert h["role"] == s["role"] == "spectator"
             for msg, en in [
-                ({"type": "lift", "hole": "N0.1"}, "this is a real board"),
-                ({"type": "card", "card": "K"}, "this is a real board"),
-                ({"type": "undo"}, "this needs the control token"),
-                ({"type": "new_game"}, "this needs the control token"),
+                ({"type": "lift", "hole": "N0.1"}, "watching only"),
+                ({"type": "card", "card": "K"}, "watching only"),
+                ({"type": "undo"}, "this needs the referee's link"),
+                ({"type": "new_game"}, "this needs the referee's link"),
             ]:
                 ws.send_json(msg)
                 assert ws.receive_json()["text"]["en"].startswith(en)
@@ -263,7 +269,25 @@ def test_run_mode_is_read_only_without_the_token(tmp_path: Path) -> None:
             assert board.frames[-1][1] == s["leds"]
         with c.websocket_connect("/ws?token=wrong") as ws:
             assert hello(ws)[0]["control"] is False
-        with c.websocket_connect("/ws?token=secret") as ws:
+        with c.websocket_connect(ws_path("player")) as ws:
+            h, s = hello(ws)
+            assert h["role"] == s["role"] == "player" and h["control"] is False
+            for msg, en in [
+                ({"type": "lift", "hole": "N0.1"}, "this is a real board"),
+                ({"type": "undo"}, "this needs the referee's link"),
+            ]:
+                ws.send_json(msg)
+                assert ws.receive_json()["text"]["en"].startswith(en)
+        with c.websocket_connect(ws_path("player")) as ws:
+            h, s = hello(ws)
+            assert h["role"] == s["role"] == "player" and h["control"] is False
+            for msg, en in [
+                ({"type": "lift", "hole": "N0.1"}, "this is a real board"),
+                ({"type": "undo"}, "this needs the referee's link"),
+            ]:
+                ws.send_json(msg)
+                assert ws.receive_json()["text"]["en"].startswith(en)
+        with c.websocket_connect(ws_path()) as ws:
             h, _ = hello(ws)
             assert h["control"] is True
             ws.send_json({"type": "undo"})
@@ -281,7 +305,7 @@ def test_cli_refuses_bad_sim_options(capsys: pytest.CaptureFixture[str]) -> None
 def test_hub_clock_continues_the_journalled_clock(tmp_path: Path) -> None:
     seed, card = opening_seed()
     db = tmp_path / "g.sqlite"
-    with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect("/ws") as ws:
+    with TestClient(sim_app(db, ["human"] * 4, seed)) as c, c.websocket_connect(ws_path()) as ws:
         hello(ws)
         play_opening(ws, card)
         time.sleep(0.05)

@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from test_protocol import hello, until
+from web_helpers import options, ws_path
 
 from keezbord.engine.topology import Topology
 from keezbord.hardware.wiring import default_wiring
@@ -29,7 +30,7 @@ from keezbord.host.drivers.polled import GpioBoard
 from keezbord.host.drivers.scanner_gpio import ChainPins
 from keezbord.host.drivers.strip_neopixel import NeoPixelStrip
 from keezbord.host.web.app import create_app
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -69,8 +70,8 @@ def wait_for(pred: Callable[[], bool], limit: float = 5.0) -> None:
         time.sleep(0.01)
 
 
-def run_app(db: Path, board: Any, token: str = "secret") -> Any:
-    opts = HubOptions(mode="run", db=db, token=token)
+def run_app(db: Path, board: Any) -> Any:
+    opts = options(db, mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
     return create_app(lambda: Hub.open_run(opts, setup, board))
 
@@ -84,7 +85,7 @@ def test_gpio_board_switches_reach_the_referee_and_its_leds_reach_the_strip(tmp_
     tr, tg, tb = DEFAULT_STYLES["target"].colour
     with (
         TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         assert s["turn"] == 0 and len(s["pawns"]) == 16
@@ -107,7 +108,7 @@ def test_a_board_that_differs_at_start_is_resynced_and_flagged(tmp_path: Path) -
     gpio = FakeGpio([*nests()[1:], "T5"])  # a pawn of seat 0 stands on T5
     with (
         TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         hello(ws)
         s = until(ws, lambda s: s["flag"] is not None)
@@ -117,7 +118,7 @@ def test_a_board_that_differs_at_start_is_resynced_and_flagged(tmp_path: Path) -
 
 
 def run_app_opts(db: Path, board: Any) -> Any:
-    opts = HubOptions(mode="run", db=db, token="secret", health_ms=50)
+    opts = options(db, mode="run", health_ms=50)
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
     return create_app(lambda: Hub.open_run(opts, setup, board))
 
@@ -126,7 +127,7 @@ def test_health_chatter_and_broken_chain_reach_the_page(tmp_path: Path) -> None:
     gpio = FakeGpio(nests())
     with (
         TestClient(run_app_opts(tmp_path / "r.sqlite", gpio.board)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         assert s["health"]["sensors"]["ok"] is True and s["health"]["sensors"]["bad"] == []
@@ -150,7 +151,7 @@ def test_stuck_switch_is_reported_after_a_while(tmp_path: Path) -> None:
 
     gpio = FakeGpio([*nests(), "T20"])  # closed from the start where no pawn should be
     app = run_app_opts(tmp_path / "r.sqlite", gpio.board)
-    with TestClient(app) as c, c.websocket_connect("/ws") as ws:
+    with TestClient(app) as c, c.websocket_connect(ws_path()) as ws:
         hello(ws)
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         until(ws, lambda s: s["flag"] is not None)  # the referee flags the extra pawn too
@@ -199,7 +200,7 @@ def test_serial_link_health_is_in_the_state(tmp_path: Path) -> None:
     board = LinkBoard()
     with (
         TestClient(run_app_opts(tmp_path / "r.sqlite", board)) as c,
-        c.websocket_connect("/ws") as ws,
+        c.websocket_connect(ws_path()) as ws,
     ):
         _, s = hello(ws)
         link = s["health"]["link"]

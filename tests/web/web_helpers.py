@@ -1,13 +1,44 @@
-"""Helpers shared by the web tests."""
+"""Helpers shared by the web tests: a game that opens with a known move, and the page's
+links by role (issue 13): every test opens the page with ``link``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from keezbord.host.roles import Role, Tokens, links
+from keezbord.host.web.hub import HubOptions
 
 if TYPE_CHECKING:
     from keezbord.host.web.hub import Hub
+
+# The tests' tokens (the commands make random ones); a hub built with ``options`` has them.
+TOKENS = Tokens(referee="referee-token", player="player-token")
+
+
+def options(db: Path, **kw: Any) -> HubOptions:
+    """HubOptions with the tests' tokens: pages without a token only watch."""
+    return HubOptions(db=db, tokens=TOKENS, **kw)
+
+
+def link(server: Any, role: Role | str = Role.REFEREE, **query: str) -> str:
+    """The page's link for ``role`` on a running test server (``conftest.LiveServer``),
+    with the token from its hub's options; ``query`` adds e.g. ``lang="nl"``."""
+    tokens = server.hub.opts.tokens
+    url: str = server.url + "/"
+    if tokens is not None:
+        url = links(url, tokens)[Role(role)]
+    if query:
+        url += ("&" if "?" in url else "?") + urlencode(query)
+    return url
+
+
+def ws_path(role: Role | str = Role.REFEREE, tokens: Tokens = TOKENS) -> str:
+    """The websocket's path for ``role`` (TestClient tests)."""
+    token = {Role.REFEREE: tokens.referee, Role.PLAYER: tokens.player}.get(Role(role))
+    return "/ws" if token is None else f"/ws?token={token}"
 
 
 def opening_seed(seat: int = 0, seats: int = 4) -> tuple[int, str]:
@@ -32,16 +63,16 @@ def sim_hub_at(
     7 split the tests can make at once."""
     from keezbord.host.session import GameSession
     from keezbord.host.sim.table import SimStore, SimTable, sim_setup
-    from keezbord.host.web.hub import Hub, HubOptions
+    from keezbord.host.web.hub import Hub
 
     def make() -> Hub:
-        options = HubOptions(db=db, seed=seed, bot_speed=0.15, think_ms=300, **opts)
+        hub_opts = options(db, seed=seed, bot_speed=0.15, think_ms=300, **opts)
         setup, info = sim_setup(4, "standard", seed, kinds or ["human"] * 4)
         setup["position"] = {"seats": 4, "profile": "standard", "turn": 0, "pawns": pawns}
         session = GameSession.start(db, setup)
         store = SimStore(db)
         store.save(session.game, info)
         start = session.state.pos
-        return Hub(session, options, SimTable(info, 4, "standard", store, session.game, start))
+        return Hub(session, hub_opts, SimTable(info, 4, "standard", store, session.game, start))
 
     return make

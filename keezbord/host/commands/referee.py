@@ -57,6 +57,12 @@ def add_journal_arguments(p: argparse.ArgumentParser) -> None:
     )
     ex.add_argument("--game", type=int, default=None, help="game id (default: the latest game)")
     ex.add_argument(
+        "--all",
+        action="store_true",
+        help="every game, into the folder --out (game-<id>.jsonl and game-<id>.moves.txt "
+        "each; the nightly copy of docs/install-pi.md)",
+    )
+    ex.add_argument(
         "--out",
         default="-",
         help="trace file to write (default: standard "
@@ -72,6 +78,8 @@ def run_journal(args: argparse.Namespace) -> int:
     db = journal_of(find_config(args.config), args.db)
     if not db.exists():
         raise UsageError(f"{db}: no such journal")
+    if args.all:
+        return _export_all(db, args)
     try:
         with Journal(db, readonly=True) as journal:
             lines, moves = journal.export(args.game)
@@ -87,3 +95,35 @@ def run_journal(args: argparse.Namespace) -> int:
             "\n".join(moves) + ("\n" if moves else ""), encoding="utf-8"
         )
     return 0
+
+
+def _export_all(db: Path, args: argparse.Namespace) -> int:
+    """Every game of the journal into the folder ``--out`` (made if its parent exists);
+    a game already there is written again (a game in progress grows)."""
+    from keezbord.host.journal import Journal
+
+    if args.game is not None:
+        raise UsageError("--all exports every game: leave out --game")
+    if args.out == "-":
+        raise UsageError("--all needs --out FOLDER (one pair of files a game)")
+    folder = Path(args.out)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--out {folder}: not a folder")
+    folder.mkdir(exist_ok=True)
+    with Journal(db, readonly=True) as journal:
+        games = journal.game_ids()
+        for gid in games:
+            lines, moves = journal.export(gid)
+            _write_atomic(folder / f"game-{gid}.jsonl", "\n".join(lines) + "\n")
+            _write_atomic(
+                folder / f"game-{gid}.moves.txt", "\n".join(moves) + ("\n" if moves else "")
+            )
+    print(f"{len(games)} games -> {folder}")
+    return 0
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write beside, then rename: a cut during the nightly copy leaves the old file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

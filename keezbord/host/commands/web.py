@@ -19,6 +19,7 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
+from keezbord.host.roles import Role, Tokens, links
 
 if TYPE_CHECKING:
     from keezbord.host.club.board_link import ClubSettings
@@ -121,11 +122,13 @@ def run_sim(args: argparse.Namespace) -> int:
     db = journal_of(cfg, args.db)
     _check_journal(db)
     game, what = _sim_plan(db, args, kinds)
+    tokens = Tokens.new()  # new links at every start: an old page falls back to watching
     opts = HubOptions(
         mode="sim",
         db=db,
         bot_speed=args.bot_speed,
         seed=args.seed,
+        tokens=tokens,
         defaults={"seats": seats, "profile": profile, "players": kinds},
     )
 
@@ -150,8 +153,10 @@ def run_sim(args: argparse.Namespace) -> int:
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stopt)",
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stops)",
         )
-        if not args.no_browser:
-            threading.Timer(1.0, webbrowser.open, (url,)).start()
+        for line in link_lines(url, tokens, args.lang):
+            print(line, flush=True)
+        if not args.no_browser:  # the one at the computer is the referee
+            threading.Timer(1.0, webbrowser.open, (links(url, tokens)[Role.REFEREE],)).start()
 
     return _serve(make, args.host, args.port, banner)
 
@@ -250,7 +255,18 @@ def say(lang: str, nl: str, en: str) -> None:
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     _serve_args(p, "0.0.0.0", ": every interface, so spectators can watch")
     p.add_argument(
-        "--token", default=None, help="control token for new game and undo (default: a random one)"
+        "--token",
+        default=None,
+        help="the referee's token (undo, new game, overrule; default: a random one); "
+        "the players' token is new at every start unless --state-dir keeps both",
+    )
+    p.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the tokens here (tokens.json, mode 0600, made once) and, unless the "
+        "configuration names one, the journal (the service: /var/lib/keezbord)",
     )
     p.add_argument(
         "--simulate",
@@ -278,9 +294,25 @@ def run_run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         raise UsageError("--speed must be positive")
     cfg = find_config(args.config)
-    db = journal_of(cfg)
+    state_tokens = None
+    if args.state_dir is not None:  # the service (keezbord/host/appliance/)
+        from keezbord.host.appliance.paths import state_tokens_path
+        from keezbord.host.paths import JOURNAL_NAME
+        from keezbord.host.roles import TokenStore
+
+        if not args.state_dir.is_dir():
+            raise UsageError(f"--state-dir {args.state_dir}: no such folder")
+        state_tokens = TokenStore(state_tokens_path(args.state_dir)).load()
+        db = journal_of(cfg, None if cfg.journal else args.state_dir / JOURNAL_NAME)
+    else:
+        db = journal_of(cfg)
     _check_journal(db)
-    token = args.token or secrets.token_urlsafe(9)
+    if state_tokens is not None:  # kept between starts (the service)
+        tokens = Tokens(referee=args.token or state_tokens.referee, player=state_tokens.player)
+    else:
+        tokens = Tokens(
+            referee=args.token or secrets.token_urlsafe(9), player=secrets.token_urlsafe(9)
+        )
     setup: dict[str, Any] = {
         "type": "setup",
         "seats": cfg.seats,
@@ -289,7 +321,7 @@ def run_run(args: argparse.Namespace) -> int:
         "hints": cfg.hints,
         "mode": "run",
     }
-    opts = HubOptions(mode="run", db=db, token=token)
+    opts = HubOptions(mode="run", db=db, tokens=tokens)
     styles = cfg.leds.settings().styles
 
     def make() -> Hub:
@@ -309,34 +341,66 @@ def run_run(args: argparse.Namespace) -> int:
         hub = Hub.open_run(opts, setup, driver, resume=args.simulate is None)
         return _join_club(hub, cfg.club, db)
 
+    appliance: dict[str, Any] = {}
+
     def banner(url: str) -> None:
-        for line in run_banner(url, args.host, db, token, args.lang):
+        for line in run_banner(url, args.host, db, tokens, args.lang):
             print(line, flush=True)
+        appliance.update(_announce(url, args.host, args.lang))
 
-    return _serve(make, args.host, args.port, banner, styles)
+    try:
+        return _serve(make, args.host, args.port, banner, styles, appliance)
+    finally:
+        if appliance.get("announcer") is not None:
+            appliance["announcer"].close()
 
 
-def run_banner(url: str, host: str, db: Path, token: str, lang: str) -> list[str]:
+def _announce(url: str, host: str, lang: str) -> dict[str, Any]:
+    """The board's name on the network (mDNS, the ``appliance`` extra) when the page
+    listens beyond this machine; what the QR code then names the board by."""
+    if host not in ("0.0.0.0", "::"):
+        return {}
+    from keezbord.host.appliance.mdns import announce
+
+    announcer = announce(int(url.rstrip("/").rsplit(":", 1)[1]), _lan_address())
+    if announcer is None:
+        return {"public_host": _lan_address()}
+    say(lang, f"ook op {announcer.url} (mDNS)", f"also at {announcer.url} (mDNS)")
+    return {"announcer": announcer, "public_host": announcer.host}
+
+
+def run_banner(url: str, host: str, db: Path, tokens: Tokens, lang: str) -> list[str]:
     """What ``run`` says at start: the address, whether every interface listens (and
-    the address spectators should open), the control token."""
+    the address spectators should open), the three links (roles.py)."""
     lines = [Text(f"keezbord run: {url}  (journal {db})", f"keezbord run: {url}  (journal {db})")]
+    base = url
     if host in ("0.0.0.0", "::"):
-        spectators = f"http://{_lan_address()}:{url.rstrip('/').rsplit(':', 1)[1]}/"
+        base = f"http://{_lan_address()}:{url.rstrip('/').rsplit(':', 1)[1]}/"
         lines.append(
             Text(
-                f"luistert op alle netwerkaansluitingen; toeschouwers openen {spectators} "
+                f"luistert op alle netwerkaansluitingen; toeschouwers openen {base} "
                 "(--host 127.0.0.1: alleen deze computer)",
-                f"listening on every interface; spectators open {spectators} "
+                f"listening on every interface; spectators open {base} "
                 "(--host 127.0.0.1: this computer only)",
             )
         )
-    lines.append(
+    return [t.get(lang) for t in lines] + link_lines(base, tokens, lang)
+
+
+def link_lines(url: str, tokens: Tokens, lang: str) -> list[str]:
+    """The three links of the page's roles, one line each (Dutch or English)."""
+    ls = links(url, tokens)
+    said = [
         Text(
-            f"beheercode: {token}   (open /?token={token} om het spel te beheren)",
-            f"control token: {token}   (open /?token={token} to control the game)",
-        )
-    )
-    return [t.get(lang) for t in lines]
+            f"toeschouwers (alleen kijken): {ls[Role.SPECTATOR]}",
+            f"spectators (watch only): {ls[Role.SPECTATOR]}",
+        ),
+        Text(f"spelers: {ls[Role.PLAYER]}", f"players: {ls[Role.PLAYER]}"),
+        Text(
+            f"scheidsrechter (beheer): {ls[Role.REFEREE]}", f"referee (control): {ls[Role.REFEREE]}"
+        ),
+    ]
+    return [t.get(lang) for t in said]
 
 
 def _lan_address() -> str:
@@ -391,6 +455,7 @@ def _serve(
     port: int,
     banner: Callable[[str], None],
     styles: Mapping[str, RoleStyle] | None = None,
+    appliance: dict[str, Any] | None = None,
 ) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
     started), announce the address, then serve until Ctrl-C."""
@@ -409,6 +474,7 @@ def _serve(
         return hub
 
     app = create_app(made) if styles is None else create_app(made, styles=styles)
+    app.state.appliance = {} if appliance is None else appliance  # mDNS name, for the QR code
     bound = sock.getsockname()[1]
     banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

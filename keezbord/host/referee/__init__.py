@@ -11,7 +11,16 @@ referee's own; only its tests reach into them.
 
 from .heap import freeze_heap
 from .leds import frame
-from .recognize import board_of, board_sig, colours, nest_seat, path_holes, pos_sig, victim_of
+from .recognize import (
+    board_of,
+    board_sig,
+    clear_caches,
+    colours,
+    nest_seat,
+    path_holes,
+    pos_sig,
+    victim_of,
+)
 from .replay import replay, run
 from .state import (
     HINT_LEVELS,
@@ -53,6 +62,7 @@ __all__ = [
     "Undo",
     "board_of",
     "board_sig",
+    "clear_caches",
     "colours",
     "deadline",
     "frame",

@@ -277,6 +277,13 @@ def expectation(pos: Position, card: str) -> Expectation:
     return Expectation(pos, card)
 
 
+def clear_caches() -> None:
+    """Empty the caches above: after a long game was replayed to resume it, they hold
+    positions long past (the web host calls this once it has opened a game)."""
+    for f in (_colours, _pos_sig, expectation):
+        f.cache_clear()
+
+
 def expectations(pos: Position, card: str | None, reader: bool) -> list[Expectation]:
     """The cards a board is read against: the tapped card, or without a reader every
     card (in rank order: the first card that explains a move is recorded)."""

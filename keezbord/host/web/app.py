@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import traceback
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -26,7 +25,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
 from keezbord.host.jsontext import loads
+from keezbord.host.roles import Role
 
+from . import actions, page
 from .hub import Hub, HubError
 
 STATIC = Path(__file__).parent / "static"
@@ -64,10 +65,6 @@ def create_app(
         hub: Hub = request.app.state.hub
         return hub
 
-    def control_of(hub: Hub, token: str | None) -> bool:
-        want = hub.opts.token
-        return want is None or (token is not None and hmac.compare_digest(token, want))
-
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -79,7 +76,25 @@ def create_app(
         return JSONResponse(palette)
 
     async def state(request: Request) -> Response:
-        return JSONResponse(hub_of(request).page_state())
+        hub = hub_of(request)
+        role = hub.role(request.query_params.get("token"))
+        return JSONResponse(page.for_role(hub.page_state(), role))
+
+    async def review(request: Request) -> Response:
+        """One entry of the move list for the review (a move or a flagged move)."""
+        hub = hub_of(request)
+        try:
+            i = int(request.query_params.get("i", ""))
+            entry = hub.log.entries[i] if i >= 0 else None
+        except (ValueError, IndexError):
+            entry = None
+        shown = None if entry is None else actions.review(entry, hub.session.state)
+        if shown is None:
+            return JSONResponse(
+                {"error": {"nl": "die zet is er niet (meer)", "en": "no such move (any more)"}},
+                status_code=404,
+            )
+        return JSONResponse(shown)
 
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
@@ -97,29 +112,57 @@ def create_app(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )
 
+    async def qr_code(request: Request) -> Response:
+        # The QR corner of the page (keezbord/host/appliance/qr.py says who gets which).
+        from keezbord.host.appliance.qr import link_for, qr_svg
+
+        link = link_for(
+            request.query_params.get("role", "spectator"),
+            str(request.base_url),
+            request.client.host if request.client else None,
+            getattr(request.app.state, "appliance", {}).get("public_host"),
+            getattr(getattr(hub_of(request).opts, "tokens", None), "player", None),
+        )
+        if link is None:
+            return PlainTextResponse("not for this page", status_code=403)
+        return Response(qr_svg(link), media_type="image/svg+xml")
+
     async def ws(websocket: WebSocket) -> None:
         hub = hub_of(websocket)
         await websocket.accept()
-        control = control_of(hub, websocket.query_params.get("token"))
+        role = hub.role(websocket.query_params.get("token"))
         queue: asyncio.Queue[int] = asyncio.Queue()
         hub.listeners.add(queue)
+        # ?history=delta (the page asks for it): each state carries only the history
+        # entries this page does not have yet; other clients get the whole history.
+        feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
+
+        def state_text() -> str:
+            state = page.for_role(hub.page_state(), role)
+            return json.dumps(state if feed is None else feed.message(state), ensure_ascii=False)
 
         async def sender() -> None:
             while True:
                 await queue.get()
                 while not queue.empty():  # only the latest state matters
                     queue.get_nowait()
-                await websocket.send_text(json.dumps(hub.page_state(), ensure_ascii=False))
+                await websocket.send_text(state_text())
 
         await websocket.send_json(
-            {"type": "hello", "mode": hub.opts.mode, "control": control, "palette": palette}
+            {
+                "type": "hello",
+                "mode": hub.opts.mode,
+                "role": role.value,
+                "control": role is Role.REFEREE,
+                "palette": palette,
+            }
         )
-        await websocket.send_text(json.dumps(hub.page_state(), ensure_ascii=False))
+        await websocket.send_text(state_text())
         task = asyncio.create_task(sender())
         try:
             while True:
                 text = await websocket.receive_text()
-                reply = _handle(hub, text, control)
+                reply = _handle(hub, text, role)
                 if reply is not None:
                     await websocket.send_json(reply)
         except WebSocketDisconnect:
@@ -135,8 +178,10 @@ def create_app(
         Route("/api/geometry", geometry),
         Route("/api/palette", palette_ep),
         Route("/api/state", state),
+        Route("/api/review", review),
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
+        Route("/api/qr.svg", qr_code),
         WebSocketRoute("/ws", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -147,7 +192,7 @@ def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-def _handle(hub: Hub, text: str, control: bool) -> dict[str, Any] | None:
+def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
     """One page message; the reply (an error, or an ack when the message has an id)."""
     try:
         msg = loads(text)
@@ -157,7 +202,7 @@ def _handle(hub: Hub, text: str, control: bool) -> dict[str, Any] | None:
         return {"type": "error", "text": {"nl": "onleesbaar bericht", "en": "unreadable message"}}
     ident = msg.get("id")
     try:
-        hub.request(msg, control)
+        hub.request(msg, role)
     except HubError as e:
         return {"type": "error", "id": ident, "request": msg.get("type"), "text": e.text.as_dict()}
     except Exception as e:  # a bug must not take the page's connection down

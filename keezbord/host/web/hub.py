@@ -9,7 +9,8 @@ clock, so a resumed game's settle timers keep working.
 
 Two modes: ``sim`` (the page is the board: clicks are reed switches, the card tray is
 the reader, bots fill seats: keezbord/host/sim/) and ``run`` (a real board; the page is
-read-only unless the client holds the control token). A page's requests are checked in
+read-only but for the referee's link). Who may ask for what is the page's role
+(keezbord/host/roles.py: the token in the page's link); a page's requests are checked in
 requests.py; what a page draws is page.py's pure ``page_state``.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -25,16 +27,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from keezbord.host.drivers.boards import BoardDriver
-from keezbord.host.events import HoleEvent, Reading, SwitchRead
+from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
-from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState
+from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
+from keezbord.host.roles import Role, Tokens, role_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
-from . import page, requests
+from . import actions, page, requests
 from .coach import coach_remark
 from .health_view import board_health, health_key
 from .requests import HubError as HubError
@@ -48,7 +51,9 @@ class HubOptions:
     db: Path = Path("keezbord.sqlite")
     bot_speed: float = 1.0  # multiplies every bot delay (tests use less)
     think_ms: int = 700  # a bot's pause before it taps its card
-    token: str | None = None  # control token (run mode)
+    # The page's links (roles.py); None: every page is the referee (tests building a hub
+    # by hand only: both commands always give tokens).
+    tokens: Tokens | None = None
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
@@ -77,7 +82,8 @@ class Hub:
         self.opts = options
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
-        self.decisions: list[dict[str, Any]] = session.journal.decisions(session.game)
+        self.decisions, self.log = actions.opened(session)
+        self._shown: tuple[str, ...] = ()  # the cards of the last hand shown (Discard)
         self.sim: SimTable | None = None
         self.bots: BotPlayer | None = None
         self._set_sim(sim)
@@ -88,7 +94,7 @@ class Hub:
         self.pawns = PawnTracker()
         self._tasks: list[asyncio.Task[None]] = []
         self._cache: tuple[int, dict[str, Any]] | None = None
-        self._words: dict[int, tuple[str, dict[str, str]]] = {}
+        self._entries: dict[int, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.monitor = self._new_monitor()
         self._health_key: Any = None
@@ -99,11 +105,15 @@ class Hub:
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
         self._recolour()
+        # Opening a long game replayed it: the referee's caches hold its old positions.
+        clear_caches()
+        gc.collect()
 
     def _set_sim(self, sim: SimTable | None) -> None:
         self.sim = sim
         if sim is not None:
             sim.sync(self.decisions)
+            self.log.seen_exchanges(sim)
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
 
     # -- building --------------------------------------------------------------------
@@ -227,6 +237,8 @@ class Hub:
         self.feed(reading)
 
     def feed(self, event: Input) -> list[Effect]:
+        if isinstance(event, Discard):
+            self._shown = event.cards
         effects = self.session.feed(event)
         self._after(effects)
         return effects
@@ -237,8 +249,10 @@ class Hub:
 
     def _after(self, effects: list[Effect]) -> None:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
-        self.decisions.extend(records)
+        self.decisions.extend(actions.for_sim(records))
+        st = self.session.state
         for r in records:
+            self.log.add(r, st, self._shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
                 tap, self.tap_hand = self.tap_hand, None
                 self.coach = coach_remark(
@@ -246,6 +260,7 @@ class Hub:
                 )
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
+            self.log.exchanges(self.sim, st)
         for observe in self.observers if records else ():
             observe(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
@@ -307,9 +322,14 @@ class Hub:
 
     # -- requests from a page ------------------------------------------------------------
 
-    def request(self, msg: Mapping[str, Any], control: bool) -> None:
+    def role(self, token: str | None) -> Role:
+        """The role a page's token gives it (every page is the referee without tokens)."""
+        tokens = self.opts.tokens
+        return Role.REFEREE if tokens is None else role_of(tokens, token)
+
+    def request(self, msg: Mapping[str, Any], role: Role) -> None:
         """One message from a page (docs/web.md). Raises HubError with a player text."""
-        requests.handle(self, msg, control)
+        requests.handle(self, msg, role)
 
     def undo(self) -> None:
         effects = self.session.undo_last_move(self.now())
@@ -317,39 +337,22 @@ class Hub:
 
     def new_game(self, msg: Mapping[str, Any]) -> None:
         """Start a new game (the old one stays in the journal)."""
-        pos = self.session.state.pos
-        seats, profile, teams, hints, kinds = requests.new_game_options(
-            msg,
-            self.opts.defaults,
-            pos.seats,
-            pos.profile.name,
-            self.session.setup_raw.get("hints", "targets"),
-            self.sim.info.kinds if self.sim is not None else None,
-        )
+        setup, info = requests.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
-        if kinds is not None:
-            seed = msg.get("seed")
-            if not isinstance(seed, int):
-                seed = random.randrange(2**31)
-            setup, info = sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
-        else:
-            setup = dict(self.session.setup_raw)
-            setup.pop("position", None)
-            setup.pop("turn", None)
-            setup.update({"hints": hints})
-            if teams is not None:
-                setup["teams"] = teams
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
-        self.decisions = self.session.journal.decisions(self.session.game)
-        if kinds is not None:
+        self.decisions, self.log = actions.opened(self.session)
+        if info is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
-            self._set_sim(SimTable(info, seats, profile, self.store, self.session.game))
+            pos = self.session.state.pos
+            self._set_sim(
+                SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game)
+            )
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
-        self._words.clear()
+        self._entries.clear()
         self.monitor = self._new_monitor()
         self._resynced.clear()
         self.pawns.reset()
@@ -369,10 +372,10 @@ class Hub:
             page.PageView(
                 version=self.version,
                 mode=self.opts.mode,
-                snapshot=self.session.snapshot("nl"),
+                snapshot=self.session.snapshot("nl", history=False),
                 state=st,
                 now=self.now(),
-                words=page.move_words(st.history, self._words),
+                words=self.log.words,
                 pawn_seat=self.pawns.pawn_seat,
                 held=self.pawns.held,
                 last=self.pawns.last,
@@ -380,6 +383,9 @@ class Hub:
                 bot_busy=self.bot_busy,
                 health=self.health(),
                 coach=self.coach,
+                entries=self._entries,
+                log=self.log.entries,
+                exchange_cards=self.log.cards,
             )
         )
         out["club"] = None if self.club is None else self.club.view()
@@ -388,10 +394,4 @@ class Hub:
 
     def export(self) -> tuple[list[str], list[str]]:
         """The game's trace (JSON lines) and its move list (notation and words)."""
-        trace = self.session.export_trace()
-        moves = []
-        for i, rec in enumerate(self.session.state.history):
-            w = page.move_in_words(rec)
-            note = f"\t(overruled: {rec.overruled})" if rec.overruled else ""
-            moves.append(f"{i + 1}. {rec.text}\t{w.nl}\t{w.en}{note}")
-        return trace, moves
+        return self.session.export_trace(), self.log.lines()

@@ -12,11 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from keezbord.engine.describe import describe_move
+from keezbord.engine.describe import colour, describe_move
 from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
 from keezbord.host.referee import MoveRecord, RefereeState
+from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
@@ -30,7 +31,9 @@ class PageView:
     snapshot: Mapping[str, Any]  # GameSession.snapshot("nl")
     state: RefereeState
     now: int  # the game clock (ms) for a running game's elapsed time
-    words: Sequence[Mapping[str, str]]  # the history in words (move_words)
+    # The history in words: move_words's dicts, or the hub's (t, notation, words) per move
+    # (actions.ActionLog.words), checked against the history.
+    words: Sequence[Any]
     pawn_seat: Mapping[str, int | None]  # sensed hole -> seat, for the drawing
     held: Sequence[int | None]  # pawns off the board
     last: Mapping[str, Any] | None = None  # the last lift or place
@@ -38,6 +41,11 @@ class PageView:
     bot_busy: int | None = None  # the seat of a bot that is playing
     health: Mapping[str, Any] | None = None  # sensors and link (run mode)
     coach: Mapping[str, Any] | None = None  # the coach's last remark (hints "coach")
+    # The history's entries made so far (index -> entry), kept by the hub so an unchanged
+    # entry is the same object from state to state (HistoryFeed sends only the new ones).
+    entries: dict[int, dict[str, Any]] | None = None
+    log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
+    exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
 
 
 def move_words(
@@ -50,12 +58,26 @@ def move_words(
     for i, rec in enumerate(history):
         said = cache.get(i)
         if said is None or said[0] != rec.text:
-            said = (rec.text, move_in_words(rec).as_dict())
+            said = (rec.text, played_in_words(rec).as_dict())
             cache[i] = said
         out.append(said[1])
     for k in [k for k in cache if k >= len(history)]:
         del cache[k]
     return out
+
+
+def played_in_words(rec: MoveRecord) -> Text:
+    """Who played which card, then the move in words: the player is named, not the
+    pawn's owner (team play: "blauw speelt vijf: groen T5 → T10")."""
+    who = colour(rec.seat)
+    said = move_in_words(rec)
+    if said.nl == rec.text:  # an overruled move with no words: the notation
+        return Text(f"{who.nl}: {rec.text}", f"{who.en}: {rec.text}")
+    return Text(f"{who.nl} speelt {_lower1(said.nl)}", f"{who.en} plays {_lower1(said.en)}")
+
+
+def _lower1(s: str) -> str:
+    return s[:1].lower() + s[1:]
 
 
 def move_in_words(rec: MoveRecord) -> Text:
@@ -85,17 +107,7 @@ def page_state(view: PageView) -> dict[str, Any]:
                 "team": list(pos.team_of(s)),
             }
         )
-    history = [
-        {
-            "n": i + 1,
-            "seat": rec.seat,
-            "card": rec.card,
-            "move": rec.text,
-            "words": dict(view.words[i]),
-            **({"overruled": rec.overruled} if rec.overruled else {}),
-        }
-        for i, rec in enumerate(st.history)
-    ]
+    history = history_entries(st.history, view.words, view.entries)
     flag = snap["flag"]
     if flag is not None:
         flag = (
@@ -140,6 +152,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "flag": flag,
         "ambiguous": snap["ambiguous"],
         "history": history,
+        "log": view.log,
+        "exchange_cards": {str(i): dict(c) for i, c in (view.exchange_cards or {}).items()},
         "decisions": snap["decisions"],
         "winner": snap["winner"],
         "score": score,
@@ -154,6 +168,86 @@ def page_state(view: PageView) -> dict[str, Any]:
         "last_moves": last_moves(st.history, pos.seats),  # board.js marks them
         "split": seven_split(st),  # the rest of a 7 split
     }
+
+
+def history_entries(
+    history: Sequence[MoveRecord],
+    words: Sequence[Any],
+    cache: dict[int, dict[str, Any]] | None,
+) -> list[dict[str, Any]]:
+    """The history for the page, one entry per accepted move; an entry that did not
+    change is the object ``cache`` already held (a move taken back or corrected is new)."""
+    out = []
+    cache = {} if cache is None else cache
+    for i, rec in enumerate(history):
+        entry = cache.get(i)
+        if entry is None or entry["move"] != rec.text or entry["t"] != rec.t:
+            said = _said(words[i] if i < len(words) else None, rec)
+            entry = {
+                "n": i + 1,
+                "t": rec.t,
+                "seat": rec.seat,
+                "card": rec.card,
+                "move": rec.text,
+                "words": said,  # shared with the log's move entry (not copied)
+                "round": rec.table_before.round_no,
+                "deal": rec.table_before.shuffle_no,
+                "dealer": rec.table_before.dealer,
+                **({"overruled": rec.overruled} if rec.overruled else {}),
+            }
+            cache[i] = entry
+        out.append(entry)
+    for k in [k for k in cache if k >= len(history)]:
+        del cache[k]
+    return out
+
+
+def _said(known: Any, rec: MoveRecord) -> dict[str, str]:
+    if isinstance(known, tuple):
+        if known[0] == rec.t and known[1] == rec.text:
+            said: dict[str, str] = known[2]
+            return said
+    elif isinstance(known, dict):
+        return known
+    return played_in_words(rec).as_dict()
+
+
+def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
+    """The state a page with ``role`` gets: spectators never see a hand (nor the cards of
+    a partner exchange, nor the coach's remark on a player's hand)."""
+    out = {**state, "role": role.value}
+    if role is Role.SPECTATOR:
+        out["hand"] = None
+        out["coach"] = None
+        out["exchange_cards"] = {}
+        if out.get("exchange") is not None:
+            out["exchange"] = {**out["exchange"], "cards": []}
+    return out
+
+
+class HistoryFeed:
+    """What one page has of the history, so a state message carries only what changed:
+    ``history`` holds the entries from index ``history_from`` on (the page keeps the
+    ones before it), ``log`` those from ``log_from`` on. With a long game this keeps each
+    push small (docs/web.md)."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, list[Any]] = {}
+
+    KEYS = ("history", "log")
+
+    def message(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        out = dict(state)
+        for key in self.KEYS:
+            now: Sequence[Any] = state[key]
+            sent = self.sent.get(key, [])
+            k, n = 0, min(len(sent), len(now))
+            while k < n and sent[k] is now[k]:
+                k += 1
+            self.sent[key] = list(now)
+            out[key] = list(now[k:])
+            out[f"{key}_from"] = k
+        return out
 
 
 def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

@@ -6,6 +6,7 @@ Every refusal is a ``HubError`` carrying the text the player sees, in both langu
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -13,8 +14,9 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import HINT_LEVELS, Overrule
+from keezbord.host.roles import REFEREE_ACTIONS, Role, may
 from keezbord.host.sim.restore import put_back_on
-from keezbord.host.sim.table import check_kinds
+from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -32,7 +34,13 @@ NOT_SIM = Text(
     "dit is een echt bord: verzet de pionnen op het bord zelf",
     "this is a real board: move the pawns on the board itself",
 )
-NEED_TOKEN = Text("hiervoor is de beheercode nodig", "this needs the control token")
+NEED_REFEREE = Text(
+    "hiervoor is de link van de scheidsrechter nodig", "this needs the referee's link"
+)
+WATCH_ONLY = Text(
+    "alleen kijken: met deze link kun je niet spelen (vraag de link voor spelers)",
+    "watching only: this link cannot play (ask for the players' link)",
+)
 BOT_BUSY = Text("wacht even: een bot is aan zet", "wait: a bot is playing")
 NO_PAWN = Text("daar staat geen pion", "there is no pawn there")
 HOLE_TAKEN = Text("daar staat al een pion", "there is already a pawn there")
@@ -47,12 +55,13 @@ GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your pa
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
 
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
-CONTROL_ONLY = ("undo", "new_game", "penalty", "time_limit", "overrule")
 
 
-def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
-    """One message from a page; ``control``: the page holds the control token."""
+def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
+    """One message from a page whose link gives it ``role`` (roles.py says who may)."""
     kind = msg.get("type")
+    if not may(role, str(kind)):
+        raise HubError(NEED_REFEREE if kind in REFEREE_ACTIONS else WATCH_ONLY)
     if kind in SIM_ONLY:
         if hub.sim is None:
             raise HubError(NOT_SIM)
@@ -60,8 +69,6 @@ def handle(hub: Hub, msg: Mapping[str, Any], control: bool) -> None:
             raise HubError(BOT_BUSY)
         if kind in ("card", "discard") and hub.sim.waiting:
             raise HubError(GIVE_FIRST)
-    elif kind in CONTROL_ONLY and not control:
-        raise HubError(NEED_TOKEN)
     if kind in ("penalty", "time_limit") and hub.session.state.pos.profile.scoring != "nk":
         raise HubError(NK_ONLY)
     if kind == "lift" or kind == "place":
@@ -189,7 +196,33 @@ def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
                 "die kaart kan nu niet doorgegeven worden", f"that card cannot be passed now ({e})"
             )
         ) from None
+    hub.log.exchanges(sim, hub.session.state)  # the exchange may be made now
     hub.changed()
+
+
+def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo | None]:
+    """A page's ``new_game``: the new game's setup and (simulator) its table's info."""
+    pos = hub.session.state.pos
+    seats, profile, teams, hints, kinds = new_game_options(
+        msg,
+        hub.opts.defaults,
+        pos.seats,
+        pos.profile.name,
+        hub.session.setup_raw.get("hints", "targets"),
+        hub.sim.info.kinds if hub.sim is not None else None,
+    )
+    if kinds is not None:
+        seed = msg.get("seed")
+        if not isinstance(seed, int):
+            seed = random.randrange(2**31)
+        return sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
+    setup = dict(hub.session.setup_raw)
+    setup.pop("position", None)
+    setup.pop("turn", None)
+    setup.update({"hints": hints})
+    if teams is not None:
+        setup["teams"] = teams
+    return setup, None
 
 
 def new_game_options(

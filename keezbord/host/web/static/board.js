@@ -87,7 +87,8 @@ function renderBoard() {
   const split = new Set(st.split?.sources || []);
   // Last move of each seat: its from and to holes, in the seat's colour.
   const last = new Map();
-  for (const m of st.last_moves || []) {
+  const lastMoves = app.reviewing ? [] : st.last_moves || [];  // review: that move's LEDs only
+  for (const m of lastMoves) {
     for (const hname of m.from) last.set(hname, { seat: m.seat, end: "from" });
     for (const hname of m.to) last.set(hname, { seat: m.seat, end: "to" });
   }
@@ -130,8 +131,8 @@ function renderBoard() {
     if (bad.has(name)) label += ` (! ${t("bad_switch")})`;
     h.g.setAttribute("aria-label", label);
   }
-  drawLastLines(st);
-  flyBotMove(st);
+  drawLastLines(app.reviewing ? { last_moves: [] } : st);
+  if (!app.reviewing) flyBotMove(st);
   renderBoardNote(st);
   applyZoom();
   return true;
@@ -345,7 +346,7 @@ function setupBoardInput() {
     if (!g) return;
     if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); activate(g.dataset.hole); return; }
     const dir = ARROWS[ev.key];
-    if (dir) {
+    if (dir && !app.reviewing) {  // in review the arrows step through the moves
       ev.preventDefault();
       const n = nextHole(g.dataset.hole, dir);
       if (n) moveCursor(n);

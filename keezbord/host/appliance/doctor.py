@@ -1,0 +1,100 @@
+"""``keezbord doctor``: is this Pi ready to run the configured board? Each check says what
+it found; a problem comes with its exact fix (the line to add, the command to run).
+
+Everything is read through a ``Layout`` (a root prefix: the tests plant faults in fake
+trees) and the few things no file shows (USB devices, the Pico's answer, importable
+modules, systemd's word, free space) through ``Probes``, injected in the tests.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from keezbord.engine.text import Text
+from keezbord.host.appliance.checks_devices import device_checks, group_checks
+from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, os_check
+from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
+from keezbord.host.appliance.paths import USER, Layout
+from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
+from keezbord.host.drivers import pi
+
+__all__ = ["Board", "Finding", "PicoReport", "Probes", "board_ports", "read_board", "run_checks"]
+
+
+def read_board(layout: Layout, config: Path | None = None) -> Board:
+    """The board in the installed configuration (``/etc/keezbord/board.toml``); the
+    reader's default port follows this tree's Pi model, not the machine's."""
+    from keezbord.host.config import load_config
+
+    path = config or layout.config
+    cfg = load_config(path)
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    given_port = isinstance(raw.get("rfid"), dict) and "port" in raw["rfid"]
+    reader_port = cfg.rfid.port if given_port else pi.default_rfid_port(layout.model)
+    from keezbord.host.paths import JOURNAL_NAME, data_dir
+
+    return Board(
+        scanner=cfg.scanner.kind,
+        method=cfg.scanner.method,
+        scanner_port=cfg.scanner.port,
+        led_driver=cfg.led_driver,
+        led_pin=cfg.leds.pin,
+        reader=cfg.rfid.reader,
+        reader_port=reader_port,
+        journal=cfg.journal or data_dir() / JOURNAL_NAME,
+    )
+
+
+def board_ports(layout: Layout) -> list[str]:
+    """The serial ports of the installed configuration (none when there is none yet)."""
+    try:
+        b = read_board(layout)
+    except (OSError, ValueError):
+        return []
+    return [
+        p
+        for p, used in (
+            (b.reader_port, b.reader != "none"),
+            (b.scanner_port, b.scanner == "pico-serial"),
+        )
+        if used
+    ]
+
+
+# -- the checks -------------------------------------------------------------------------
+
+
+def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> list[Finding]:
+    found: list[Finding] = []
+    model = pi.pi_model(layout.model)
+    gen = pi.pi_generation(model)
+    found.append(model_check(model, gen))
+    found.append(os_check(layout))
+    cfg_path = config or layout.config
+    try:
+        board = read_board(layout, cfg_path)
+    except (OSError, ValueError) as e:
+        found.append(
+            Finding(
+                "config",
+                False,
+                Text(f"{cfg_path}: onbruikbaar ({short(e)})", f"{cfg_path}: unusable ({short(e)})"),
+                Text(
+                    "sudo keezbord service install (maakt het uit het voorbeeld) of verbeter het",
+                    "sudo keezbord service install (makes it from the example) or correct it",
+                ),
+            )
+        )
+        found.append(service_check(layout, probes))
+        return found
+    found.append(Finding("config", True, Text(str(cfg_path), str(cfg_path))))
+    found += boot_config_checks(layout, board, gen)
+    found += device_checks(layout, board, probes)
+    found += group_checks(layout, board, probes)
+    found += extra_checks(board, gen, probes)
+    from keezbord.host.appliance.service import user_id
+
+    found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))
+    found.append(service_check(layout, probes))
+    return found

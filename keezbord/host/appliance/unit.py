@@ -1,0 +1,169 @@
+"""The systemd units: ``keezbord.service`` (``keezbord run`` at boot) and the optional
+kiosk (a full-screen browser on an attached display). Text only; ``service.py`` writes it.
+
+Hardening: the service runs as its own user with no capabilities, a read-only system and
+no home folders, and may write only its state folder. It keeps the real ``/dev``
+(no ``PrivateDevices``, no ``DevicePolicy``): the GPIO chips, ``/dev/spidev*``, the UART
+and the Pico's ``/dev/ttyACM*`` are reached through the gpio, spi and dialout groups,
+and their device-cgroup names differ between kernels and Pi generations, so a device
+allow-list could lock the board out after an upgrade.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from keezbord.host.appliance.paths import DEFAULT_PORT, SERVICE, USER, Layout
+
+
+def device_unit(path: str) -> str:
+    """systemd's unit name for a device node (``/dev/ttyAMA0`` -> ``dev-ttyAMA0.device``),
+    escaped as ``systemd-escape --path`` does."""
+    out = []
+    for i, ch in enumerate(path.strip("/")):
+        if ch == "/":
+            out.append("-")
+        elif ch.isascii() and (ch.isalnum() or ch in "_:" or (ch == "." and i > 0)):
+            out.append(ch)
+        else:
+            out.append("".join(f"\\x{b:02x}" for b in ch.encode()))
+    return "".join(out) + ".device"
+
+
+def keezbord_command() -> list[str]:
+    """How systemd starts this keezbord: the console script beside this interpreter (the
+    virtual environment's), else the interpreter with the module."""
+    script = Path(sys.executable).parent / "keezbord"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-m", "keezbord.host.cli"]
+
+
+def service_unit(
+    layout: Layout,
+    command: Sequence[str],
+    *,
+    groups: Sequence[str],
+    devices: Sequence[str] = (),
+    port: int = DEFAULT_PORT,
+) -> str:
+    """The text of ``keezbord.service``. ``devices``: the serial ports the board needs
+    (the reader's, the Pico's), started after; ``groups``: the device groups that exist."""
+    exec_start = shlex.join(
+        [
+            *command,
+            "run",
+            "--config",
+            str(layout.config),
+            "--state-dir",
+            str(layout.state),
+            "--port",
+            str(port),
+        ]
+    )
+    device_units = " ".join(device_unit(d) for d in devices)
+    lines = [
+        "# Written by `keezbord service install`; `keezbord service uninstall` removes it.",
+        "# keezbord's docs/install-pi.md explains each line; `keezbord doctor` checks the Pi.",
+        "[Unit]",
+        "Description=keezbord: the Keezen board's referee and web page",
+        "Wants=network-online.target",
+        "After=network-online.target",
+    ]
+    if device_units:
+        # Wants, not Requires: without its reader the board still referees (every card
+        # is tried), and a Pico plugged in later is found by the link.
+        lines += [f"Wants={device_units}", f"After={device_units}"]
+    lines += [
+        "StartLimitIntervalSec=300",
+        "StartLimitBurst=20",
+        "",
+        "[Service]",
+        "Type=simple",
+        f"User={USER}",
+        f"Group={USER}",
+    ]
+    if groups:
+        lines.append(f"SupplementaryGroups={' '.join(groups)}")
+    lines += [
+        f"ExecStart={exec_start}",
+        "Restart=on-failure",
+        "RestartSec=3",
+        "Environment=PYTHONUNBUFFERED=1",
+        "StandardOutput=journal",
+        "StandardError=journal",
+        "SyslogIdentifier=keezbord",
+        f"WorkingDirectory={layout.state}",
+    ]
+    if layout.state == Path("/var/lib/keezbord"):
+        # systemd makes the folder and hands it to the service's user at every start.
+        lines += ["StateDirectory=keezbord", "StateDirectoryMode=0700"]
+    lines += [
+        # Hardening that leaves the device nodes alone (see the module's docstring).
+        "NoNewPrivileges=yes",
+        "CapabilityBoundingSet=",
+        "AmbientCapabilities=",
+        "ProtectSystem=strict",
+        f"ReadWritePaths={layout.state}",
+        "ProtectHome=read-only" if _in_home(command) else "ProtectHome=yes",
+        "PrivateTmp=yes",
+        "ProtectKernelModules=yes",
+        "ProtectKernelLogs=yes",
+        "ProtectControlGroups=yes",
+        "ProtectClock=yes",
+        "ProtectHostname=yes",
+        "RestrictNamespaces=yes",
+        "RestrictRealtime=yes",
+        "RestrictSUIDSGID=yes",
+        "LockPersonality=yes",
+        "SystemCallArchitectures=native",
+        # AF_NETLINK: the mDNS announcer lists the network interfaces.
+        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
+        "UMask=0077",
+        "",
+        "[Install]",
+        "WantedBy=multi-user.target",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def kiosk_unit(
+    url: str, *, user: str = "pi", uid: int = 1000, browser: str = "/usr/bin/chromium-browser"
+) -> str:
+    """The optional kiosk: the page full-screen on the Pi's own display (docs/install-pi.md).
+    It joins the desktop user's graphical session (Bookworm's Wayland compositor, or X);
+    ``url`` is the local address, whose QR corner then also shows the players' link (only
+    the Pi itself is given that one). Until the session is up the browser fails and is
+    started again."""
+    cmd = shlex.join(
+        [browser, "--kiosk", "--noerrdialogs", "--disable-infobars", "--incognito",
+         "--ozone-platform-hint=auto", url]
+    )  # fmt: skip
+    return "\n".join(
+        [
+            "# Written by `keezbord service install --kiosk`; optional, needs a desktop session.",
+            "[Unit]",
+            "Description=keezbord kiosk: the board's page on the attached screen",
+            f"After=graphical.target {SERVICE}",
+            f"Wants={SERVICE}",
+            "",
+            "[Service]",
+            f"User={user}",
+            f"Environment=XDG_RUNTIME_DIR=/run/user/{uid} WAYLAND_DISPLAY=wayland-1 DISPLAY=:0",
+            f"ExecStart={cmd}",
+            "Restart=on-failure",
+            "RestartSec=5",
+            "",
+            "[Install]",
+            "WantedBy=graphical.target",
+            "",
+        ]
+    )
+
+
+def _in_home(command: Sequence[str]) -> bool:
+    return any(part.startswith(("/home/", "/root/")) for part in command)

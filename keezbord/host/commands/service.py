@@ -1,0 +1,100 @@
+"""``keezbord service install|uninstall|status|token``: the board as a systemd service
+that starts at boot (docs/install-pi.md). With ``--root DIR`` every path is taken under
+DIR and the system commands (useradd, systemctl) are printed, not run."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from keezbord.engine.text import Text
+from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.errors import UsageError
+
+if TYPE_CHECKING:
+    from keezbord.host.roles import Tokens
+
+
+def _root_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/"),
+        metavar="DIR",
+        help="take every path under DIR and only print the system commands (tests, images)",
+    )
+    add_lang_argument(p)
+
+
+def add_service_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    ins = sub.add_parser("install", help="write, enable and start keezbord.service (as root)")
+    ins.add_argument("--port", type=int, default=8000, help="the page's port (default 8000)")
+    ins.add_argument(
+        "--kiosk",
+        metavar="USER",
+        default=None,
+        help="also the kiosk unit: the page full-screen on the attached screen, "
+        "in USER's desktop session",
+    )
+    _root_arg(ins)
+    _root_arg(sub.add_parser("uninstall", help="stop and remove the units (games are kept)"))
+    _root_arg(sub.add_parser("status", help="is the service installed and running?"))
+    tok = sub.add_parser("token", help="the spectators', players' and referee's links")
+    tok.add_argument("--port", type=int, default=8000, help="the page's port (default 8000)")
+    _root_arg(tok)
+
+
+def run_service(args: argparse.Namespace) -> int:
+    from keezbord.host.appliance import service
+    from keezbord.host.appliance.paths import Layout
+
+    layout = Layout(args.root)
+    runner: service.Runner
+    if args.root == Path("/"):
+        runner = service.system_runner
+    else:
+        note = Text("niet uitgevoerd", "not run").get(args.lang)
+        runner = service.Recorder(
+            default=(3, "inactive") if args.action == "status" else (0, ""),
+            echo=lambda line: print(f"({note}) {line}"),
+        )
+
+    try:
+        if args.action == "install":
+            from keezbord.host.appliance.unit import keezbord_command
+
+            if not 1 <= args.port <= 65535:
+                raise UsageError(f"--port must be 1 to 65535, not {args.port}")
+            said = service.install(
+                layout, runner, keezbord_command(), port=args.port, kiosk_user=args.kiosk
+            )
+        elif args.action == "uninstall":
+            said = service.uninstall(layout, runner)
+        elif args.action == "status":
+            rc, lines = service.status(layout, runner)
+            print("\n".join(lines))
+            return rc
+        else:
+            _print_links(service.tokens(layout), args.port, args.lang)
+            return 0
+    except service.ServiceError as e:
+        raise UsageError(str(e)) from None
+    for t in said:
+        print(t.get(args.lang))
+    return 0
+
+
+def _print_links(tokens: Tokens, port: int, lang: str) -> None:
+    from keezbord.host.roles import Role, links
+
+    names = {
+        Role.SPECTATOR: Text("toeschouwers (alleen kijken)", "spectators (watch only)"),
+        Role.PLAYER: Text("spelers", "players"),
+        Role.REFEREE: Text(
+            "scheidsrechter (ongedaan maken, nieuw spel)", "referee (undo, new game)"
+        ),
+    }
+    for role, url in links(f"http://keezbord.local:{port}/", tokens).items():
+        print(f"{names[role].get(lang)}: {url}")

@@ -1,0 +1,52 @@
+"""The journal's schema version and its migrations: a journal written by an older
+keezbord opens in a newer one (``pip install -U keezbord`` keeps the game in progress).
+
+The version is SQLite's ``PRAGMA user_version``: 0 for the first schema (the tables in
+journal.py's ``SCHEMA``, which never change), then one migration per version. Every
+journal, new or old, goes through the same steps when it is opened for writing, each in
+one transaction with its version bump, so a cut in the middle leaves the old version.
+A journal from a newer keezbord is refused (its games might not read right here).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Final
+
+# version -> the SQL that brings a journal from version - 1 to it
+MIGRATIONS: Final[dict[int, str]] = {
+    # The keezbord version that started each game (NULL: a game from before), so an
+    # exported game says which rules' release referee'd it.
+    1: "ALTER TABLE games ADD COLUMN version TEXT",
+}
+SCHEMA_VERSION: Final = max(MIGRATIONS)
+
+
+class NewerJournalError(ValueError):
+    """A journal written by a newer keezbord."""
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    row = db.execute("PRAGMA user_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring an open journal (autocommit connection) to ``SCHEMA_VERSION``; the version
+    it had."""
+    found = schema_version(db)
+    if found > SCHEMA_VERSION:
+        raise NewerJournalError(
+            f"written by a newer keezbord (schema {found}, this one knows {SCHEMA_VERSION}): "
+            "upgrade keezbord (pip install -U keezbord)"
+        )
+    for version in range(found + 1, SCHEMA_VERSION + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(MIGRATIONS[version])
+            db.execute(f"PRAGMA user_version = {version:d}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return found

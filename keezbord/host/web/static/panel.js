@@ -1,0 +1,485 @@
+// keezbord web page, the side of the page: status, card tray, player panels, messages,
+// the move list and the controls (app.js is the glue: connection, state, language;
+// board.js the board; review.js the review of past moves). Protocol: docs/web.md.
+"use strict";
+
+function renderSide() {
+  const st = app.state;
+  renderStatus(st);
+  renderClock();
+
+  // Flag with reason and restore guidance.
+  const flag = document.getElementById("flag");
+  flag.hidden = !st.flag;
+  if (st.flag) {
+    document.getElementById("flag-reason").textContent = tx(st.flag.reason);
+    const ul = document.getElementById("flag-guidance");
+    ul.replaceChildren(...(st.flag.guidance || []).map((g) => el("li", { text: tx(g) })));
+    document.getElementById("fix").hidden = app.mode !== "sim";
+  }
+
+  // Card tray.
+  const cards = document.getElementById("cards");
+  const hand = st.hand;
+  const ex = st.exchange;
+  document.getElementById("tray-title").textContent = ex
+    ? `${seatName(ex.seat)}: ${t("give_to")} (${seatName(ex.partner)})`
+    : hand ? `${t("hand_of")} ${seatName(hand.seat)}` : t("hand");
+  // Rebuild the tray only when it changes, and keep the keyboard focus on its card.
+  const trayKey = JSON.stringify([hand, st.card, st.hints, app.lang, ex]);
+  if (trayKey !== app.trayKey) {
+  app.trayKey = trayKey;
+  const focused = document.activeElement?.dataset?.card;
+  cards.replaceChildren();
+  if (ex) {
+    // Partner exchange (reiseditie): each card is a button that passes it, face down.
+    ex.cards.forEach((c) => {
+      const b = el("button", { type: "button", class: "card give", "data-card": c, text: c,
+                               "aria-label": `${t("give")}: ${c}` });
+      b.addEventListener("click", () => send({ type: "give", seat: ex.seat, card: c }));
+      cards.append(b);
+    });
+    if (!focused) setTimeout(() => cards.querySelector("button")?.focus(), 0);
+  } else if (hand) {
+    hand.cards.forEach((c, i) => {
+      const playable = hand.playable.includes(c) && st.hints !== "off";
+      // Only one of two identical cards shows tapped (issue 13, defect 18).
+      const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
+                                  (st.card === c && hand.active && hand.cards.indexOf(c) === i ? " tapped" : ""),
+                               "data-card": c, text: c,
+                               "aria-label": `${c}${playable ? " ✓" : ""}` });
+      b.disabled = !hand.active;
+      b.addEventListener("click", () => send({ type: "card", card: c }));
+      cards.append(b);
+    });
+    if (!hand.cards.length) cards.append(el("span", { text: t("no_cards") }));
+  }
+  if (focused) cards.querySelector(`[data-card="${focused}"]`)?.focus();
+  }
+  document.getElementById("tray").hidden = app.mode !== "sim";
+  document.getElementById("discard").disabled = !(hand && hand.active);
+  document.getElementById("discard").hidden = !!ex;  // no hand to show while passing a card
+  // The card tapped, under the hand only when it is this hand's own (never a bot's card).
+  const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
+  document.getElementById("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
+
+  // Pawns in hand (simulator): choose which one to put down.
+  const inhand = document.getElementById("inhand");
+  inhand.replaceChildren();
+  if (app.mode === "sim" && st.held.length) {
+    inhand.append(el("span", { text: `${t("in_hand")}:` }));
+    if (app.selectedHeld !== null && app.selectedHeld >= st.held.length) app.selectedHeld = null;
+    st.held.forEach((seat, i) => {
+      const p = seat === null ? null : seatInfo(seat);
+      const b = el("button", { type: "button", class: "held", text: p ? p.colour.symbol : "?",
+                               "aria-pressed": String((app.selectedHeld ?? st.held.length - 1) === i),
+                               "aria-label": p ? `${t("pawn_of")} ${p.colour[app.lang]}` : t("unknown_pawn") });
+      b.style.background = p ? p.colour.hex : "#999";
+      b.style.color = p ? inkFor(p.colour.hex) : "#111";
+      b.addEventListener("click", () => { app.selectedHeld = i; renderSide(); });
+      inhand.append(b);
+    });
+    inhand.append(el("span", { class: "hint", text: t("place_hint") }));
+  }
+
+  // Score.
+  const score = document.getElementById("score");
+  score.hidden = !st.score;
+  if (st.score) {
+    document.getElementById("score-list").replaceChildren(...st.score.map((s) =>
+      el("li", { text: `${s.seats.map(seatName).join(" + ")}: ${s.points} ${t("points")}` })));
+  }
+
+  renderHealth(st);
+
+  renderMessages(st);
+  renderMoves(st);
+  renderPlayers(st);
+
+  // Controls. NK: the table penalty and the time limit.
+  const nk = st.profile === "nk";
+  document.getElementById("nk-controls").hidden = !nk;
+  if (nk) {
+    const sel = document.getElementById("penalty-seat");
+    const key = JSON.stringify([st.seats, app.lang]);
+    if (sel.dataset.key !== key) {
+      sel.dataset.key = key;
+      sel.replaceChildren(...st.players.map((p) => el("option", { value: String(p.seat), text: seatName(p.seat) })));
+    }
+    for (const id of ["penalty", "time-limit"]) {
+      document.getElementById(id).disabled = !app.control || !!st.winner || !!st.stopped;
+    }
+    sel.disabled = !app.control;
+  }
+  for (const id of ["undo", "overrule"]) document.getElementById(id).disabled = !app.control;
+  document.querySelector("#newgame button[type=submit]").disabled = !app.control;
+  for (const e of document.querySelectorAll(".sim-only")) e.hidden = app.mode !== "sim";
+  renderRole(st);
+}
+
+// The page's role (the token in its link, docs/web.md): a badge in the header, and what the
+// role may not use is disabled (the referee's controls) or hidden (a hand: spectators) with
+// the reason next to it.
+function renderRole(st) {
+  const role = app.role;
+  renderSoundToggle();
+  const badge = document.getElementById("role");
+  badge.dataset.role = role;
+  badge.textContent = t(`role_${role}`);
+  badge.title = t(`role_${role}_says`);
+  const note = document.getElementById("token-note");
+  note.hidden = role === "referee";
+  note.textContent = role === "player" ? t("need_referee") : t("need_token");
+  if (role === "spectator") {
+    document.getElementById("tray").hidden = true;
+    document.getElementById("watch-note").hidden = false;
+  } else {
+    document.getElementById("watch-note").hidden = true;
+  }
+}
+
+Object.assign(UI.nl, {
+  role_spectator: "Toeschouwer", role_player: "Speler", role_referee: "Scheidsrechter",
+  role_spectator_says: "Deze link kijkt alleen mee: geen hand, geen zetten.",
+  role_player_says: "Deze link speelt mee; terugnemen, nieuw spel en beslissen doet de scheidsrechter.",
+  role_referee_says: "Deze link is de scheidsrechter: alles mag, ook terugnemen en nieuw spel.",
+  need_token: "Alleen kijken: spelen vraagt de link voor spelers, beheer de link van de scheidsrechter.",
+  need_referee: "Terugnemen, nieuw spel, strafzet en beslissen: alleen met de link van de scheidsrechter.",
+  watch_only: "Alleen kijken: met deze link kun je niet spelen.",
+  watching: "Je kijkt mee: de handen van de spelers zie je niet.",
+});
+Object.assign(UI.en, {
+  role_spectator: "Spectator", role_player: "Player", role_referee: "Referee",
+  role_spectator_says: "This link only watches: no hand, no moves.",
+  role_player_says: "This link plays; undo, new game and decisions are the referee's.",
+  role_referee_says: "This link is the referee: everything, undo and new game too.",
+  need_token: "View only: playing needs the players' link, control the referee's link.",
+  need_referee: "Undo, new game, penalty and decisions: only with the referee's link.",
+  watch_only: "Watching only: this link cannot play.",
+  watching: "You are watching: the players' hands are not shown.",
+});
+
+function renderHealth(st) {
+  // Run mode: the board's link (Pico serial or the Pi's own chain) and the switches.
+  const box = document.getElementById("health");
+  box.hidden = !st.health;
+  if (!st.health) return;
+  const items = [];
+  const link = st.health.link;
+  if (link) {
+    const ok = link.ok !== false;
+    const parts = [ok ? t("link_ok") : t("link_lost")];
+    if (link.port) parts.push(link.port);
+    if (link.error) parts.push(link.error);
+    items.push(el("li", { class: ok ? "" : "err", "data-health": "link", text: parts.join(" — ") }));
+    if (link.kind === "gpio") {
+      if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
+      items.push(el("li", { text: `${t("broken_reads")}: ${link.broken_reads ?? 0}` }));
+    } else {
+      items.push(el("li", { "data-health": "frames",
+                            text: `${t("bad_frames")}: ${link.frames_bad ?? 0}, ${t("gaps")}: ${link.gaps ?? 0}` }));
+      const age = link.last_heartbeat_age_ms;
+      items.push(el("li", { "data-health": "heartbeat",
+                            text: `${t("heartbeat")}: ${age == null ? "—" : (age / 1000).toFixed(1) + " s " + t("ago")}` }));
+      if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
+    }
+  }
+  const s = st.health.sensors;
+  if (s) {
+    items.push(el("li", { class: s.ok ? "" : "err", "data-health": "sensors", text: tx(s.text) }));
+  }
+  document.getElementById("health-list").replaceChildren(...items);
+}
+
+function fmtTime(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function renderClock() {
+  // Game time from the state, running on locally between states.
+  const st = app.state, c = st && st.clock;
+  const out = document.getElementById("clock");
+  if (!c) { out.textContent = ""; return; }
+  if (app.clockVersion !== st.version) { app.clockVersion = st.version; app.clockAt = Date.now(); }
+  const ms = c.elapsed_ms + (c.running ? Date.now() - app.clockAt : 0);
+  out.textContent = `${t("elapsed")} ${fmtTime(ms)}` + (c.limit_ms ? ` / ${fmtTime(c.limit_ms)}` : "");
+  out.classList.toggle("over", !!c.limit_ms && ms >= c.limit_ms);
+}
+
+function addLog(text, err) {
+  app.localLog = text;
+  if (app.state) renderSide();
+  clearTimeout(app.logTimer);
+  app.logTimer = setTimeout(() => { app.localLog = null; if (app.state) renderSide(); }, 5000);
+}
+
+
+// The new-game form starts from the game being played, once per game (so a player's own
+// edits of the form are not overwritten by every state update).
+function prefillNewGame(st) {
+  if (app.formGame === st.game) return;
+  app.formGame = st.game;
+  const f = document.getElementById("newgame");
+  f.elements.seats.value = String(st.seats);
+  f.elements.profile.value = st.profile;
+  f.elements.teams.value = st.teams || "";
+  f.elements.hints.value = st.hints;
+  if (st.players) f.elements.players.value = st.players.map((p) => p.kind).join(",");
+}
+
+// -- controls ------------------------------------------------------------------------
+
+function confirmThen(text, action) {
+  const dlg = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  dlg.returnValue = "";
+  dlg.onclose = () => { if (dlg.returnValue === "yes") action(); };
+  dlg.showModal();
+}
+
+function setupControls() {
+  document.getElementById("sound").addEventListener("click", () => {
+    const on = localStorage.getItem("keezbord.sound") === "on";
+    localStorage.setItem("keezbord.sound", on ? "off" : "on");
+    renderSoundToggle();
+  });
+  renderSoundToggle();
+  document.getElementById("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
+  document.getElementById("discard").addEventListener("click", () => send({ type: "discard" }));
+  document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
+  document.getElementById("undo").addEventListener("click", () =>
+    confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
+  // Issue 11 item 15: a minimal control; the page rework will give it a proper form.
+  document.getElementById("overrule").addEventListener("click", () => {
+    const reason = window.prompt(t("overrule_reason"));
+    if (!reason || !reason.trim()) return;
+    let move = (window.prompt(t("overrule_move")) || "").trim();
+    const correct = /^(correct|verbeter):/i.test(move);
+    if (correct) move = move.replace(/^[^:]*:\s*/, "");
+    send({ type: "overrule", reason: reason.trim(), move: move || null, correct });
+  });
+  document.getElementById("penalty").addEventListener("click", () => {
+    const seat = Number(document.getElementById("penalty-seat").value);
+    confirmThen(`${t("confirm_penalty")} ${seatName(seat)}?`, () => send({ type: "penalty", seat }));
+  });
+  document.getElementById("time-limit").addEventListener("click", () =>
+    confirmThen(t("confirm_time"), () => send({ type: "time_limit" })));
+  setInterval(renderClock, 1000);
+  document.getElementById("newgame").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const msg = { type: "new_game", seats: Number(f.get("seats")), profile: f.get("profile"),
+                  hints: f.get("hints") };
+    if (f.get("teams")) msg.teams = f.get("teams");
+    if (app.mode === "sim") msg.players = String(f.get("players")).split(",").map((s) => s.trim()).filter(Boolean);
+    confirmThen(t("confirm_new"), () => send(msg));
+  });
+}
+
+// -- status and your turn (defect 12) ----------------------------------------------------
+
+// The seat this page plays: the simulator's hand (its human seat), never for spectators.
+function mySeat(st) { return app.role !== "spectator" && st.hand ? st.hand.seat : null; }
+function myTurn(st) {
+  return !!(st.hand && st.hand.active && app.role !== "spectator" && !st.winner && !st.stopped &&
+            !st.exchange && !app.reviewing);
+}
+function kindName(p) {
+  if (!p) return "";
+  if (p.kind === "human") return app.state && p.seat === mySeat(app.state) ? t("you") : t("person");
+  if (p.kind === "player") return "";
+  return `${t("bot")} ${p.kind}`;
+}
+
+function renderStatus(st) {
+  const status = document.getElementById("status");
+  if (st.winner) {
+    status.textContent = winText(st.winner);
+  } else if (st.turn !== null) {
+    const p = seatInfo(st.turn);
+    const kind = kindName(p);
+    const busy = st.bot_busy !== null && st.bot_busy !== undefined;
+    status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}` +
+      (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
+  }
+  if (st.stopped) status.textContent = t("stopped");
+  const win = document.getElementById("winner");
+  win.hidden = !st.winner && !st.stopped;
+  if (st.winner || st.stopped) win.textContent = status.textContent;
+  // Your turn: a banner, the page's title, and (when switched on) a short sound.
+  const mine = myTurn(st);
+  const banner = document.getElementById("yourturn");
+  banner.hidden = !mine;
+  if (mine) banner.textContent = `${t("your_turn")} — ${seatName(st.hand.seat)}` +
+    (st.card ? ` (${t("played")}: ${st.card})` : `: ${t("tap_card")}`);
+  document.body.classList.toggle("my-turn", mine);
+  document.title = mine ? `▶ ${t("your_turn")} — keezbord` : st.winner ? `${winText(st.winner)} — keezbord` : "keezbord";
+  if (mine && !app.wasMyTurn) beep();
+  app.wasMyTurn = mine;
+}
+
+function winText(seats) {
+  const names = seats.map(seatName).join(" + ");
+  return seats.length > 1 ? `${t("team")} ${names} ${t("win")}!` : `${names} ${t("wins")}!`;
+}
+
+function beep() {
+  if (localStorage.getItem("keezbord.sound") !== "on") return;
+  try {
+    const ctx = app.audio || (app.audio = new AudioContext());
+    const osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = 660; gain.gain.value = 0.08;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(); osc.stop(ctx.currentTime + 0.18);
+    app.beeps = (app.beeps || 0) + 1;
+  } catch (e) { /* no audio: the banner and the title say it */ }
+}
+
+function renderSoundToggle() {
+  const b = document.getElementById("sound");
+  const on = localStorage.getItem("keezbord.sound") === "on";
+  b.setAttribute("aria-pressed", String(on));
+  b.textContent = "♪";  // compact in the header; the label and the look say on or off
+  b.classList.toggle("off", !on);
+  b.title = on ? t("sound_on") : t("sound_off");
+  b.setAttribute("aria-label", b.title);
+}
+
+// -- player panels (defect 6) -------------------------------------------------------------
+
+function renderPlayers(st) {
+  const ul = document.getElementById("players");
+  const key = JSON.stringify([st.players, st.turn, st.table, st.winner, st.bot_busy, app.lang, st.teams]);
+  if (ul.dataset.key === key) return;
+  ul.dataset.key = key;
+  const out = st.table ? new Set(st.table.sitting_out || []) : new Set();
+  ul.replaceChildren(...st.players.map((p) => {
+    const partner = p.team.find((s) => s !== p.seat);
+    const bits = [];
+    const kind = kindName(p);
+    if (kind) bits.push(el("span", { class: "kind", text: kind }));
+    if (partner !== undefined) bits.push(el("span", { class: "team", text: `${t("team_with")} ${seatName(partner)}` }));
+    if (p.cards !== null && p.cards !== undefined)
+      bits.push(el("span", { class: "count", "data-cards": String(p.cards), text: `${p.cards} ${t(p.cards === 1 ? "card" : "cards")}` }));
+    if (st.table && st.table.dealer === p.seat) bits.push(el("span", { class: "tag dealer", text: t("dealer") }));
+    if (st.turn === p.seat && !st.winner) bits.push(el("span", { class: "tag to-play", text: t("to_play") }));
+    if (out.has(p.seat)) bits.push(el("span", { class: "tag out", text: t("sits_out") }));
+    if (st.winner && st.winner.includes(p.seat)) bits.push(el("span", { class: "tag won", text: t("winner") }));
+    const sw = el("span", { class: "swatch", text: p.colour.symbol });
+    sw.style.background = p.colour.hex; sw.style.color = inkFor(p.colour.hex);
+    return el("li", { class: "player" + (st.turn === p.seat ? " turn" : "") + (out.has(p.seat) ? " out" : ""),
+                      "data-seat": String(p.seat) },
+      sw, el("span", { class: "name", text: p.colour[app.lang] }), ...bits);
+  }));
+}
+
+// -- messages (defects 9, 13) -------------------------------------------------------------
+
+// The move a decision came after: the number of moves made before its time.
+function moveNoAt(st, time) {
+  let n = 0;
+  for (const h of st.history) { if (h.t <= time) n = h.n; else break; }
+  return n;
+}
+
+function isBot(st, seat) {
+  const p = seat === null || seat === undefined ? null : st.players[seat];
+  return !!p && p.kind !== "human" && p.kind !== "player";
+}
+
+function renderMessages(st) {
+  const log = document.getElementById("log");
+  const types = ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit",
+                 "resolved", "missing", "discard"];
+  const now = st.history.length;
+  const shown = st.decisions.filter((d) => types.includes(d.type) &&
+    // Hints are for the people at the table: a bot's hint is not said.
+    !(d.type === "hint" && (isBot(st, d.seat) || app.role === "spectator")));
+  const items = [];
+  for (const d of shown) {
+    const n = moveNoAt(st, d.t);
+    if (n < now - 1 && d.type !== "win") continue;  // older than the last move: in the move list
+    // Numbered by the move being played when it was said (the win: the move that won).
+    items.push(messageItem(st, d, d.type === "win" ? n : n + 1));
+  }
+  // The partner exchange of this deal (reiseditie): the receiver is told the card.
+  const lastDeal = st.log.map((e) => e.kind).lastIndexOf("deal");
+  for (const e of st.log.slice(Math.max(0, lastDeal))) {
+    if (e.kind !== "exchange") continue;
+    const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
+    const toMe = secret && e.to === mySeat(st);
+    const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${secret.card}` : tx(e.text);
+    items.push(el("li", { class: "exchange", "data-kind": "exchange", text: `#${e.n + 1} · ${text}` }));
+  }
+  log.replaceChildren(...items.slice(-7).reverse());
+  if (app.localLog) log.prepend(el("li", { class: "err", text: app.localLog }));
+  if (st.coach) log.prepend(el("li", { class: "coach", "data-coach": st.coach.better,
+                                       text: `#${st.coach.n} · ${t("coach")}: ${tx(st.coach.text)}` }));
+}
+
+function messageItem(st, d, n) {
+  let name = UI[app.lang].decision[d.type] || d.type;
+  let detail = d.reason ? tx(d.reason) : "";
+  if (d.type === "undo") detail = d.move || detail;
+  if (d.type === "hint") detail = d.reason ? tx(d.reason) : "";  // in words, never notation
+  if (d.type === "discard") {
+    if (d.ok) detail = seatName(d.seat);
+    else name = t("discard_refused");
+  }
+  if (d.type === "win") detail = winText(d.seats || st.winner || []);
+  if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
+  // The move a refused "show hand" wanted (d.must_play) is never said: it would give the
+  // move away below hints "full", and in notation at any level; the hint LEDs show it.
+  if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
+  const text = !detail ? name
+    : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
+    : `${name}: ${detail}`;
+  return el("li", { class: d.ok === false || ["illegal", "card_rejected", "missing"].includes(d.type) ? "err" : "",
+                    "data-kind": d.type, "data-n": String(n), text: `#${n} · ${text}` });
+}
+
+// -- the move list: every action (defects 2, 15) --------------------------------------------
+
+function renderMoves(st) {
+  const ol = document.getElementById("moves");
+  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}`;
+  if (ol.dataset.key === key) return;
+  ol.dataset.key = key;
+  const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
+  ol.replaceChildren(...st.log.map((e) => logItem(st, e)));
+  if (atEnd || !app.reviewing) ol.scrollTop = ol.scrollHeight;
+}
+
+function logItem(st, e) {
+  const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
+  const text = tx(secret ? secret.text : e.text);
+  if (e.kind === "deal") return el("li", { class: "sep", "data-kind": "deal", text });
+  if (e.kind === "move") {
+    return el("li", { class: "move", "data-move": e.move, "data-n": String(e.n), "data-i": String(e.i),
+                      tabindex: "0", role: "button", "aria-label": `${t("move_no")} ${e.n}: ${text}` },
+      el("span", { class: "n", text: `${e.n}.` }), el("code", { text: e.move }), " ",
+      el("span", { class: "words", text }),
+      ...(e.overruled ? [" — ", el("em", { class: "overruled", text: `${t("overruled")}: ${e.overruled}` })] : []));
+  }
+  const attrs = { class: `action kind-${e.kind}`, "data-kind": e.kind, "data-i": String(e.i) };
+  if (e.kind === "illegal") Object.assign(attrs, { tabindex: "0", role: "button" });
+  return el("li", attrs, el("span", { class: "n", text: "" }), el("span", { class: "words", text }));
+}
+
+Object.assign(UI.nl, {
+  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit", tap_card: "tik een kaart", plays_card: "speelt",
+  team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
+  to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
+  partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
+  for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid bij jouw beurt: aan",
+  sound_off: "Geluid bij jouw beurt: uit",
+});
+Object.assign(UI.en, {
+  your_turn: "Your turn", person: "person", on: "on", off: "off", tap_card: "tap a card", plays_card: "plays",
+  team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
+  to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
+  partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
+  for_example: "for example", move_no: "move", sound_on: "Sound on your turn: on",
+  sound_off: "Sound on your turn: off",
+});

@@ -1,0 +1,216 @@
+"""keezbord doctor against fake root trees: a good Pi 5 with the Pico, a good Pi 4 wired
+Pi-direct, a non-Pi; every planted fault is named with its fix, and only a good tree
+passes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fake_tree import FIRMWARE, Port, good_probes, pi4_direct, pi5_pico, write
+
+from keezbord.host.appliance.doctor import Finding, PicoReport, Probes, run_checks
+from keezbord.host.appliance.paths import Layout
+from keezbord.host.cli import main
+
+
+def problems(findings: list[Finding]) -> dict[str, Finding]:
+    return {f.check: f for f in findings if not f.ok}
+
+
+def test_a_good_pi5_with_the_pico_passes_every_check(tmp_path: Path) -> None:
+    layout = pi5_pico(tmp_path)
+    findings = run_checks(layout, good_probes())
+    assert problems(findings) == {}
+    checks = {f.check for f in findings}
+    assert {"model", "os", "uart", "console", "reader", "pico", "firmware", "journal"} <= checks
+    assert {"service", "group dialout", "extra web", "extra appliance", "extra pico"} <= checks
+    assert "spi" not in checks and "audio" not in checks  # the Pico scans and drives the LEDs
+
+
+def test_a_good_pi4_wired_pi_direct_passes_every_check(tmp_path: Path) -> None:
+    layout = pi4_direct(tmp_path)
+    findings = run_checks(layout, good_probes(ports=()))
+    assert problems(findings) == {}
+    checks = {f.check for f in findings}
+    assert {"spi", "uart", "audio", "spidev", "gpiochip", "group gpio", "group spi"} <= checks
+    assert {"extra pi4"} <= checks and "pico" not in checks
+
+
+def test_a_pc_is_not_a_pi(tmp_path: Path) -> None:
+    layout = pi5_pico(tmp_path)
+    (tmp_path / "proc/device-tree/model").unlink()
+    bad = problems(run_checks(layout, good_probes()))
+    assert "not a Raspberry Pi" in bad["model"].text.en
+    assert bad["model"].fix is not None and "on the board's Pi" in bad["model"].fix.en
+
+
+def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
+    def do(root: Path) -> None:
+        p = root / path.lstrip("/")
+        text = p.read_text()
+        assert old in text
+        p.write_text(text.replace(old, new))
+
+    return do
+
+
+def _rm(path: str) -> Callable[[Path], None]:
+    return lambda root: (root / path.lstrip("/")).unlink()
+
+
+# (planted fault, probes, the check that must fail, a piece of its exact fix)
+PI5_FAULTS: list[tuple[str, Callable[[Path], None], Probes, str, str]] = [
+    ("pi 3", _edit("/proc/device-tree/model", "Pi 5 Model B", "Pi 3 Model B"), good_probes(),
+     "model", "Raspberry Pi 4 or 5"),
+    ("bullseye", _edit("/etc/os-release", "bookworm", "bullseye"), good_probes(), "os", "Bookworm"),
+    ("uart off", _edit("/boot/firmware/config.txt", "dtparam=uart0=on", "#dtparam=uart0=on"),
+     good_probes(), "uart", "add `dtparam=uart0=on` to /boot/firmware/config.txt"),
+    ("pi4's uart line on a pi5",
+     _edit("/boot/firmware/config.txt", "dtparam=uart0=on", "dtoverlay=disable-bt"),
+     good_probes(), "uart", "`dtparam=uart0=on`"),
+    ("uart0 off again", _edit("/boot/firmware/config.txt", "dtparam=uart0=on",
+                              "dtparam=uart0=on\ndtparam=uart0=off"),
+     good_probes(), "uart", "`dtparam=uart0=on`"),
+    ("uart only for a pi4", _edit("/boot/firmware/config.txt", "[all]\n", "[pi4]\n"),
+     good_probes(), "uart", "`dtparam=uart0=on`"),
+    ("serial console", _edit("/boot/firmware/cmdline.txt", "console=tty1",
+                             "console=serial0,115200 console=tty1"),
+     good_probes(), "console", "raspi-config nonint do_serial_cons 1"),
+    ("no config.txt", _rm("/boot/firmware/config.txt"), good_probes(), "config.txt",
+     "/boot/firmware/config.txt"),
+    ("no reader port", _rm("/dev/ttyAMA0"), good_probes(), "reader", "turn the UART on"),
+    ("no pico", lambda root: None, good_probes(ports=[Port("/dev/ttyACM0", 0x2E8A, 0x000C)]),
+     "pico", "plug the Pico in"),
+    ("pico elsewhere", lambda root: None, good_probes(ports=[Port("/dev/ttyACM1", 0x2E8A, 5)]),
+     "pico", 'set port = "/dev/ttyACM1" under [scanner]'),
+    ("old firmware", lambda root: None,
+     good_probes(active=False, firmware=PicoReport("keezbord-fw 0.0.1", True)),
+     "firmware", "keezbord firmware install --port /dev/ttyACM0"),
+    ("silent pico", lambda root: None,
+     good_probes(active=False, firmware=PicoReport(None, False, "no heartbeat")),
+     "firmware", "keezbord firmware install"),
+    ("unhealthy link", lambda root: None,
+     good_probes(active=False, firmware=PicoReport(FIRMWARE, False, "chain broken")),
+     "firmware", "keezbord firmware status --port /dev/ttyACM0"),
+    ("not in dialout", _edit("/etc/group", "dialout:x:20:keezbord,pi", "dialout:x:20:pi"),
+     good_probes(), "group dialout", "sudo usermod -aG dialout keezbord"),
+    ("node mode", lambda root: os.chmod(root / "dev/ttyACM0", 0o600), good_probes(),
+     "permissions", "sudo chgrp dialout /dev/ttyACM0 && sudo chmod g+rw /dev/ttyACM0"),
+    ("no zeroconf", lambda root: None, good_probes(missing=frozenset({"zeroconf"})),
+     "extra appliance", "pip install 'keezbord[appliance]'"),
+    ("no pyserial", lambda root: None, good_probes(missing=frozenset({"serial"})),
+     "extra pico", "pip install 'keezbord[pico]'"),
+    ("no web", lambda root: None, good_probes(missing=frozenset({"segno"})),
+     "extra web", "pip install 'keezbord[web]'"),
+    ("state folder not the service's", _edit("/etc/passwd", f"keezbord:x:{os.getuid()}:",
+                                             f"keezbord:x:{os.getuid() + 1}:"),
+     good_probes(), "journal", "sudo chown -R keezbord:keezbord"),
+    ("disk full", lambda root: None, good_probes(free=20 * 1024 * 1024), "journal",
+     "journal export --all"),
+    ("no state folder", lambda root: os.rename(root / "var/lib/keezbord", root / "var/lib/x"),
+     good_probes(), "journal", "sudo keezbord service install"),
+    ("service stopped", lambda root: None, good_probes(active=False), "service",
+     "sudo systemctl restart keezbord.service"),
+    ("service missing", _rm("/etc/systemd/system/keezbord.service"), good_probes(), "service",
+     "sudo keezbord service install"),
+    ("bad config", _edit("/etc/keezbord/board.toml", "[board]", "[board"), good_probes(),
+     "config", "correct it"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("plant", "probes", "check", "fix"),
+    [f[1:] for f in PI5_FAULTS],
+    ids=[f[0] for f in PI5_FAULTS],
+)
+def test_every_fault_on_the_pi5_is_named_with_its_fix(
+    tmp_path: Path, plant: Callable[[Path], None], probes: Probes, check: str, fix: str
+) -> None:
+    layout = pi5_pico(tmp_path)
+    plant(tmp_path)
+    bad = problems(run_checks(layout, probes))
+    assert check in bad, f"{check} passed: {sorted(bad)}"
+    found = bad[check].fix
+    assert found is not None and fix in found.en, found
+    assert found.nl and bad[check].text.nl != bad[check].text.en  # Dutch too
+
+
+PI4_FAULTS: list[tuple[str, Callable[[Path], None], str, str]] = [
+    ("spi off", _edit("/boot/config.txt", "spi=on", "spi=off"), "spi",
+     "add `dtparam=spi=on` to /boot/config.txt"),
+    ("audio on", _edit("/boot/config.txt", "dtparam=audio=off", "dtparam=audio=on"), "audio",
+     "replace `dtparam=audio=on` with `dtparam=audio=off` in /boot/config.txt"),
+    ("audio default", _edit("/boot/config.txt", "dtparam=audio=off\n", ""), "audio",
+     "`dtparam=audio=off`"),
+    ("no disable-bt", _edit("/boot/config.txt", "dtoverlay=disable-bt", ""), "uart",
+     "add `dtoverlay=disable-bt` to /boot/config.txt"),
+    ("disable-bt for a cm4 only", _edit("/boot/config.txt", "[pi4]", "[cm4]"), "uart",
+     "`dtoverlay=disable-bt`"),
+    ("no spidev", lambda root: _rm("/dev/spidev0.0")(root) or _rm("/dev/spidev0.1")(root),
+     "spidev", "turn SPI on"),
+    ("no gpiochip", _rm("/dev/gpiochip0"), "gpiochip", "Raspberry Pi OS"),
+    ("no serial0", _rm("/dev/serial0"), "reader", "turn the UART on"),
+    ("not in spi", _edit("/etc/group", "spi:x:994:keezbord", "spi:x:994:"), "group spi",
+     "sudo usermod -aG spi keezbord"),
+    ("not in gpio", _edit("/etc/group", "gpio:x:993:keezbord", "gpio:x:993:"), "group gpio",
+     "sudo usermod -aG gpio keezbord"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("plant", "check", "fix"), [f[1:] for f in PI4_FAULTS], ids=[f[0] for f in PI4_FAULTS]
+)
+def test_every_fault_on_the_pi4_is_named_with_its_fix(
+    tmp_path: Path, plant: Callable[[Path], None], check: str, fix: str
+) -> None:
+    layout = pi4_direct(tmp_path)
+    plant(tmp_path)
+    bad = problems(run_checks(layout, good_probes(ports=())))
+    assert check in bad, f"{check} passed: {sorted(bad)}"
+    found = bad[check].fix
+    assert found is not None and fix in found.en, found
+
+
+@pytest.mark.parametrize(
+    ("gen", "module"), [(4, "rpi_ws281x"), (5, "adafruit_blinka_raspberry_pi5_neopixel")]
+)
+def test_the_neopixel_backend_is_the_one_of_the_model(
+    tmp_path: Path, gen: int, module: str
+) -> None:
+    layout = pi4_direct(tmp_path)
+    if gen == 5:
+        write(tmp_path, "/proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\x00")
+        write(tmp_path, "/boot/config.txt", "dtparam=spi=on\ndtparam=uart0=on\n")
+        write(tmp_path, "/dev/ttyAMA0", "", 0o660)
+    bad = problems(run_checks(layout, good_probes(ports=(), missing=frozenset({module}))))
+    extra = f"extra pi{gen}"
+    assert module in bad[extra].text.en
+    fix = bad[extra].fix
+    assert fix is not None and f"'keezbord[pi{gen}]'" in fix.en
+    assert "audio" not in bad  # a Pi 5's LEDs do not use the audio PWM
+
+
+def test_the_command_exits_0_only_on_a_good_tree_and_speaks_dutch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # On a fake root systemd answers nothing: the service is not running. This machine
+    # has none of the Pi 4's backends either.
+    pi4_direct(tmp_path)
+    assert main(["doctor", "--root", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL service: keezbord.service does not start at boot" in out
+    assert "FAIL extra pi4: missing: " in out and "2 problems" in out
+    assert "ok   spi: SPI on" in out
+    (tmp_path / "boot/config.txt").write_text("dtparam=audio=off\n")
+    assert main(["doctor", "--root", str(tmp_path), "--lang", "nl"]) == 1
+    out = capsys.readouterr().out
+    assert "FOUT spi: SPI staat uit -> zet `dtparam=spi=on` in /boot/config.txt" in out
+
+
+def test_each_problem_is_one_line(tmp_path: Path) -> None:
+    layout = Layout(tmp_path)  # an empty tree: nearly everything is wrong
+    for f in run_checks(layout, good_probes()):
+        assert "\n" not in f.line("en") and "\n" not in f.line("nl")
