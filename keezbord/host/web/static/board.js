@@ -320,6 +320,8 @@ function setOffline(off) {
 
 function setupBoardInput() {
   const board = document.getElementById("board");
+  // The board is one tab stop: its hole (Chromium would also stop on the svg itself).
+  board.setAttribute("tabindex", "-1");
   // The zoom button and the note live under the board (made here: the page's HTML
   // stays the side panels' to change).
   const zoom = el("button", { type: "button", id: "zoom", class: "zoom", hidden: true });
