@@ -12,8 +12,6 @@ installed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -22,6 +20,7 @@ def _version() -> str:
         return version("keezbord")
     except PackageNotFoundError:
         import tomllib
+        from pathlib import Path  # here, not at the top: `keezbord moves` starts fast
 
         pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
         try:

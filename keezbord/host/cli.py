@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from keezbord.host.commands.lang import resolve_lang
 from keezbord.host.errors import UsageError
@@ -45,8 +46,38 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter without its ``import shutil`` (with bz2 and lzma, a few ms
+    of every start-up, and argparse builds a formatter for every argument added)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            try:
+                width = int(os.environ.get("COLUMNS", "")) - 2
+            except ValueError:
+                try:
+                    width = os.get_terminal_size(sys.stdout.fileno()).columns - 2
+                except (OSError, ValueError, AttributeError):
+                    width = 78
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class _RawDescriptionFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    pass
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (argparse prints the whole usage block first)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
@@ -58,7 +89,7 @@ def _top_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="keezbord",
         description="Referee, simulator and companion for a Keezen board.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawDescriptionFormatter,
         epilog="commands:\n" + "\n".join(f"  {n:<10} {h}" for n, (_, h) in COMMANDS.items()),
     )
     p.add_argument("--version", action="version", version=f"keezbord {__version__}")

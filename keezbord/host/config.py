@@ -98,6 +98,9 @@ class BoardConfig:
     cards: Path = Path("cards.json")
     journal: Path | None = None  # [files] journal; None: the rule of keezbord/host/paths.py
     club: ClubSettings | None = None  # [club]: this board's MQTT link to a tournament
+    # [board] search budgets in ms (hints "full" and "coach"), made playouts at start-up
+    hint_ms: int = 100
+    coach_ms: int = 100
 
     def topology(self) -> Topology:
         return Topology(self.seats, self.segment)
@@ -186,7 +189,9 @@ _GPIO_PINS = (2, 27)  # BCM GPIO2..GPIO27 on the 40-pin header
 def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> BoardConfig:
     """A BoardConfig from parsed TOML data; ``base`` anchors relative paths."""
     top = _Section(source, "", data, _TOP)
-    b = top.table("board", ("seats", "segment", "profile", "wiring", "hints"))
+    b = top.table(
+        "board", ("seats", "segment", "profile", "wiring", "hints", "hint_ms", "coach_ms")
+    )
     seats = b.get_int("seats", 4, MIN_SEATS, MAX_SEATS)
     segment = b.get_int("segment", 16, MIN_SEGMENT, 64)
     profile = b.get_str("profile", "standard", tuple(PROFILES))
@@ -194,6 +199,8 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     if wiring != "default":
         wiring = str(b.get_path("wiring", wiring, base))
     hints: Any = b.get_str("hints", "targets", HINTS)
+    hint_ms = b.get_int("hint_ms", 100, 5, 10_000)
+    coach_ms = b.get_int("coach_ms", 100, 5, 10_000)
 
     s = top.table(
         "scanner",
@@ -320,6 +327,8 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
         f.get_path("cards", "cards.json", base),
         journal,
         club,
+        hint_ms=hint_ms,
+        coach_ms=coach_ms,
     )
 
 

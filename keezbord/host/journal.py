@@ -1,14 +1,17 @@
 """The game journal: every input and every decision, in SQLite, before anything is shown.
 
-WAL mode. The host writes each input together with the decisions it caused in one
-transaction and only then shows them (LEDs, web page). A transaction that changes the game
-(an accepted move, a discard, an undo, a win) is committed with ``synchronous = FULL``:
-it is on disk, with everything before it, before the players see it, so a move the players
-saw accepted is never lost. Transactions of mere sensor noise (lifts, places, ticks that
-decide nothing final) are committed with ``synchronous = NORMAL``: written to the WAL in
-order but not fsynced, which keeps the magnet-to-LED path inside its 5 ms budget. A power
-cut can lose only such a tail of sensor events after the last accepted move; on restart the
-referee re-reads the board and guides the players from there (session.py).
+WAL mode, ``synchronous = NORMAL``, no automatic checkpoint on the writing connection. The
+host writes each input together with the decisions it caused in one transaction and only
+then shows them (LEDs, web page): a committed transaction is in the WAL, in the operating
+system's hands, so it survives the host process dying (a crash, kill -9) whatever it is.
+A transaction that changes the game (an accepted move, a discard, an undo, a win) is then
+fsynced by the journal's syncer thread, off the event path (an fsync takes 1-15 ms on an
+SD card, more than the magnet-to-LED budget of 5 ms): ``durable()`` says how far that has
+gone and ``flush()`` waits for it. The syncer also checkpoints the WAL into the database
+(fsyncing both) now and then. So a power cut can lose a move the LEDs showed only within
+one fsync after it (milliseconds, before anyone can act on it), plus the sensor events
+after the last fsync; on restart the referee re-reads the board and guides the players
+from there (session.py). docs/referee.md ("Durability") gives the trade-off.
 A game is rebuilt by replaying its inputs through the pure referee (session.py).
 
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
@@ -21,8 +24,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -51,8 +57,85 @@ CREATE TABLE IF NOT EXISTS decisions (
 """
 
 
-# Decisions that change the game: their transaction is fsynced before they are shown.
+# Decisions that change the game: their transaction is fsynced (by the syncer thread).
 DURABLE_DECISIONS = frozenset({"move", "discard", "undo", "win", "overrule"})
+CHECKPOINT_S = 2.0  # the syncer checkpoints the WAL at most this often
+
+
+class _Syncer:
+    """A thread that fsyncs the journal's WAL after each durable commit (one fsync covers
+    every commit before it) and now and then checkpoints it into the database, with a
+    connection of its own: the event path never waits for the disk."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.wal = Path(f"{path}-wal")
+        self.cond = threading.Condition()
+        self.asked = 0  # durable commits so far
+        self.done = 0  # of those, fsynced
+        self.error: OSError | sqlite3.Error | None = None
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, name="journal-sync", daemon=True)
+        self.thread.start()
+
+    def ask(self) -> int:
+        with self.cond:
+            self.asked += 1
+            self.cond.notify_all()
+            return self.asked
+
+    def wait(self, upto: int, timeout: float | None) -> bool:
+        with self.cond:
+            return (
+                self.cond.wait_for(lambda: self.done >= upto or self.error is not None, timeout)
+                and self.done >= upto
+            )
+
+    def stop(self) -> None:
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        self.thread.join()
+
+    def _run(self) -> None:
+        db: sqlite3.Connection | None = None
+        dir_synced = False
+        last_checkpoint = time.monotonic()
+        while True:
+            with self.cond:
+                self.cond.wait_for(lambda: self.asked > self.done or self.stopping)
+                if self.asked == self.done and self.stopping:
+                    break
+                upto = self.asked
+            try:
+                fd = os.open(self.wal, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                if not dir_synced:  # the WAL file's own name, once
+                    dfd = os.open(self.path.parent, os.O_RDONLY)
+                    try:
+                        os.fsync(dfd)
+                    finally:
+                        os.close(dfd)
+                    dir_synced = True
+                if time.monotonic() - last_checkpoint >= CHECKPOINT_S:
+                    if db is None:
+                        db = sqlite3.connect(self.path, isolation_level=None)
+                        db.execute("PRAGMA cache_size = -64")  # it only checkpoints
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    last_checkpoint = time.monotonic()
+            except (OSError, sqlite3.Error) as e:  # the writer's next commit still works
+                with self.cond:
+                    self.error = e
+                    self.cond.notify_all()
+                break
+            with self.cond:
+                self.done = upto
+                self.cond.notify_all()
+        if db is not None:
+            db.close()
 
 
 class JournalError(ValueError):
@@ -73,10 +156,14 @@ class Journal:
         try:
             if not readonly:
                 self.db.execute("PRAGMA journal_mode = WAL")
-                self.db.execute("PRAGMA synchronous = FULL")
-                self._sync_full = True
+                # No fsync and no checkpoint on the event path: the syncer does both.
+                self.db.execute("PRAGMA synchronous = NORMAL")
+                self.db.execute("PRAGMA wal_autocheckpoint = 0")
                 self.db.executescript(SCHEMA)
                 migrate(self.db)
+            # Appends and one sequential read at a resume: a small page cache will do
+            # (SQLite's default is 2 MB a connection, a share of the host's RSS budget).
+            self.db.execute("PRAGMA cache_size = -512")
             self.db.execute("SELECT 1 FROM games LIMIT 1")
         except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
@@ -84,13 +171,11 @@ class Journal:
         except NewerJournalError as e:
             self.db.close()
             raise JournalError(f"{self.path}: {e}") from None
+        self._syncer = None if readonly else _Syncer(self.path)
 
     # -- writing ---------------------------------------------------------------------
 
     def new_game(self, setup: dict[str, Any]) -> int:
-        if not self._sync_full:
-            self.db.execute("PRAGMA synchronous = FULL")
-            self._sync_full = True
         from keezbord import __version__
 
         cur = self.db.execute(
@@ -98,6 +183,7 @@ class Journal:
             (time.time(), json.dumps(setup), __version__),
         )
         assert cur.lastrowid is not None
+        self.flush()  # not on an event's path: a new game is on disk before it starts
         return cur.lastrowid
 
     def append(
@@ -109,15 +195,12 @@ class Journal:
         *,
         durable: bool | None = None,
     ) -> None:
-        """One input and its decisions, atomically; durably (fsynced, with everything
-        before it) when it changes the game, or when ``durable`` says so."""
+        """One input and its decisions, atomically, committed (safe from the process
+        dying) before it returns; fsynced by the syncer soon after (``flush`` waits for
+        it) when it changes the game, or when ``durable`` says so."""
         db = self.db
         if durable is None:
             durable = any(d.get("type") in DURABLE_DECISIONS for d in decisions)
-        if durable != self._sync_full:
-            # Only allowed outside a transaction; applies to the commits that follow.
-            db.execute("PRAGMA synchronous = FULL" if durable else "PRAGMA synchronous = NORMAL")
-            self._sync_full = durable
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(
@@ -135,6 +218,21 @@ class Journal:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        if durable and self._syncer is not None:
+            self._syncer.ask()
+
+    def durable(self) -> bool:
+        """Whether every durable commit so far is fsynced."""
+        s = self._syncer
+        return s is None or s.done >= s.asked
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until everything committed so far is fsynced (False on a timeout or a
+        disk error)."""
+        s = self._syncer
+        if s is None:
+            return True
+        return s.wait(s.ask(), timeout)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -181,6 +279,11 @@ class Journal:
             for r in self.db.execute("SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,))
         ]
 
+    def iter_inputs(self, game: int) -> Iterator[dict[str, Any]]:
+        """The inputs one by one (a resume replays them without holding them all)."""
+        for r in self.db.execute("SELECT data FROM inputs WHERE game = ? ORDER BY seq", (game,)):
+            yield json.loads(r[0])
+
     def decisions(self, game: int) -> list[dict[str, Any]]:
         return [
             json.loads(r[0])
@@ -209,6 +312,9 @@ class Journal:
         return lines, moves
 
     def close(self) -> None:
+        if self._syncer is not None:
+            self._syncer.stop()  # after the last fsync; closing checkpoints the WAL
+            self._syncer = None
         self.db.close()
 
     def __enter__(self) -> Journal:

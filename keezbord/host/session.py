@@ -31,6 +31,7 @@ from .referee import (
     Setup,
     Undo,
     board_of,
+    clear_caches,
     deadline,
     frame,
     freeze_heap,
@@ -86,10 +87,11 @@ class GameSession:
         parsed = setup_from_dict(raw)
         state, _ = new_game(parsed.position, parsed.dealer, parsed.config, turn=parsed.turn)
         seq = 0
-        for d in journal.inputs(gid):
+        for d in journal.iter_inputs(gid):
             state, _ = step(state, input_from_dict(d))
             seq += 1
         recent = journal.decisions(gid)[-RECENT:]
+        clear_caches()  # filled by the replay; the game goes on from one position
         freeze_heap()
         return cls(journal, gid, parsed, raw, state, seq, recent)
 

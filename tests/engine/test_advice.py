@@ -159,6 +159,31 @@ CASES: dict[str, tuple[Position, list[str], str, str]] = {
         "3 0:T30-H1",
         "wins the game",
     ),
+    # The three the issue names (issue 15, "Done when"):
+    "a capture that wins the game: blue's last pawn two holes from home": (
+        # Blue has three pawns home and its partner (green) all home: left alone, blue's
+        # 2 wins the game; red's 5 sends that pawn back to the nest.
+        P([["T9", "T40", "N", "N"], ["T14", "H2", "H3", "H4"], N4, H4]),
+        ["5"],
+        "5 0:T9-T14",
+        "2 holes from its home",
+    ),
+    "a pawn that must flee: three holes in front of blue": (
+        # Red on T30 is in reach of blue's 3 and 7 (blue on T27); the 10 takes it 13
+        # holes ahead, out of reach of every card, rather than moving the pawn on T5.
+        P([["T30", "T5", "N", "N"], ["T27", "N", "N", "N"], N4, N4]),
+        ["10"],
+        "10 0:T30-T40",
+        "was in reach of blue's 3",
+    ),
+    "keeping the 4: the ace brings a pawn out and the 4 waits": (
+        # The 4 now only walks T30 back to T26; the ace brings a pawn onto the start,
+        # from where the kept 4 goes backwards almost home.
+        P([["T30", "N", "N", "N"], N4, N4, N4]),
+        ["4", "A"],
+        "A 0:N-S",
+        "keeps your 4",
+    ),
 }
 
 
@@ -190,7 +215,7 @@ def test_keeping_the_4_is_said() -> None:
 
 
 def test_at_least_twenty_positions() -> None:
-    assert len(CASES) >= 20
+    assert len(CASES) >= 23
 
 
 def test_hint_names_threats_by_colour_and_card() -> None:

@@ -177,3 +177,12 @@ def test_wiring_default_or_from_a_json_file(tmp_path: Path) -> None:
     (tmp_path / "w.json").write_text('{"seats": 3}')
     with pytest.raises(ConfigError, match=r"^b\.toml: board\.wiring: "):
         cfg2.load_wiring()
+
+
+def test_search_budgets_in_ms() -> None:
+    assert (BoardConfig().hint_ms, BoardConfig().coach_ms) == (100, 100)
+    assert (load_config(EXAMPLE).hint_ms, load_config(EXAMPLE).coach_ms) == (100, 100)
+    cfg = parse_config({"board": {"hints": "full", "hint_ms": 200, "coach_ms": 50}})
+    assert (cfg.hint_ms, cfg.coach_ms) == (200, 50)
+    with pytest.raises(ConfigError, match="hint_ms"):
+        parse_config({"board": {"hint_ms": 0}})

@@ -10,7 +10,6 @@ import argparse
 import secrets
 import socket
 import threading
-import webbrowser
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,6 +130,7 @@ def run_sim(args: argparse.Namespace) -> int:
         tokens=tokens,
         defaults={"seats": seats, "profile": profile, "players": kinds},
     )
+    opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
 
     club = _club_settings(args.club, cfg)
 
@@ -156,6 +156,8 @@ def run_sim(args: argparse.Namespace) -> int:
         for line in link_lines(url, tokens, args.lang):
             print(line, flush=True)
         if not args.no_browser:  # the one at the computer is the referee
+            import webbrowser  # only to open one: 1 MB of `sim`'s memory otherwise
+
             threading.Timer(1.0, webbrowser.open, (links(url, tokens)[Role.REFEREE],)).start()
 
     return _serve(make, args.host, args.port, banner)
@@ -322,6 +324,7 @@ def run_run(args: argparse.Namespace) -> int:
         "mode": "run",
     }
     opts = HubOptions(mode="run", db=db, tokens=tokens)
+    opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
     styles = cfg.leds.settings().styles
 
     def make() -> Hub:
@@ -478,6 +481,9 @@ def _serve(
     bound = sock.getsockname()[1]
     banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    from keezbord.host.referee import freeze_heap
+
+    freeze_heap()  # the web stack too: never walked again by a full collection
     try:
         server.run(sockets=[sock])
     finally:

@@ -24,6 +24,8 @@ from .recognize import (
 from .replay import replay, run
 from .state import (
     HINT_LEVELS,
+    Advice,
+    AdviceWanted,
     Config,
     Decision,
     Effect,
@@ -48,6 +50,8 @@ from .trace import (
 
 __all__ = [
     "HINT_LEVELS",
+    "Advice",
+    "AdviceWanted",
     "Config",
     "Decision",
     "Effect",

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
 
+from keezbord.engine.board import Board, to_move
 from keezbord.engine.cards import RANKS
-from keezbord.engine.movegen import apply_part, forward_landings, successors
-from keezbord.engine.notation import Move, Step
+from keezbord.engine.movegen import apply_part, forward_landings
+from keezbord.engine.notation import Move, Part, Step
 from keezbord.engine.position import (
     BLOCKADE,
     EMPTY,
@@ -27,6 +28,7 @@ from keezbord.engine.position import (
     HOME,
     NEST,
     InvalidPositionError,
+    Pawns,
     Position,
     location_hole,
 )
@@ -57,11 +59,11 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
     return frozenset(th), tuple(nests)
 
 
-# The caches below are bounded to fit a Pi (about 5 MB together at most, measured by
+# The caches below are bounded to fit a Pi (about 2 MB together at most, measured by
 # bench/bench_referee.py) and keyed on the pawn tuple (with the segment: the seat count
 # is its length), not on the Position: an entry never keeps a Position (and its cached
 # track) alive, and its hole names are the board's shared strings, not new ones.
-SIG_CACHE = 1024
+SIG_CACHE = 256  # a turn needs tens; 1,024 cost 2 MB more of `sim`'s peak after a resume
 EXPECTATION_CACHE = 32
 
 
@@ -191,21 +193,58 @@ class Target:
 
 class Expectation:
     """The legal moves of one card in one position, indexed for recognition. Built once
-    per (position, card) and cached: it is a pure function of both."""
+    per (position, card) and cached: it is a pure function of both. Built on the fast
+    board (engine/board.py: the same moves in the same order as ``successors``, tested),
+    so a card tap costs no ``Position`` per move; the positions after the moves are made
+    when the board is judged, and only for the moves whose board fits."""
 
     def __init__(self, pos: Position, card: str) -> None:
         self.pos = pos
         self.card = card
-        self.moves: list[Successor] = list(successors(pos, card))
-        self.by_sig: dict[Sig, list[Successor]] = {}
-        for m, a in self.moves:
-            self.by_sig.setdefault(pos_sig(a), []).append((m, a))
+        board = Board(pos)
+        legal: list[Move] = []
+        keys: list[Pawns] = []
+        for fm in board.moves(card, pos.turn):
+            undo = board.make(fm)
+            keys.append(board.key())
+            board.unmake(undo)
+            legal.append(to_move(fm))
+        self.legal = legal
+        self._keys = keys
+        self._after: dict[int, Position] = {}
+
+    def after(self, i: int) -> Position:
+        """The position after legal move ``i`` (turn passed on, as ``successors``)."""
+        a = self._after.get(i)
+        if a is None:
+            p = self.pos
+            a = Position(p.topology, p.profile, p.teams, (p.turn + 1) % p.seats, self._keys[i])
+            self._after[i] = a
+        return a
+
+    @property
+    def moves(self) -> list[Successor]:
+        """Every legal move with its position (builds them all: for tests and tools)."""
+        return [(m, self.after(i)) for i, m in enumerate(self.legal)]
+
+    @cached_property
+    def by_sig(self) -> dict[Sig, list[int]]:
+        """Board signature after a legal move -> the indexes of the moves giving it."""
+        segment = self.pos.topology.segment
+        out: dict[Sig, list[int]] = {}
+        for i, key in enumerate(self._keys):
+            out.setdefault(_pos_sig(segment, key), []).append(i)
+        return out
+
+    def fitting(self, sig: Sig) -> list[Successor]:
+        """The legal moves (with their positions) whose board is ``sig``."""
+        return [(self.legal[i], self.after(i)) for i in self.by_sig.get(sig, ())]
 
     @cached_property
     def firsts(self) -> dict[Sig, list[tuple[Position, Step]]]:
         """For a 7: boards after a legal first part -> (that position, a second part)."""
         out: dict[Sig, list[tuple[Position, Step]]] = {}
-        for m, _ in self.moves:
+        for m in self.legal:
             if len(m.parts) == 2 and isinstance(m.parts[1], Step):
                 first = apply_part(self.pos, m.parts[0])
                 out.setdefault(pos_sig(first), []).append((first, m.parts[1]))
@@ -216,7 +255,7 @@ class Expectation:
         """Hole key of a pawn that can move (first part) -> where it can land."""
         out: dict[str, list[Target]] = {}
         topo = self.pos.topology
-        for m, _ in self.moves:
+        for m in self.legal:
             part = m.parts[0]
             if isinstance(part, Step):
                 tgt = Target(step_to(topo, part), victim_of(self.pos, part))
@@ -241,12 +280,23 @@ class Expectation:
         a hole of its path, or a victim carried to its nest before the capturing pawn
         arrives (and both)."""
         out: set[Sig] = set()
-        for m, _ in self.moves:
+        # A 7's moves share their first parts (one pawn's k steps, then each second part):
+        # each (position, step) is walked once, each first part applied once.
+        done: set[tuple[Pawns, Step]] = set()
+        after: dict[Part, Position] = {}
+        for m in self.legal:
             base = self.pos
-            for part in m.parts:
-                if isinstance(part, Step):
+            for i, part in enumerate(m.parts):
+                if isinstance(part, Step) and (base.pawns, part) not in done:
+                    done.add((base.pawns, part))
                     out |= _partial_sigs(base, self.card, part)
-                base = apply_part(base, part)
+                if i == 0 and len(m.parts) > 1:
+                    nxt = after.get(part)
+                    if nxt is None:
+                        nxt = after[part] = apply_part(base, part)
+                    base = nxt
+                elif i + 1 < len(m.parts):
+                    base = apply_part(base, part)
         return frozenset(out)
 
 
@@ -349,7 +399,7 @@ def judge(
         # Only moves a hand can have made: every hole whose pawn the move changes was
         # lifted or filled this turn (a same-coloured pawn replaced counts as a change).
         made: dict[tuple[tuple[int, ...], ...], list[tuple[Successor, frozenset[str]]]] = {}
-        for m, a in exp.by_sig.get(sig, ()):
+        for m, a in exp.fitting(sig):
             if a.pawns in fits:
                 continue
             d = move_holes(pos, m)

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from keezbord.host.events import Tick
 
 from .heap import freeze_heap
-from .state import Decision, Effect, Input, Leds, RefereeState
+from .state import Advice, AdviceWanted, Decision, Effect, Input, Leds, RefereeState
 from .step import new_game, step
 from .trace import Setup
 
 
-def run(setup: Setup, events: Iterable[Input]) -> Iterator[tuple[RefereeState, list[Effect]]]:
+def run(
+    setup: Setup,
+    events: Iterable[Input],
+    answer: Callable[[AdviceWanted], Advice | None] | None = None,
+) -> Iterator[tuple[RefereeState, list[Effect]]]:
     """The referee's state and effects after the start and after every event, then after
-    the settle time has passed at the end."""
+    the settle time has passed at the end. ``answer``: the host's advisor, called at once
+    for a hint the referee asks (hints "full"), its answer fed as the next input; without
+    it only the trace's own ``advice`` inputs give hints."""
     state, effects = new_game(setup.position, setup.dealer, setup.config, turn=setup.turn)
     freeze_heap()
     yield state, effects
@@ -24,6 +30,14 @@ def run(setup: Setup, events: Iterable[Input]) -> Iterator[tuple[RefereeState, l
         state, effects = step(state, ev)
         last = ev.t
         yield state, effects
+        for e in effects:
+            if (
+                answer is not None
+                and isinstance(e, AdviceWanted)
+                and (advice := answer(e)) is not None
+            ):
+                state, more = step(state, advice)
+                yield state, more
     state, effects = step(state, Tick(max(last, state.now) + state.config.settle_ms))
     yield state, effects
 

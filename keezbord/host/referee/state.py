@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
+from keezbord.engine.search import Known
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, Event, HoleEvent, SwitchRead
 
@@ -21,7 +22,6 @@ from keezbord.host.events import CardTap, Discard, Event, HoleEvent, SwitchRead
 # business: it knows which seats are bots; docs/hints.md).
 HintLevel = Literal["off", "targets", "full", "coach"]
 HINT_LEVELS: Final[tuple[HintLevel, ...]] = ("off", "targets", "full", "coach")
-DEFAULT_HINT_PLAYOUTS: Final = 150  # the search's budget for a "full" hint
 
 DEFAULT_SETTLE_MS: Final = 500
 MAX_SETTLE_MS: Final = 800
@@ -44,7 +44,6 @@ class Config:
     tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
     reader: bool = True  # False: no card reader, moves are checked against every card
     missing_ms: int = DEFAULT_MISSING_MS  # 0: never ask for a missing pawn
-    hint_playouts: int = DEFAULT_HINT_PLAYOUTS  # the host sets it from a time budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +81,22 @@ class Leds:
         return {"t": self.t, "type": "leds", "holes": dict(self.holes)}
 
 
-Effect = Decision | Leds
+@dataclass(frozen=True, slots=True)
+class AdviceWanted:
+    """Hints "full": the search's move is wanted for the card ``card`` that ``seat``
+    tapped after ``n`` moves of the game. The step never searches (75 ms and more): the
+    host computes it off the event loop (host/advisor.py) and feeds the answer back as
+    an ``Advice`` input. Not journalled (the ``Advice`` is)."""
+
+    t: int
+    seat: int
+    card: str
+    n: int
+    pos: Position  # the seat to play's position (pos.turn == seat)
+    known: Known  # what the referee knows of the cards (played this shuffle, hand sizes)
+
+
+Effect = Decision | Leds | AdviceWanted
 
 # A board as the switches can tell it: occupied track and home holes, pawns per nest.
 Sig = tuple[frozenset[str], tuple[int, ...]]
@@ -125,7 +139,23 @@ class Overrule:
     correct: bool = False
 
 
-Input = Event | Undo | SwitchRead | Overrule
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The search's move for the card ``seat`` tapped after ``n`` moves (a host input
+    answering ``AdviceWanted``, journalled like an event, so a replay shows the same hint
+    without searching). The referee shows it only while that turn and card still stand."""
+
+    t: int
+    seat: int
+    card: str
+    n: int
+    move: str  # notation
+    holes: tuple[str, ...]  # pawns to move and their targets (LED role "hint")
+    win: float
+    reason: Text  # the hint in words, both languages
+
+
+Input = Event | Undo | SwitchRead | Overrule | Advice
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from keezbord.engine.advice import advise
 from keezbord.engine.cards import UnknownCardError, parse_card
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
@@ -59,6 +58,8 @@ from .recognize import (
 from .state import (
     BOUNCE_MS,
     MAX_HELD,
+    Advice,
+    AdviceWanted,
     Config,
     Decision,
     Effect,
@@ -141,6 +142,8 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _time_limit(state, t, effects)
     elif isinstance(event, Overrule):
         state = _overrule(state, event, t, effects)
+    elif isinstance(event, Advice):
+        state = _advice(state, event, t, effects)
     elif isinstance(event, SwitchRead):
         changed = state.sensed ^ event.holes
         state = replace(
@@ -273,7 +276,7 @@ def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
         in_play |= exp.departures.keys()
         if state.partial is not None:
             in_play |= exp.second_departures(state.partial).keys()
-        for m, _ in exp.moves:
+        for m in exp.legal:
             in_play |= move_holes(pos, m)
     fix = repair(pos.topology, state.sensed, references(pos, exps))
     gone = state.total - len(state.sensed)
@@ -735,7 +738,7 @@ def _pending_lift(state: RefereeState, event: Input, effects: list[Effect]) -> R
         and event.t - t < BOUNCE_MS
     ):
         return replace(state, pending=None)
-    if isinstance(event, Tick) and event.t < t + BOUNCE_MS:
+    if isinstance(event, Tick | Advice) and event.t < t + BOUNCE_MS:
         return state
     move = _move_on_board(before)
     if move is None:
@@ -961,7 +964,7 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         )
         return state
     exp = expectation(pos, card)
-    if not exp.moves:
+    if not exp.legal:
         effects.append(
             Decision(
                 t, "card_rejected", {**ident, "seat": state.seat}, no_move_reason(pos, card).text
@@ -993,32 +996,54 @@ def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> Re
         outcome="none",
         cards_played=(*state.cards_played, (card, ev.tag)),
     )
-    if state.config.hints == "full":
-        # The search's move for this card (the referee knows no other card of the hand),
-        # seeded by the move number: the same game gives the same hints on replay.
-        hint = advise(
-            pos,
-            [card],
-            known_cards(state),
-            playouts=state.config.hint_playouts,
-            seed=len(state.history),
-        )
-        if hint is not None:
-            effects.append(
-                Decision(
-                    t,
-                    "hint",
-                    {
-                        "seat": state.seat,
-                        "move": hint.text,
-                        "holes": list(hint.holes),
-                        "win": round(hint.win, 3),
-                    },
-                    Text(hint.sentence("nl"), hint.sentence("en")),
-                )
+    if state.config.hints == "full" and state.seat is not None:
+        # The search's move for this card (the referee knows no other card of the hand):
+        # asked of the host, which searches off the event loop and feeds the answer back
+        # as an Advice input (seeded by the move number: the same game, the same hint).
+        effects.append(
+            AdviceWanted(
+                t,
+                state.seat,
+                card,
+                len(state.history),
+                pos.replace(turn=state.seat),
+                known_cards(state),
             )
-            state = replace(state, hint=hint.holes)
+        )
     return state
+
+
+def _advice(state: RefereeState, ev: Advice, t: int, effects: list[Effect]) -> RefereeState:
+    """The host's answer to AdviceWanted: shown (decision "hint", LED role "hint") if the
+    turn and card it was asked for still stand and it is a legal move of that card;
+    otherwise ignored (the player was quicker than the search)."""
+    if (
+        state.config.hints != "full"
+        or state.seat != ev.seat
+        or state.card != ev.card
+        or len(state.history) != ev.n
+        or state.hint
+        or state.second_card is not None
+    ):
+        return state
+    try:
+        move = parse_move(ev.move, state.pos.topology)
+    except InvalidMoveError:
+        return state
+    if move.card != ev.card or move not in expectation(state.pos, ev.card).legal:
+        return state
+    topo = state.pos.topology
+    names = set(topo.hole_names)
+    holes = tuple(h for h in ev.holes if h in names)
+    effects.append(
+        Decision(
+            t,
+            "hint",
+            {"seat": ev.seat, "move": ev.move, "holes": list(holes), "win": round(ev.win, 3)},
+            ev.reason,
+        )
+    )
+    return replace(state, hint=holes)
 
 
 def known_cards(state: RefereeState) -> Known:
@@ -1056,14 +1081,14 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
         hand.insert(0, state.card)
     pos = state.pos
     for c in dict.fromkeys(hand):
-        moves = expectation(pos, c).moves
+        moves = expectation(pos, c).legal
         if moves:
             name = CARD_NAMES[c]
             effects.append(
                 Decision(
                     t,
                     "discard",
-                    {"seat": seat, "ok": False, "must_play": moves[0][0].text(pos.topology)},
+                    {"seat": seat, "ok": False, "must_play": moves[0].text(pos.topology)},
                     Text(
                         f"{name.nl} kan gespeeld worden: je moet spelen",
                         f"{name.en} can be played: you must play",

@@ -18,6 +18,7 @@ from typing import Any
 
 from keezbord.engine.cards import RANKS
 from keezbord.engine.position import Position
+from keezbord.engine.text import Text
 from keezbord.engine.topology import TopologyError
 from keezbord.host.events import (
     CardTap,
@@ -35,6 +36,7 @@ from .state import (
     DEFAULT_PATIENCE_MS,
     HINT_LEVELS,
     MAX_SETTLE_MS,
+    Advice,
     Config,
     HintLevel,
     Input,
@@ -149,6 +151,8 @@ def input_from_dict(d: Any) -> Input:
     journal exports contain."""
     if isinstance(d, dict) and d.get("type") == "overrule":
         return _overrule_from_dict(d)
+    if isinstance(d, dict) and d.get("type") == "advice":
+        return _advice_from_dict(d)
     if isinstance(d, dict) and d.get("type") in ("undo", "board"):
         t = d.get("t")
         if not isinstance(t, int) or isinstance(t, bool) or t < 0:
@@ -178,7 +182,45 @@ def _overrule_from_dict(d: dict[str, Any]) -> Overrule:
     return Overrule(t, reason, move, correct)
 
 
+def _advice_from_dict(d: dict[str, Any]) -> Advice:
+    t, seat, n = d.get("t"), d.get("seat"), d.get("n")
+    card, move, holes, win, reason = (d.get(k) for k in ("card", "move", "holes", "win", "reason"))
+    if not (isinstance(t, int) and isinstance(seat, int) and isinstance(n, int)) or (
+        isinstance(t, bool) or isinstance(seat, bool) or isinstance(n, bool) or t < 0
+    ):
+        raise EventFormatError("advice needs a time 't', a 'seat' and a move count 'n'")
+    if (
+        card not in RANKS
+        or not isinstance(move, str)
+        or not isinstance(holes, list)
+        or not all(isinstance(h, str) for h in holes)
+        or not isinstance(win, int | float)
+        or isinstance(win, bool)
+        or not isinstance(reason, dict)
+        or not all(isinstance(reason.get(k), str) for k in ("nl", "en"))
+    ):
+        raise EventFormatError(
+            f"advice at t={t} needs a 'card', a 'move', its 'holes', a 'win' chance and a "
+            "'reason' in nl and en"
+        )
+    return Advice(
+        t, seat, card, n, move, tuple(holes), float(win), Text(reason["nl"], reason["en"])
+    )
+
+
 def input_to_dict(e: Input) -> dict[str, Any]:
+    if isinstance(e, Advice):
+        return {
+            "t": e.t,
+            "type": "advice",
+            "seat": e.seat,
+            "card": e.card,
+            "n": e.n,
+            "move": e.move,
+            "holes": list(e.holes),
+            "win": e.win,
+            "reason": e.reason.as_dict(),
+        }
     if isinstance(e, Overrule):
         return {
             "t": e.t,

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.health import HealthMonitor
@@ -57,7 +58,8 @@ class HubOptions:
     seed: int | None = None  # first game's seed (default random)
     tick_ms: int = 40
     health_ms: int = 1000  # how often the health is checked for a change to broadcast
-    coach_playouts: int = 150  # the coach's search budget (hints "coach")
+    hint_ms: int = DEFAULT_HINT_MS  # search budgets (hints "full", "coach"), made playouts
+    coach_ms: int = DEFAULT_COACH_MS  # once a process (host/advisor.py, search_budget.py)
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
 
 
@@ -101,6 +103,7 @@ class Hub:
         self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
+        self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
         # Called with each input's decision records (the club link, host/club/board_club.py).
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
@@ -192,6 +195,7 @@ class Hub:
             await self.bots.stop()
         if self.driver is not None:
             self.driver.close()
+        self.advisor.close()
         self.session.close()
         if self.store is not None:
             self.store.close()
@@ -248,16 +252,14 @@ class Hub:
         self.pawns.track(ev, seat_hint, "bot" if self.bot_busy is not None else "player")
 
     def _after(self, effects: list[Effect]) -> None:
+        self.advisor.answer_for(self, effects)  # hints "full", searched off the loop
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         self.decisions.extend(actions.for_sim(records))
         st = self.session.state
         for r in records:
             self.log.add(r, st, self._shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
-                tap, self.tap_hand = self.tap_hand, None
-                self.coach = coach_remark(
-                    self.session.state, r, self.sim, tap, self.opts.coach_playouts
-                )
+                self.advisor.coach_for(self, r, coach_remark)  # off the loop too
         if self.sim is not None and records:
             self.sim.sync(self.decisions)
             self.log.exchanges(self.sim, st)

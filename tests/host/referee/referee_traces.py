@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from keezbord.host.advisor import answer
 from keezbord.host.referee.replay import run
 from keezbord.host.referee.state import Decision, Leds, RefereeState
 from keezbord.host.referee.trace import parse_trace
@@ -56,7 +57,14 @@ def move(t: int, frm: str, to: str) -> list[dict[str, Any]]:
     return [ev(t, "lift", frm), ev(t + 200, "place", to)]
 
 
-def play(setup: dict[str, Any], *events: dict[str, Any] | list[dict[str, Any]]) -> Result:
+HINT_PLAYOUTS = 150  # the budget hints "full" had in the step
+
+
+def play(
+    setup: dict[str, Any], *events: dict[str, Any] | list[dict[str, Any]], advise: bool = True
+) -> Result:
+    """Run the trace; with ``advise`` a hint the referee asks is answered at once, as the
+    host's advisor would (host/advisor.py), and fed back as an input."""
     flat: list[dict[str, Any]] = []
     for e in events:
         flat.extend(e if isinstance(e, list) else [e])
@@ -66,7 +74,8 @@ def play(setup: dict[str, Any], *events: dict[str, Any] | list[dict[str, Any]]) 
     records: list[dict[str, Any]] = []
     frames: list[dict[str, Any]] = []
     state = None
-    for state, effects in run(parsed, inputs):  # noqa: B007
+    answer_now = (lambda w: answer(w, HINT_PLAYOUTS)) if advise else None
+    for state, effects in run(parsed, inputs, answer_now):  # noqa: B007
         for effect in effects:
             if isinstance(effect, Decision):
                 decisions.append(effect.to_dict("en"))
