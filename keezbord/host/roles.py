@@ -59,12 +59,15 @@ class Tokens:
         return Tokens(referee=secrets.token_urlsafe(9), player=secrets.token_urlsafe(9))
 
 
-def role_of(tokens: Tokens, given: str | None) -> Role:
-    """The role a page's token gives (compared in constant time)."""
-    if given:
-        if hmac.compare_digest(given, tokens.referee):
+def role_of(tokens: Tokens, given: object) -> Role:
+    """The role a page's token gives (compared in constant time). ``given`` comes from a
+    link or a JSON message: anything but a string is no token, and the comparison is on
+    bytes (``compare_digest`` refuses non-ASCII strings: a typed ``é`` must not be a 500)."""
+    if isinstance(given, str) and given:
+        raw = given.encode("utf-8", "surrogatepass")
+        if hmac.compare_digest(raw, tokens.referee.encode("utf-8")):
             return Role.REFEREE
-        if hmac.compare_digest(given, tokens.player):
+        if hmac.compare_digest(raw, tokens.player.encode("utf-8")):
             return Role.PLAYER
     return Role.SPECTATOR
 

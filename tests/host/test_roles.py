@@ -19,6 +19,16 @@ def test_tokens_give_roles() -> None:
     assert role_of(tokens, "ref-secreT") is Role.SPECTATOR
 
 
+def test_odd_tokens_are_spectators_not_errors() -> None:
+    """A token typed with an accent, or a number in a JSON message, is no token: it
+    used to raise TypeError in compare_digest (a 500 on the page and the club's control)."""
+    tokens = Tokens(referee="ref-secret", player="play-secret")
+    assert role_of(tokens, "réf-secret") is Role.SPECTATOR
+    assert role_of(tokens, "\udcff") is Role.SPECTATOR
+    assert role_of(tokens, 5) is Role.SPECTATOR
+    assert role_of(tokens, ["ref-secret"]) is Role.SPECTATOR
+
+
 def test_what_each_role_may_ask() -> None:
     assert may(Role.REFEREE, "undo") and not may(Role.PLAYER, "undo")
     assert not may(Role.SPECTATOR, "new_game")
