@@ -100,9 +100,17 @@ class TokenStore:
             return tokens
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return Tokens(referee=str(data["referee"]), player=str(data["player"]))
+            tokens = Tokens(referee=str(data["referee"]), player=str(data["player"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise TokenError(f"{self.path}: not a keezbord token file ({exc})") from None
+        # Kept as they are, but never readable by others: a file copied in (a restored
+        # backup, ``cp`` without ``-a``) may come with the umask's 0644.
+        try:
+            if self.path.stat().st_mode & 0o077:
+                os.chmod(self.path, 0o600)
+        except OSError as exc:
+            raise TokenError(f"{self.path}: cannot make it private ({exc.strerror})") from None
+        return tokens
 
     def save(self, tokens: Tokens) -> None:
         try:

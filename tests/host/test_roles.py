@@ -57,3 +57,13 @@ def test_token_store_refuses_a_bad_file(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(TokenError, match="not a keezbord token file"):
         TokenStore(path).load()
+
+
+def test_token_store_narrows_a_wide_file(tmp_path: Path) -> None:
+    """A token file found readable by others (restored from a backup) keeps its tokens
+    and becomes 0600 on the next start; it stayed 0644 before."""
+    path = tmp_path / "tokens.json"
+    path.write_text('{"referee": "r-secret", "player": "p-secret"}\n')
+    path.chmod(0o644)
+    assert TokenStore(path).load() == Tokens(referee="r-secret", player="p-secret")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
