@@ -77,6 +77,15 @@ class Outbox:
             row = self.db.execute("SELECT game FROM games WHERE match = ?", (match,)).fetchone()
         return None if row is None else int(row[0])
 
+    def unreported(self) -> list[tuple[int, str]]:
+        """The (game, match) pairs bound to a match whose result is not in the outbox."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT game, match FROM games"
+                " WHERE match NOT IN (SELECT match FROM outbox) ORDER BY game"
+            ).fetchall()
+        return [(int(g), str(m)) for g, m in rows]
+
     def add(self, msg: dict[str, Any]) -> dict[str, Any]:
         """Keep a result (once per match); returns it with its outbox id."""
         with self.lock:
