@@ -121,8 +121,11 @@ def test_verify_replays_the_record(tmp_path: Path) -> None:
     assert "digest" in verify(honest, lines[:-1])
 
 
-def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = str(tmp_path / "club.sqlite")
+    (tmp_path / "elsewhere").mkdir()
     assert main(["club", "--store", store, "team", "add", "De Pionnen", "--players", "An,Bas"]) == 0
     assert main(["club", "--store", store, "team", "add", "Keez"]) == 0
     assert main(["club", "--store", store, "board", "add", "tafel-1"]) == 0
@@ -135,6 +138,15 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["club", "--store", store, "standings"]) == 0
     assert "De Pionnen" in capsys.readouterr().out
     assert main(["club", "--store", str(tmp_path / "none.sqlite"), "standings"]) == 2
+    # docs/club.md: `--store FILE` picks another store, also written after the action
+    assert main(["club", "standings", "--store", store]) == 0
+    assert "De Pionnen" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path / "elsewhere")  # not the default ./club.sqlite
+    assert main(["club", "team", "add", "Derde", "--store", store]) == 0
+    kept = Store(store)
+    assert kept.teams()[3][0] == "Derde"
+    kept.close()
+    assert not (tmp_path / "elsewhere" / "club.sqlite").exists()
     out = tmp_path / "broker"
     assert (
         main(["club", "--store", store, "broker-config", "--out", str(out), "--port", "1999"]) == 0

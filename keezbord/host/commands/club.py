@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 
 def add_club_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, default=Path("club.sqlite"), help="the tournament's store")
+    store_help = "the tournament's store (default ./club.sqlite)"
+    p.add_argument("--store", type=Path, default=Path("club.sqlite"), help=store_help)
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     team = sub.add_parser("team", help="add a team")
     team.add_argument("verb", choices=("add",))
@@ -50,6 +51,8 @@ def add_club_arguments(p: argparse.ArgumentParser) -> None:
         sp.add_argument("--broker-port", type=_port, default=1883)
     st = sub.add_parser("standings", help="print the standings")
     st.add_argument("--json", action="store_true")
+    for action in sub.choices.values():  # also after the action: `club standings --store F`
+        action.add_argument("--store", type=Path, default=argparse.SUPPRESS, help=store_help)
 
 
 def _broker_users(
