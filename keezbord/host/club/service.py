@@ -117,8 +117,11 @@ class Tournament:
     def on_event(self, board: str, msg: dict[str, Any]) -> None:
         if msg.get("board") != board:
             return  # the topic is the board's login (ACL): the message must agree
+        event = p.live_event(msg)
+        if event is None:
+            return
         with self.lock:
-            self.live[board] = {**msg, "at": time.time()}
+            self.live[board] = {**event, "at": time.time()}
         self.changed()
 
     def on_result(self, board: str, msg: dict[str, Any]) -> bool:
