@@ -45,6 +45,7 @@ class Tournament:
         self.connected = threading.Event()
         self.client: Any = None
         self.listen = True
+        self._said_down = False  # the service said the broker is away (once per outage)
 
     # -- MQTT ---------------------------------------------------------------------------
 
@@ -72,7 +73,8 @@ class Tournament:
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
-        client.on_disconnect = lambda *a: self.connected.clear()
+        client.on_disconnect = lambda *a: self._down("connection lost")
+        client.on_connect_fail = lambda *a: self._down("cannot connect")
         client.on_message = self._on_message
         client.connect_async(self.broker.host, self.broker.port, 15)
         client.loop_start()
@@ -80,19 +82,38 @@ class Tournament:
 
     def stop(self) -> None:
         if self.client is not None:
+            self.client.on_disconnect = None  # a stop is no outage to report
             self.client.disconnect()
             self.client.loop_stop()
             self.client = None
+        self.connected.clear()
 
     def _publish(self, board: str, leaf: str, msg: dict[str, Any], retain: bool = False) -> None:
         if self.client is not None:
             self.client.publish(p.table_topic(board, leaf), p.encode(msg), qos=p.QOS, retain=retain)
 
+    def _down(self, why: str) -> None:
+        """The broker is away: the service says so once (paho keeps trying) rather than
+        serve a scoreboard that silently hears nothing."""
+        self.connected.clear()
+        if self.listen and not self._said_down and self.broker is not None:
+            self._said_down = True
+            b = self.broker
+            print(
+                f"keezbord club: no MQTT broker at {b.host}:{b.port} ({why}); trying again",
+                flush=True,
+            )
+
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if rc.is_failure:
+            self._down(f"it refused the tournament's login: {rc}")
             return
         if self.listen:
             client.subscribe(f"{p.PREFIX}/board/+/+", qos=p.QOS)
+            if self._said_down and self.broker is not None:
+                self._said_down = False
+                b = self.broker
+                print(f"keezbord club: connected to the broker at {b.host}:{b.port}", flush=True)
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
