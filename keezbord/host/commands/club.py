@@ -14,6 +14,7 @@ Every subcommand takes ``--store FILE`` (default ./club.sqlite).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -123,23 +124,12 @@ def _broker_config(args: argparse.Namespace) -> int:
 
     if not args.store.exists():
         raise UsageError(f"{args.store}: no such tournament store (add boards first)")
-    with _closing(Store(args.store)) as store:
+    with contextlib.closing(Store(args.store)) as store:
         files = write_broker_config(store, args.out, port=args.port, bind=args.bind, host=args.host)
     print(f"mosquitto -c {files.conf}")
     for name, f in files.boards.items():
         print(f"board {name}: copy {f} into its board.toml")
     return 0
-
-
-class _closing:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    def __enter__(self) -> Store:
-        return self.store
-
-    def __exit__(self, *exc: object) -> None:
-        self.store.close()
 
 
 def _standings(store: Store, as_json: bool) -> None:
