@@ -4,6 +4,7 @@ verification of a disputed result, and ``keezbord club`` on the command line."""
 from __future__ import annotations
 
 import dataclasses
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from club_helpers import Club, wait_for
 from keezbord.host.cli import main
 from keezbord.host.club import protocol as p
 from keezbord.host.club.board_link import BoardLink, ClubSettings, Outbox
-from keezbord.host.club.broker_config import acl_text
+from keezbord.host.club.broker_config import acl_text, write_broker_config
 from keezbord.host.club.reporter import digest, record_lines
 from keezbord.host.club.store import Result, Store, StoreError
 from keezbord.host.club.verify import verify
@@ -187,3 +188,14 @@ def test_an_idle_board_is_told_it_has_no_game(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="600"):
         t.pair_next(0)
     s.close()
+
+
+def test_without_host_the_boards_get_this_machines_mdns_name(tmp_path: Path) -> None:
+    """broker-config without --host wrote `broker = "club-laptop.local"`, right only for a
+    laptop of that name; the laptop's own name (as Avahi announces it) is the guess."""
+    store = Store(tmp_path / "club.sqlite")
+    store.add_board("tafel-1")
+    files = write_broker_config(store, tmp_path / "broker")
+    store.close()
+    me = socket.gethostname().split(".")[0]
+    assert f'broker = "{me}.local"' in files.boards["tafel-1"].read_text()
