@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import socket
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,7 +76,9 @@ def test_broker_files(club: Callable[[int, int], Club]) -> None:
     assert cfg.club == ClubSettings("tafel-1", c.boards["tafel-1"], "127.0.0.1", c.broker.port)
 
 
-def test_wrong_password_is_refused(club: Callable[[int, int], Club], tmp_path: Path) -> None:
+def test_wrong_password_is_refused(
+    club: Callable[[int, int], Club], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     c = club(2, 1)
     bad = dataclasses.replace(c.settings("tafel-1"), password="wrong")
     link = BoardLink(bad, Outbox(tmp_path / "o.sqlite"), lambda m: None, lambda g: None)
@@ -83,8 +86,12 @@ def test_wrong_password_is_refused(club: Callable[[int, int], Club], tmp_path: P
     try:
         wait_for(lambda: link.refused is not None, 10, "the refusal")
         assert not link.connected.is_set()
+        time.sleep(2.5)  # paho tried again meanwhile
     finally:
         link.stop()
+    # The board's log says it once (the page only said "not connected").
+    out = capsys.readouterr().out
+    assert out.count("refused the login") == 1 and "check [club] board, password" in out
 
 
 def test_club_section_errors() -> None:

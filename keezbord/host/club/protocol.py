@@ -83,3 +83,22 @@ def live_event(msg: dict[str, Any]) -> dict[str, Any] | None:
 
 def _count(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1_000_000
+
+
+class Outage:
+    """Says once per outage that the broker cannot be reached (paho keeps trying), and
+    once that it is back: a board or the service must not go silently deaf."""
+
+    def __init__(self, who: str, host: str, port: int) -> None:
+        self.who, self.where = who, f"{host}:{port}"
+        self.down = False
+
+    def lost(self, what: str) -> None:
+        if not self.down:
+            self.down = True
+            print(f"{self.who}: {what} at {self.where}; trying again", flush=True)
+
+    def back(self) -> None:
+        if self.down:
+            self.down = False
+            print(f"{self.who}: connected to the broker at {self.where}", flush=True)

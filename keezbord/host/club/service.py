@@ -45,7 +45,7 @@ class Tournament:
         self.connected = threading.Event()
         self.client: Any = None
         self.listen = True
-        self._said_down = False  # the service said the broker is away (once per outage)
+        self.outage: p.Outage | None = None  # the service's word on the broker (start)
 
     # -- MQTT ---------------------------------------------------------------------------
 
@@ -62,6 +62,7 @@ class Tournament:
         from paho.mqtt.enums import CallbackAPIVersion
 
         self.listen = listen
+        self.outage = p.Outage("keezbord club", self.broker.host, self.broker.port)
         suffix = "" if listen else f"-cli-{secrets.token_hex(3)}"
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -73,8 +74,8 @@ class Tournament:
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
-        client.on_disconnect = lambda *a: self._down("connection lost")
-        client.on_connect_fail = lambda *a: self._down("cannot connect")
+        client.on_disconnect = lambda *a: self._down("the connection to the MQTT broker was lost")
+        client.on_connect_fail = lambda *a: self._down("no MQTT broker answers")
         client.on_message = self._on_message
         client.connect_async(self.broker.host, self.broker.port, 15)
         client.loop_start()
@@ -93,27 +94,18 @@ class Tournament:
             self.client.publish(p.table_topic(board, leaf), p.encode(msg), qos=p.QOS, retain=retain)
 
     def _down(self, why: str) -> None:
-        """The broker is away: the service says so once (paho keeps trying) rather than
-        serve a scoreboard that silently hears nothing."""
         self.connected.clear()
-        if self.listen and not self._said_down and self.broker is not None:
-            self._said_down = True
-            b = self.broker
-            print(
-                f"keezbord club: no MQTT broker at {b.host}:{b.port} ({why}); trying again",
-                flush=True,
-            )
+        if self.listen and self.outage is not None:  # a one-off `club pair` says it itself
+            self.outage.lost(why)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if rc.is_failure:
-            self._down(f"it refused the tournament's login: {rc}")
+            self._down(f"the MQTT broker refused the tournament's login ({rc})")
             return
         if self.listen:
             client.subscribe(f"{p.PREFIX}/board/+/+", qos=p.QOS)
-            if self._said_down and self.broker is not None:
-                self._said_down = False
-                b = self.broker
-                print(f"keezbord club: connected to the broker at {b.host}:{b.port}", flush=True)
+            if self.outage is not None:
+                self.outage.back()
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
