@@ -55,8 +55,9 @@ class LiveServer:
         self.thread.join(timeout=10)
 
 
-def start_server(make_hub: Callable[[], Hub]) -> LiveServer:
-    port = free_port()
+def start_server(make_hub: Callable[[], Hub], port: int | None = None) -> LiveServer:
+    """``port``: a server come back where the page expects it (after ``stop``)."""
+    port = port or free_port()
     app = create_app(make_hub)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)

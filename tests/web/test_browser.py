@@ -94,7 +94,7 @@ def test_illegal_placement_by_keyboard_and_language(
     page.wait_for_selector("html[lang='en']")
     reason_en = page.inner_text("#flag-reason")
     assert reason_en != reason_nl
-    assert "move the pawn on T5 back to N0.1" in page.inner_text("#flag-guidance")
+    assert "put red's pawn from T5 back in its nest" in page.inner_text("#flag-guidance")
     assert page.inner_text("#status").startswith("To play: ● red")
     assert "Hand of" in page.inner_text("#tray-title")
     shot(page, "5-flagged-en")

@@ -123,7 +123,7 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
         ".hole[data-led='restore']", "es => es.map((e) => e.dataset.hole)"
     )
     assert len(restore) == 1 and restore[0].startswith("N0.")
-    assert "move the pawn on T0 back to N0." in page.inner_text("#flag-guidance")
+    assert "put red's pawn from T0 back in its nest" in page.inner_text("#flag-guidance")
     log = page.inner_text("#log")
     assert "Penalty: put red's pawn on T0" in log and "enalty: penalty" not in log
     shot(page, "9-nk-penalty")

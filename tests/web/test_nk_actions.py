@@ -42,7 +42,7 @@ def test_penalty_from_the_page_sends_the_pawn_back_and_the_board_follows(tmp_pat
         assert pen["reason"]["nl"].startswith("strafzet")
         assert s["position"]["pawns"][0] == ["N", "N", "N", "N"]
         assert s["leds"]["T0"] == "error"
-        assert s["flag"]["guidance"][0]["en"].startswith("move the pawn on T0 back to N0.")
+        assert s["flag"]["guidance"][0]["en"] == "put red's pawn from T0 back in its nest"
         ws.send_json({"type": "fix"})
         s = until(ws, lambda s: s["flag"] is None and "T0" not in {p["hole"] for p in s["pawns"]})
         assert any(d["type"] == "resolved" for d in s["decisions"])

@@ -3,12 +3,16 @@ links by role (issue 13): every test opens the page with ``link``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from keezbord.host.roles import Role, Tokens, links
 from keezbord.host.web.hub import HubOptions
+
+if TYPE_CHECKING:
+    from keezbord.host.web.hub import Hub
 
 # The tests' tokens (the commands make random ones); a hub built with ``options`` has them.
 TOKENS = Tokens(referee="referee-token", player="player-token")
@@ -49,3 +53,26 @@ def opening_seed(seat: int = 0, seats: int = 4) -> tuple[int, str]:
                 if card in g.hands[seat]:
                     return seed, card
     raise AssertionError("no opening seed found")
+
+
+def sim_hub_at(
+    db: Path, seed: int, pawns: list[list[str]], kinds: list[str] | None = None, **opts: Any
+) -> Callable[[], Hub]:
+    """A simulator hub (4 seats, standard, dealt from ``seed``) whose game starts from
+    ``pawns`` (location texts per seat: N, S, T<i>, H<k>), seat 0 to play: a capture or a
+    7 split the tests can make at once."""
+    from keezbord.host.session import GameSession
+    from keezbord.host.sim.table import SimStore, SimTable, sim_setup
+    from keezbord.host.web.hub import Hub
+
+    def make() -> Hub:
+        hub_opts = options(db, seed=seed, bot_speed=0.15, think_ms=300, **opts)
+        setup, info = sim_setup(4, "standard", seed, kinds or ["human"] * 4)
+        setup["position"] = {"seats": 4, "profile": "standard", "turn": 0, "pawns": pawns}
+        session = GameSession.start(db, setup)
+        store = SimStore(db)
+        store.save(session.game, info)
+        start = session.state.pos
+        return Hub(session, hub_opts, SimTable(info, 4, "standard", store, session.game, start))
+
+    return make

@@ -119,6 +119,10 @@ class BotPlayer:
                 real = HoleEvent(host.now(), ev.action, ev.hole)
                 host.track(real, hints.get(ev.hole))
                 host.feed(real)
+            # Let the page show the move (its pawn flies for 0.7 s) before the next bot
+            # plays: a person can follow one move at a time (issue 13, defect 11).
+            host.changed()
+            await asyncio.sleep(self.think_ms * speed / 1000)
         finally:
             self.busy = None
             self._task = None

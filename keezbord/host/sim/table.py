@@ -106,9 +106,16 @@ class SimTable:
     with what the referee decided."""
 
     def __init__(
-        self, info: SimInfo, seats: int, profile: str, store: SimStore | None, game_id: int
+        self,
+        info: SimInfo,
+        seats: int,
+        profile: str,
+        store: SimStore | None,
+        game_id: int,
+        start: Position | None = None,
     ) -> None:
         self.info = info
+        self.start = start  # a game set up from a position (tests): the hands' game too
         self.seats, self.profile = seats, profile
         self.store, self.game_id = store, game_id
         self._deal_key = ""  # the deal whose exchange is under way (see _give)
@@ -124,6 +131,8 @@ class SimTable:
     def _fresh(self) -> Game:
         teams: Any = self.info.teams
         game = Game(self.seats, self.profile, self.info.seed, teams=teams)
+        if self.start is not None:
+            game.position = self.start
         self._exchange(game)
         return game
 

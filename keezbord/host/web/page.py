@@ -20,6 +20,9 @@ from keezbord.host.referee import MoveRecord, RefereeState
 from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
+from .guidance import flag_view
+from .marks import last_moves, seven_split
+
 
 @dataclass(frozen=True)
 class PageView:
@@ -107,12 +110,11 @@ def page_state(view: PageView) -> dict[str, Any]:
     history = history_entries(st.history, view.words, view.entries)
     flag = snap["flag"]
     if flag is not None:
-        flag = {
-            **flag,
-            "guidance": [guidance(a, b).as_dict() for a, b in st.flag.pairs]
+        flag = (
+            flag_view(flag, st, view.pawn_seat, snap["decisions"])
             if st.flag is not None
-            else [],
-        }
+            else {**flag, "guidance": []}
+        )
     nk = pos.profile.scoring == "nk"
     score = None
     if nk:
@@ -163,6 +165,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "stopped": st.stopped,
         "exchange": exchange,
         "coach": None if view.coach is None else dict(view.coach),
+        "last_moves": last_moves(st.history, pos.seats),  # board.js marks them
+        "split": seven_split(st),  # the rest of a 7 split
     }
 
 
@@ -274,12 +278,3 @@ def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]
         "playable": sim.playable(seat) if active else [],
         "active": active,
     }, None
-
-
-def guidance(frm: str | None, to: str | None) -> Text:
-    """How to put one pawn of a flagged board right, said to the players."""
-    if frm is not None and to is not None:
-        return Text(f"zet de pion van {frm} terug op {to}", f"move the pawn on {frm} back to {to}")
-    if to is not None:
-        return Text(f"zet een pion op {to}", f"put a pawn on {to}")
-    return Text(f"haal de pion van {frm} weg", f"take the pawn off {frm}")

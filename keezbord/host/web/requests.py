@@ -15,6 +15,7 @@ from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import HINT_LEVELS, Overrule
 from keezbord.host.roles import REFEREE_ACTIONS, Role, may
+from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
 if TYPE_CHECKING:
@@ -89,7 +90,11 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
     elif kind == "give":
         _give(hub, msg)
     elif kind == "undo":
+        if hub.bots is not None:
+            hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
         hub.undo()
+        if hub.sim is not None:
+            put_back_on(hub)  # the simulated table puts the pawns back itself
     elif kind == "penalty":
         offender = msg.get("seat")
         if (

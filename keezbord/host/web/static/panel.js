@@ -41,10 +41,11 @@ function renderSide() {
     });
     if (!focused) setTimeout(() => cards.querySelector("button")?.focus(), 0);
   } else if (hand) {
-    hand.cards.forEach((c) => {
+    hand.cards.forEach((c, i) => {
       const playable = hand.playable.includes(c) && st.hints !== "off";
+      // Only one of two identical cards shows tapped (issue 13, defect 18).
       const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
-                                  (st.card === c && hand.active ? " tapped" : ""),
+                                  (st.card === c && hand.active && hand.cards.indexOf(c) === i ? " tapped" : ""),
                                "data-card": c, text: c,
                                "aria-label": `${c}${playable ? " ✓" : ""}` });
       b.disabled = !hand.active;

@@ -1,0 +1,67 @@
+"""The simulated table puts a board back to a position (after an undo), as a person would:
+one pawn in hand at a time, lifted from where the position has none and put where it
+has one. Only which holes are occupied is fixed here; the colours follow from the
+position (PawnTracker.recolour), as they do after every accepted move.
+Pure: no time, no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from keezbord.engine.position import NEST, Position
+from keezbord.host.events import HoleEvent
+from keezbord.host.referee import RefereeState, colours, nest_seat
+from keezbord.host.sim.pawns import PawnTracker
+
+
+def put_back(pos: Position, sensed: frozenset[str]) -> list[tuple[Literal["lift", "place"], str]]:
+    """The (action, hole) steps that turn the sensed board into ``pos``'s: pairs of a
+    lift and a place, so no two pawns are ever in hand (two in hand would read as a
+    possible swap). Nest pawns may stand in any hole of their nest."""
+    expected = colours(pos)  # track and home holes -> seat
+    lifts = sorted(h for h in sensed if nest_seat(h) is None and h not in expected)
+    places = sorted(h for h in expected if h not in sensed)
+    for seat, locs in enumerate(pos.pawns):
+        want = sum(1 for loc in locs if loc == NEST)
+        holes = [f"N{seat}.{k}" for k in range(1, 5)]
+        have = [h for h in holes if h in sensed]
+        if len(have) > want:
+            lifts += have[want:]
+        else:
+            places += [h for h in holes if h not in sensed][: want - len(have)]
+    steps: list[tuple[Literal["lift", "place"], str]] = []
+    for frm, to in zip(lifts, places, strict=False):
+        steps += [("lift", frm), ("place", to)]
+    return steps
+
+
+class TableHost(Protocol):
+    """What putting the board back needs of the running game (the web hub)."""
+
+    pawns: PawnTracker
+
+    @property
+    def referee_state(self) -> RefereeState: ...
+
+    def feed(self, event: HoleEvent) -> object: ...
+
+    def now(self) -> int: ...
+
+    def changed(self) -> None: ...
+
+    def track(self, ev: HoleEvent, seat_hint: int | None = None) -> None: ...
+
+
+def put_back_on(host: TableHost) -> None:
+    """After an undo in the simulator: the table puts the pawns back itself (no flag, the
+    bots play on), each lift and place through the referee like a hand's; the colours
+    then follow the position."""
+    st = host.referee_state
+    for action, hole in put_back(st.pos, st.sensed):
+        ev = HoleEvent(host.now(), action, hole)
+        host.track(ev)
+        host.feed(ev)
+    st = host.referee_state
+    host.pawns.recolour(st.pos, st.sensed)
+    host.changed()

@@ -1,0 +1,399 @@
+// keezbord web page, the board: draws the board from the hardware geometry (an SVG of
+// holes, LEDs and pawns) and (in the simulator) turns clicks, drags and keys on it into
+// the lift/place events a reed switch would report. app.js is the glue (connection,
+// state, language); the side panels live apart. Loaded before app.js, as a plain script.
+// Also here: the last-move marks, the flight of a bot's pawn, the zoomed view (phones),
+// the keyboard (the board is one tab stop; arrows move between holes) and the offline
+// state (no input while the server is gone). docs/web.md, "The board".
+"use strict";
+
+const BOARD_UI = {
+  nl: { zoom: "Inzoomen", whole: "Heel bord", split_left: (n) => `7: nog ${n} ${n === 1 ? "stap" : "stappen"} — kies een pion die oplicht`,
+        last_move: "laatste zet van", offline_note: "Geen verbinding met de server: het bord wacht." },
+  en: { zoom: "Zoom in", whole: "Whole board", split_left: (n) => `7: ${n} ${n === 1 ? "step" : "steps"} left — pick a lit pawn`,
+        last_move: "last move of", offline_note: "No connection to the server: the board waits." },
+};
+function bt(key) { return BOARD_UI[app.lang][key]; }
+const MIN_HOLE_PX = 24;  // a finger-sized hole in the zoomed view (issue 13, defect 4)
+const FLIGHT_MS = 700;   // a bot's pawn flies from its hole to its target this long
+
+// -- drawing the board ----------------------------------------------------------------
+
+async function ensureBoard(st) {
+  const key = `${st.seats}/${st.segment}`;
+  if (app.geoKey === key) return;
+  const r = await fetch("/api/geometry");
+  app.geometry = await r.json();
+  app.geoKey = key;
+  drawBoard(app.geometry);
+}
+
+// Holes are drawn larger than the wood's (14 mm in 25 mm spacing) when there is room,
+// so 8 seats stay readable on a laptop.
+function drawScale(g) { return g.holes.length > 120 ? 1.4 : 1.2; }
+
+function drawBoard(g) {
+  const board = document.getElementById("board");
+  board.replaceChildren();
+  const pad = 6;
+  app.fullBox = [-pad, -pad, g.width + 2 * pad, g.height + 2 * pad];
+  board.setAttribute("viewBox", app.fullBox.join(" "));
+  board.append(svg("path", { d: g.outline_path, class: "outline" }));
+  const r = g.hole_diameter / 2 * drawScale(g);
+  app.holeR = r;
+  for (const sc of g.seat_colours) {  // start holes get a dashed ring in the seat's colour
+    const h = g.holes.find((x) => x.name === sc.start);
+    if (h) board.append(svg("circle", { cx: h.x, cy: h.y, r: r + 4.5, class: "start-mark", stroke: sc.hex }));
+  }
+  const marks = svg("g", { class: "lastmarks" });  // the last moves' lines, under the holes
+  board.append(marks);
+  app.holes.clear();
+  for (const h of g.holes) {
+    const grp = svg("g", { class: `hole kind-${h.kind}`, "data-hole": h.name, tabindex: "-1",
+                           role: "button", transform: `translate(${h.x} ${h.y})` });
+    grp.append(svg("circle", { class: "last", r: r + 3.2 }));
+    grp.append(svg("circle", { class: "led", r: r + 2.6 }));
+    grp.append(svg("circle", { class: "pit", r }));
+    const pawn = svg("g", { class: "pawn", visibility: "hidden" });
+    pawn.append(svg("circle", { r: r + 0.5 }));
+    pawn.append(svg("text", { y: 0.5 }));
+    grp.append(pawn);
+    const mark = svg("text", { class: "ledmark", x: r + 1, y: -r + 1 });
+    grp.append(mark);
+    const label = svg("text", { class: "holelabel", y: -r - 5 });
+    grp.append(label);
+    board.append(grp);
+    app.holes.set(h.name, { g: grp, pawn, mark, label, info: h });
+  }
+  const layer = svg("g", { class: "flights" });  // flying pawns above everything
+  board.append(layer);
+  if (!app.cursor || !app.holes.has(app.cursor)) app.cursor = g.holes[0]?.name;
+  app.holes.get(app.cursor)?.g.setAttribute("tabindex", "0");
+  app.flownMove = null;
+}
+
+function isDark(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return (0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) < 90;
+}
+
+// The board's part of render(): pawns, LEDs, marks and each hole's spoken label.
+function renderBoard() {
+  const st = app.state;
+  if (!st || !app.geometry) return false;
+  const occ = new Map(st.pawns.map((p) => [p.hole, p.seat]));
+  const bad = new Set(st.health?.sensors?.bad || []);
+  const labels = new Set(st.flag?.labels || []);
+  const split = new Set(st.split?.sources || []);
+  // Last move of each seat: its from and to holes, in the seat's colour.
+  const last = new Map();
+  const lastMoves = app.reviewing ? [] : st.last_moves || [];  // review: that move's LEDs only
+  for (const m of lastMoves) {
+    for (const hname of m.from) last.set(hname, { seat: m.seat, end: "from" });
+    for (const hname of m.to) last.set(hname, { seat: m.seat, end: "to" });
+  }
+  for (const [name, h] of app.holes) {
+    const seat = occ.has(name) ? occ.get(name) : undefined;
+    const role = st.leds[name];
+    if (role) { h.g.dataset.led = role; h.mark.textContent = LED_MARK[role] || ""; }
+    else { delete h.g.dataset.led; h.mark.textContent = ""; }
+    const lm = last.get(name);
+    h.g.setAttribute("class", `hole kind-${h.info.kind}${role ? " led-" + role : ""}` +
+                     (bad.has(name) ? " bad" : "") + (split.has(name) ? " split-source" : "") +
+                     (lm ? ` last-${lm.end}` : "") + (labels.has(name) ? " labelled" : "") +
+                     (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
+    if (lm) { h.g.dataset.lastSeat = String(lm.seat); h.g.firstChild.setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
+    else delete h.g.dataset.lastSeat;
+    h.label.textContent = labels.has(name) ? name : "";
+    let label = name + ": ";
+    if (seat === undefined) {
+      h.pawn.setAttribute("visibility", "hidden");
+      label += t("empty");
+    } else {
+      h.pawn.setAttribute("visibility", "visible");
+      const p = seat === null ? null : seatInfo(seat);
+      const circle = h.pawn.firstChild, text = h.pawn.lastChild;
+      if (p) {
+        // A dark pawn on a dark hole gets a light outline (black must show on the pit).
+        h.pawn.setAttribute("class", "pawn" + (isDark(p.colour.hex) ? " dark" : ""));
+        circle.setAttribute("fill", p.colour.hex);
+        text.setAttribute("fill", inkFor(p.colour.hex));
+        text.textContent = p.colour.symbol;
+        label += `${t("pawn_of")} ${p.colour[app.lang]}`;
+      } else {
+        h.pawn.setAttribute("class", "pawn unknown");
+        text.textContent = "?"; text.setAttribute("fill", "#111");
+        label += t("unknown_pawn");
+      }
+    }
+    if (role) label += ` (${UI[app.lang].led[role]})`;
+    if (lm) label += ` (${bt("last_move")} ${seatName(lm.seat)})`;
+    if (bad.has(name)) label += ` (! ${t("bad_switch")})`;
+    h.g.setAttribute("aria-label", label);
+  }
+  drawLastLines(app.reviewing ? { last_moves: [] } : st);
+  if (!app.reviewing) flyBotMove(st);
+  renderBoardNote(st);
+  applyZoom();
+  return true;
+}
+
+// A thin line from each seat's last "from" to its "to" (the latest one bolder).
+function drawLastLines(st) {
+  const layer = document.querySelector("#board .lastmarks");
+  if (!layer) return;
+  layer.replaceChildren();
+  const moves = st.last_moves || [];
+  moves.forEach((m, i) => {
+    const latest = i === moves.length - 1;
+    m.from.forEach((f, k) => {
+      const a = app.holes.get(f)?.info, b = app.holes.get(m.to[k])?.info;
+      if (!a || !b) return;
+      layer.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "lastline" + (latest ? " latest" : ""),
+                                 stroke: seatInfo(m.seat)?.colour.hex || "#000", "data-seat": m.seat }));
+    });
+  });
+}
+
+// A bot's move flies across the board (a person can follow it), once per move.
+function flyBotMove(st) {
+  const moves = st.last_moves || [];
+  const m = moves[moves.length - 1];
+  const key = m ? `${st.game}/${m.n}/${m.move}` : null;
+  if (app.flownMove === null) { app.flownMove = key; return; }  // not on the first drawing
+  if (!m || key === app.flownMove) return;
+  app.flownMove = key;
+  const p = seatInfo(m.seat);
+  if (!p || p.kind === "human" || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const layer = document.querySelector("#board .flights");
+  m.from.forEach((f, k) => {
+    const a = app.holes.get(f)?.info, b = app.holes.get(m.to[k])?.info;
+    if (!a || !b) return;
+    const g = svg("g", { class: "pawn flying" });
+    g.append(svg("circle", { r: app.holeR + 0.5, fill: p.colour.hex }));
+    layer.append(g);
+    app.flights = (app.flights || 0) + 1;
+    const anim = g.animate([{ transform: `translate(${a.x}px, ${a.y}px)` }, { transform: `translate(${b.x}px, ${b.y}px)` }],
+                           { duration: FLIGHT_MS, easing: "ease-in-out" });
+    anim.onfinish = () => g.remove();
+  });
+}
+
+// Under the board: the 7 split's steps left; offline.
+function renderBoardNote(st) {
+  const note = document.getElementById("boardnote");
+  if (!note) return;
+  const text = app.offline ? bt("offline_note") : st.split ? bt("split_left")(st.split.left) : "";
+  note.textContent = text;
+  note.hidden = !text;
+  note.classList.toggle("err", !!app.offline);
+}
+
+// -- the zoomed view (phones, 8 seats) -----------------------------------------------------
+
+// Holes are at least MIN_HOLE_PX on screen: when the whole board would draw them
+// smaller (phones; 8 seats on request), the view follows the action (lit holes, else the last move, else the seat to
+// play); the button switches to the whole board and back.
+// The drawn board's side in px (a square view box: the smaller of width and height).
+function boardPx() {
+  const r = document.getElementById("board").getBoundingClientRect();
+  return Math.min(r.width, r.height) || 300;
+}
+function wholeHolePx() {
+  return app.fullBox ? (2 * app.holeR) * boardPx() / app.fullBox[2] : 0;
+}
+function actionHoles(st) {
+  const lit = Object.entries(st.leds || {}).filter(([, role]) => role !== "turn").map(([h]) => h);
+  if (lit.length) return lit;
+  // Your turn: your start hole and nest; else the last move played.
+  const turn = Object.entries(st.leds || {}).filter(([, role]) => role === "turn").map(([h]) => h);
+  if (st.hand?.active && turn.length) return turn;
+  const m = (st.last_moves || [])[(st.last_moves || []).length - 1];
+  if (m) return [...m.from, ...m.to];
+  return turn;
+}
+function applyZoom() {
+  const board = document.getElementById("board");
+  const btn = document.getElementById("zoom");
+  if (!app.fullBox || !app.state) return;
+  const small = wholeHolePx() < MIN_HOLE_PX;
+  if (btn) {
+    btn.hidden = !small;
+    btn.textContent = app.zoomOff ? bt("zoom") : bt("whole");
+    btn.setAttribute("aria-pressed", String(!app.zoomOff));
+  }
+  // Zoomed by default on a phone; on a wider screen the whole board, zoom on request.
+  if (app.zoomOff === undefined) app.zoomOff = window.innerWidth > 700;
+  const zoom = small && !app.zoomOff;
+  board.classList.toggle("zoomed", zoom);
+  if (!zoom) { board.setAttribute("viewBox", app.fullBox.join(" ")); return; }
+  const side = Math.min(app.fullBox[2], (2 * app.holeR) * boardPx() / MIN_HOLE_PX);
+  const pts = actionHoles(app.state).map((n) => app.holes.get(n)?.info).filter(Boolean);
+  let cx, cy;
+  if (pts.length) {
+    cx = pts.reduce((s, p) => s + p.x, 0) / pts.length; cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+  } else if (app.zoomCentre) { [cx, cy] = app.zoomCentre; }
+  else { cx = app.fullBox[0] + app.fullBox[2] / 2; cy = app.fullBox[1] + app.fullBox[3] / 2; }
+  app.zoomCentre = [cx, cy];
+  const [fx, fy, fw, fh] = app.fullBox;
+  const x = Math.max(fx, Math.min(cx - side / 2, fx + fw - side));
+  const y = Math.max(fy, Math.min(cy - side / 2, fy + fh - side));
+  board.setAttribute("viewBox", `${x} ${y} ${side} ${side}`);
+}
+
+// -- playing on the drawn board (simulator) -------------------------------------------
+
+function occupied(name) { return app.state && app.state.pawns.some((p) => p.hole === name); }
+
+function activate(name) {
+  if (app.mode !== "sim" || !app.state || app.offline) return;
+  const st = app.state;
+  const lit = st.leds[name];
+  if (occupied(name)) {
+    if (st.held.length && (lit === "target" || lit === "hint")) {
+      // A capture: the victim comes off the lit target and the moving pawn goes down
+      // in its place (two switch events, as a hand makes them); the victim is then in
+      // hand, and its nest lights.
+      const mover = app.selectedHeld ?? st.held.length - 1;
+      app.selectedHeld = null;
+      capture(name, mover);
+    } else {
+      send({ type: "lift", hole: name });
+    }
+  } else if (st.held.length) {
+    const msg = { type: "place", hole: name };
+    if (app.selectedHeld !== null) msg.pawn = app.selectedHeld;
+    app.selectedHeld = null;
+    send(msg);
+  }
+}
+
+// The victim off, then the mover down: a hand needs longer than a switch bounce
+// (the referee's BOUNCE_MS, 25 ms) between the two, or the switch never opened.
+const CAPTURE_GAP_MS = 80;
+function capture(hole, mover) {
+  send({ type: "lift", hole });
+  setTimeout(() => send({ type: "place", hole, pawn: mover }), CAPTURE_GAP_MS);
+}
+
+function holeAt(x, y) {
+  const e = document.elementFromPoint(x, y);
+  const g = e && e.closest ? e.closest(".hole") : null;
+  return g ? g.dataset.hole : null;
+}
+
+// Keyboard: the board is one tab stop (the hole last visited); the arrows go to the
+// nearest hole in their direction, Enter or Space lifts or places.
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+function nextHole(from, [dx, dy]) {
+  const a = app.holes.get(from)?.info;
+  if (!a) return null;
+  let best = null, bestScore = Infinity;
+  for (const [name, h] of app.holes) {
+    const vx = h.info.x - a.x, vy = h.info.y - a.y;
+    const along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
+    if (along <= 0.5 || across > along * 1.5) continue;
+    const score = along + 2 * across;
+    if (score < bestScore) { bestScore = score; best = name; }
+  }
+  return best;
+}
+function moveCursor(name) {
+  const old = app.holes.get(app.cursor), h = app.holes.get(name);
+  if (!h) return;
+  if (old) old.g.setAttribute("tabindex", "-1");
+  h.g.setAttribute("tabindex", "0");
+  app.cursor = name;
+  h.g.focus();
+}
+
+function setOffline(off) {
+  // No input while the server is gone (a click would vanish): the board and the side
+  // are inert, the note says why; the next state (after the reconnect) redraws all.
+  app.offline = off;
+  document.body.classList.toggle("offline", off);
+  const main = document.querySelector("main");
+  if (main) main.inert = off;
+  if (off) { app.drag = null; app.trayKey = null; }
+  if (app.state) renderBoardNote(app.state);
+}
+
+function setupBoardInput() {
+  const board = document.getElementById("board");
+  // The board is one tab stop: its hole (Chromium would also stop on the svg itself).
+  board.setAttribute("tabindex", "-1");
+  // The zoom button and the note live under the board (made here: the page's HTML
+  // stays the side panels' to change).
+  const zoom = el("button", { type: "button", id: "zoom", class: "zoom", hidden: true });
+  zoom.addEventListener("click", () => { app.zoomOff = !app.zoomOff; applyZoom(); });
+  const note = el("p", { id: "boardnote", "aria-live": "polite", hidden: true });
+  board.after(note);
+  board.before(zoom);
+  window.addEventListener("resize", () => applyZoom());
+  board.addEventListener("click", (ev) => {
+    if (app.suppressClick) { app.suppressClick = false; return; }
+    const g = ev.target.closest(".hole");
+    if (g) activate(g.dataset.hole);
+  });
+  board.addEventListener("focusin", (ev) => {
+    const g = ev.target.closest && ev.target.closest(".hole");
+    if (g && g.dataset.hole !== app.cursor) {
+      app.holes.get(app.cursor)?.g.setAttribute("tabindex", "-1");
+      g.setAttribute("tabindex", "0");
+      app.cursor = g.dataset.hole;
+    }
+  });
+  board.addEventListener("keydown", (ev) => {
+    const g = ev.target.closest && ev.target.closest(".hole");
+    if (!g) return;
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); activate(g.dataset.hole); return; }
+    const dir = ARROWS[ev.key];
+    if (dir && !app.reviewing) {  // in review the arrows step through the moves
+      ev.preventDefault();
+      const n = nextHole(g.dataset.hole, dir);
+      if (n) moveCursor(n);
+    }
+  });
+  // Drag: the reed switch opens as the pawn leaves (lift on the first move), closes
+  // where it lands (place on release over an empty hole).
+  board.addEventListener("pointerdown", (ev) => {
+    const g = ev.target.closest(".hole");
+    if (!g || app.mode !== "sim" || app.offline || !occupied(g.dataset.hole)) return;
+    app.drag = { hole: g.dataset.hole, x: ev.clientX, y: ev.clientY, lifted: false, ghost: null };
+  });
+  window.addEventListener("pointermove", (ev) => {
+    const d = app.drag;
+    if (!d) return;
+    if (!d.lifted && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 6) {
+      d.lifted = true;
+      send({ type: "lift", hole: d.hole });
+      const h = app.holes.get(d.hole);
+      d.ghost = h.pawn.cloneNode(true);
+      d.ghost.setAttribute("class", "pawn ghost");
+      d.ghost.setAttribute("visibility", "visible");
+      board.append(d.ghost);
+    }
+    if (d.ghost) {
+      const pt = board.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
+      const p = pt.matrixTransform(board.getScreenCTM().inverse());
+      d.ghost.setAttribute("transform", `translate(${p.x} ${p.y})`);
+    }
+  });
+  window.addEventListener("pointerup", (ev) => {
+    const d = app.drag;
+    app.drag = null;
+    if (!d || !d.lifted) return;
+    app.suppressClick = true;
+    setTimeout(() => { app.suppressClick = false; }, 0);
+    if (d.ghost) d.ghost.remove();
+    const target = holeAt(ev.clientX, ev.clientY);
+    if (target && target !== d.hole && !occupied(target)) {
+      send({ type: "place", hole: target });
+    } else if (target && target !== d.hole && app.state.leds[target] === "target") {
+      // Dropped on a lit, occupied target: a capture (the victim comes off first).
+      capture(target, app.state.held.length - 1);  // the dragged pawn: last in hand
+    } else if (target === d.hole) {
+      send({ type: "place", hole: d.hole });  // put back where it stood
+    }  // dropped off the board: the pawn stays in hand
+  });
+}
