@@ -43,6 +43,11 @@ def migrate(db: sqlite3.Connection) -> int:
     for version in range(found + 1, SCHEMA_VERSION + 1):
         db.execute("BEGIN IMMEDIATE")
         try:
+            if schema_version(db) >= version:
+                # Another process (the service, a `journal export`) opening the same old
+                # journal at the same moment took this step while we waited for the lock.
+                db.execute("COMMIT")
+                continue
             db.execute(MIGRATIONS[version])
             db.execute(f"PRAGMA user_version = {version:d}")
             db.execute("COMMIT")

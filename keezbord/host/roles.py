@@ -59,12 +59,15 @@ class Tokens:
         return Tokens(referee=secrets.token_urlsafe(9), player=secrets.token_urlsafe(9))
 
 
-def role_of(tokens: Tokens, given: str | None) -> Role:
-    """The role a page's token gives (compared in constant time)."""
-    if given:
-        if hmac.compare_digest(given, tokens.referee):
+def role_of(tokens: Tokens, given: object) -> Role:
+    """The role a page's token gives (compared in constant time). ``given`` comes from a
+    link or a JSON message: anything but a string is no token, and the comparison is on
+    bytes (``compare_digest`` refuses non-ASCII strings: a typed ``é`` must not be a 500)."""
+    if isinstance(given, str) and given:
+        raw = given.encode("utf-8", "surrogatepass")
+        if hmac.compare_digest(raw, tokens.referee.encode("utf-8")):
             return Role.REFEREE
-        if hmac.compare_digest(given, tokens.player):
+        if hmac.compare_digest(raw, tokens.player.encode("utf-8")):
             return Role.PLAYER
     return Role.SPECTATOR
 
@@ -97,9 +100,17 @@ class TokenStore:
             return tokens
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return Tokens(referee=str(data["referee"]), player=str(data["player"]))
+            tokens = Tokens(referee=str(data["referee"]), player=str(data["player"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise TokenError(f"{self.path}: not a keezbord token file ({exc})") from None
+        # Kept as they are, but never readable by others: a file copied in (a restored
+        # backup, ``cp`` without ``-a``) may come with the umask's 0644.
+        try:
+            if self.path.stat().st_mode & 0o077:
+                os.chmod(self.path, 0o600)
+        except OSError as exc:
+            raise TokenError(f"{self.path}: cannot make it private ({exc.strerror})") from None
+        return tokens
 
     def save(self, tokens: Tokens) -> None:
         try:

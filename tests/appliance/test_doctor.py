@@ -117,7 +117,9 @@ PI5_FAULTS: list[tuple[str, Callable[[Path], None], Probes, str, str]] = [
     ("service missing", _rm("/etc/systemd/system/keezbord.service"), good_probes(), "service",
      "sudo keezbord service install"),
     ("bad config", _edit("/etc/keezbord/board.toml", "[board]", "[board"), good_probes(),
-     "config", "correct it"),
+     "config", "correct it (sudo nano"),
+    ("no config", _rm("/etc/keezbord/board.toml"), good_probes(), "config",
+     "sudo keezbord service install (makes it from the example)"),
 ]  # fmt: skip
 
 
@@ -214,3 +216,22 @@ def test_each_problem_is_one_line(tmp_path: Path) -> None:
     layout = Layout(tmp_path)  # an empty tree: nearly everything is wrong
     for f in run_checks(layout, good_probes()):
         assert "\n" not in f.line("en") and "\n" not in f.line("nl")
+
+
+def test_a_config_problem_is_one_plain_line_with_the_fix_that_helps(tmp_path: Path) -> None:
+    """A broken board.toml was told to `service install`, which keeps it; a missing
+    --config file was told the same; the error named the file twice, errno and all."""
+    layout = pi5_pico(tmp_path)
+    cfg = layout.config
+    cfg.write_text(cfg.read_text().replace("[board]", "[board", 1))
+    bad = problems(run_checks(layout, good_probes()))["config"]
+    line = bad.line("en")
+    assert "service install" not in line and line.count(str(cfg)) == 2  # the text, the fix
+    assert "not valid TOML" in line and "sudo nano" in bad.line("nl")
+    other = tmp_path / "elders.toml"
+    bad = problems(run_checks(layout, good_probes(), config=other))["config"]
+    assert (
+        bad.line("en")
+        == f"FAIL config: {other} does not exist -> give board.toml's path to --config"
+    )
+    assert "Errno" not in bad.line("nl") and "bestaat niet" in bad.line("nl")

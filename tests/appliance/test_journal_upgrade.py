@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from keezbord import __version__
+from keezbord.host import journal_schema
 from keezbord.host.cli import main
 from keezbord.host.events import CardTap, HoleEvent, Tick
 from keezbord.host.journal import SCHEMA, Journal, JournalError
@@ -78,6 +79,25 @@ def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
     with Journal(old) as j:
         assert schema_version(j.db) == SCHEMA_VERSION
         assert j.game_ids() == [1]
+
+
+def test_two_openers_of_an_old_journal_migrate_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The service and a `journal export` open the old journal at once: both read version
+    0, one migrates; the other, let in after it, added the column again ("duplicate
+    column name": the journal was refused as "not a keezbord journal")."""
+    old = previous_schema_journal(tmp_path)
+    Journal(old).close()  # the first opener migrated it
+    real = journal_schema.schema_version
+    stale = [0]  # the second opener's read, made before the first one's migration
+
+    def version(db: sqlite3.Connection) -> int:
+        return stale.pop() if stale else real(db)
+
+    monkeypatch.setattr(journal_schema, "schema_version", version)
+    with Journal(old) as j:
+        assert real(j.db) == SCHEMA_VERSION and j.game_ids() == [1]
 
 
 def test_a_journal_of_a_newer_keezbord_is_refused_in_one_line(tmp_path: Path) -> None:

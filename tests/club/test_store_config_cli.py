@@ -4,6 +4,8 @@ verification of a disputed result, and ``keezbord club`` on the command line."""
 from __future__ import annotations
 
 import dataclasses
+import socket
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from club_helpers import Club, wait_for
 from keezbord.host.cli import main
 from keezbord.host.club import protocol as p
 from keezbord.host.club.board_link import BoardLink, ClubSettings, Outbox
-from keezbord.host.club.broker_config import acl_text
+from keezbord.host.club.broker_config import acl_text, write_broker_config
 from keezbord.host.club.reporter import digest, record_lines
 from keezbord.host.club.store import Result, Store, StoreError
 from keezbord.host.club.verify import verify
@@ -74,7 +76,9 @@ def test_broker_files(club: Callable[[int, int], Club]) -> None:
     assert cfg.club == ClubSettings("tafel-1", c.boards["tafel-1"], "127.0.0.1", c.broker.port)
 
 
-def test_wrong_password_is_refused(club: Callable[[int, int], Club], tmp_path: Path) -> None:
+def test_wrong_password_is_refused(
+    club: Callable[[int, int], Club], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     c = club(2, 1)
     bad = dataclasses.replace(c.settings("tafel-1"), password="wrong")
     link = BoardLink(bad, Outbox(tmp_path / "o.sqlite"), lambda m: None, lambda g: None)
@@ -82,8 +86,12 @@ def test_wrong_password_is_refused(club: Callable[[int, int], Club], tmp_path: P
     try:
         wait_for(lambda: link.refused is not None, 10, "the refusal")
         assert not link.connected.is_set()
+        time.sleep(2.5)  # paho tried again meanwhile
     finally:
         link.stop()
+    # The board's log says it once (the page only said "not connected").
+    out = capsys.readouterr().out
+    assert out.count("refused the login") == 1 and "check [club] board, password" in out
 
 
 def test_club_section_errors() -> None:
@@ -121,8 +129,11 @@ def test_verify_replays_the_record(tmp_path: Path) -> None:
     assert "digest" in verify(honest, lines[:-1])
 
 
-def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = str(tmp_path / "club.sqlite")
+    (tmp_path / "elsewhere").mkdir()
     assert main(["club", "--store", store, "team", "add", "De Pionnen", "--players", "An,Bas"]) == 0
     assert main(["club", "--store", store, "team", "add", "Keez"]) == 0
     assert main(["club", "--store", store, "board", "add", "tafel-1"]) == 0
@@ -135,6 +146,15 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["club", "--store", store, "standings"]) == 0
     assert "De Pionnen" in capsys.readouterr().out
     assert main(["club", "--store", str(tmp_path / "none.sqlite"), "standings"]) == 2
+    # docs/club.md: `--store FILE` picks another store, also written after the action
+    assert main(["club", "standings", "--store", store]) == 0
+    assert "De Pionnen" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path / "elsewhere")  # not the default ./club.sqlite
+    assert main(["club", "team", "add", "Derde", "--store", store]) == 0
+    kept = Store(store)
+    assert kept.teams()[3][0] == "Derde"
+    kept.close()
+    assert not (tmp_path / "elsewhere" / "club.sqlite").exists()
     out = tmp_path / "broker"
     assert (
         main(["club", "--store", store, "broker-config", "--out", str(out), "--port", "1999"]) == 0
@@ -175,3 +195,14 @@ def test_an_idle_board_is_told_it_has_no_game(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="600"):
         t.pair_next(0)
     s.close()
+
+
+def test_without_host_the_boards_get_this_machines_mdns_name(tmp_path: Path) -> None:
+    """broker-config without --host wrote `broker = "club-laptop.local"`, right only for a
+    laptop of that name; the laptop's own name (as Avahi announces it) is the guess."""
+    store = Store(tmp_path / "club.sqlite")
+    store.add_board("tafel-1")
+    files = write_broker_config(store, tmp_path / "broker")
+    store.close()
+    me = socket.gethostname().split(".")[0]
+    assert f'broker = "{me}.local"' in files.boards["tafel-1"].read_text()

@@ -100,8 +100,8 @@ def test_club_evening_with_faults(club: Callable[[int, int], Club]) -> None:
     forger.client.publish(
         p.board_topic("tafel-2", "event"), p.encode({**forged, "kind": "forged"}), qos=1
     )
-    forger.send({"kind": "sentinel", "board": "tafel-1", "match": None, "moves": 0})
-    wait_for(lambda: t.live.get("tafel-1", {}).get("kind") == "sentinel", what="the sentinel")
+    forger.send({"kind": "progress", "board": "tafel-1", "match": "sentinel", "moves": 0})
+    wait_for(lambda: t.live.get("tafel-1", {}).get("match") == "sentinel", what="the sentinel")
     for leaf in ("result", "event"):
         topic = p.board_topic("tafel-2", leaf)
         assert t.received[topic] == before.get(topic, 0), f"the ACL let {topic} through"

@@ -19,6 +19,16 @@ def test_tokens_give_roles() -> None:
     assert role_of(tokens, "ref-secreT") is Role.SPECTATOR
 
 
+def test_odd_tokens_are_spectators_not_errors() -> None:
+    """A token typed with an accent, or a number in a JSON message, is no token: it
+    used to raise TypeError in compare_digest (a 500 on the page and the club's control)."""
+    tokens = Tokens(referee="ref-secret", player="play-secret")
+    assert role_of(tokens, "réf-secret") is Role.SPECTATOR
+    assert role_of(tokens, "\udcff") is Role.SPECTATOR
+    assert role_of(tokens, 5) is Role.SPECTATOR
+    assert role_of(tokens, ["ref-secret"]) is Role.SPECTATOR
+
+
 def test_what_each_role_may_ask() -> None:
     assert may(Role.REFEREE, "undo") and not may(Role.PLAYER, "undo")
     assert not may(Role.SPECTATOR, "new_game")
@@ -47,3 +57,13 @@ def test_token_store_refuses_a_bad_file(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(TokenError, match="not a keezbord token file"):
         TokenStore(path).load()
+
+
+def test_token_store_narrows_a_wide_file(tmp_path: Path) -> None:
+    """A token file found readable by others (restored from a backup) keeps its tokens
+    and becomes 0600 on the next start; it stayed 0644 before."""
+    path = tmp_path / "tokens.json"
+    path.write_text('{"referee": "r-secret", "player": "p-secret"}\n')
+    path.chmod(0o644)
+    assert TokenStore(path).load() == Tokens(referee="r-secret", player="p-secret")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -13,7 +13,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from test_protocol import hello, until
-from web_helpers import options, ws_path
+from web_helpers import TOKENS, options, ws_path
 
 from keezbord.engine.game import Game
 from keezbord.host.web.app import create_app
@@ -75,3 +75,26 @@ def test_two_human_seats_each_choose(tmp_path: Path) -> None:
         ws.send_json({"type": "give", "card": s["exchange"]["cards"][0]})
         s = until(ws, lambda s: s["exchange"] is None)
         assert s["hand"] is not None and len(s["hand"]["cards"]) == 5
+
+
+def test_the_exported_move_list_hides_exchanged_cards_from_spectators(tmp_path: Path) -> None:
+    """The page hides the card a player passed to its partner from spectators; the
+    "Export moves" file (no token needed) said it to them all the same."""
+    seed = 7
+    dealt = Game(4, "reiseditie", seed, teams="pairs").hand(0)
+    with (
+        TestClient(app(tmp_path / "g.sqlite", seed, ["human", "greedy", "greedy", "greedy"])) as c,
+        c.websocket_connect(ws_path()) as ws,
+    ):
+        hello(ws)
+        ws.send_json({"type": "give", "card": dealt[-1]})
+        until(
+            ws, lambda s: s["exchange"] is None and any(e["kind"] == "exchange" for e in s["log"])
+        )
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        said = hub.log.cards[next(e["i"] for e in hub.log.entries if e["kind"] == "exchange")]
+        told = said["text"]["en"]  # e.g. "red gives yellow a king"
+        assert told not in c.get("/api/export/moves").text
+        assert "gives yellow a card" in c.get("/api/export/moves").text
+        assert told in c.get(f"/api/export/moves?token={TOKENS.player}").text
+        assert told in c.get(f"/api/export/moves?token={TOKENS.referee}").text

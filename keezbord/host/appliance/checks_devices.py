@@ -6,7 +6,7 @@ import stat
 from pathlib import Path
 
 from keezbord.engine.text import Text
-from keezbord.host.appliance.paths import SERVICE, USER, Layout
+from keezbord.host.appliance.paths import SERVICE, USER, Layout, colon_rows
 from keezbord.host.appliance.probes import Board, Finding, Probes, system_path
 from keezbord.host.drivers import pi
 
@@ -181,29 +181,11 @@ def expected_firmware() -> str:
 
 def group_members(layout: Layout) -> dict[str, set[str]]:
     """/etc/group: group name -> its members."""
-    out: dict[str, set[str]] = {}
-    try:
-        lines = layout.group_file.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return out
-    for line in lines:
-        parts = line.split(":")
-        if len(parts) >= 4:
-            out[parts[0]] = {m for m in parts[3].split(",") if m}
-    return out
+    return {r[0]: {m for m in r[3].split(",") if m} for r in colon_rows(layout.group_file, 4)}
 
 
 def _gid_names(layout: Layout) -> dict[int, str]:
-    out: dict[int, str] = {}
-    try:
-        lines = layout.group_file.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return out
-    for line in lines:
-        parts = line.split(":")
-        if len(parts) >= 3 and parts[2].isdigit():
-            out[int(parts[2])] = parts[0]
-    return out
+    return {int(r[2]): r[0] for r in colon_rows(layout.group_file, 3) if r[2].isdigit()}
 
 
 def group_checks(layout: Layout, board: Board, probes: Probes) -> list[Finding]:

@@ -65,6 +65,40 @@ def board_ports(layout: Layout) -> list[str]:
 # -- the checks -------------------------------------------------------------------------
 
 
+def config_problem(path: Path, e: BaseException, *, given: bool) -> Finding:
+    """The board's TOML cannot be used. Missing: the service install makes it (unless
+    ``--config`` named another file); broken: only an edit helps (install keeps it)."""
+    if isinstance(e, FileNotFoundError):
+        if given:
+            return Finding(
+                "config",
+                False,
+                Text(f"{path} bestaat niet", f"{path} does not exist"),
+                Text(
+                    "geef het pad van board.toml bij --config", "give board.toml's path to --config"
+                ),
+            )
+        return Finding(
+            "config",
+            False,
+            Text(f"{path} bestaat niet", f"{path} does not exist"),
+            Text(
+                "sudo keezbord service install (maakt het uit het voorbeeld)",
+                "sudo keezbord service install (makes it from the example)",
+            ),
+        )
+    why = short(e).removeprefix(f"{path}: ")  # the config's errors name the file first
+    return Finding(
+        "config",
+        False,
+        Text(f"{path}: onbruikbaar ({why})", f"{path}: unusable ({why})"),
+        Text(
+            f"verbeter het (sudo nano {path}), dan sudo systemctl restart keezbord",
+            f"correct it (sudo nano {path}), then sudo systemctl restart keezbord",
+        ),
+    )
+
+
 def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> list[Finding]:
     found: list[Finding] = []
     model = pi.pi_model(layout.model)
@@ -75,17 +109,7 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     try:
         board = read_board(layout, cfg_path)
     except (OSError, ValueError) as e:
-        found.append(
-            Finding(
-                "config",
-                False,
-                Text(f"{cfg_path}: onbruikbaar ({short(e)})", f"{cfg_path}: unusable ({short(e)})"),
-                Text(
-                    "sudo keezbord service install (maakt het uit het voorbeeld) of verbeter het",
-                    "sudo keezbord service install (makes it from the example) or correct it",
-                ),
-            )
-        )
+        found.append(config_problem(cfg_path, e, given=config is not None))
         found.append(service_check(layout, probes))
         return found
     found.append(Finding("config", True, Text(str(cfg_path), str(cfg_path))))

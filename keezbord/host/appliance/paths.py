@@ -85,3 +85,14 @@ class Layout:
 def state_tokens_path(state_dir: Path) -> Path:
     """The tokens file of a state folder (``keezbord run --state-dir``)."""
     return state_dir / TOKENS_NAME
+
+
+def colon_rows(path: Path, fields: int) -> list[list[str]]:
+    """The rows of a colon-separated system file (/etc/group, /etc/passwd) with at least
+    ``fields`` fields; none if it cannot be read (a bare fake root)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    rows = (line.split(":") for line in lines if line and not line.startswith("#"))
+    return [r for r in rows if len(r) >= fields]

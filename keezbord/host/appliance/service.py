@@ -24,6 +24,7 @@ from keezbord.host.appliance.paths import (
     SERVICE,
     USER,
     Layout,
+    colon_rows,
 )
 from keezbord.host.appliance.unit import kiosk_unit, service_unit
 from keezbord.host.roles import Tokens, TokenStore
@@ -89,25 +90,14 @@ def installed_config(layout: Layout) -> str:
 
 def existing_groups(layout: Layout, wanted: Sequence[str] = GROUPS) -> list[str]:
     """The device groups of ``wanted`` that this system has (/etc/group)."""
-    try:
-        lines = layout.group_file.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return []
-    have = {line.split(":", 1)[0] for line in lines if line and not line.startswith("#")}
+    have = {r[0] for r in colon_rows(layout.group_file, 1)}
     return [g for g in wanted if g in have]
 
 
 def user_id(layout: Layout, user: str) -> int | None:
     """The user's uid in /etc/passwd, or None: no such user."""
-    try:
-        lines = layout.at("/etc/passwd").read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        parts = line.split(":")
-        if len(parts) > 2 and parts[0] == user and parts[2].isdigit():
-            return int(parts[2])
-    return None
+    rows = colon_rows(layout.at("/etc/passwd"), 3)
+    return next((int(r[2]) for r in rows if r[0] == user and r[2].isdigit()), None)
 
 
 def user_exists(layout: Layout, user: str = USER) -> bool:

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from keezbord.host.events import TimeLimit
 from keezbord.host.journal import Journal
+from keezbord.host.session import GameSession
 
 from .board_link import BoardLink, ClubSettings, Outbox, outbox_path
-from .reporter import Reporter, record_lines, sides
+from .reporter import Reporter, record_lines, result_message, sides
 
 if TYPE_CHECKING:
     from keezbord.host.web.hub import Hub
@@ -44,9 +45,32 @@ class BoardClub:
             and self.outbox.game_of(pr["match"]) == hub.session.game
         ):
             self.reporter.match, self.reporter.game = str(pr["match"]), hub.session.game
+        self._catch_up()
         hub.observers.append(self._decided)
         hub.club = self
         self.link.on_connection = lambda _up: hub.call_soon(hub.changed)
+
+    def _catch_up(self) -> None:
+        """Results the journal has and the outbox has not: a power cut (or a failed
+        report) between the game's last move and the outbox. The journal is the source of
+        truth, so they go into the outbox now and out at the next connection (once: the
+        outbox and the tournament keep one result per match)."""
+        for game, match in self.outbox.unreported():
+            try:
+                session = GameSession.resume(self.journal, game)
+            except Exception as e:  # the club link must never stop the board
+                print(f"keezbord: club: game {game} of {match} unreadable: {e!r}", flush=True)
+                continue
+            try:
+                state = session.state
+                if state.winner is None and not state.stopped:
+                    continue  # still being played (or abandoned): nothing to report
+                msg = result_message(self.link.settings.board, match, game, state, session.journal)
+            finally:
+                session.close()
+            self.outbox.add(msg)
+            if (self.reporter.match, self.reporter.game) == (match, game):
+                self.reporter.reported = True
 
     def start(self) -> None:
         self.link.start()

@@ -77,6 +77,15 @@ class Outbox:
             row = self.db.execute("SELECT game FROM games WHERE match = ?", (match,)).fetchone()
         return None if row is None else int(row[0])
 
+    def unreported(self) -> list[tuple[int, str]]:
+        """The (game, match) pairs bound to a match whose result is not in the outbox."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT game, match FROM games"
+                " WHERE match NOT IN (SELECT match FROM outbox) ORDER BY game"
+            ).fetchall()
+        return [(int(g), str(m)) for g, m in rows]
+
     def add(self, msg: dict[str, Any]) -> dict[str, Any]:
         """Keep a result (once per match); returns it with its outbox id."""
         with self.lock:
@@ -148,6 +157,8 @@ class BoardLink:
         self.client.max_queued_messages_set(0)  # keep everything while the broker is away
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.outage = p.Outage(f"keezbord: club {name}", settings.broker, settings.port)
+        self.client.on_connect_fail = lambda *a: self.outage.lost("no MQTT broker answers")
         self.client.on_message = self._on_message
         self.refused: str | None = None  # the broker's reason when it refuses the login
         self.on_connection: Callable[[bool], None] | None = None  # the page's banner
@@ -164,6 +175,7 @@ class BoardLink:
 
     def stop(self) -> None:
         self._stopped.set()
+        self.client.on_disconnect = None  # a stop is no outage to report
         self.client.disconnect()
         self.client.loop_stop()
         self.connected.clear()
@@ -194,8 +206,12 @@ class BoardLink:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if rc.is_failure:
             self.refused = str(rc)
+            self.outage.lost(
+                f"the MQTT broker refused the login ({rc}: check [club] board, password)"
+            )
             return
         self.refused = None
+        self.outage.back()
         client.subscribe(p.table_topic(self.settings.board, "#"), qos=p.QOS)
         for msg in self.outbox.pending():
             self._publish_result(msg)
@@ -205,6 +221,7 @@ class BoardLink:
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         self.connected.clear()
+        self.outage.lost("the connection to the MQTT broker was lost")
         if self.on_connection is not None:
             self.on_connection(False)
 

@@ -8,6 +8,7 @@ import getpass
 import os
 import secrets
 import shutil
+import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,6 +105,6 @@ def write_broker_config(
 
 
 def board_section(name: str, password: str, host: str, port: int) -> str:
-    if host in ("0.0.0.0", "::"):
-        host = "club-laptop.local"
+    if host in ("0.0.0.0", "::"):  # no --host: this machine's mDNS name, not a made-up one
+        host = f"{socket.gethostname().split('.')[0]}.local"
     return f'[club]\nboard = "{name}"\npassword = "{password}"\nbroker = "{host}"\nport = {port}\n'

@@ -21,6 +21,7 @@ PREFIX: Final = "keezbord"
 TOURNAMENT_USER: Final = "tournament"
 QOS: Final = 1
 BOARD_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+EVENT_KINDS: Final = frozenset({"started", "progress", "penalty", "time_limit"})
 
 
 def check_board_name(name: str) -> str:
@@ -59,3 +60,45 @@ def decode(payload: bytes) -> dict[str, Any] | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return msg if isinstance(msg, dict) else None
+
+
+def live_event(msg: dict[str, Any]) -> dict[str, Any] | None:
+    """What the scoreboard may show of a board's ``event``: its kind (one of
+    ``EVENT_KINDS``), match, move count and pawns home per side, each of its type; None
+    for anything else. A board's login lets it write its own topic, not what the
+    projector's page draws: nothing else of the message goes further."""
+    kind, match = msg.get("kind"), msg.get("match")
+    if kind not in EVENT_KINDS or not (match is None or isinstance(match, str)):
+        return None
+    moves, pawns = msg.get("moves"), msg.get("pawns")
+    two = isinstance(pawns, list) and len(pawns) == 2 and all(map(_count, pawns))
+    return {
+        "kind": kind,
+        "board": msg.get("board"),
+        "match": match,
+        "moves": moves if _count(moves) else None,
+        "pawns": pawns if two else None,
+    }
+
+
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1_000_000
+
+
+class Outage:
+    """Says once per outage that the broker cannot be reached (paho keeps trying), and
+    once that it is back: a board or the service must not go silently deaf."""
+
+    def __init__(self, who: str, host: str, port: int) -> None:
+        self.who, self.where = who, f"{host}:{port}"
+        self.down = False
+
+    def lost(self, what: str) -> None:
+        if not self.down:
+            self.down = True
+            print(f"{self.who}: {what} at {self.where}; trying again", flush=True)
+
+    def back(self) -> None:
+        if self.down:
+            self.down = False
+            print(f"{self.who}: connected to the broker at {self.where}", flush=True)

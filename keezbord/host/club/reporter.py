@@ -57,6 +57,20 @@ def outcome(state: RefereeState) -> dict[str, Any]:
     }
 
 
+def result_message(
+    board: str, match: str, game: int, state: RefereeState, journal: Journal
+) -> dict[str, Any]:
+    """The result of ``match``, played as the journal's ``game`` (finished or stopped)."""
+    return {
+        "kind": "result",
+        "board": board,
+        "match": match,
+        "game": game,
+        **outcome(state),
+        "digest": digest(record_lines(journal, game)),
+    }
+
+
 class Reporter:
     """Turns one board's referee decisions into messages: ``send`` for state changes
     (they may be lost to a power cut: the next one says the same and more), ``report``
@@ -89,17 +103,7 @@ class Reporter:
             self.send(self._msg("progress", state))
         if state.winner is not None or state.stopped:
             self.reported = True
-            lines = record_lines(journal, self.game)
-            self.report(
-                {
-                    "kind": "result",
-                    "board": self.board,
-                    "match": self.match,
-                    "game": self.game,
-                    **outcome(state),
-                    "digest": digest(lines),
-                }
-            )
+            self.report(result_message(self.board, self.match, self.game, state, journal))
 
     def _msg(self, kind: str, state: RefereeState, **extra: Any) -> dict[str, Any]:
         return {

@@ -45,6 +45,7 @@ class Tournament:
         self.connected = threading.Event()
         self.client: Any = None
         self.listen = True
+        self.outage: p.Outage | None = None  # the service's word on the broker (start)
 
     # -- MQTT ---------------------------------------------------------------------------
 
@@ -61,6 +62,7 @@ class Tournament:
         from paho.mqtt.enums import CallbackAPIVersion
 
         self.listen = listen
+        self.outage = p.Outage("keezbord club", self.broker.host, self.broker.port)
         suffix = "" if listen else f"-cli-{secrets.token_hex(3)}"
         client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -72,7 +74,8 @@ class Tournament:
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
-        client.on_disconnect = lambda *a: self.connected.clear()
+        client.on_disconnect = lambda *a: self._down("the connection to the MQTT broker was lost")
+        client.on_connect_fail = lambda *a: self._down("no MQTT broker answers")
         client.on_message = self._on_message
         client.connect_async(self.broker.host, self.broker.port, 15)
         client.loop_start()
@@ -80,19 +83,29 @@ class Tournament:
 
     def stop(self) -> None:
         if self.client is not None:
+            self.client.on_disconnect = None  # a stop is no outage to report
             self.client.disconnect()
             self.client.loop_stop()
             self.client = None
+        self.connected.clear()
 
     def _publish(self, board: str, leaf: str, msg: dict[str, Any], retain: bool = False) -> None:
         if self.client is not None:
             self.client.publish(p.table_topic(board, leaf), p.encode(msg), qos=p.QOS, retain=retain)
 
+    def _down(self, why: str) -> None:
+        self.connected.clear()
+        if self.listen and self.outage is not None:  # a one-off `club pair` says it itself
+            self.outage.lost(why)
+
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if rc.is_failure:
+            self._down(f"the MQTT broker refused the tournament's login ({rc})")
             return
         if self.listen:
             client.subscribe(f"{p.PREFIX}/board/+/+", qos=p.QOS)
+            if self.outage is not None:
+                self.outage.back()
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
@@ -117,8 +130,11 @@ class Tournament:
     def on_event(self, board: str, msg: dict[str, Any]) -> None:
         if msg.get("board") != board:
             return  # the topic is the board's login (ACL): the message must agree
+        event = p.live_event(msg)
+        if event is None:
+            return
         with self.lock:
-            self.live[board] = {**msg, "at": time.time()}
+            self.live[board] = {**event, "at": time.time()}
         self.changed()
 
     def on_result(self, board: str, msg: dict[str, Any]) -> bool:

@@ -14,6 +14,7 @@ Every subcommand takes ``--store FILE`` (default ./club.sqlite).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 
 
 def add_club_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, default=Path("club.sqlite"), help="the tournament's store")
+    store_help = "the tournament's store (default ./club.sqlite)"
+    p.add_argument("--store", type=Path, default=Path("club.sqlite"), help=store_help)
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     team = sub.add_parser("team", help="add a team")
     team.add_argument("verb", choices=("add",))
@@ -50,6 +52,8 @@ def add_club_arguments(p: argparse.ArgumentParser) -> None:
         sp.add_argument("--broker-port", type=_port, default=1883)
     st = sub.add_parser("standings", help="print the standings")
     st.add_argument("--json", action="store_true")
+    for action in sub.choices.values():  # also after the action: `club standings --store F`
+        action.add_argument("--store", type=Path, default=argparse.SUPPRESS, help=store_help)
 
 
 def _broker_users(
@@ -120,23 +124,12 @@ def _broker_config(args: argparse.Namespace) -> int:
 
     if not args.store.exists():
         raise UsageError(f"{args.store}: no such tournament store (add boards first)")
-    with _closing(Store(args.store)) as store:
+    with contextlib.closing(Store(args.store)) as store:
         files = write_broker_config(store, args.out, port=args.port, bind=args.bind, host=args.host)
     print(f"mosquitto -c {files.conf}")
     for name, f in files.boards.items():
         print(f"board {name}: copy {f} into its board.toml")
     return 0
-
-
-class _closing:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    def __enter__(self) -> Store:
-        return self.store
-
-    def __exit__(self, *exc: object) -> None:
-        self.store.close()
 
 
 def _standings(store: Store, as_json: bool) -> None:

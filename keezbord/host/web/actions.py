@@ -252,12 +252,13 @@ class ActionLog:
         entry["text"] = said
         self.entries.append(entry)
 
-    def lines(self) -> list[str]:
+    def lines(self, cards: bool = True) -> list[str]:
         """The log as text lines, for "Export moves": moves numbered as in the move list
-        (notation, Dutch, English), every other action indented with its words."""
+        (notation, Dutch, English), every other action indented with its words; the cards
+        of partner exchanges only with ``cards`` (not for spectators, as on the page)."""
         out = []
         for e in self.entries:
-            text = self.cards.get(e["i"], e)["text"]
+            text = (self.cards.get(e["i"], e) if cards else e)["text"]
             if e["kind"] == "move":
                 note = f"\t(overruled: {e['overruled']})" if e.get("overruled") else ""
                 out.append(f"{e['n']}. {e['move']}\t{text['nl']}\t{text['en']}{note}")

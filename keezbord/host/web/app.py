@@ -107,7 +107,8 @@ def create_app(
 
     async def export_moves(request: Request) -> Response:
         hub = hub_of(request)
-        _, moves = hub.export()
+        role = hub.role(request.query_params.get("token"))
+        moves = hub.log.lines(cards=role is not Role.SPECTATOR)  # exchanged cards: hidden
         return PlainTextResponse(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )

@@ -53,8 +53,8 @@
       const pawns = m.pawns ? `${m.pawns[0]} – ${m.pawns[1]}` : "";
       let res = t(m.away === null ? "bye" : m.state);
       if (m.points) res = `${m.points[0]} – ${m.points[1]}` + (m.timed_out ? ` (${t("timeup")})` : "") + (m.verified ? (m.verified === "ok" ? " ✓" : " ⚠") : "");
-      return `<tr class="${m.state}${fresh ? " fresh" : ""}" data-match="${esc(m.match)}"><td>${esc(m.board || "")}</td><td>${esc(m.home)}</td><td>${esc(m.away || "")}</td>` +
-        `<td class="num">${pawns}</td><td class="num">${m.moves ?? ""}</td><td class="num result">${res}</td></tr>`;
+      return `<tr class="${esc(m.state)}${fresh ? " fresh" : ""}" data-match="${esc(m.match)}"><td>${esc(m.board || "")}</td><td>${esc(m.home)}</td><td>${esc(m.away || "")}</td>` +
+        `<td class="num">${esc(pawns)}</td><td class="num">${esc(m.moves)}</td><td class="num result">${esc(res)}</td></tr>`;
     }).join("");
     $("late").textContent = view.late.length ? `${t("late")}: ` + view.late.map((l) => `${t("round")} ${l.round} ${l.board}`).join(", ") : "";
     head($("standings"), [["#", 1], ["team"], ["played", 1], ["won", 1], ["pawns", 1], ["points", 1]]);

@@ -204,6 +204,10 @@ function readQuery() {
   const q = new URLSearchParams(location.search);
   app.token = q.get("token") || sessionStorage.getItem("keezbord.token");
   if (app.token) sessionStorage.setItem("keezbord.token", app.token);
+  if (app.token) { // the move list says the exchanged cards only to a page with a token
+    const moves = document.getElementById("export-moves");
+    if (moves) moves.href = `/api/export/moves?token=${encodeURIComponent(app.token)}`;
+  }
   if (q.get("lang") === "en" || q.get("lang") === "nl") {
     app.lang = q.get("lang");
     localStorage.setItem("keezbord.lang", app.lang);
