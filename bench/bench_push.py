@@ -21,28 +21,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from keezbord.host.session import GameSession
+from bench_referee import sim_journal
+
 from keezbord.host.sim.games import simulate
-from keezbord.host.sim.table import SimInfo, SimStore, sim_setup
 from keezbord.host.web import page
 from keezbord.host.web.hub import Hub, HubOptions
 
 
 def journal(db: Path, moves: int, seed: int = 0) -> None:
     """An 8-seat simulator game of ``moves`` moves (random bots) in a journal."""
-    sim = simulate(8, "standard", seed, max_turns=20_000)
-    kinds = ["random"] * 8
-    setup, _ = sim_setup(8, "standard", seed, kinds)
-    session = GameSession.start(db, setup)
-    for ev in sim.events:
-        session.feed(ev)
-        if len(session.state.history) >= moves:
-            break
-    game = session.game
-    session.close()
-    store = SimStore(db)
-    store.save(game, SimInfo(seed, kinds, None))
-    store.close()
+    sim_journal(db, seed, moves)
 
 
 def main() -> None:

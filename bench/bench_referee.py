@@ -173,8 +173,9 @@ def bench_replay_rss(tmp: Path) -> None:
     )
 
 
-def _sim_journal(db: Path, seed: int) -> int:
-    """A journal holding an 8-seat simulator game of SIM_MOVES moves (random bots)."""
+def sim_journal(db: Path, seed: int, moves_wanted: int = SIM_MOVES) -> int:
+    """A journal holding an 8-seat simulator game of ``moves_wanted`` moves (random
+    bots); the moves it holds. bench_push.py builds its long histories with it too."""
     sim = simulate(8, "standard", seed, max_turns=20_000)
     kinds = ["random"] * 8
     setup, _ = sim_setup(8, "standard", seed, kinds)
@@ -185,7 +186,7 @@ def _sim_journal(db: Path, seed: int) -> int:
         for d in session.feed(ev):
             if getattr(d, "type", None) == "move":
                 moves += 1
-        if moves >= SIM_MOVES:
+        if moves >= moves_wanted:
             break
     game = session.game
     session.close()
@@ -197,7 +198,7 @@ def _sim_journal(db: Path, seed: int) -> int:
 
 def bench_sim_rss(tmp: Path, idle_s: float) -> None:
     db = tmp / "sim.sqlite"
-    moves = _sim_journal(db, 0)
+    moves = sim_journal(db, 0)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
