@@ -16,16 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "host" / "referee"))
 
-from fuzz_games import derailment, pace_game, referee
-
-CASES = [
-    (4, "standard"),
-    (6, "keezspel"),
-    (2, "nk"),
-    (3, "reiseditie"),
-    (8, "bordspel"),
-    (4, "wikipedia"),
-]
+from fuzz_games import CASES, derailment, pace_game, referee
 
 
 def run(reader: bool, gap: int, games: int, seed0: int) -> tuple[int, int, float]:

@@ -31,6 +31,17 @@ import reference_rules as ref
 
 Pawns = tuple[tuple[int, ...], ...]
 
+# Seat counts and profiles the generated games cycle through (the fuzz test and the
+# pace bench take the same ones, so their figures speak of the same games).
+CASES = [
+    (4, "standard"),
+    (6, "keezspel"),
+    (2, "nk"),
+    (3, "reiseditie"),
+    (8, "bordspel"),
+    (4, "wikipedia"),
+]
+
 
 @dataclass
 class PaceGame:

@@ -17,17 +17,16 @@ from __future__ import annotations
 import os
 
 import pytest
-from fuzz_games import accepted_moves_legal, derailment, mutated_game, pace_game, referee
+from fuzz_games import (
+    CASES,
+    accepted_moves_legal,
+    derailment,
+    mutated_game,
+    pace_game,
+    referee,
+)
 
 GAMES = int(os.environ.get("KEEZBORD_FUZZ_GAMES", "0") or 0)
-CASES = [
-    (4, "standard"),
-    (6, "keezspel"),
-    (2, "nk"),
-    (3, "reiseditie"),
-    (8, "bordspel"),
-    (4, "wikipedia"),
-]
 
 
 def _run(
