@@ -117,12 +117,13 @@ def create_app(
         # The QR corner of the page (keezbord/host/appliance/qr.py says who gets which).
         from keezbord.host.appliance.qr import link_for, qr_svg
 
+        tokens = hub_of(request).opts.tokens
         link = link_for(
             request.query_params.get("role", "spectator"),
             str(request.base_url),
             request.client.host if request.client else None,
             getattr(request.app.state, "appliance", {}).get("public_host"),
-            getattr(getattr(hub_of(request).opts, "tokens", None), "player", None),
+            tokens.player if tokens is not None else None,
         )
         if link is None:
             return PlainTextResponse("not for this page", status_code=403)
