@@ -23,6 +23,7 @@ from .recognize import (
 )
 from .replay import replay, run
 from .state import (
+    BOUNCE_MS,
     HINT_LEVELS,
     Advice,
     AdviceWanted,
@@ -49,6 +50,7 @@ from .trace import (
 )
 
 __all__ = [
+    "BOUNCE_MS",
     "HINT_LEVELS",
     "Advice",
     "AdviceWanted",

@@ -8,17 +8,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Final, Protocol
 
 from keezbord.engine.board import Board as FastBoard
 from keezbord.engine.board import to_move
 from keezbord.engine.movegen import apply
 from keezbord.engine.search import known_of_game
 from keezbord.host.events import CardTap, Discard, Event, HoleEvent
-from keezbord.host.referee import RefereeState, board_sig, pos_sig
+from keezbord.host.referee import BOUNCE_MS, RefereeState, board_sig, pos_sig
 from keezbord.host.sim.pawns import landing_seats
 from keezbord.host.sim.physical import events_for_move
 from keezbord.host.sim.table import SimTable
+
+# The least time a hand takes between two touches of the board. A bot sped up (speed < 1)
+# still leaves this long between them (or as long as at full speed, if that is shorter:
+# a switch's own bounce), or the referee would take a pawn lifted and put down again
+# quicker than a hand can for a bounce (BOUNCE_MS) and never see the move.
+HAND_MS: Final = 2 * BOUNCE_MS
+
+
+def paced(times: Sequence[int], speed: float) -> list[int]:
+    """The times (ms from the turn's start) of a move's events played at ``speed``."""
+    out: list[int] = []
+    for i, t in enumerate(times):
+        if i == 0:
+            out.append(int(t * speed))
+        else:
+            gap = t - times[i - 1]
+            out.append(out[-1] + max(int(gap * speed), min(gap, HAND_MS)))
+    return out
 
 
 class BotHost(Protocol):
@@ -113,9 +132,9 @@ class BotPlayer:
             events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
             hints = landing_seats(pos, move)
             start = host.now()
-            for ev in events:
+            for ev, at in zip(events, paced([e.t for e in events], speed), strict=True):
                 assert isinstance(ev, HoleEvent)
-                await self._sleep_until(start + int(ev.t * speed))
+                await self._sleep_until(start + at)
                 real = HoleEvent(host.now(), ev.action, ev.hole)
                 host.track(real, hints.get(ev.hole))
                 host.feed(real)
