@@ -17,6 +17,7 @@ demand: .venv/bin/python bench/bench_referee.py [--quick]
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import socket
 import sqlite3
@@ -219,12 +220,12 @@ def bench_sim_rss(tmp: Path, idle_s: float) -> None:
                 time.sleep(0.2)
         up = time.perf_counter() - t0
         time.sleep(idle_s)
-        status = Path(f"/proc/{proc.pid}/status").read_text().splitlines()
-        mem = {
-            ln.split(":")[0]: int(ln.split()[1]) / 1024
-            for ln in status
-            if ln.startswith(("VmHWM", "VmRSS"))
-        }
+        mem = _memory(proc.pid)
+        # Then a page opens (as the browser does: ?history=delta): the whole history in
+        # its first state.
+        asyncio.run(_open_page(port))
+        time.sleep(idle_s)
+        paged = _memory(proc.pid)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -235,8 +236,28 @@ def bench_sim_rss(tmp: Path, idle_s: float) -> None:
     print(
         f"`keezbord sim` resuming an 8-seat game of {moves:,} moves (up in {up:.1f} s, "
         f"{played:,} moves in the journal {idle_s:.0f} s later): peak RSS "
-        f"{mem['VmHWM']:.1f} MB, now {mem['VmRSS']:.1f} MB"
+        f"{mem['VmHWM']:.1f} MB, now {mem['VmRSS']:.1f} MB; a page opened: peak "
+        f"{paged['VmHWM']:.1f} MB, now {paged['VmRSS']:.1f} MB"
     )
+
+
+def _memory(pid: int) -> dict[str, float]:
+    """VmHWM (peak) and VmRSS (now) of process ``pid``, in MB."""
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {
+        ln.split(":")[0]: int(ln.split()[1]) / 1024
+        for ln in status
+        if ln.startswith(("VmHWM", "VmRSS"))
+    }
+
+
+async def _open_page(port: int) -> None:
+    """Open the page's websocket, read the hello and the first state, then leave."""
+    import websockets
+
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws?history=delta", max_size=None) as ws:
+        for _ in range(2):
+            await ws.recv()
 
 
 def main() -> None:

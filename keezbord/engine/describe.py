@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .movegen import apply_part
 from .notation import Move, Step
-from .position import EMPTY, FRESH, HOME, NEST, Position, loc_str
+from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position, loc_str
 from .text import CARD_NAMES, Text
 from .topology import SEAT_COLOURS
 
@@ -41,10 +41,11 @@ def describe_move(pos: Position, move: Move) -> Text:
                 nl.append(f"{who.nl} {a.nl} → {b.nl}")
                 en.append(f"{who.en} {a.en} → {b.en}")
             dest = cur.topology.start(part.seat) if part.to == FRESH else part.to
-            if 0 <= dest < HOME and cur.track[dest] != EMPTY:
+            occ = cur.at(dest) if 0 <= dest < HOME else EMPTY
+            if occ != EMPTY:
                 dep = cur.topology.start(part.seat) if part.frm == FRESH else part.frm
                 if dest != dep:
-                    v = colour(cur.track[dest] % 16)
+                    v = colour(occ % BLOCKADE)
                     nl[-1] += f", slaat {v.nl} eraf"
                     en[-1] += f", sending {v.en} back to the nest"
         else:

@@ -87,8 +87,14 @@ class Game:
         teams: TeamMode | None = None,
         segment: int = 16,
         dealer: int | None = None,
+        record: bool = True,
     ) -> None:
+        """``record`` False: keep nothing for ``pop`` and no position in ``history``
+        (a game only played forward, such as the simulator's hands, which it replays to
+        take back: a long game then holds no copy of every hand, shuffle state and
+        position; the history still says who played or showed which cards)."""
         self.seed = seed
+        self._record = record
         self.rng = random.Random(seed)
         self.position = Position.start(seats, profile, segment=segment, teams=teams)
         self.history: list[Turn] = []
@@ -147,7 +153,8 @@ class Game:
         turn, deal and shuffle are as before it. The referee takes back only a move (a
         discarded hand has been shown and thrown in); for a move the two agree."""
         if not self._undo:
-            raise IndexError("pop from a game with no turns played")
+            why = "no turns played" if self._record else "no record kept"
+            raise IndexError(f"pop from a game with {why}")
         u = self._undo.pop()
         turn = self.history.pop()
         if u.rng_state is not None:
@@ -161,11 +168,12 @@ class Game:
         return turn
 
     def _commit(self, seat: int, card: str, move: Move, after: Position) -> Position:
-        self._undo.append(_Undo(self, seat))
+        if self._record:
+            self._undo.append(_Undo(self, seat))
         self.hands[seat].remove(card)
         self.table = self.table.played(seat)
         self.position = after
-        self.history.append(Turn(seat, card, move, after=after))
+        self.history.append(Turn(seat, card, move, after=after if self._record else None))
         self._advance()
         return after
 
@@ -177,8 +185,10 @@ class Game:
         self._discard(seat)
 
     def _discard(self, seat: int) -> None:
-        self._undo.append(_Undo(self, seat))
-        self.history.append(Turn(seat, None, None, tuple(self.hands[seat]), after=self.position))
+        if self._record:
+            self._undo.append(_Undo(self, seat))
+        after = self.position if self._record else None
+        self.history.append(Turn(seat, None, None, tuple(self.hands[seat]), after=after))
         self.hands[seat] = []
         self.table = self.table.discarded(seat)
         self._advance()

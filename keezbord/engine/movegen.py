@@ -208,7 +208,7 @@ def apply_part(pos: Position, part: Part) -> Position:
         topo = pos.topology
         dest = topo.start(part.seat) if part.to == FRESH else part.to
         if 0 <= dest < HOME:
-            occ = pos.track[dest]
+            occ = pos.at(dest)
             dep = topo.start(part.seat) if part.frm == FRESH else part.frm
             if occ != EMPTY and dest != dep:
                 victim = occ % BLOCKADE

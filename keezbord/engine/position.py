@@ -12,11 +12,11 @@ canonical order N, S, T ascending, H ascending:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from .profiles import DEFAULT_PROFILE, Profile, UnknownProfileError, get_profile
 from .topology import MAX_SEATS, PAWNS_PER_SEAT, Hole, Topology, TopologyError
@@ -64,6 +64,13 @@ class Position:
     4
     """
 
+    # Slots, not a __dict__: a long game's history keeps thousands of positions, and a
+    # dict each (materialised by the caches below) cost four times the position itself.
+    # ``_hash`` and ``_track`` are caches, set on first use (unset until then).
+    __slots__ = ("__weakref__", "_hash", "_track", "pawns", "profile", "teams", "topology", "turn")
+    _hash: ClassVar[int]  # typed for mypy; ClassVar keeps them out of the dataclass fields
+    _track: ClassVar[tuple[int, ...]]
+
     topology: Topology
     profile: Profile
     teams: TeamMode
@@ -72,11 +79,16 @@ class Position:
 
     def __hash__(self) -> int:
         # Computed once, on demand: most positions made during generation are never hashed.
-        h: int | None = self.__dict__.get("_hash")
-        if h is None:
+        try:
+            return self._hash
+        except AttributeError:
             h = hash((self.topology, self.profile.name, self.teams, self.turn, self.pawns))
-            self.__dict__["_hash"] = h
-        return h
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A frozen class with slots: pickle rebuilds it through __init__ (no caches).
+        return (Position, (self.topology, self.profile, self.teams, self.turn, self.pawns))
 
     # -- construction -------------------------------------------------------------------
 
@@ -262,17 +274,45 @@ class Position:
     def seats(self) -> int:
         return self.topology.seats
 
-    @cached_property
+    @property
     def track(self) -> tuple[int, ...]:
-        """Occupancy of every track hole: EMPTY, or the seat (+ BLOCKADE if fresh)."""
-        occ = [EMPTY] * self.topology.ring
+        """Occupancy of every track hole: EMPTY, or the seat (+ BLOCKADE if fresh).
+        Built on first use and kept (see ``drop_caches``)."""
+        try:
+            return self._track
+        except AttributeError:
+            occ = [EMPTY] * self.topology.ring
+            for seat, locs in enumerate(self.pawns):
+                for loc in locs:
+                    if loc == FRESH:
+                        occ[self.topology.start(seat)] = seat + BLOCKADE
+                    elif 0 <= loc < HOME:
+                        occ[loc] = seat
+            track = tuple(occ)
+            object.__setattr__(self, "_track", track)
+            return track
+
+    def at(self, hole: int) -> int:
+        """``track[hole]`` without building the track (and caching it on the position):
+        for a look at one hole of a position a long history keeps, where a cached track
+        (a tuple of the ring's length) per position would outweigh the position itself."""
+        cached: tuple[int, ...] | None = getattr(self, "_track", None)
+        if cached is not None:
+            return cached[hole]
+        owner = self.topology.owner_of_start(hole)
         for seat, locs in enumerate(self.pawns):
-            for loc in locs:
-                if loc == FRESH:
-                    occ[self.topology.start(seat)] = seat + BLOCKADE
-                elif 0 <= loc < HOME:
-                    occ[loc] = seat
-        return tuple(occ)
+            if hole in locs:
+                return seat
+            if seat == owner and FRESH in locs:
+                return seat + BLOCKADE
+        return EMPTY
+
+    def drop_caches(self) -> None:
+        """Forget the derived facts cached on this position (the track; rebuilt if
+        asked for again): the referee calls it when a position joins the history, where
+        a thousand cached tracks would outweigh the positions."""
+        with contextlib.suppress(AttributeError):
+            object.__delattr__(self, "_track")
 
     def partner(self, seat: int) -> int | None:
         if self.teams != "pairs":

@@ -13,21 +13,23 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from keezbord.engine.text import Text
 from keezbord.host.events import HoleEvent
 
 
-@dataclass
+@dataclass(slots=True)
 class _Hole:
     closed: bool
     closed_since: int | None
     transitions: int = 0
     chatter_episodes: int = 0
     chatter_until: int = -1
-    recent: deque[int] = field(default_factory=deque)
+    # The transitions in the chatter window; made at the hole's first (a deque is half
+    # a kB from the start, and most of an 8-seat board's 192 holes never see a pawn).
+    recent: deque[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +99,13 @@ class HealthMonitor:
         h.closed = closed
         h.closed_since = e.t if closed else None
         h.transitions += 1
-        h.recent.append(e.t)
-        while h.recent and h.recent[0] <= e.t - self.window:
-            h.recent.popleft()
-        if len(h.recent) >= self.threshold and e.t > h.chatter_until:
+        if h.recent is None:
+            h.recent = deque()
+        recent = h.recent
+        recent.append(e.t)
+        while recent and recent[0] <= e.t - self.window:
+            recent.popleft()
+        if len(recent) >= self.threshold and e.t > h.chatter_until:
             h.chatter_episodes += 1
             h.chatter_until = e.t + self.window  # one episode per burst
 

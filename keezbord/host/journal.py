@@ -163,7 +163,7 @@ class Journal:
                 migrate(self.db)
             # Appends and one sequential read at a resume: a small page cache will do
             # (SQLite's default is 2 MB a connection, a share of the host's RSS budget).
-            self.db.execute("PRAGMA cache_size = -512")
+            self.db.execute("PRAGMA cache_size = -128")
             self.db.execute("SELECT 1 FROM games LIMIT 1")
         except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
@@ -285,12 +285,23 @@ class Journal:
             yield json.loads(r[0])
 
     def decisions(self, game: int) -> list[dict[str, Any]]:
-        return [
-            json.loads(r[0])
-            for r in self.db.execute(
-                "SELECT data FROM decisions WHERE game = ? ORDER BY seq, idx", (game,)
-            )
-        ]
+        return list(self.iter_decisions(game))
+
+    def last_decisions(self, game: int, n: int) -> list[dict[str, Any]]:
+        """The last ``n`` decisions, oldest first (read from the end: not the whole game)."""
+        rows = self.db.execute(
+            "SELECT data FROM decisions WHERE game = ? ORDER BY seq DESC, idx DESC LIMIT ?",
+            (game, n),
+        ).fetchall()
+        return [json.loads(r[0]) for r in reversed(rows)]
+
+    def iter_decisions(self, game: int) -> Iterator[dict[str, Any]]:
+        """The decisions one by one (each move's carries its position: a long game's
+        are megabytes held all at once)."""
+        for r in self.db.execute(
+            "SELECT data FROM decisions WHERE game = ? ORDER BY seq, idx", (game,)
+        ):
+            yield json.loads(r[0])
 
     def export(self, game: int | None = None) -> tuple[list[str], list[str]]:
         """The game as a trace (JSON lines) and its move list (one line a move)."""

@@ -90,7 +90,7 @@ class GameSession:
         for d in journal.iter_inputs(gid):
             state, _ = step(state, input_from_dict(d))
             seq += 1
-        recent = journal.decisions(gid)[-RECENT:]
+        recent = journal.last_decisions(gid, RECENT)
         clear_caches()  # filled by the replay; the game goes on from one position
         freeze_heap()
         return cls(journal, gid, parsed, raw, state, seq, recent)

@@ -38,7 +38,10 @@ def test_every_input_and_decision_is_journalled(tmp_path: Path) -> None:
     with Journal(tmp_path / "j.db", readonly=True) as j:
         gid = j.game(None)
         assert len(j.inputs(gid)) == len(events)
-        assert j.decisions(gid) == shown
+        assert j.decisions(gid) == shown == list(j.iter_decisions(gid))
+        # The snapshot's recent decisions are read from the end, oldest first.
+        assert j.last_decisions(gid, 5) == shown[-5:] and len(shown) > 5
+        assert j.last_decisions(gid, 10_000) == shown
         assert j.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

@@ -3,6 +3,7 @@ views are built from a real refereed game (a journal in a temporary folder)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,13 @@ from keezbord.host.session import GameSession
 from keezbord.host.sim.games import simulate
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import SimTable, sim_setup
-from keezbord.host.web.page import PageView, move_words, page_state, played_in_words
+from keezbord.host.web.page import (
+    PageView,
+    history_entries,
+    page_state,
+    played_in_words,
+    to_json,
+)
 
 
 def played(tmp: Path, moves: int) -> GameSession:
@@ -39,7 +46,6 @@ def view(session: GameSession, **kw: Any) -> PageView:
         "snapshot": session.snapshot("nl"),
         "state": st,
         "now": st.now + 5000,
-        "words": move_words(st.history, {}),
         "pawn_seat": pawns.pawn_seat,
         "held": pawns.held,
     }
@@ -62,14 +68,15 @@ def test_a_real_boards_page(tmp_path: Path) -> None:
         "seat": first.seat,
         "card": first.card,
         "move": first.text,
-        # The player is named (issue 13, defect 2), then the move as describe_move says it.
-        "words": {
-            "nl": f"groen speelt {said.nl[0].lower()}{said.nl[1:]}",
-            "en": f"green plays {said.en[0].lower()}{said.en[1:]}",
-        },
         "round": first.table_before.round_no,
         "deal": first.table_before.shuffle_no,
         "dealer": first.table_before.dealer,
+    }
+    # Its words are the log's (the page's move list): the player is named (issue 13,
+    # defect 2), then the move as describe_move says it.
+    assert played_in_words(first).as_dict() == {
+        "nl": f"groen speelt {said.nl[0].lower()}{said.nl[1:]}",
+        "en": f"green plays {said.en[0].lower()}{said.en[1:]}",
     }
     assert first.seat == 3  # green
     # Every sensed hole is drawn with the colour the position gives it.
@@ -124,16 +131,32 @@ def test_the_simulators_page_shows_the_human_hand(tmp_path: Path) -> None:
     session.close()
 
 
-def test_words_are_said_once_and_forgotten_on_undo(tmp_path: Path) -> None:
+def test_history_entries_are_made_once_and_forgotten_on_undo(tmp_path: Path) -> None:
+    """An entry is the same object from state to state (HistoryFeed sends only new ones);
+    a corrected move gets a new one, a move taken back loses its own."""
     session = played(tmp_path, 2)
     history = session.state.history
-    cache: dict[int, tuple[str, dict[str, str]]] = {}
-    words = move_words(history, cache)
-    assert len(words) == len(cache) == len(history)
-    cache[0] = (history[0].text, {"nl": "x", "en": "x"})  # said once, not again
-    assert move_words(history, cache)[0] == {"nl": "x", "en": "x"}
-    cache[1] = ("another move", {"nl": "y", "en": "y"})  # a corrected move is said anew
-    assert move_words(history, cache)[1] == played_in_words(history[1]).as_dict()
-    assert move_words(history[:1], cache) == [{"nl": "x", "en": "x"}]
-    assert list(cache) == [0]
+    cache: dict[int, dict[str, Any]] = {}
+    first = history_entries(history, cache)
+    assert len(first) == len(cache) == len(history) and "words" not in first[0]
+    again = history_entries(history, cache)
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    cache[1] = {**cache[1], "move": "another move"}  # as if the move was corrected
+    fixed = history_entries(history, cache)
+    assert fixed[0] is first[0] and fixed[1] is not first[1]
+    assert fixed[1]["move"] == history[1].text
+    assert history_entries(history[:1], cache) == [first[0]] and list(cache) == [0]
+    session.close()
+
+
+def test_the_state_text_is_json_dumps_text(tmp_path: Path) -> None:
+    """``to_json`` encodes the long lists an entry at a time (a smaller peak for a long
+    game's first state) and must give exactly ``json.dumps``'s text."""
+    session = played(tmp_path, 6)
+    state = page_state(view(session))
+    state["log"] = [{"kind": "move", "text": {"nl": "rood → T5", "en": "red → T5"}}]
+    assert len(state["history"]) >= 6
+    text = to_json(state)
+    assert text == json.dumps(state) and json.loads(text) == state
+    assert to_json({"history": [], "log": []}) == '{"history": [], "log": []}'
     session.close()

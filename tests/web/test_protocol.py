@@ -94,8 +94,9 @@ def test_a_move_through_the_socket_then_undo_restores_the_hand(tmp_path: Path) -
         hand0 = s0["hand"]["cards"]
         s = play_opening(ws, card)
         assert s["history"][0]["move"] == f"{card} 0:N-S"
-        assert s["history"][0]["words"]["en"].endswith("red brings a pawn out")
-        assert s["history"][0]["words"]["nl"].endswith("rood zet een pion op")
+        said = next(e["text"] for e in s["log"] if e["kind"] == "move")
+        assert said["en"].endswith("red brings a pawn out")
+        assert said["nl"].endswith("rood zet een pion op")
         assert s["turn"] == 1
         assert {"hole": "T0", "seat": 0} in s["pawns"]
         held_by_1 = s["hand"]["cards"]

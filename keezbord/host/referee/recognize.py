@@ -157,7 +157,7 @@ def victim_of(base: Position, step: Step) -> int | None:
     if not 0 <= dest < HOME:
         return None
     dep = topo.start(step.seat) if step.frm == FRESH else step.frm
-    occ = base.track[dest]
+    occ = base.at(dest)
     return None if occ == EMPTY or dest == dep else occ % BLOCKADE
 
 
@@ -218,7 +218,10 @@ class Expectation:
         a = self._after.get(i)
         if a is None:
             p = self.pos
-            a = Position(p.topology, p.profile, p.teams, (p.turn + 1) % p.seats, self._keys[i])
+            # Rows the move left alone stay the old position's tuples: the history keeps
+            # this position for the rest of the game (movegen.apply shares them too).
+            key = tuple(o if o == n else n for o, n in zip(p.pawns, self._keys[i], strict=True))
+            a = Position(p.topology, p.profile, p.teams, (p.turn + 1) % p.seats, key)
             self._after[i] = a
         return a
 

@@ -509,6 +509,8 @@ def _new_turn(
 ) -> RefereeState:
     # A new deal (shuffle): every physical card is back in the deck.
     played = state.cards_played if table.shuffle_no == state.table.shuffle_no else ()
+    if pos is not state.pos:
+        state.pos.drop_caches()  # it joins the history, kept for the rest of the game
     return replace(
         state,
         pos=pos,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -103,7 +103,7 @@ class _Giver:
 
 class SimTable:
     """Hands and bots of a simulated game. ``sync(decisions)`` brings the hands in line
-    with what the referee decided."""
+    with what the referee decided (each decision given once, in order)."""
 
     def __init__(
         self,
@@ -125,12 +125,13 @@ class SimTable:
             for s, k in enumerate(info.kinds)
         ]
         self.game = self._fresh()
-        self._applied = 0  # decisions already applied to self.game
         self._actions: list[tuple[str, Any]] = []
 
     def _fresh(self) -> Game:
         teams: Any = self.info.teams
-        game = Game(self.seats, self.profile, self.info.seed, teams=teams)
+        # No record: the table takes a move back by replaying its actions (sync), and the
+        # referee's history has the positions.
+        game = Game(self.seats, self.profile, self.info.seed, teams=teams, record=False)
         if self.start is not None:
             game.position = self.start
         self._exchange(game)
@@ -145,10 +146,10 @@ class SimTable:
 
     # -- following the referee --------------------------------------------------------
 
-    def sync(self, decisions: Sequence[dict[str, Any]]) -> None:
-        """Apply the decisions not seen yet (the referee's decisions of this game)."""
+    def sync(self, decisions: Iterable[Mapping[str, Any]]) -> None:
+        """Apply the referee's decisions made since the last call (actions.for_sim's)."""
         rebuild = False
-        for d in decisions[self._applied :]:
+        for d in decisions:
             kind = d.get("type")
             if kind == "move":
                 self._actions.append(("move", d["move"]))
@@ -168,7 +169,6 @@ class SimTable:
                 if self._actions:
                     self._actions.pop()
                 rebuild = True
-        self._applied = len(decisions)
         if rebuild:
             self.game = self._fresh()
             for kind, arg in self._actions:

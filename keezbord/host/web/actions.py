@@ -11,7 +11,7 @@ only the entries it does not have yet (page.HistoryFeed).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keezbord.engine.describe import colour
@@ -50,9 +50,6 @@ class ActionLog:
         self._exchanged: set[str] = set()
         self._n = 0  # moves in the history so far (an undo takes one back)
         self.cards: dict[int, dict[str, Any]] = {}  # exchange entry -> its card
-        # The words of each move in the history (the same dicts as the move entries'
-        # texts, so the page's history entries share them): an undo drops the last.
-        self.words: list[tuple[Any, str, dict[str, str]]] = []  # (t, notation, words)
         first = state.history[0].table_before if state.history else state.table
         self._deal(first.shuffle_no, first.round_no, first.dealer, first.round_size)
 
@@ -196,7 +193,6 @@ class ActionLog:
     def _add(self, entry: Entry, text: Text, state: RefereeState) -> None:
         if entry["kind"] == "undo":
             self._n = max(0, self._n - 1)
-            del self.words[self._n :]
         entry["i"] = len(self.entries)
         entry["n"] = self._n  # moves made so far: the move number it follows
         entry["text"] = text.as_dict()
@@ -227,7 +223,11 @@ class ActionLog:
         rec = history[-1] if history else None
         seat = record.get("seat")
         text = record.get("move", "")
+        t = record.get("t")
         if rec is not None and rec.text == text:
+            # The referee's own string and int: the record's copies (a resumed game's,
+            # parsed from the journal) are not kept for the rest of the game.
+            text, t = rec.text, rec.t
             words = played_in_words(rec)
             card = rec.card
         else:  # not the last accepted move (replayed from the journal): its notation
@@ -239,17 +239,14 @@ class ActionLog:
             "seat": seat,
             "card": card,
             "move": text,
-            "t": record.get("t"),
+            "t": t,
         }
         if record.get("overruled"):
             entry["overruled"] = record["overruled"]
-        said = words.as_dict()
-        del self.words[self._n :]
-        self.words.append((record.get("t"), text, said))
         self._n += 1
         entry["i"] = len(self.entries)
         entry["n"] = self._n
-        entry["text"] = said
+        entry["text"] = words.as_dict()
         self.entries.append(entry)
 
     def lines(self, cards: bool = True) -> list[str]:
@@ -272,13 +269,21 @@ class ActionLog:
 def opened(session: GameSession) -> tuple[list[dict[str, Any]], ActionLog]:
     """A game just opened: the decision records the simulator's table follows, and the
     log of its actions so far (from the journal)."""
-    records = session.journal.decisions(session.game)
     log = ActionLog(session.state)
-    replay(log, records, session.state)
-    return for_sim(records), log
+    kept: list[dict[str, Any]] = []
+
+    def records() -> Iterator[dict[str, Any]]:
+        # Streamed from the journal: what is kept of each is the log's entry and the
+        # simulator's few fields, not the record (a move's carries its position).
+        for rec in session.journal.iter_decisions(session.game):
+            kept.extend(for_sim((rec,)))
+            yield rec
+
+    replay(log, records(), session.state)
+    return kept, log
 
 
-def replay(log: ActionLog, records: Sequence[Mapping[str, Any]], state: RefereeState) -> None:
+def replay(log: ActionLog, records: Iterable[Mapping[str, Any]], state: RefereeState) -> None:
     """A game opened from the journal: its decisions into ``log``. The moves still in the
     history get their words; moves taken back since keep their notation."""
     by_t: dict[tuple[Any, Any], int] = {(r.t, r.text): i for i, r in enumerate(state.history)}

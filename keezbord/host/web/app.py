@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import traceback
 from collections.abc import AsyncIterator, Callable, Mapping
 from functools import lru_cache
@@ -141,7 +140,7 @@ def create_app(
 
         def state_text() -> str:
             state = page.for_role(hub.page_state(), role)
-            return json.dumps(state if feed is None else feed.message(state), ensure_ascii=False)
+            return page.to_json(state if feed is None else feed.message(state))
 
         async def sender() -> None:
             while True:

@@ -84,11 +84,11 @@ class Hub:
         self.opts = options
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
-        self.decisions, self.log = actions.opened(session)
+        decisions, self.log = actions.opened(session)
         self._shown: tuple[str, ...] = ()  # the cards of the last hand shown (Discard)
         self.sim: SimTable | None = None
         self.bots: BotPlayer | None = None
-        self._set_sim(sim)
+        self._set_sim(sim, decisions)
         self._t0 = time.monotonic()
         self._base = session.state.now + 1
         self.version = 0
@@ -112,10 +112,10 @@ class Hub:
         clear_caches()
         gc.collect()
 
-    def _set_sim(self, sim: SimTable | None) -> None:
+    def _set_sim(self, sim: SimTable | None, decisions: list[dict[str, Any]]) -> None:
         self.sim = sim
         if sim is not None:
-            sim.sync(self.decisions)
+            sim.sync(decisions)
             self.log.seen_exchanges(sim)
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
 
@@ -254,14 +254,13 @@ class Hub:
     def _after(self, effects: list[Effect]) -> None:
         self.advisor.answer_for(self, effects)  # hints "full", searched off the loop
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
-        self.decisions.extend(actions.for_sim(records))
         st = self.session.state
         for r in records:
             self.log.add(r, st, self._shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
                 self.advisor.coach_for(self, r, coach_remark)  # off the loop too
         if self.sim is not None and records:
-            self.sim.sync(self.decisions)
+            self.sim.sync(actions.for_sim(records))
             self.log.exchanges(self.sim, st)
         for observe in self.observers if records else ():
             observe(records)
@@ -344,13 +343,14 @@ class Hub:
             self.bots.cancel()
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
-        self.decisions, self.log = actions.opened(self.session)
+        decisions, self.log = actions.opened(self.session)
         if info is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
             pos = self.session.state.pos
             self._set_sim(
-                SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game)
+                SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game),
+                decisions,
             )
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
@@ -377,7 +377,6 @@ class Hub:
                 snapshot=self.session.snapshot("nl", history=False),
                 state=st,
                 now=self.now(),
-                words=self.log.words,
                 pawn_seat=self.pawns.pawn_seat,
                 held=self.pawns.held,
                 last=self.pawns.last,

@@ -8,6 +8,7 @@ per version; tests build views by hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,9 +32,6 @@ class PageView:
     snapshot: Mapping[str, Any]  # GameSession.snapshot("nl")
     state: RefereeState
     now: int  # the game clock (ms) for a running game's elapsed time
-    # The history in words: move_words's dicts, or the hub's (t, notation, words) per move
-    # (actions.ActionLog.words), checked against the history.
-    words: Sequence[Any]
     pawn_seat: Mapping[str, int | None]  # sensed hole -> seat, for the drawing
     held: Sequence[int | None]  # pawns off the board
     last: Mapping[str, Any] | None = None  # the last lift or place
@@ -46,24 +44,6 @@ class PageView:
     entries: dict[int, dict[str, Any]] | None = None
     log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
-
-
-def move_words(
-    history: Sequence[MoveRecord], cache: dict[int, tuple[str, dict[str, str]]]
-) -> list[dict[str, str]]:
-    """Every move of the history in words (Dutch and English); ``cache`` keeps what was
-    said already (with the move's notation, so a corrected move is said again), so each
-    move is described once; an undo drops the moves taken back."""
-    out = []
-    for i, rec in enumerate(history):
-        said = cache.get(i)
-        if said is None or said[0] != rec.text:
-            said = (rec.text, played_in_words(rec).as_dict())
-            cache[i] = said
-        out.append(said[1])
-    for k in [k for k in cache if k >= len(history)]:
-        del cache[k]
-    return out
 
 
 def played_in_words(rec: MoveRecord) -> Text:
@@ -107,7 +87,7 @@ def page_state(view: PageView) -> dict[str, Any]:
                 "team": list(pos.team_of(s)),
             }
         )
-    history = history_entries(st.history, view.words, view.entries)
+    history = history_entries(st.history, view.entries)
     flag = snap["flag"]
     if flag is not None:
         flag = (
@@ -171,25 +151,23 @@ def page_state(view: PageView) -> dict[str, Any]:
 
 
 def history_entries(
-    history: Sequence[MoveRecord],
-    words: Sequence[Any],
-    cache: dict[int, dict[str, Any]] | None,
+    history: Sequence[MoveRecord], cache: dict[int, dict[str, Any]] | None
 ) -> list[dict[str, Any]]:
     """The history for the page, one entry per accepted move; an entry that did not
-    change is the object ``cache`` already held (a move taken back or corrected is new)."""
+    change is the object ``cache`` already held (a move taken back or corrected is new).
+    The words of a move are in its ``log`` entry (the page's move list), not here: a
+    long game's first state carried them twice."""
     out = []
     cache = {} if cache is None else cache
     for i, rec in enumerate(history):
         entry = cache.get(i)
         if entry is None or entry["move"] != rec.text or entry["t"] != rec.t:
-            said = _said(words[i] if i < len(words) else None, rec)
             entry = {
                 "n": i + 1,
                 "t": rec.t,
                 "seat": rec.seat,
                 "card": rec.card,
                 "move": rec.text,
-                "words": said,  # shared with the log's move entry (not copied)
                 "round": rec.table_before.round_no,
                 "deal": rec.table_before.shuffle_no,
                 "dealer": rec.table_before.dealer,
@@ -200,16 +178,6 @@ def history_entries(
     for k in [k for k in cache if k >= len(history)]:
         del cache[k]
     return out
-
-
-def _said(known: Any, rec: MoveRecord) -> dict[str, str]:
-    if isinstance(known, tuple):
-        if known[0] == rec.t and known[1] == rec.text:
-            said: dict[str, str] = known[2]
-            return said
-    elif isinstance(known, dict):
-        return known
-    return played_in_words(rec).as_dict()
 
 
 def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
@@ -248,6 +216,24 @@ class HistoryFeed:
             out[key] = list(now[k:])
             out[f"{key}_from"] = k
         return out
+
+
+_ENCODER = json.JSONEncoder()  # ASCII: a text with one "→" would take 2 bytes a character
+
+
+def to_json(message: Mapping[str, Any]) -> str:
+    """``json.dumps(message)``, the same text, with the long lists (``HistoryFeed.KEYS``)
+    encoded an entry at a time: a long game's whole state in one call held megabytes of
+    pieces at its peak (a share of a Pi's memory budget, for a text of a few hundred
+    kB); this holds the entries' texts and the result."""
+    parts = []
+    for key, value in message.items():
+        if key in HistoryFeed.KEYS and isinstance(value, list):
+            text = "[" + ", ".join(map(_ENCODER.encode, value)) + "]"
+        else:
+            text = _ENCODER.encode(value)
+        parts.append(f"{_ENCODER.encode(key)}: {text}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
