@@ -63,7 +63,7 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
 # bench/bench_referee.py) and keyed on the pawn tuple (with the segment: the seat count
 # is its length), not on the Position: an entry never keeps a Position (and its cached
 # track) alive, and its hole names are the board's shared strings, not new ones.
-SIG_CACHE = 256  # a turn needs tens; 1,024 cost 2 MB more of `sim`'s peak after a resume
+SIG_CACHE = 128  # a turn needs tens; each entry of the two is about 1 kB (8 seats)
 EXPECTATION_CACHE = 32
 
 
