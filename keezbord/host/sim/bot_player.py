@@ -14,11 +14,14 @@ from typing import Final, Protocol
 from keezbord.engine.board import Board as FastBoard
 from keezbord.engine.board import to_move
 from keezbord.engine.movegen import apply
+from keezbord.engine.notation import Move
+from keezbord.engine.position import Position
 from keezbord.engine.search import known_of_game
 from keezbord.host.events import CardTap, Discard, Event, HoleEvent
 from keezbord.host.referee import BOUNCE_MS, RefereeState, board_sig, pos_sig
-from keezbord.host.sim.pawns import landing_seats
+from keezbord.host.sim.pawns import PawnTracker, landing_seats
 from keezbord.host.sim.physical import events_for_move
+from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimTable
 
 # The least time a hand takes between two touches of the board. A bot sped up (speed < 1)
@@ -42,6 +45,8 @@ def paced(times: Sequence[int], speed: float) -> list[int]:
 
 class BotHost(Protocol):
     """What a bot needs of the running game (the web hub)."""
+
+    pawns: PawnTracker
 
     @property
     def referee_state(self) -> RefereeState: ...
@@ -72,6 +77,9 @@ class BotPlayer:
         self.rng = rng or random.Random()
         self.busy: int | None = None  # the seat of the bot playing now
         self._task: asyncio.Task[None] | None = None
+        # Until this player's first turn, a bot's turn may have been cut off (the power,
+        # Ctrl-C) and the game resumed: its card tapped, or pawns in its hand.
+        self._restarted = True
 
     def maybe_start(self) -> None:
         """Start the turn of the bot to play, if it is a bot's turn and the board is at
@@ -80,12 +88,21 @@ class BotPlayer:
         sim = self.sim
         if self.busy is not None or st.seat is None or sim.waiting:
             return
-        if not sim.is_bot(st.seat) or st.flag is not None or st.card is not None:
+        seat = st.seat
+        if not sim.is_bot(seat) or st.flag is not None or st.ambiguous:
             return
-        if st.ambiguous or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
+        at_rest = board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+        if self._restarted and st.lifted and not at_rest:
+            put_back_on(self.host)  # the bot's hand, cut off mid-move, puts its pawns back
+            st = self.host.referee_state
+            at_rest = board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+        # A card tapped is this bot's own, in play: unless the game was just resumed, its
+        # move is on the board, settling (a swap's board looks as before it).
+        if (st.card is not None and not self._restarted) or not at_rest:
             return  # the board is not at rest as the position says: wait for the people
-        self.busy = st.seat
-        self._task = asyncio.create_task(self._turn(st.seat))
+        self._restarted = False
+        self.busy = seat
+        self._task = asyncio.create_task(self._turn(seat, st.card))
 
     def cancel(self) -> None:
         if self._task is not None:
@@ -100,12 +117,38 @@ class BotPlayer:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
+    def _choose(self, seat: int, pos: Position, hand: list[str]) -> tuple[str, Move] | None:
+        sim = self.sim
+        informed = getattr(sim.bots[seat], "pick_known", None)
+        if informed is None:
+            return sim.bots[seat].choose(pos, hand)
+        # The search bot: told what its seat knows.
+        known = known_of_game(sim.game, seat, sim.gave(seat))
+        fast = informed(FastBoard(pos), seat, hand, known)
+        return None if fast is None else (fast[0], to_move(fast[1]))
+
+    async def play_events(self, events: Sequence[Event], hints: dict[str, int]) -> None:
+        """Feed a move's hole events at the bot's pace, each gap counted from the event
+        really fed before it: a loop that ran late must not make the next gap short (a
+        pawn put down too soon after its lift reads as a bounce)."""
+        host = self.host
+        last, prev = host.now(), 0
+        for ev, at in zip(events, paced([e.t for e in events], self.speed), strict=True):
+            assert isinstance(ev, HoleEvent)
+            await self._sleep_until(last + at - prev)
+            real = HoleEvent(host.now(), ev.action, ev.hole)
+            host.track(real, hints.get(ev.hole))
+            host.feed(real)
+            last, prev = real.t, at
+
     async def _sleep_until(self, t: int) -> None:
         delay = (t - self.host.now()) / 1000
         if delay > 0:
             await asyncio.sleep(delay)
 
-    async def _turn(self, seat: int) -> None:
+    async def _turn(self, seat: int, tapped: str | None = None) -> None:
+        """Play ``seat``'s turn; ``tapped``: the card it had tapped when the game was
+        cut off (it plays that card: the referee holds it)."""
         host, sim, speed = self.host, self.sim, self.speed
         try:
             await asyncio.sleep(self.think_ms * speed / 1000)
@@ -114,30 +157,22 @@ class BotPlayer:
                 return
             pos = st.pos
             hand = sim.hand(seat)
-            informed = getattr(sim.bots[seat], "pick_known", None)
-            if informed is not None:  # the search bot: told what its seat knows
-                known = known_of_game(sim.game, seat, sim.gave(seat))
-                fast = informed(FastBoard(pos), seat, hand, known)
-                choice = None if fast is None else (fast[0], to_move(fast[1]))
-            else:
-                choice = sim.bots[seat].choose(pos, hand)
+            # A card tapped before the game was cut off is played (it has a legal move:
+            # the referee took it); else the bot chooses from its hand.
+            choice = self._choose(seat, pos, [tapped]) if tapped in hand else None
+            if choice is None:
+                choice = self._choose(seat, pos, hand)
             host.changed()
             if choice is None:
                 host.feed(Discard(host.now(), tuple(hand)))
                 return
             card, move = choice
             after = apply(pos, card, move)
-            host.feed(CardTap(host.now(), card))
+            if card != tapped:
+                host.feed(CardTap(host.now(), card))
             await asyncio.sleep(self.think_ms * speed / 2000)
             events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
-            hints = landing_seats(pos, move)
-            start = host.now()
-            for ev, at in zip(events, paced([e.t for e in events], speed), strict=True):
-                assert isinstance(ev, HoleEvent)
-                await self._sleep_until(start + at)
-                real = HoleEvent(host.now(), ev.action, ev.hole)
-                host.track(real, hints.get(ev.hole))
-                host.feed(real)
+            await self.play_events(events, landing_seats(pos, move))
             # Let the page show the move (its pawn flies for 0.7 s) before the next bot
             # plays: a person can follow one move at a time (issue 13, defect 11).
             host.changed()

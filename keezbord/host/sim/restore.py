@@ -16,9 +16,10 @@ from keezbord.host.sim.pawns import PawnTracker
 
 
 def put_back(pos: Position, sensed: frozenset[str]) -> list[tuple[Literal["lift", "place"], str]]:
-    """The (action, hole) steps that turn the sensed board into ``pos``'s: pairs of a
-    lift and a place, so no two pawns are ever in hand (two in hand would read as a
-    possible swap). Nest pawns may stand in any hole of their nest."""
+    """The (action, hole) steps that turn the sensed board into ``pos``'s: first a place
+    for each pawn already in hand (a turn cut off mid-move), then pairs of a lift and a
+    place, so no two pawns are ever in hand (two in hand would read as a possible swap).
+    Nest pawns may stand in any hole of their nest."""
     expected = colours(pos)  # track and home holes -> seat
     lifts = sorted(h for h in sensed if nest_seat(h) is None and h not in expected)
     places = sorted(h for h in expected if h not in sensed)
@@ -30,8 +31,9 @@ def put_back(pos: Position, sensed: frozenset[str]) -> list[tuple[Literal["lift"
             lifts += have[want:]
         else:
             places += [h for h in holes if h not in sensed][: want - len(have)]
-    steps: list[tuple[Literal["lift", "place"], str]] = []
-    for frm, to in zip(lifts, places, strict=False):
+    in_hand = max(0, len(places) - len(lifts))
+    steps: list[tuple[Literal["lift", "place"], str]] = [("place", h) for h in places[:in_hand]]
+    for frm, to in zip(lifts, places[in_hand:], strict=False):
         steps += [("lift", frm), ("place", to)]
     return steps
 
@@ -54,9 +56,9 @@ class TableHost(Protocol):
 
 
 def put_back_on(host: TableHost) -> None:
-    """After an undo in the simulator: the table puts the pawns back itself (no flag, the
-    bots play on), each lift and place through the referee like a hand's; the colours
-    then follow the position."""
+    """After an undo in the simulator, or a bot's turn cut off mid-move: the table puts
+    the pawns back itself (no flag, the bots play on), each lift and place through the
+    referee like a hand's; the colours then follow the position."""
     st = host.referee_state
     for action, hole in put_back(st.pos, st.sensed):
         ev = HoleEvent(host.now(), action, hole)
