@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
+
+from web_helpers import run_async
 
 from keezbord.host.events import CardTap, HoleEvent
 from keezbord.host.journal import Journal
@@ -39,24 +40,6 @@ async def _until(cond: Any, what: str, timeout: float = 60.0) -> int:
     return turns
 
 
-def _run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """asyncio.run in a thread of its own (the browser tests' Playwright keeps a loop
-    running in the main thread)."""
-    errors: list[BaseException] = []
-
-    def main() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as e:  # handed to the test's thread
-            errors.append(e)
-
-    t = threading.Thread(target=main)
-    t.start()
-    t.join()
-    if errors:
-        raise errors[0]
-
-
 def test_the_hint_is_searched_off_the_loop_and_journalled(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
 
@@ -79,7 +62,7 @@ def test_the_hint_is_searched_off_the_loop_and_journalled(tmp_path: Path) -> Non
         finally:
             await hub.stop()
 
-    _run(scenario)
+    run_async(scenario)
     with Journal(db, readonly=True) as j:
         inputs = j.inputs(j.game(None))
     types = [i["type"] for i in inputs]
@@ -115,7 +98,7 @@ def test_an_answer_after_the_move_is_dropped(tmp_path: Path) -> None:
         finally:
             await hub.stop()
 
-    _run(scenario)
+    run_async(scenario)
     with Journal(db, readonly=True) as j:
         types = [i["type"] for i in j.inputs(j.game(None))]
     assert "advice" not in types
@@ -141,7 +124,7 @@ def test_the_coach_searches_off_the_loop_too(tmp_path: Path) -> None:
         finally:
             await hub.stop()
 
-    _run(scenario)
+    run_async(scenario)
     with Journal(db, readonly=True) as j:
         assert "advice" not in [i["type"] for i in j.inputs(j.game(None))]
 
@@ -157,4 +140,4 @@ def test_bots_in_the_simulator_ask_for_no_hint(tmp_path: Path) -> None:
         finally:
             await hub.stop()
 
-    _run(scenario)
+    run_async(scenario)

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from web_helpers import run_async
 
 from keezbord.host.events import CardTap, HoleEvent
 from keezbord.host.session import GameSession
@@ -70,7 +71,7 @@ def test_a_bot_turn_cut_off_goes_on_after_a_resume(tmp_path: Path, then: int) ->
     db = tmp_path / "cut.sqlite"
     moves = 12
     seat, card, done = _cut_off(db, moves, then)
-    hub = asyncio.run(_resume_and_watch(db, 6.0))
+    hub = run_async(lambda: _resume_and_watch(db, 6.0))
     history = hub.session.state.history
     assert len(history) >= done + 3, "the game did not go on"
     # The cut-off turn was finished by its bot, with the card it had tapped.

@@ -3,9 +3,11 @@ links by role (issue 13): every test opens the page with ``link``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlencode
 
 from keezbord.host.roles import Role, Tokens, links
@@ -13,6 +15,8 @@ from keezbord.host.web.hub import HubOptions
 
 if TYPE_CHECKING:
     from keezbord.host.web.hub import Hub
+
+T = TypeVar("T")
 
 # The tests' tokens (the commands make random ones); a hub built with ``options`` has them.
 TOKENS = Tokens(referee="referee-token", player="player-token")
@@ -76,3 +80,23 @@ def sim_hub_at(
         return Hub(session, hub_opts, SimTable(info, 4, "standard", store, session.game, start))
 
     return make
+
+
+def run_async(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """asyncio.run in a thread of its own (the browser tests' Playwright keeps a loop
+    running in the main thread); its result, or its exception raised here."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            out.append(asyncio.run(scenario()))
+        except BaseException as e:  # handed to the test's thread
+            errors.append(e)
+
+    t = threading.Thread(target=main)
+    t.start()
+    t.join()
+    if errors:
+        raise errors[0]
+    return out[0]
