@@ -34,6 +34,7 @@ from club_helpers import (
     start_broker,
     wait_for,
 )
+from proc_memory import memory_mb
 
 from keezbord.host.club.board_link import ClubSettings
 from keezbord.host.club.sim_board import SimBoard
@@ -51,12 +52,7 @@ SEEN = """() => {
 
 def proc_stats(pid: int) -> tuple[float, float, float]:
     """(RSS MB, peak RSS MB, CPU seconds user+system) of a process."""
-    rss = hwm = 0.0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            rss = int(line.split()[1]) / 1024
-        elif line.startswith("VmHWM:"):
-            hwm = int(line.split()[1]) / 1024
+    rss, hwm = memory_mb(pid)
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return rss, hwm, cpu

@@ -30,6 +30,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from proc_memory import memory_mb
+
 from keezbord.host.events import HoleEvent
 from keezbord.host.referee.heap import freeze_heap
 from keezbord.host.referee.step import new_game, step
@@ -220,12 +222,12 @@ def bench_sim_rss(tmp: Path, idle_s: float) -> None:
                 time.sleep(0.2)
         up = time.perf_counter() - t0
         time.sleep(idle_s)
-        mem = _memory(proc.pid)
+        mem = memory_mb(proc.pid)
         # Then a page opens (as the browser does: ?history=delta): the whole history in
         # its first state.
         asyncio.run(_open_page(port))
         time.sleep(idle_s)
-        paged = _memory(proc.pid)
+        paged = memory_mb(proc.pid)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -236,19 +238,9 @@ def bench_sim_rss(tmp: Path, idle_s: float) -> None:
     print(
         f"`keezbord sim` resuming an 8-seat game of {moves:,} moves (up in {up:.1f} s, "
         f"{played:,} moves in the journal {idle_s:.0f} s later): peak RSS "
-        f"{mem['VmHWM']:.1f} MB, now {mem['VmRSS']:.1f} MB; a page opened: peak "
-        f"{paged['VmHWM']:.1f} MB, now {paged['VmRSS']:.1f} MB"
+        f"{mem[1]:.1f} MB, now {mem[0]:.1f} MB; a page opened: peak "
+        f"{paged[1]:.1f} MB, now {paged[0]:.1f} MB"
     )
-
-
-def _memory(pid: int) -> dict[str, float]:
-    """VmHWM (peak) and VmRSS (now) of process ``pid``, in MB."""
-    status = Path(f"/proc/{pid}/status").read_text().splitlines()
-    return {
-        ln.split(":")[0]: int(ln.split()[1]) / 1024
-        for ln in status
-        if ln.startswith(("VmHWM", "VmRSS"))
-    }
 
 
 async def _open_page(port: int) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
+from proc_memory import memory_mb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 from conftest import CHROMIUM, CHROMIUM_ARGS
@@ -65,13 +66,6 @@ VIEWPORTS = {
     "desktop 1366x768": ({"width": 1366, "height": 768}, 1),
     "phone 390x844, 4x CPU slowdown": ({"width": 390, "height": 844}, 4),
 }
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def stats(xs: list[float]) -> str:
@@ -171,7 +165,7 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.05)
-        rss_idle = rss_mb(proc.pid)
+        rss_idle = memory_mb(proc.pid)[0]
         figures = {}
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -179,7 +173,7 @@ def main() -> None:
                 figures[name] = measure(
                     browser, url, seed, card, viewport, rate, args.clicks, args.taps
                 )
-            rss_busy = rss_mb(proc.pid)
+            rss_busy = memory_mb(proc.pid)[0]
             browser.close()
     finally:
         proc.terminate()
