@@ -17,7 +17,8 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .bots import Bot, GreedyBot, RandomBot, make_bot
+    from .bot_kinds import make_bot
+    from .bots import Bot, GreedyBot, RandomBot
     from .cards import RANKS, UnknownCardError, parse_card
     from .deal import Table
     from .describe import describe_move
@@ -48,7 +49,8 @@ _WHERE: dict[str, str] = {
     **dict.fromkeys(("Profile", "PROFILES", "get_profile", "UnknownProfileError"), "profiles"),
     **dict.fromkeys(("Game", "Turn", "GameResult", "MustPlayError", "play_game"), "game"),
     "Table": "deal",
-    **dict.fromkeys(("Bot", "RandomBot", "GreedyBot", "make_bot"), "bots"),
+    **dict.fromkeys(("Bot", "RandomBot", "GreedyBot"), "bots"),
+    "make_bot": "bot_kinds",
     "nk_score": "scoring",
     "Text": "text",
 }
