@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from .deal import Table
     from .describe import describe_move
     from .explain import Reason, explain, no_move_reason
-    from .game import Game, GameResult, MustPlayError, Turn, play_game
+    from .game import Game, MustPlayError, play_game
+    from .game_record import GameResult, Turn
     from .movegen import apply, has_legal_move, is_legal, legal_moves, playable_cards, successors
     from .notation import IllegalMoveError, InvalidMoveError, Move, Step, Swap, parse_move
     from .position import InvalidPositionError, Position
@@ -47,7 +48,8 @@ _WHERE: dict[str, str] = {
     **dict.fromkeys(("explain", "no_move_reason", "Reason"), "explain"),
     "describe_move": "describe",
     **dict.fromkeys(("Profile", "PROFILES", "get_profile", "UnknownProfileError"), "profiles"),
-    **dict.fromkeys(("Game", "Turn", "GameResult", "MustPlayError", "play_game"), "game"),
+    **dict.fromkeys(("Game", "MustPlayError", "play_game"), "game"),
+    **dict.fromkeys(("Turn", "GameResult"), "game_record"),
     "Table": "deal",
     **dict.fromkeys(("Bot", "RandomBot", "GreedyBot"), "bots"),
     "make_bot": "bot_kinds",
