@@ -147,7 +147,6 @@ def describe(graph: Graph, found: list[list[str]]) -> str:
 
 # The circles being taken apart (issue 23), each struck off by the commit that breaks it.
 KNOWN: list[list[str]] = [
-    ["keezbord.engine.position", "keezbord.engine.position_text"],
     [
         "keezbord.host.appliance.checks_devices",
         "keezbord.host.appliance.checks_pi",

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from .game_record import GameResult, Turn
     from .movegen import apply, has_legal_move, is_legal, legal_moves, playable_cards, successors
     from .notation import IllegalMoveError, InvalidMoveError, Move, Step, Swap, parse_move
-    from .position import InvalidPositionError, Position
+    from .position import Position
+    from .position_error import InvalidPositionError
     from .profiles import PROFILES, Profile, UnknownProfileError, get_profile
     from .scoring import nk_score
     from .text import Text
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
 
 # public name -> the module that defines it
 _WHERE: dict[str, str] = {
-    **dict.fromkeys(("Position", "InvalidPositionError"), "position"),
+    "Position": "position",
+    "InvalidPositionError": "position_error",
     **dict.fromkeys(("Topology", "Hole", "TopologyError"), "topology"),
     **dict.fromkeys(("RANKS", "parse_card", "UnknownCardError"), "cards"),
     **dict.fromkeys(
