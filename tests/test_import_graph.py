@@ -148,14 +148,6 @@ def describe(graph: Graph, found: list[list[str]]) -> str:
 # The circles being taken apart (issue 23), each struck off by the commit that breaks it.
 KNOWN: list[list[str]] = [
     [
-        "keezbord.host.appliance.checks_devices",
-        "keezbord.host.appliance.checks_pi",
-        "keezbord.host.appliance.checks_system",
-        "keezbord.host.appliance.doctor",
-        "keezbord.host.appliance.probes",
-        "keezbord.host.appliance.service",
-    ],
-    [
         "keezbord.host.drivers.rfid",
         "keezbord.host.drivers.rfid_pn532",
         "keezbord.host.drivers.rfid_rdm6300",
