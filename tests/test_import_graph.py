@@ -145,22 +145,10 @@ def describe(graph: Graph, found: list[list[str]]) -> str:
     return "\n".join(out)
 
 
-# The circles being taken apart (issue 23), each struck off by the commit that breaks it.
-KNOWN: list[list[str]] = [
-    [
-        "keezbord.host.drivers.rfid",
-        "keezbord.host.drivers.rfid_pn532",
-        "keezbord.host.drivers.rfid_rdm6300",
-    ],
-]
-
-
 def test_the_package_imports_no_circle() -> None:
     graph = package_graph()
     found = circles(graph)
-    new = [c for c in found if c not in KNOWN]
-    assert not new, describe(graph, new)
-    assert found == KNOWN, f"broken circles still listed in KNOWN: {describe(graph, found)}"
+    assert not found, describe(graph, found)
 
 
 # The lowest host layer (docs/architecture.md, "The host's inner layers"). Besides the
