@@ -160,6 +160,7 @@ VALUES = (
     "keezbord.host.config",
     "keezbord.host.card_registry",
     "keezbord.host.health",
+    "keezbord.host.club_settings",
 )
 ABOVE_VALUES = (
     "keezbord.host.club",
@@ -174,7 +175,6 @@ ABOVE_VALUES = (
 )
 
 
-@pytest.mark.xfail(strict=True, reason="config imports ClubSettings from the club (issue 23)")
 def test_the_values_layer_imports_no_layer_above_drivers() -> None:
     """``config.BoardConfig`` holds the board's ``[club]`` section, so the value it holds
     (``ClubSettings``) lives here, not in the club's MQTT link above."""
