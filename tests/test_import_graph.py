@@ -151,40 +151,84 @@ def test_the_package_imports_no_circle() -> None:
     assert not found, describe(graph, found)
 
 
-# The lowest host layer (docs/architecture.md, "The host's inner layers"). Besides the
-# engine, the hardware data and the plain helpers beside it (paths, jsontext), config reads
-# the drivers' part constants and LED settings (a board is checked against them); nothing
-# above the drivers.
-VALUES = (
-    "keezbord.host.events",
-    "keezbord.host.config",
-    "keezbord.host.card_registry",
-    "keezbord.host.health",
-    "keezbord.host.club_settings",
-)
-ABOVE_VALUES = (
-    "keezbord.host.club",
-    "keezbord.host.web",
-    "keezbord.host.sim",
-    "keezbord.host.session",
-    "keezbord.host.journal",
-    "keezbord.host.referee",
-    "keezbord.host.appliance",
-    "keezbord.host.commands",
-    "keezbord.host.cli",
+# The host's layers, bottom up (docs/architecture.md, "The host's inner layers"): a module
+# imports its own layer and the layers of lower rank, never one above it nor a peer of the
+# same rank. The engine, the hardware data, ``keezbord`` itself (its version) and the host
+# package's empty ``__init__`` lie below them all (tests/test_layers.py has the engine's and
+# the hardware's own rules).
+HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (
+        1,
+        "values",
+        tuple(
+            f"keezbord.host.{m}"
+            for m in (
+                "events",
+                "health",
+                "card_registry",
+                "club_settings",
+                "jsontext",
+                "paths",
+                "roles",
+                "errors",
+                "extras",
+                "search_budget",
+            )
+        ),
+    ),
+    (2, "drivers", ("keezbord.host.drivers",)),
+    (3, "board", ("keezbord.host.config", "keezbord.host.selftest")),
+    (4, "referee", ("keezbord.host.referee",)),
+    (
+        5,
+        "session",
+        tuple(f"keezbord.host.{m}" for m in ("session", "journal", "journal_schema", "advisor")),
+    ),
+    (6, "simulator", ("keezbord.host.sim",)),
+    (6, "appliance", ("keezbord.host.appliance",)),
+    (7, "web", ("keezbord.host.web",)),
+    (7, "club", ("keezbord.host.club",)),
+    (8, "commands", ("keezbord.host.cli", "keezbord.host.commands")),
 )
 
 
-def test_the_values_layer_imports_no_layer_above_drivers() -> None:
-    """``config.BoardConfig`` holds the board's ``[club]`` section, so the value it holds
-    (``ClubSettings``) lives here, not in the club's MQTT link above."""
-    bad = [
-        imp
-        for name in VALUES
-        for imp in run_time_imports(PACKAGE.parent / (name.replace(".", "/") + ".py"), name)
-        if within(imp.target, *ABOVE_VALUES)
-    ]
-    assert not bad, "\n".join(map(str, bad))
+def host_layer(module: str) -> tuple[int, str] | None:
+    """The layer of a host module: the one naming the longest prefix of it."""
+    best: tuple[int, int, str] | None = None
+    for rank, name, prefixes in HOST_LAYERS:
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (
+                best is None or len(prefix) > best[0]
+            ):
+                best = (len(prefix), rank, name)
+    return None if best is None else (best[1], best[2])
+
+
+def layer_violations(graph: Graph) -> list[str]:
+    """Every host module without a layer, and every run-time import that goes up a layer
+    or across to a peer."""
+    out: list[str] = []
+    for module in sorted(graph):
+        if not module.startswith("keezbord.host."):
+            continue
+        mine = host_layer(module)
+        if mine is None:
+            out.append(f"{module} is in no layer (HOST_LAYERS here, docs/architecture.md)")
+            continue
+        for target, imps in sorted(graph[module].items()):
+            theirs = host_layer(target)
+            if theirs is None or theirs == mine or theirs[0] < mine[0]:
+                continue
+            how = "a peer" if theirs[0] == mine[0] else "above it"
+            out += [f"{imp} ({mine[1]} imports {theirs[1]}, {how})" for imp in imps]
+    return out
+
+
+def test_each_host_layer_imports_only_the_layers_below_it() -> None:
+    """Among others: ``config.BoardConfig`` holds the board's ``[club]`` section, so the
+    value it holds (``ClubSettings``) is a value, not part of the club's MQTT link."""
+    bad = layer_violations(package_graph())
+    assert not bad, "\n".join(bad)
 
 
 # -- the checker itself: it must be able to fail -----------------------------------------
@@ -253,6 +297,26 @@ def test_imports_under_type_checking_are_left_out_and_its_else_counted(tmp_path:
 def test_dynamic_and_relative_imports_close_circles_too(tmp_path: Path, b: str) -> None:
     files = _tree(tmp_path, {"pkg": "", "pkg.a": "from pkg import b\n", "pkg.b": b})
     assert circles(import_graph(files)) == [["pkg.a", "pkg.b"]]
+
+
+def test_the_layer_rule_names_an_import_up_or_across_and_a_module_in_no_layer() -> None:
+    graph = package_graph()
+    # What config.py did before issue 23: the club's link above it held ClubSettings.
+    up = Import("keezbord.host.config", "keezbord.host.club.board_link.ClubSettings", 18)
+    graph["keezbord.host.config"]["keezbord.host.club.board_link"] = [up]
+    across = Import("keezbord.host.sim.table", "keezbord.host.appliance.qr", 3)
+    graph["keezbord.host.sim.table"]["keezbord.host.appliance.qr"] = [across]
+    graph["keezbord.host.lessons"] = {}
+    assert layer_violations(graph) == [
+        "keezbord.host.config:18 imports keezbord.host.club.board_link.ClubSettings "
+        "(board imports club, above it)",
+        "keezbord.host.lessons is in no layer (HOST_LAYERS here, docs/architecture.md)",
+        "keezbord.host.sim.table:3 imports keezbord.host.appliance.qr "
+        "(simulator imports appliance, a peer)",
+    ]
+    assert host_layer("keezbord.host.web.hub") == (7, "web")
+    assert host_layer("keezbord.host.journal_schema") == (5, "session")
+    assert host_layer("keezbord.host.journalist") is None
 
 
 def test_the_graph_reads_the_real_package() -> None:
