@@ -20,7 +20,7 @@ from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, s
 from keezbord.host.appliance.system import user_id
 from keezbord.host.drivers import pi
 
-__all__ = ["Board", "Finding", "PicoReport", "Probes", "board_ports", "read_board", "run_checks"]
+__all__ = ["Board", "Finding", "PicoReport", "Probes", "read_board", "run_checks"]
 
 
 def read_board(layout: Layout, config: Path | None = None) -> Board:
@@ -45,22 +45,6 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         reader_port=reader_port,
         journal=cfg.journal or data_dir() / JOURNAL_NAME,
     )
-
-
-def board_ports(layout: Layout) -> list[str]:
-    """The serial ports of the installed configuration (none when there is none yet)."""
-    try:
-        b = read_board(layout)
-    except (OSError, ValueError):
-        return []
-    return [
-        p
-        for p, used in (
-            (b.reader_port, b.reader != "none"),
-            (b.scanner_port, b.scanner == "pico-serial"),
-        )
-        if used
-    ]
 
 
 # -- the checks -------------------------------------------------------------------------

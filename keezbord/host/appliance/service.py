@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from keezbord.engine.text import Text
-from keezbord.host.appliance.doctor import board_ports
 from keezbord.host.appliance.paths import (
     DEFAULT_PORT,
     GROUPS,
@@ -88,11 +87,6 @@ def user_exists(layout: Layout, user: str = USER) -> bool:
     return user_id(layout, user) is not None
 
 
-def board_devices(layout: Layout) -> list[str]:
-    """The serial ports the configured board uses (the reader's, the Pico's)."""
-    return [p for p in board_ports(layout) if p]
-
-
 def install(
     layout: Layout,
     runner: Runner,
@@ -143,7 +137,7 @@ def install(
     _run(runner, ["chown", "-R", f"{USER}:{USER}", str(layout.state)])
     layout.unit.parent.mkdir(parents=True, exist_ok=True)
     layout.unit.write_text(
-        service_unit(layout, command, groups=groups, devices=board_devices(layout), port=port),
+        service_unit(layout, command, groups=groups, port=port),
         encoding="utf-8",
     )
     said.append(Text(f"{layout.unit}: geschreven", f"{layout.unit}: written"))
