@@ -108,17 +108,27 @@ def pin_factory() -> PinFactory:
         ) from None
 
 
-def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en) -> LedSink | None:
-    """The NeoPixel strip on ``leds.pin``, or None (said) when it cannot be opened."""
-    from keezbord.host.drivers.strip_neopixel import NeoPixelStrip, open_neopixel
+def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en) -> LedSink:
+    """The NeoPixel strip on ``leds.pin``, guarded (strip_guard.py): one that cannot be
+    made now is said, and tried again every few seconds while the board plays on."""
+    from keezbord.host.drivers.strip_guard import GuardedStrip
+    from keezbord.host.drivers.strip_neopixel import (
+        NeoPixelStrip,
+        forget_failed_init,
+        open_neopixel,
+    )
 
-    try:
-        return NeoPixelStrip(open_neopixel(len(wiring.led_order), config.leds.pin))
-    except (ImportError, RuntimeError, OSError, ValueError) as e:
+    count, pin = len(wiring.led_order), config.leds.pin
+    guard = GuardedStrip(
+        lambda: NeoPixelStrip(open_neopixel(count, pin)), forget=forget_failed_init
+    )
+    if not guard.build():
         say(
             Text(
-                f"keezbord run: geen LED-strip ({e}); de pagina toont de LEDs wel",
-                f"keezbord run: LED strip not available ({e}); the page still shows the LEDs",
+                f"keezbord run: geen LED-strip ({guard.error}); opnieuw geprobeerd om de "
+                f"{guard.retry_s:.0f} s, de pagina toont de LEDs wel",
+                f"keezbord run: LED strip not available ({guard.error}); tried again "
+                f"every {guard.retry_s:.0f} s, the page still shows the LEDs",
             )
         )
-        return None
+    return guard

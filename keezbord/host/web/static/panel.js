@@ -183,6 +183,15 @@ function renderHealth(st) {
                             text: `${t("heartbeat")}: ${age == null ? "—" : (age / 1000).toFixed(1) + " s " + t("ago")}` }));
       if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
     }
+    if (link.leds && link.leds.ok === false) {
+      items.push(el("li", { class: "err", "data-health": "leds",
+                            text: `${t("leds_failing")} — ${link.leds.error || ""}` }));
+    }
+  }
+  const reader = st.health.reader;
+  if (reader && reader.ok === false) {
+    items.push(el("li", { class: "err", "data-health": "reader",
+                          text: `${t("reader_missing")} — ${reader.error || ""}` }));
   }
   const s = st.health.sensors;
   if (s) {
