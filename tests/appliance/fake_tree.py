@@ -11,6 +11,7 @@ from typing import Any
 
 from keezbord.host.appliance.doctor import PicoReport, Probes
 from keezbord.host.appliance.paths import Layout
+from keezbord.host.appliance.probes import ServiceReport
 from keezbord.host.appliance.service import Recorder, install
 
 MODELS = {
@@ -99,14 +100,27 @@ def _users(root: Path) -> None:
     write(root, "/etc/passwd", f"root:x:0:0::/root:/bin/bash\nkeezbord:x:{os.getuid()}:990::/:\n")
 
 
+def healthy_service(**link: Any) -> ServiceReport:
+    from keezbord import __version__
+
+    return ServiceReport(
+        __version__,
+        {"link": {"kind": "pico-serial", "connected": True, "ok": True, "firmware": FIRMWARE,
+                  "port": "/dev/ttyACM0", "error": None, "leds": None, **link}},
+    )  # fmt: skip
+
+
 def good_probes(
     *,
     active: bool = True,
     ports: Iterable[Any] = (Port("/dev/ttyACM0", 0x2E8A, 0x0005),),
     firmware: PicoReport | None = None,
+    service: ServiceReport | None = None,
     missing: frozenset[str] = frozenset(),
     free: int = 8 * 1024**3,
 ) -> Probes:
+    """A Pi where all is well; ``service`` is what the running service answers on
+    /api/health (default: this keezbord, its link to the Pico's firmware healthy)."""
     answers = {
         "systemctl is-enabled keezbord.service": (0, "enabled"),
         "systemctl is-active keezbord.service": (0, "active") if active else (3, "inactive"),
@@ -116,6 +130,7 @@ def good_probes(
         usb_ports=lambda: list(ports),
         importable=lambda m: m not in missing,
         ask_pico=lambda port: firmware or PicoReport(FIRMWARE, True),
+        ask_service=lambda web: service or healthy_service(),
         free_bytes=lambda p: free,
         expected_firmware=FIRMWARE,
     )

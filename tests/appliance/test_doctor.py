@@ -9,10 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from fake_tree import FIRMWARE, Port, good_probes, pi4_direct, pi5_pico, write
+from fake_tree import FIRMWARE, Port, good_probes, healthy_service, pi4_direct, pi5_pico, write
 
 from keezbord.host.appliance.doctor import Finding, PicoReport, Probes, run_checks
 from keezbord.host.appliance.paths import Layout
+from keezbord.host.appliance.probes import ServiceReport
 from keezbord.host.cli import main
 
 
@@ -28,6 +29,38 @@ def test_a_good_pi5_with_the_pico_passes_every_check(tmp_path: Path) -> None:
     assert {"model", "os", "uart", "console", "reader", "pico", "firmware", "journal"} <= checks
     assert {"service", "group dialout", "extra web", "extra appliance", "extra pico"} <= checks
     assert "spi" not in checks and "audio" not in checks  # the Pico scans and drives the LEDs
+
+
+def test_a_configured_port_no_usb_list_shows_is_the_pico_if_its_firmware_answers(
+    tmp_path: Path,
+) -> None:
+    # The seam the rehearsal uses (tests/rehearsal): a port that exists but is not listed
+    # as USB 2E8A:0005 (a udev link, /dev/serial/by-id/..., a pty) is asked as the Pico.
+    layout = pi5_pico(tmp_path)
+    asked: list[str] = []
+
+    def ask(port: str) -> PicoReport:
+        asked.append(port)
+        return PicoReport(FIRMWARE, True)
+
+    probes = good_probes(active=False, ports=())
+    probes = Probes(**{**probes.__dict__, "ask_pico": ask})
+    found = {f.check: f for f in run_checks(layout, probes)}
+    assert found["pico"].ok and "not listed as USB 2E8A:0005" in found["pico"].text.en
+    assert found["firmware"].ok and asked == ["/dev/ttyACM0"]
+    # ... and a bare MicroPython behind it is not taken for ours.
+    probes = Probes(**{**probes.__dict__, "ask_pico": lambda port: PicoReport(None, False, "x")})
+    bad = problems(run_checks(layout, probes))
+    assert "firmware" in bad and "bare MicroPython" in bad["firmware"].text.en
+    # A udev link to the listed device is that device.
+    (tmp_path / "dev/serial/by-id").mkdir(parents=True)
+    (tmp_path / "dev/serial/by-id/usb-MicroPython-if00").symlink_to(tmp_path / "dev/ttyACM0")
+    cfg = layout.config.read_text().replace(
+        'port = "/dev/ttyACM0"', 'port = "/dev/serial/by-id/usb-MicroPython-if00"'
+    )
+    layout.config.write_text(cfg)
+    probes = good_probes(active=False, ports=[Port("/dev/ttyACM0", 0x2E8A, 5)])
+    assert "pico" not in problems(run_checks(layout, probes))
 
 
 def test_a_good_pi4_wired_pi_direct_passes_every_check(tmp_path: Path) -> None:
@@ -82,19 +115,35 @@ PI5_FAULTS: list[tuple[str, Callable[[Path], None], Probes, str, str]] = [
     ("no config.txt", _rm("/boot/firmware/config.txt"), good_probes(), "config.txt",
      "/boot/firmware/config.txt"),
     ("no reader port", _rm("/dev/ttyAMA0"), good_probes(), "reader", "turn the UART on"),
-    ("no pico", lambda root: None, good_probes(ports=[Port("/dev/ttyACM0", 0x2E8A, 0x000C)]),
+    ("no pico", _rm("/dev/ttyACM0"), good_probes(ports=[Port("/dev/ttyACM1", 0x2E8A, 0x000C)]),
      "pico", "plug the Pico in"),
     ("pico elsewhere", lambda root: None, good_probes(ports=[Port("/dev/ttyACM1", 0x2E8A, 5)]),
      "pico", 'set port = "/dev/ttyACM1" under [scanner]'),
     ("old firmware", lambda root: None,
      good_probes(active=False, firmware=PicoReport("keezbord-fw 0.0.1", True)),
-     "firmware", "keezbord firmware install --port /dev/ttyACM0"),
+     "firmware", "firmware install --config /etc/keezbord/board.toml"),
     ("silent pico", lambda root: None,
      good_probes(active=False, firmware=PicoReport(None, False, "no heartbeat")),
      "firmware", "keezbord firmware install"),
     ("unhealthy link", lambda root: None,
      good_probes(active=False, firmware=PicoReport(FIRMWARE, False, "chain broken")),
-     "firmware", "keezbord firmware status --port /dev/ttyACM0"),
+     "firmware", "sudo journalctl -u keezbord.service"),
+    # The service holds the link: doctor asks it (GET /api/health), never assumes.
+    ("bare micropython behind the service", lambda root: None,
+     good_probes(service=healthy_service(firmware=None, ok=False, error="no frame yet")),
+     "firmware", "sudo systemctl stop keezbord.service && sudo "),
+    ("old firmware behind the service", lambda root: None,
+     good_probes(service=healthy_service(firmware="keezbord-fw 0.0.1")),
+     "firmware", "firmware install --config /etc/keezbord/board.toml && sudo systemctl start"),
+    ("the service lost the pico", lambda root: None,
+     good_probes(service=healthy_service(connected=False, error="/dev/ttyACM0: gone")),
+     "firmware", "check the USB cable"),
+    ("the service does not answer", lambda root: None,
+     good_probes(service=ServiceReport(None, None, "connection refused")),
+     "firmware", "sudo systemctl restart keezbord.service"),
+    ("the service runs an older keezbord", lambda root: None,
+     good_probes(service=ServiceReport("0.0.1", healthy_service().health)),
+     "service version", "sudo systemctl restart keezbord.service"),
     ("not in dialout", _edit("/etc/group", "dialout:x:20:keezbord,pi", "dialout:x:20:pi"),
      good_probes(), "group dialout", "sudo usermod -aG dialout keezbord"),
     ("node mode", lambda root: os.chmod(root / "dev/ttyACM0", 0o600), good_probes(),

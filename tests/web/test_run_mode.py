@@ -207,3 +207,32 @@ def test_serial_link_health_is_in_the_state(tmp_path: Path) -> None:
         assert link["ok"] is False and link["frames_bad"] == 3 and link["gaps"] == 2
         assert link["last_heartbeat_age_ms"] == 4200 and link["error"] == "read failed"
     assert board.health_calls > 0
+
+
+def test_the_health_endpoint_answers_the_pi_itself_or_the_referee_only(tmp_path: Path) -> None:
+    # keezbord doctor asks the running service (127.0.0.1) for its version and the
+    # board's link; a spectator's browser on the network is refused.
+    from keezbord import __version__
+    from keezbord.host.roles import Tokens
+    from keezbord.host.web.hub import HubOptions
+
+    tokens = Tokens(referee="ref-token", player="play-token")
+
+    def client(host: str) -> Any:
+        fake = FakeGpio(nests())
+        opts = HubOptions(db=tmp_path / f"{host}.sqlite", mode="run", tokens=tokens)
+        setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
+        return TestClient(
+            create_app(lambda: Hub.open_run(opts, setup, fake.board)), client=(host, 50000)
+        )
+
+    with client("192.168.1.23") as lan:
+        assert lan.get("/api/health").status_code == 403
+        assert lan.get("/api/health?token=play-token").status_code == 403
+        h = lan.get("/api/health?token=ref-token").json()
+        assert h["version"] == __version__ and h["mode"] == "run"
+        assert h["health"]["link"]["kind"] == "gpio"
+        assert h["health"]["link"]["leds"]["ok"] is True
+    for host in ("127.0.0.1", "::1"):
+        with client(host) as local:
+            assert local.get("/api/health").json()["version"] == __version__

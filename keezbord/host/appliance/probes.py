@@ -68,6 +68,36 @@ def ask_pico_over_usb(port: str) -> PicoReport:
     return PicoReport(health.firmware, health.ok, health.error)
 
 
+@dataclass(frozen=True)
+class ServiceReport:
+    """The running service's word on itself (``GET /api/health``, docs/web.md)."""
+
+    version: str | None  # its keezbord's version; None: it did not answer
+    health: dict[str, Any] | None = None  # the board's health: sensors, link, leds, reader
+    error: str | None = None
+
+    @property
+    def link(self) -> dict[str, Any]:
+        return dict((self.health or {}).get("link") or {})
+
+
+def ask_service_over_http(port: int) -> ServiceReport:
+    """Ask the service on this machine (loopback: answered without a token)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    url = f"http://127.0.0.1:{port}/api/health"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            data = json.loads(r.read())
+    except (OSError, ValueError) as e:  # URLError, HTTPError, a refused connection
+        return ServiceReport(None, None, f"{url}: {short(e)}")
+    if not isinstance(data, dict):
+        return ServiceReport(None, None, f"{url}: not a health answer")
+    return ServiceReport(data.get("version"), data.get("health"))
+
+
 def _free(path: Path) -> int:
     return shutil.disk_usage(path).free
 
@@ -80,6 +110,7 @@ class Probes:
     usb_ports: Callable[[], Iterable[Any]] = _usb_ports
     importable: Callable[[str], bool] = _find_spec
     ask_pico: Callable[[str], PicoReport] = ask_pico_over_usb
+    ask_service: Callable[[int], ServiceReport] = ask_service_over_http
     free_bytes: Callable[[Path], int] = _free
     user: str | None = None  # whose groups to check (default: the service's user)
     expected_firmware: str | None = field(default=None)
