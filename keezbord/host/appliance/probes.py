@@ -81,18 +81,29 @@ class ServiceReport:
         return dict((self.health or {}).get("link") or {})
 
 
-def ask_service_over_http(port: int) -> ServiceReport:
-    """Ask the service on this machine (loopback: answered without a token)."""
+def ask_service_over_http(port: int, wait_s: float = 15.0) -> ServiceReport:
+    """Ask the service on this machine (loopback: answered without a token). A service
+    systemd calls active may still be starting (its port not bound yet, a second or two
+    on a Pi): a refused connection is tried again for up to ``wait_s``."""
     import json
+    import time
     import urllib.error
     import urllib.request
 
     url = f"http://127.0.0.1:{port}/api/health"
-    try:
-        with urllib.request.urlopen(url, timeout=5) as r:
-            data = json.loads(r.read())
-    except (OSError, ValueError) as e:  # URLError, HTTPError, a refused connection
-        return ServiceReport(None, None, f"{url}: {short(e)}")
+    end = time.monotonic() + wait_s
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                data = json.loads(r.read())
+            break
+        except urllib.error.URLError as e:
+            refused = isinstance(e.reason, ConnectionRefusedError)
+            if not refused or time.monotonic() >= end:
+                return ServiceReport(None, None, f"{url}: {short(e)}")
+            time.sleep(0.25)
+        except (OSError, ValueError) as e:
+            return ServiceReport(None, None, f"{url}: {short(e)}")
     if not isinstance(data, dict):
         return ServiceReport(None, None, f"{url}: not a health answer")
     return ServiceReport(data.get("version"), data.get("health"))
