@@ -131,6 +131,7 @@ def good_probes(
         importable=lambda m: m not in missing,
         ask_pico=lambda port: firmware or PicoReport(FIRMWARE, True),
         ask_service=lambda web: service or healthy_service(),
+        settle_s=0.0,
         free_bytes=lambda p: free,
         expected_firmware=FIRMWARE,
     )

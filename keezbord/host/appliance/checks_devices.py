@@ -200,8 +200,16 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
     assume. Its own version must be this keezbord's too (an upgrade not yet restarted)."""
     from keezbord import __version__
 
+    import time
+
     web = service_port(layout)
+    end = time.monotonic() + probes.settle_s
     report = probes.ask_service(web)
+    while report.version is not None and not report.link.get("firmware"):
+        if time.monotonic() >= end:
+            break
+        time.sleep(0.5)  # the link opens the port each second and then hears a HELLO
+        report = probes.ask_service(web)
     if report.version is None:
         return [
             Finding(

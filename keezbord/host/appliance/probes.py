@@ -122,6 +122,8 @@ class Probes:
     importable: Callable[[str], bool] = _find_spec
     ask_pico: Callable[[str], PicoReport] = ask_pico_over_usb
     ask_service: Callable[[int], ServiceReport] = ask_service_over_http
+    # A service just started has not heard the Pico's firmware yet: asked again for so long.
+    settle_s: float = 8.0
     free_bytes: Callable[[Path], int] = _free
     user: str | None = None  # whose groups to check (default: the service's user)
     expected_firmware: str | None = field(default=None)
