@@ -261,7 +261,7 @@ def guide_commands(text: str) -> list[Command]:
             continue
         cmd = pending + line.strip()
         if cmd.endswith("\\"):
-            pending = cmd[:-1] + " "
+            pending = cmd[:-1].rstrip() + " "
             continue
         pending = ""
         if cmd and not cmd.startswith("#"):

@@ -50,7 +50,9 @@ class Reader:
         self.until = 0.0
 
     def lay(self, uids: list[str], hold_s: float, gap_s: float, repeat: bool = False) -> None:
-        cards = [c for uid in uids for c in ((uid, hold_s), (None, gap_s))]
+        cards: list[tuple[str | None, float]] = []
+        for uid in uids:
+            cards += [(uid, hold_s), (None, gap_s)]
         self.queue += cards
         self.again = cards if repeat else []
 
