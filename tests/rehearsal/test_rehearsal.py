@@ -269,8 +269,10 @@ def test_a_game_is_refereed_through_the_service_and_its_page(rehearsed: Rehearsa
     s = page.until(lambda s: len(s["history"]) == 4 and s["flag"] is None, "the move put right")
     assert s["health"]["link"]["ok"] is True and s["health"]["link"]["frames_bad"] == 0
     # The page itself, in a browser: the moves in its list.
-    moves = browser_moves(page.url)
-    assert [m.split(" ", 1)[0] for m in moves] == ["1.A", "2.A", "3.A", "4.A"], moves
+    items = browser_moves(page.url)
+    played = [i.split(" ", 1)[0] for i in items if re.match(r"\d+\.A \d:N-S ", i)]
+    assert played == ["1.A", "2.A", "3.A", "4.A"], items
+    assert any("illegal" in i.lower() for i in items), items  # the flagged move, listed
 
 
 def browser_moves(url: str) -> list[str]:

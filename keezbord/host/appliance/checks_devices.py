@@ -198,9 +198,9 @@ def _firmware(
 def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[Finding]:
     """The service holds the link: ask it (GET /api/health on its port, loopback), never
     assume. Its own version must be this keezbord's too (an upgrade not yet restarted)."""
-    from keezbord import __version__
-
     import time
+
+    from keezbord import __version__
 
     web = service_port(layout)
     end = time.monotonic() + probes.settle_s

@@ -290,6 +290,7 @@ class GpioBoard(PolledBoard):
             "chain_ok": self.chain_ok,
             "scans": self.scans,
             "broken_reads": self.scanner.broken_reads,
+            "chain_faults": dict(self.scanner.faults),  # by kind: bus, count, open, broken
             "error": self.chain_error,
         }
 
