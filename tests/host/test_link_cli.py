@@ -113,6 +113,7 @@ def test_install_runs_mpremote(
         return subprocess.CompletedProcess(cmd, 0)
 
     monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setattr("keezbord.host.drivers.port_holder.service_active", lambda: False)
     assert (
         main(["firmware", "install", "--chips", "3", "--port", "/dev/x", "--no-maintenance"]) == 0
     )
@@ -146,9 +147,24 @@ def test_install_opens_the_port_exclusively() -> None:
     path = os.ttyname(slave)
     held = serial.Serial(path, 115200, exclusive=True)  # what `keezbord run` holds
     try:
-        with pytest.raises(UsageError, match="cannot open"):
+        # One line: who holds it (this test's process) and how to free it.
+        with pytest.raises(UsageError, match=rf"{path} is held by pid {os.getpid()} \("):
             fwcmd._request_maintenance(path, reappear_s=0)
     finally:
         held.close()
         os.close(master)
         os.close(slave)
+
+
+def test_install_is_refused_while_the_service_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The service takes the Pico's port whenever it is free, also between mpremote's
+    # commands: refused before anything is copied, in one line with the way out.
+    monkeypatch.setattr("keezbord.host.drivers.port_holder.service_active", lambda: True)
+    ran: list[Any] = []
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: ran.append(a))
+    assert main(["firmware", "install", "--chips", "3", "--port", "/dev/x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ran == []
+    assert "sudo systemctl stop keezbord" in err and "sudo systemctl start keezbord" in err

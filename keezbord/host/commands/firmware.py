@@ -200,6 +200,7 @@ def _install(args: argparse.Namespace) -> int:
         from keezbord.host.extras import require
 
         require("pico", "installing the firmware")
+        _refuse_beside_the_service()
     files = [fw_dir / name for name in FIRMWARE_FILES]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
@@ -236,6 +237,10 @@ def _install(args: argparse.Namespace) -> int:
             print(shlex.join(cmd), file=sys.stderr)
             done = subprocess.run([sys.executable, "-m", "mpremote", *cmd[1:]], check=False)
             if done.returncode != 0:
+                from keezbord.host.drivers.port_holder import busy_message, holders
+
+                if holders(port):
+                    raise UsageError(f"mpremote failed: {busy_message(port)}")
                 raise UsageError(
                     f"mpremote failed (exit {done.returncode}); if the firmware "
                     "is stuck, hold the safe-mode pin (GP22) to GND at power-up"
@@ -244,15 +249,33 @@ def _install(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_beside_the_service() -> None:
+    """The service takes the Pico's port whenever it is free, also between mpremote's
+    commands (when the Pico resets): a half-installed Pico. Refused before anything."""
+    from keezbord.host.drivers.port_holder import SERVICE, START, STOP, service_active
+
+    if service_active():
+        raise UsageError(
+            f"the keezbord service ({SERVICE}) is running and takes the Pico's port whenever "
+            f"it is free: stop it first with `{STOP}` (and `{START}` after)"
+        )
+
+
 def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
     """Ask a running firmware to restart into its REPL; wait for the port to come back."""
     import serial
 
     from keezbord.host.drivers import link_protocol as P
+    from keezbord.host.drivers.port_holder import PortBusy, open_exclusive
 
     try:
         # exclusive: never share the port with a running `keezbord run`
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.1, exclusive=True)
+        s = open_exclusive(
+            lambda: serial.serial_for_url(port, baudrate=115200, timeout=0.1, exclusive=True),
+            port,
+        )
+    except PortBusy as e:
+        raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"{port}: cannot open: {e}") from None
     answered = False

@@ -79,9 +79,15 @@ def find_pico_port(ports: Iterable[Any] | None = None) -> str | None:
 def _open_serial(port: str) -> SerialLike:
     import serial
 
-    # exclusive: `keezbord run` and `firmware install` (mpremote) cannot share the port.
-    s: SerialLike = serial.serial_for_url(
-        port, baudrate=115200, timeout=0.0, write_timeout=0.5, exclusive=True
+    from keezbord.host.drivers.port_holder import open_exclusive
+
+    # exclusive: `keezbord run` and `firmware install` (mpremote) cannot share the port;
+    # the one refused says who holds it.
+    s: SerialLike = open_exclusive(
+        lambda: serial.serial_for_url(
+            port, baudrate=115200, timeout=0.0, write_timeout=0.5, exclusive=True
+        ),
+        port,
     )
     return s
 
@@ -146,7 +152,9 @@ class SerialLink:
         try:
             self._port = self._open_port(name)
         except (OSError, ValueError) as e:  # serial.SerialException is an OSError
-            self.last_error = f"{name}: {e}"
+            from keezbord.host.drivers.port_holder import PortBusy
+
+            self.last_error = str(e) if isinstance(e, PortBusy) else f"{name}: {e}"
             return False
         self._connected_to = name
         self._timeout = None

@@ -168,7 +168,7 @@ def test_a_chain_fault_says_whether_the_bus_a_chip_count_or_an_open_line_is_at_f
 
     assert kind(board + sig + tail) == "ok"
     assert kind(board[1:] + sig + tail + [1]) == "bus"  # one extra clock: a bit early
-    assert kind(board + [1, 1] + sig + tail[:-2]) == "bus"  # a missed load / late
+    assert kind([*board, 1, 1, *sig, *tail[:-2]]) == "bus"  # a missed load / late
     assert kind(board[8:] + sig + tail + [1] * 8) == "count"  # a chip missing
     assert kind([0] * 40) == "open"
     msg = ""
