@@ -41,9 +41,10 @@ def test_install_makes_config_state_tokens_user_and_unit(tmp_path: Path) -> None
     assert useradd[0] == "useradd" and useradd[-1] == "keezbord"
     assert useradd[useradd.index("--groups") + 1] == "gpio,spi,dialout"
     assert ["chown", "-R", "keezbord:keezbord", str(layout.state)] in rec.calls
-    assert rec.calls[-2:] == [
+    assert rec.calls[-3:] == [
         ["systemctl", "daemon-reload"],
-        ["systemctl", "enable", "--now", "keezbord.service"],
+        ["systemctl", "enable", "keezbord.service"],
+        ["systemctl", "restart", "keezbord.service"],  # an upgrade runs the new keezbord
     ]
     unit = layout.unit.read_text()
     assert (
@@ -116,7 +117,7 @@ def test_the_commands_under_a_root_prefix_print_what_they_would_run(
     assert "no tokens yet" in capsys.readouterr().err
     assert main(["service", "install", "--root", root]) == 0
     out = capsys.readouterr().out
-    assert "(not run) systemctl enable --now keezbord.service" in out
+    assert "(not run) systemctl restart keezbord.service" in out
     assert main(["service", "token", "--root", root, "--lang", "nl"]) == 0
     out = capsys.readouterr().out
     tokens = TokenStore(Layout(tmp_path).tokens).load()

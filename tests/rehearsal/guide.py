@@ -43,6 +43,7 @@ class Command:
     text: str
     section: str  # the page's "## ..." heading above it
     block: int  # which shell block of the page (0-based)
+    index: int = 0  # which command of the page (0-based): the same text may come twice
 
 
 KZ = r"sudo /opt/keezbord/bin/keezbord"
@@ -67,9 +68,16 @@ RULES: tuple[Rule, ...] = (
         rewrite=(r" liblgpio-dev", ""),
     ),
     # -- 3. the wheel
-    Rule(r"python3 -m pip wheel --no-deps -w dist \.", "computer"),
     Rule(
-        r"scp (dist/keezbord-\*\.whl|RPI_PICO-\*\.uf2) pi@keezbord\.local:",
+        r"python3 -m pip wheel --no-deps -w dist \.",
+        "computer",
+        "a new release for the upgrade (step 11): before the second build the rehearsal "
+        "raises the version in its copy of the checkout, so the upgrade is a real one",
+        before="new-release",
+    ),
+    Rule(
+        r'scp ("\$\(ls -t dist/keezbord-\*\.whl \| head -n 1\)"|RPI_PICO-\*\.uf2) '
+        r"pi@keezbord\.local:",
         "stand-in",
         "scp from your computer: the file is copied into /home/pi (owner pi); the UF2 is "
         "not needed by the stand-in Pico (see the BOOTSEL lines)",
@@ -78,8 +86,8 @@ RULES: tuple[Rule, ...] = (
     Rule(r"sudo python3 -m venv /opt/keezbord", "pi"),
     Rule(r"sudo /opt/keezbord/bin/pip install --upgrade pip", "pi"),
     Rule(
-        r'sudo /opt/keezbord/bin/pip install (--upgrade )?"\$\(ls /home/pi/keezbord-\*\.whl '
-        r'\| tail -n 1\)\[web,pico,pi5\]"',
+        r'sudo /opt/keezbord/bin/pip install (--upgrade )?"\$\(ls -t /home/pi/keezbord-\*\.whl '
+        r'\| head -n 1\)\[web,pico,pi5\]"',
         "pi",
         "pi5's packages carry aarch64 markers, so on this machine it installs nothing; "
         "its part that a Pi with a Pico uses everywhere, appliance (mDNS), stands in",
@@ -265,7 +273,7 @@ def guide_commands(text: str) -> list[Command]:
             continue
         pending = ""
         if cmd and not cmd.startswith("#"):
-            out.append(Command(cmd, section, block))
+            out.append(Command(cmd, section, block, len(out)))
     return out
 
 

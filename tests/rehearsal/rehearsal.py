@@ -232,7 +232,7 @@ class Rehearsal:
 
     def run_step(self, step: Step) -> Ran:
         rule = step.rule
-        if rule.before:
+        if rule.before and rule.how == "pi":
             self.stand_in(rule.before, step)
         if rule.how == "pi":
             done = self.m.sh(step.run_text)
@@ -240,7 +240,8 @@ class Rehearsal:
                 self.ask(op="lift")
             return Ran(step, done)
         if rule.how == "computer":
-            return Ran(step, self.on_computer(step.run_text))
+            note = self.stand_in(rule.before, step) if rule.before else ""
+            return Ran(step, self.on_computer(step.run_text), note)
         if rule.how == "other-board":
             return Ran(step, Done(0, "", 0.0), f"not run: {rule.why}")
         began = time.monotonic()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -22,17 +23,34 @@ def session(r: Rehearsal, step: Step) -> str:
 
 
 def copy_to_pi(r: Rehearsal, step: Step) -> str:
+    """scp: the file the command names (its $(...) run on "your computer") into
+    /home/pi, owner pi, modification time now as scp gives it."""
     if "RPI_PICO" in step.command.text:
         return "the stand-in Pico needs no UF2"
-    wheels = sorted((r.work / "computer/keezbord/dist").glob("keezbord-*.whl"))
-    assert wheels, "no wheel built on your computer"
-    home = r.m.path("/home/pi")
-    for w in wheels:
-        shutil.copy2(w, home / w.name)
-        (home / w.name).chmod(0o644)
-    done = r.m.root_sh("chown pi:pi /home/pi/keezbord-*.whl")
+    src = r.on_computer("ls -t dist/keezbord-*.whl | head -n 1").out.strip()
+    wheel = r.work / "computer/keezbord" / src
+    assert src and wheel.is_file(), f"no wheel built on your computer: {src!r}"
+    dest = r.m.path("/home/pi") / wheel.name
+    shutil.copyfile(wheel, dest)
+    dest.chmod(0o644)
+    done = r.m.root_sh(f"chown pi:pi /home/pi/{wheel.name}")
     assert done.rc == 0, done.out
-    return ", ".join(w.name for w in wheels)
+    return wheel.name
+
+
+def new_release(r: Rehearsal, step: Step) -> str:
+    """Before a second build: the next release, its version raised in the copy."""
+    src = r.work / "computer/keezbord"
+    if not list((src / "dist").glob("keezbord-*.whl")):
+        return "the first release"
+    pyproject = src / "pyproject.toml"
+    text = pyproject.read_text()
+    old = re.search(r'^version = "([^"]+)"', text, flags=re.M)
+    assert old is not None
+    new = old.group(1) + ".post1"
+    pyproject.write_text(text.replace(old.group(0), f'version = "{new}"', 1))
+    time.sleep(1.1)  # a newer modification time than the old wheel's, for ls -t
+    return f"version {old.group(1)} -> {new}"
 
 
 def raspi_config(r: Rehearsal, step: Step) -> str:
@@ -119,4 +137,5 @@ ACTIONS: dict[str, Callable[[Rehearsal, Step], str]] = {
     "mount-stick": mount_stick,
     "fstab": fstab,
     "deck": deck,
+    "new-release": new_release,
 }

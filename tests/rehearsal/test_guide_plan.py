@@ -56,7 +56,7 @@ def test_rewrites_change_only_what_they_declare() -> None:
 def test_the_shell_blocks_are_read_with_their_sections() -> None:
     text = "## 1. A\n\n```sh\necho one  \n# a comment\nsudo x \\\n  --flag\n```\n```text\nno\n```\n"
     cmds = guide_commands(text)
-    assert [(c.text, c.section, c.block) for c in cmds] == [
+    assert [(c.text, c.section, c.block) for c in cmds] == [  # index: 0, 1
         ("echo one", "1. A", 0),
         ("sudo x --flag", "1. A", 0),
     ]

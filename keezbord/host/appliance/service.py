@@ -150,11 +150,14 @@ def install(
         said.append(Text(f"{layout.kiosk_unit}: geschreven", f"{layout.kiosk_unit}: written"))
         units.append(KIOSK_SERVICE)
     _run(runner, ["systemctl", "daemon-reload"])
-    _run(runner, ["systemctl", "enable", "--now", *units])
+    _run(runner, ["systemctl", "enable", *units])
+    # restart, not start: after an upgrade (docs/install-pi.md, step 11) a running
+    # service must run the new keezbord; a stopped one is started.
+    _run(runner, ["systemctl", "restart", *units])
     said.append(
         Text(
-            f"{SERVICE} aan en gestart; `keezbord service token` geeft de links",
-            f"{SERVICE} enabled and started; `keezbord service token` prints the links",
+            f"{SERVICE} aan en (her)start; `keezbord service token` geeft de links",
+            f"{SERVICE} enabled and (re)started; `keezbord service token` prints the links",
         )
     )
     return said
