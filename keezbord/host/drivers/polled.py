@@ -140,9 +140,13 @@ class PolledBoard:
 
     def health(self) -> dict[str, Any]:
         """The board link's health for the page (``health.link`` in docs/web.md), with
-        the Pi's strip (``leds``; None when the LEDs are not the Pi's)."""
+        the Pi's strip (``leds``; None when the LEDs are not the Pi's) and the card reader
+        (``reader``: a PN532 that does not answer says so; None without one)."""
         with self._lock:
-            return {"kind": self.kind, **self.switch_health(), "leds": self.leds_health()}
+            h = {"kind": self.kind, **self.switch_health(), "leds": self.leds_health()}
+        reader = getattr(self.reader, "health", None)
+        h["reader"] = reader() if callable(reader) else None  # its own thread's counters
+        return h
 
     def leds_health(self) -> dict[str, Any] | None:
         if self.leds is None:

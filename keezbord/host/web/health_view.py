@@ -46,5 +46,5 @@ def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
         link.get("error"),
         (link.get("leds") or {}).get("ok"),
         (link.get("leds") or {}).get("error"),
-        (h.get("reader") or {}).get("ok"),
+        (link.get("reader") or {}).get("ok"),
     )

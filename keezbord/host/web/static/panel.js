@@ -192,7 +192,7 @@ function renderHealth(st) {
                             text: `${t("leds_failing")} — ${link.leds.error || ""}` }));
     }
   }
-  const reader = st.health.reader;
+  const reader = link && link.reader;
   if (reader && reader.ok === false) {
     items.push(el("li", { class: "err", "data-health": "reader",
                           text: `${t("reader_missing")} — ${reader.error || ""}` }));
