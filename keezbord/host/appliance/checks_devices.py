@@ -256,6 +256,7 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
             )
         )
         return out
+    out += _parts_of_the_service(link)
     said = _firmware(link.get("firmware"), bool(link.get("ok")), link.get("error"), port,
                      probes, layout)  # fmt: skip
     if said.ok:
@@ -265,6 +266,24 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
             Text(f"{said.text.nl} (gevraagd aan de dienst)", f"{said.text.en} (asked the service)"),
         )
     return [*out, said]
+
+
+def _parts_of_the_service(link: dict[str, object]) -> list[Finding]:
+    """What the running service says of the Pi's own strip and of the card reader."""
+    out = []
+    for name, what, part, fix in (
+        ("leds", Text("de LED-strip faalt", "the LED strip fails"), link.get("leds"), Text(
+            "zie docs/drivers.md (de LED-strip); de dienst probeert het om de 5 s opnieuw",
+            "see docs/drivers.md (the LED strip); the service tries again every 5 s")),
+        ("reader answers", Text("de kaartlezer antwoordt niet", "the card reader does not answer"),
+         link.get("reader"), Text(
+            "zet de kaartlezer aan en controleer zijn kabel en HSU-schakelaars",
+            "switch the card reader on, check its cable and its HSU switches")),
+    ):  # fmt: skip
+        if isinstance(part, dict) and part.get("ok") is False:
+            why = str(part.get("error"))
+            out.append(Finding(name, False, Text(f"{what.nl}: {why}", f"{what.en}: {why}"), fix))
+    return out
 
 
 def service_port(layout: Layout) -> int:
