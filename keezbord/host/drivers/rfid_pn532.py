@@ -286,6 +286,7 @@ class PN532Reader:
         self.restarts = 0  # successful set-ups after the first
         self.firmware: tuple[int, int, int] | None = None
         self.error: str | None = None
+        self.away = False  # a set-up again after failed polls found no chip
         self._next_try: int | None = None
         try:
             self.firmware = chip.begin()
@@ -311,6 +312,7 @@ class PN532Reader:
             return []
         self.failing = 0
         self.error = None
+        self.away = False
         if uid is None:
             return []
         tag = uid.hex().upper()
@@ -335,12 +337,14 @@ class PN532Reader:
         try:
             self.firmware = self.chip.begin()
         except PN532Error:
+            self.away = True
             return
         self.restarts += 1
 
     def health(self) -> dict[str, object]:
         """For the page and doctor (``health.link.reader``, docs/web.md)."""
-        ok = self.firmware is not None and self.failing == 0
+        # One lost answer is noise (the next poll tries again), as for the restarts.
+        ok = self.firmware is not None and not self.away and self.failing < self.restart_after - 1
         where = f" on {self.port}" if self.port else ""
         return {
             "kind": "pn532",

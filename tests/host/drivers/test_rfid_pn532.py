@@ -289,6 +289,10 @@ def test_a_reader_unpowered_at_open_is_found_when_it_is_switched_on() -> None:
             assert reader.firmware == (0x32, 0x01, 0x06) and reader.health()["ok"] is True
             assert [c.tag for c in reader.poll(2100)] == ["04A1B2C3D4E5F6"]
             assert reader.restarts == 1
+            chip.powered = False  # switched off again: missing after the set-up fails
+            for t in range(2200, 2800, 100):
+                reader.poll(t)
+            assert reader.health()["ok"] is False
         finally:
             reader.close()
     finally:
