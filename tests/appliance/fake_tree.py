@@ -28,8 +28,7 @@ seats = 4
 kind = "gpio"
 method = "spi"
 [leds]
-driver = "neopixel"
-pin = 18
+driver = "auto"
 [rfid]
 reader = "pn532"
 """
@@ -66,19 +65,21 @@ def pi5_pico(root: Path) -> Layout:
 
 
 def pi4_direct(root: Path) -> Layout:
-    """A good Pi 4 without a Pico: the Pi scans by SPI, drives the LEDs by PWM on GPIO18,
-    reads cards on the header UART; config.txt in its older place (/boot/config.txt)."""
+    """A good Pi 4 without a Pico: the Pi scans by SPI0, drives the LEDs by SPI1's MOSI
+    (GPIO20, no root), reads cards on the header UART; config.txt in its older place
+    (/boot/config.txt)."""
     write(root, "/proc/device-tree/model", MODELS[4] + "\x00")
     write(root, "/etc/os-release", BOOKWORM)
     write(
         root,
         "/boot/config.txt",
-        "dtparam=audio=off\n# dtparam=spi=off\ndtparam=i2c_arm=on,spi=on\n"
-        "[pi4]\ndtoverlay=disable-bt\n[cm4]\notg_mode=1\n",
+        "dtparam=audio=on\n# dtparam=spi=off\ndtparam=i2c_arm=on,spi=on\n"
+        "dtoverlay=spi1-1cs\n[pi4]\ndtoverlay=disable-bt\ncore_freq_min=500\n[cm4]\notg_mode=1\n",
     )
     write(root, "/boot/cmdline.txt", "console=tty1 root=PARTUUID=1234-02\n")
     _users(root)
-    for node in ("/dev/serial0", "/dev/spidev0.0", "/dev/spidev0.1", "/dev/gpiochip0"):
+    for node in ("/dev/serial0", "/dev/spidev0.0", "/dev/spidev0.1", "/dev/spidev1.0",
+                 "/dev/gpiochip0"):  # fmt: skip
         write(root, node, "", 0o660)
     layout = Layout(root)
     write(root, "/etc/keezbord/board.toml", PI4_DIRECT + f'[files]\njournal = "{layout.journal}"\n')

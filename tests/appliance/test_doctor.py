@@ -68,7 +68,9 @@ def test_a_good_pi4_wired_pi_direct_passes_every_check(tmp_path: Path) -> None:
     findings = run_checks(layout, good_probes(ports=()))
     assert problems(findings) == {}
     checks = {f.check for f in findings}
-    assert {"spi", "uart", "audio", "spidev", "gpiochip", "group gpio", "group spi"} <= checks
+    assert {"spi", "uart", "spidev", "gpiochip", "group gpio", "group spi"} <= checks
+    assert {"spi1", "core clock", "led spidev", "led frame"} <= checks  # the SPI LEDs
+    assert "audio" not in checks  # the SPI LEDs do not use the audio's PWM
     assert {"extra pi4"} <= checks and "pico" not in checks
 
 
@@ -109,8 +111,8 @@ PI5_FAULTS: list[tuple[str, Callable[[Path], None], Probes, str, str]] = [
      good_probes(), "uart", "`dtparam=uart0=on`"),
     ("uart only for a pi4", _edit("/boot/firmware/config.txt", "[all]\n", "[pi4]\n"),
      good_probes(), "uart", "`dtparam=uart0=on`"),
-    ("serial console", _edit("/boot/firmware/cmdline.txt", "console=tty1",
-                             "console=serial0,115200 console=tty1"),
+    ("serial console on uart0", _edit("/boot/firmware/cmdline.txt", "console=tty1",
+                                      "console=ttyAMA0,115200 console=tty1"),
      good_probes(), "console", "raspi-config nonint do_serial_cons 1"),
     ("no config.txt", _rm("/boot/firmware/config.txt"), good_probes(), "config.txt",
      "/boot/firmware/config.txt"),
@@ -198,10 +200,15 @@ def test_every_fault_on_the_pi5_is_named_with_its_fix(
 PI4_FAULTS: list[tuple[str, Callable[[Path], None], str, str]] = [
     ("spi off", _edit("/boot/config.txt", "spi=on", "spi=off"), "spi",
      "add `dtparam=spi=on` to /boot/config.txt"),
-    ("audio on", _edit("/boot/config.txt", "dtparam=audio=off", "dtparam=audio=on"), "audio",
-     "replace `dtparam=audio=on` with `dtparam=audio=off` in /boot/config.txt"),
-    ("audio default", _edit("/boot/config.txt", "dtparam=audio=off\n", ""), "audio",
-     "`dtparam=audio=off`"),
+    # The LEDs on SPI1's MOSI (GPIO20): no root, but SPI1 on, a fixed core clock, the node.
+    ("no spi1", _edit("/boot/config.txt", "dtoverlay=spi1-1cs\n", ""), "spi1",
+     "add `dtoverlay=spi1-1cs` to /boot/config.txt"),
+    ("core clock scales", _edit("/boot/config.txt", "core_freq_min=500\n", ""), "core clock",
+     "add `core_freq_min=500` to /boot/config.txt"),
+    ("no spidev1.0", _rm("/dev/spidev1.0"), "led spidev", "`dtoverlay=spi1-1cs`"),
+    ("8 seats in a small spidev buffer",
+     _edit("/etc/keezbord/board.toml", "seats = 4", "seats = 8"), "led frame",
+     "`spidev.bufsiz=65536` to /boot/firmware/cmdline.txt"),
     ("no disable-bt", _edit("/boot/config.txt", "dtoverlay=disable-bt", ""), "uart",
      "add `dtoverlay=disable-bt` to /boot/config.txt"),
     ("disable-bt for a cm4 only", _edit("/boot/config.txt", "[pi4]", "[cm4]"), "uart",
@@ -231,8 +238,36 @@ def test_every_fault_on_the_pi4_is_named_with_its_fix(
     assert found is not None and fix in found.en, found
 
 
+def test_a_pi4s_pwm_leds_fail_as_the_service_cannot_run_them(tmp_path: Path) -> None:
+    # issue 24 item 1: rpi_ws281x needs root; the unit's user has no capabilities.
+    layout = pi4_direct(tmp_path)
+    cfg = layout.config.read_text().replace('driver = "auto"', 'driver = "neopixel"\npin = 18')
+    layout.config.write_text(cfg)
+    bad = problems(run_checks(layout, good_probes(ports=())))
+    assert "needs root" in bad["leds"].text.en
+    fix = bad["leds"].fix
+    assert fix is not None and 'driver = "neopixel-spi"' in fix.en and "GPIO20" in fix.en
+    assert "audio" in bad  # Pi OS's own config.txt has dtparam=audio=on: the PWM's
+    # No audio line: audio is off by default, nothing to fix (issue 24 item 10).
+    config = tmp_path / "boot/config.txt"
+    config.write_text(config.read_text().replace("dtparam=audio=on\n", ""))
+    assert "audio" not in problems(run_checks(layout, good_probes(ports=())))
+    # A unit changed to run as root may use it.
+    layout.unit.write_text(layout.unit.read_text().replace("User=keezbord", "User=root"))
+    assert "leds" not in problems(run_checks(layout, good_probes(ports=())))
+
+
+def test_a_pi5s_debug_console_on_serial0_is_not_the_readers_uart(tmp_path: Path) -> None:
+    # issue 24 item 10: on a Pi 5 serial0 is the 3-pin debug UART, not GPIO14/15.
+    layout = pi5_pico(tmp_path)
+    _edit("/boot/firmware/cmdline.txt", "console=tty1", "console=serial0,115200 console=tty1")(
+        tmp_path
+    )
+    assert "console" not in problems(run_checks(layout, good_probes()))
+
+
 @pytest.mark.parametrize(
-    ("gen", "module"), [(4, "rpi_ws281x"), (5, "adafruit_blinka_raspberry_pi5_neopixel")]
+    ("gen", "module"), [(4, "spidev"), (5, "adafruit_blinka_raspberry_pi5_neopixel")]
 )
 def test_the_neopixel_backend_is_the_one_of_the_model(
     tmp_path: Path, gen: int, module: str

@@ -144,8 +144,11 @@ def test_the_guide_runs_from_its_first_command_to_its_last(rehearsed: Rehearsal)
     assert len(doctors) == 2 and all("FAIL" not in d.done.out for d in doctors)
     assert "(asked the service)" in doctors[0].done.out
     # The firmware went on through the configured port; the deck was enrolled.
-    (install,) = ran(r, f"{KZ} firmware install --config /etc/keezbord/board.toml")
-    assert "firmware installed on /dev/ttyACM0" in install.done.out
+    installs = ran(r, f"{KZ} firmware install --config /etc/keezbord/board.toml")
+    assert len(installs) == 2  # step 6, and again with the upgrade (step 11)
+    assert all("firmware installed on /dev/ttyACM0" in i.done.out for i in installs)
+    # The upgrade was a real one: the service and the Pico run the new version.
+    assert "keezbord-fw 0.1.0.post1, healthy" in doctors[1].done.out
     cards = json.loads(r.m.path("/var/lib/keezbord/cards.json").read_text())["tags"]
     assert sorted(cards) == sorted(DECK)
     # Each restart the page asks for booted the machine again, the service with it.

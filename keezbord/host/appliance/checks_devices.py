@@ -14,14 +14,15 @@ from keezbord.host.drivers import pi
 def device_checks(layout: Layout, board: Board, probes: Probes) -> list[Finding]:
     out: list[Finding] = []
     if board.needs_spi:
-        spidevs = ", ".join(system_path(layout, p) for p in sorted(layout.dev.glob("spidev*")))
+        # SPI0's: the chain's (SPI1's /dev/spidev1.0 is the LEDs', checks_leds.py).
+        spidevs = ", ".join(system_path(layout, p) for p in sorted(layout.dev.glob("spidev0.*")))
         out.append(
             Finding("spidev", True, Text(spidevs, spidevs))
             if spidevs
             else Finding(
                 "spidev",
                 False,
-                Text("geen /dev/spidev*", "no /dev/spidev*"),
+                Text("geen /dev/spidev0.*", "no /dev/spidev0.*"),
                 Text(
                     "zet SPI aan (dtparam=spi=on) en herstart",
                     "turn SPI on (dtparam=spi=on) and reboot",
@@ -326,8 +327,10 @@ def group_checks(layout: Layout, board: Board, probes: Probes) -> list[Finding]:
     nodes: list[tuple[str, Path]] = []
     if board.needs_gpio:
         nodes += [("gpio", p) for p in sorted(layout.dev.glob("gpiochip*"))]
-    if board.needs_spi:
+    if board.needs_spi or board.led_driver == "neopixel-spi":
         nodes += [("spi", p) for p in sorted(layout.dev.glob("spidev*"))]
+    if board.led_driver == "neopixel" and (layout.dev / "pio0").exists():
+        nodes.append(("gpio", layout.dev / "pio0"))  # a Pi 5's PIO (checks_leds.py)
     if board.reader != "none":
         nodes.append(("dialout", layout.at(board.reader_port)))
     if board.scanner == "pico-serial":

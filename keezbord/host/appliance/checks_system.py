@@ -29,6 +29,8 @@ def extra_checks(board: Board, gen: int | None, probes: Probes) -> list[Finding]
         # Pi 5: its RP1 chip drives the strip (PIO); Pi 4: rpi_ws281x behind neopixel.
         direct += ["adafruit_blinka_raspberry_pi5_neopixel"] if gen == 5 else ["rpi_ws281x"]
         direct.append("neopixel")
+    if board.led_driver == "neopixel-spi" and "spidev" not in direct:
+        direct.append("spidev")  # strip_spi.py: our encoder on py-spidev
     if direct:
         needs[pi_extra] = direct
     out = []

@@ -30,6 +30,7 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
 
     path = config or layout.config
     cfg = load_config(path)
+    gen = pi.pi_generation(pi.pi_model(layout.model))  # this tree's Pi, not the machine's
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     given_port = isinstance(raw.get("rfid"), dict) and "port" in raw["rfid"]
     reader_port = cfg.rfid.port if given_port else pi.default_rfid_port(layout.model)
@@ -39,11 +40,12 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         scanner=cfg.scanner.kind,
         method=cfg.scanner.method,
         scanner_port=cfg.scanner.port,
-        led_driver=cfg.led_driver,
-        led_pin=cfg.leds.pin,
+        led_driver=(driver := cfg.leds.led_driver_for(cfg.scanner.kind, gen)),
+        led_pin=cfg.leds.pin_for(driver),
         reader=cfg.rfid.reader,
         reader_port=reader_port,
         journal=cfg.journal or data_dir() / JOURNAL_NAME,
+        leds=len(cfg.load_wiring().led_order),
     )
 
 

@@ -136,21 +136,23 @@ class Board:
     scanner: str  # pico-serial | gpio
     method: str  # spi | bitbang
     scanner_port: str
-    led_driver: str  # pico-serial | neopixel | none
+    led_driver: str  # pico-serial | neopixel | neopixel-spi | none
     led_pin: int
     reader: str  # pn532 | rdm6300 | none
     reader_port: str
     journal: Path
+    leds: int = 0  # LEDs on the strip (the wiring's)
 
     @property
     def needs_spi(self) -> bool:
+        """SPI0 (dtparam=spi=on): the chain's SPI read, or a strip on GPIO10."""
         return (self.scanner == "gpio" and self.method == "spi") or (
-            self.led_driver == "neopixel" and self.led_pin == 10
+            self.led_driver in ("neopixel", "neopixel-spi") and self.led_pin == 10
         )
 
     @property
     def needs_gpio(self) -> bool:
-        return self.scanner == "gpio" or self.led_driver == "neopixel"
+        return self.scanner == "gpio" or self.led_driver in ("neopixel", "neopixel-spi")
 
 
 def short(e: BaseException) -> str:

@@ -346,22 +346,27 @@ def _selftest_hardware(
 
             period = 0.005
         show: Callable[[dict[str, str], int], object]
-        if cfg.led_driver == "neopixel":
+        if cfg.led_driver in ("neopixel", "neopixel-spi"):
             from keezbord.host.drivers.strip_neopixel import (
                 NeoPixelStrip,
                 StripLeds,
-                open_neopixel,
+                open_pixels,
             )
 
             try:
-                strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+                strip = NeoPixelStrip(
+                    open_pixels(cfg.led_driver, len(wiring.led_order), cfg.led_pin)
+                )
             except (ImportError, RuntimeError, OSError, ValueError) as e:
                 # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
                 hint = (
-                    " (pip install 'keezbord[pi4]' or [pi5])" if isinstance(e, ImportError) else ""
+                    " (sudo /opt/keezbord/bin/pip install the wheel's [pi4] or [pi5] extra, "
+                    "docs/install-pi.md)"
+                    if isinstance(e, ImportError)
+                    else ""
                 )
                 raise UsageError(
-                    f"LED strip (leds.driver = neopixel, GPIO{cfg.leds.pin}): {e}{hint}"
+                    f"LED strip (leds.driver = {cfg.led_driver}, GPIO{cfg.led_pin}): {e}{hint}"
                 ) from None
             closers.append(strip.close)
             leds = StripLeds(strip, renderer)

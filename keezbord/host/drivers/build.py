@@ -41,7 +41,11 @@ def build_board(
     """The board of ``config`` with its card ``reader`` (opened by the caller, who
     decides what a missing reader means for the game)."""
     wiring = config.load_wiring()
-    strip = open_strip(config, wiring, say) if config.led_driver == "neopixel" else None
+    strip = (
+        open_strip(config, wiring, say)
+        if config.led_driver in ("neopixel", "neopixel-spi")
+        else None
+    )
     if config.scanner.kind == "gpio":
         return gpio_board(config, wiring, pin_factory(), strip, reader)
     from keezbord.host.drivers.link_serial import SerialLink
@@ -103,24 +107,25 @@ def pin_factory() -> PinFactory:
         return RPiGPIOFactory()
     except (ImportError, RuntimeError) as e:
         raise BoardError(
-            f'scanner.kind = "gpio" needs the Pi\'s GPIO (pip install '
-            f"'keezbord[pi4]' or [pi5]): {e}"
+            f'scanner.kind = "gpio" needs the Pi\'s GPIO (sudo /opt/keezbord/bin/pip install '
+            f"'keezbord[pi4]' or [pi5] from the wheel, docs/install-pi.md step 3): {e}"
         ) from None
 
 
 def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en) -> LedSink:
-    """The NeoPixel strip on ``leds.pin``, guarded (strip_guard.py): one that cannot be
-    made now is said, and tried again every few seconds while the board plays on."""
+    """The Pi's strip (``leds.driver`` neopixel or neopixel-spi, on ``leds.pin``),
+    guarded (strip_guard.py): one that cannot be made now is said, and tried again every
+    few seconds while the board plays on."""
     from keezbord.host.drivers.strip_guard import GuardedStrip
     from keezbord.host.drivers.strip_neopixel import (
         NeoPixelStrip,
         forget_failed_init,
-        open_neopixel,
+        open_pixels,
     )
 
-    count, pin = len(wiring.led_order), config.leds.pin
+    count, pin, driver = len(wiring.led_order), config.led_pin, config.led_driver
     guard = GuardedStrip(
-        lambda: NeoPixelStrip(open_neopixel(count, pin)), forget=forget_failed_init
+        lambda: NeoPixelStrip(open_pixels(driver, count, pin)), forget=forget_failed_init
     )
     if not guard.build():
         say(

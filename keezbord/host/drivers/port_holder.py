@@ -58,9 +58,11 @@ def holders(device: str, proc: Path = Path("/proc")) -> list[Holder]:
     """The processes that have ``device`` (or what it links to) open; only those this
     user may look into are seen."""
     try:
-        target = os.path.realpath(device)
+        st = os.stat(device)
     except OSError:
         return []
+    # The same file, not the same name: a container's /dev/pts/2 is another pty.
+    target = (st.st_dev, st.st_ino)
     found = []
     for entry in proc.iterdir():
         if not entry.name.isdigit():
@@ -71,11 +73,12 @@ def holders(device: str, proc: Path = Path("/proc")) -> list[Holder]:
             continue
         for fd in fds:
             try:
-                if os.readlink(fd) == target:
-                    found.append(_holder(entry))
-                    break
+                fst = os.stat(fd)
             except OSError:
                 continue
+            if (fst.st_dev, fst.st_ino) == target:
+                found.append(_holder(entry))
+                break
     # Another process before this one (which may hold a spare descriptor of its own).
     return sorted(found, key=lambda h: h.pid == os.getpid())
 

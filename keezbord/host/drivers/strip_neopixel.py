@@ -55,6 +55,16 @@ def forget_failed_init() -> None:
         mod._buf = None  # type: ignore[attr-defined]
 
 
+def open_pixels(driver: str, count: int, pin: int) -> Pixels:
+    """The strip of ``leds.driver``: ``neopixel`` (Blinka: a Pi 5's PIO, a Pi 4's PWM
+    which needs root) or ``neopixel-spi`` (an SPI MOSI, no root: strip_spi.py)."""
+    if driver == "neopixel-spi":
+        from keezbord.host.drivers.strip_spi import open_spi_pixels
+
+        return open_spi_pixels(count, pin)
+    return open_neopixel(count, pin)
+
+
 class NeoPixelStrip:
     """Writes whole frames; an unchanged frame is not sent again (saves bus time)."""
 
