@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from keezbord.engine.text import Text
 from keezbord.host.appliance.paths import SERVICE, USER, Layout
@@ -33,17 +34,21 @@ def extra_checks(board: Board, gen: int | None, probes: Probes) -> list[Finding]
         direct.append("spidev")  # strip_spi.py: our encoder on py-spidev
     if direct:
         needs[pi_extra] = direct
+    from keezbord.host.extras import PI_WHEEL
+
     out = []
-    pip = f"{sys.executable} -m pip install"
+    # The venv keezbord runs from (/opt/keezbord), the wheel install-pi.md copied over.
+    pip = f"sudo {Path(sys.executable).parent / 'pip'} install {PI_WHEEL}"
     for extra, mods in needs.items():
         gone = [m for m in mods if not probes.importable(m)]
         if gone:
+            fix = f'{pip}[{extra}]"'
             out.append(
                 Finding(
                     f"extra {extra}",
                     False,
                     Text(f"ontbreekt: {', '.join(gone)}", f"missing: {', '.join(gone)}"),
-                    Text(f"{pip} 'keezbord[{extra}]'", f"{pip} 'keezbord[{extra}]'"),
+                    Text(fix, fix),
                 )
             )
         else:

@@ -307,9 +307,11 @@ def _selftest_hardware(
                 closers.append(factory.close)
                 scanner = scanner_from_config(cfg.scanner, wiring, factory)
             except ImportError as e:
+                from keezbord.host.extras import pi_install
+
                 raise UsageError(
-                    f'scanner.kind = "gpio" needs the Pi\'s GPIO (pip install '
-                    f"'keezbord[pi4]' or [pi5]): {e}"
+                    f'scanner.kind = "gpio" needs the Pi\'s GPIO ({pi_install("pi4")}, or '
+                    f"pi5 on a Pi 5): {e}"
                 ) from None
             except (RuntimeError, ValueError) as e:
                 raise UsageError(f"scanner: {e}") from None
@@ -359,12 +361,9 @@ def _selftest_hardware(
                 )
             except (ImportError, RuntimeError, OSError, ValueError) as e:
                 # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
-                hint = (
-                    " (sudo /opt/keezbord/bin/pip install the wheel's [pi4] or [pi5] extra, "
-                    "docs/install-pi.md)"
-                    if isinstance(e, ImportError)
-                    else ""
-                )
+                from keezbord.host.extras import pi_install
+
+                hint = f" ({pi_install('pi4')}, or pi5)" if isinstance(e, ImportError) else ""
                 raise UsageError(
                     f"LED strip (leds.driver = {cfg.led_driver}, GPIO{cfg.led_pin}): {e}{hint}"
                 ) from None

@@ -102,13 +102,14 @@ def gpio_board(
 def pin_factory() -> PinFactory:
     """The Pi's GPIO (RPi.GPIO's API, from the pi4/pi5 extra)."""
     from keezbord.host.drivers.pins import RPiGPIOFactory
+    from keezbord.host.extras import pi_install
 
     try:
         return RPiGPIOFactory()
     except (ImportError, RuntimeError) as e:
         raise BoardError(
-            f'scanner.kind = "gpio" needs the Pi\'s GPIO (sudo /opt/keezbord/bin/pip install '
-            f"'keezbord[pi4]' or [pi5] from the wheel, docs/install-pi.md step 3): {e}"
+            f'scanner.kind = "gpio" needs the Pi\'s GPIO ({pi_install("pi4")}, or pi5 on a '
+            f"Pi 5): {e}"
         ) from None
 
 

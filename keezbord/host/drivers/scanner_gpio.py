@@ -253,8 +253,10 @@ def open_spidev(bus: int = 0, device: int = 0) -> SpiBus:
     try:
         import spidev
     except ImportError:
+        from keezbord.host.extras import pi_install
+
         raise RuntimeError(
-            "the spidev package is missing: pip install 'keezbord[pi4]' (or [pi5])"
+            f"the spidev package is missing: {pi_install('pi4')} (or [pi5] on a Pi 5)"
         ) from None
     spi = spidev.SpiDev()
     try:
