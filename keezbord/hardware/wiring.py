@@ -96,6 +96,7 @@ PI_HEADER: dict[str, int] = {
     "GPIO11": 23,
     "GPIO17": 11,
     "GPIO18": 12,
+    "GPIO20": 38,
     "GPIO22": 15,
     "GPIO27": 13,
 }
@@ -112,8 +113,9 @@ READER_PINS = {
     "power": f"Pico 3V3(OUT) (Pico pin {PICO_HEADER['3V3(OUT)']}) and GND (Pico pin "
     f"{PICO_HEADER['GND']}) | Pi 3V3 (header pin {PI_HEADER['3V3']} or 17) and GND "
     f"(header pin {PI_HEADER['GND']}, 9, 14, 20 or 25)",
-    "LED": f"Pico GP6 (Pico pin {PICO_HEADER['GP6']}) | Pi GPIO18 (header pin "
-    f"{PI_HEADER['GPIO18']}; leds.pin)",
+    "LED": f"Pico GP6 (Pico pin {PICO_HEADER['GP6']}) | Pi 4 GPIO20 (header pin "
+    f"{PI_HEADER['GPIO20']}, SPI1 MOSI) | Pi 5 GPIO18 (header pin {PI_HEADER['GPIO18']}); "
+    "leds.pin",
 }
 
 

@@ -246,6 +246,7 @@ PI_40 = {
     21: "GPIO9",
     23: "GPIO11",
     25: "GND",
+    38: "GPIO20",
 }
 PICO_40 = {4: "GP2", 6: "GP4", 7: "GP5", 9: "GP6", 36: "3V3(OUT)", 38: "GND"}
 
@@ -264,8 +265,11 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     assert code == 0
     pi = re.findall(r"Pi (GPIO\d+|3V3) \(header pin (\d+)", text)
     pi += re.findall(r"(GPIO\d+) = header pin (\d+)", text)
+    pi += re.findall(r"Pi [45] (GPIO\d+) \(header pin (\d+)", text)
     pico = re.findall(r"Pico (GP\d+|3V3\(OUT\)) \(Pico pin (\d+)", text)
-    assert {n for n, _ in pi} >= {"GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO27", "GPIO22", "3V3"}
+    assert {n for n, _ in pi} >= {
+        *("GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO20", "GPIO27", "GPIO22", "3V3")
+    }
     assert {n for n, _ in pico} >= {"GP5", "GP2", "GP4", "GP6", "3V3(OUT)"}
     for name, pin in pi:
         assert PI_40[int(pin)] == name
@@ -275,12 +279,9 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     fw = runpy.run_path(str(ROOT / "firmware" / "board_config.py"))["DEFAULTS"]
     assert (fw["latch_pin"], fw["sck_pin"], fw["miso_pin"], fw["led_pin"]) == (5, 2, 4, 6)
     d = BoardConfig()
-    assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin, d.leds.pin) == (
-        17,
-        27,
-        22,
-        18,
-    )
+    assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin) == (17, 27, 22)
+    # The LED pin follows the backend: a Pi 4's SPI1 MOSI, a Pi 5's PIO pin.
+    assert (d.leds.pin_for("neopixel-spi"), d.leds.pin_for("neopixel")) == (20, 18)
 
 
 def test_bom_for_a_pi_direct_board_has_no_pico(

@@ -103,10 +103,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(r"echo 'dtparam=uart0=on' \| sudo tee -a /boot/firmware/config\.txt", "pi"),
     Rule(
-        r"echo 'dtoverlay=(disable-bt|spi1-1cs)' \| sudo tee -a /boot/firmware/config\.txt"
+        r"echo '(dtoverlay=disable-bt|dtoverlay=spi1-1cs|core_freq_min=500)' \| "
+        r"sudo tee -a /boot/firmware/config\.txt"
         r"|sudo systemctl disable hciuart"
-        r"|sudo raspi-config nonint do_spi 0"
-        r"|sudo sed -i 's/\^dtparam=audio=on/dtparam=audio=off/' /boot/firmware/config\.txt",
+        r"|sudo raspi-config nonint do_spi 0",
         "other-board",
         "a Pi 4 or Pi-direct line: the rehearsal's board is a Pi 5 with a Pico",
     ),
