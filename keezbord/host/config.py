@@ -21,18 +21,18 @@ from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colou
 from keezbord.host.drivers.parts import (
     DEFAULT_GAP_MS,
     DEFAULT_SPI_HZ,
-    NEOPIXEL_PINS,
     READ_METHODS,
     SPI0_PINS,
+    SPI_LED_PINS,
     SPI_MAX_HZ,
     ReadMethod,
+    led_pin_problem,
 )
 
 ScannerKind = Literal["pico-serial", "gpio"]
 Hints = Literal["off", "targets", "full", "coach"]
 SCANNER_KINDS: Final = ("pico-serial", "gpio")
 LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "neopixel-spi", "none")
-SPI_LED_PINS: Final = (20, 10)  # MOSI of SPI1 (dtoverlay=spi1-1cs), of SPI0 (strip_spi.py)
 RFID_READERS: Final = ("pn532", "rdm6300", "none")
 HINTS: Final = ("off", "targets", "full", "coach")
 DEFAULT_CONFIG_NAME: Final = "board.toml"
@@ -287,47 +287,10 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     )
     driver = leds.led_driver_for(kind)
     pin = leds.pin_for(driver)
-    led_pins = sorted({*NEOPIXEL_PINS, *SPI_LED_PINS})
-    if given_pin is not None and given_pin not in led_pins:
-        raise le.error(
-            "pin",
-            f"must be one of GPIO {', '.join(map(str, led_pins))} (pins a NeoPixel backend "
-            f"drives), not {given_pin}",
-        )
-    if driver == "neopixel-spi" and pin not in SPI_LED_PINS:
-        raise le.error(
-            "pin",
-            f"neopixel-spi drives the strip from an SPI MOSI: GPIO20 (SPI1, header pin 38) "
-            f'or GPIO10, not GPIO{pin} (for GPIO{pin} set driver = "neopixel", which needs '
-            "root on a Pi 4)",
-        )
-    if driver == "neopixel" and pin not in NEOPIXEL_PINS:
-        raise le.error(
-            "pin",
-            f"must be one of GPIO {', '.join(map(str, NEOPIXEL_PINS))} "
-            f"(pins with a NeoPixel driver), not {pin}",
-        )
-    if (
-        kind == "gpio"
-        and method == "spi"
-        and driver in ("neopixel", "neopixel-spi")
-        and pin in SPI0_PINS.values()
-    ):
-        raise le.error(
-            "pin",
-            f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use GPIO20 (SPI1) with "
-            'driver = "neopixel-spi"',
-        )
-    if kind == "gpio" and driver in ("neopixel", "neopixel-spi"):
-        # The strip's data pin and the chain's pins are driven by different libraries:
-        # sharing one would garble both (SPI leaves only /PL on a GPIO of its own).
-        used = {"load_pin": pins["load_pin"]} if method == "spi" else pins
-        for key, gpio in used.items():
-            if gpio == pin:
-                raise le.error(
-                    "pin",
-                    f"GPIO{pin} is already scanner.{key}; the LED strip needs a pin of its own",
-                )
+    used = {} if kind != "gpio" else {"load_pin": pins["load_pin"]} if method == "spi" else pins
+    why = led_pin_problem(driver, pin, given_pin, kind == "gpio" and method == "spi", used)
+    if why is not None:
+        raise le.error("pin", why)
     if kind == "gpio" and leds.driver == "pico-serial":
         raise le.error("driver", 'pico-serial LEDs need scanner.kind = "pico-serial"')
 

@@ -39,7 +39,8 @@ RESET_S: Final = 300e-6
 RESET_BYTES: Final = math.ceil(SPI_HZ * RESET_S / 8)
 BUFSIZ_PATH: Final = Path("/sys/module/spidev/parameters/bufsiz")
 DEFAULT_BUFSIZ: Final = 4096
-# The MOSI pins a strip can take, and their bus (spidevN.0) and config.txt line.
+# The MOSI pins a strip can take (parts.SPI_LED_PINS), their bus (spidevN.0) and the
+# config.txt line that turns that bus on.
 SPI_LED_PINS: Final = {20: (1, "dtoverlay=spi1-1cs"), 10: (0, "dtparam=spi=on")}
 
 
