@@ -236,3 +236,32 @@ def test_the_health_endpoint_answers_the_pi_itself_or_the_referee_only(tmp_path:
     for host in ("127.0.0.1", "::1"):
         with client(host) as local:
             assert local.get("/api/health").json()["version"] == __version__
+
+
+def test_a_pawn_brought_out_from_the_first_nest_hole_leaves_no_stuck_switch(
+    tmp_path: Path,
+) -> None:
+    # Found by the rehearsal's game (tests/rehearsal): board_of puts nest pawns in the
+    # lowest nest holes, so after N0.1 -> T0 the closed N0.4 read as "no pawn".
+    from keezbord.host.health import HealthMonitor
+
+    gpio = FakeGpio(nests())
+    app = run_app_opts(tmp_path / "r.sqlite", gpio.board)
+    with TestClient(app) as c, c.websocket_connect(ws_path()) as ws:
+        hello(ws)
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        topo = hub.session.state.pos.topology
+        hub.monitor = HealthMonitor(
+            topo.hole_names, hub.session.state.sensed, start=hub.now(), stuck_ms=100
+        )
+        gpio.set("N0.1", False)
+        gpio.set("T0", True)
+        until(ws, lambda s: bool(s["history"]))
+        time.sleep(0.4)  # past stuck_ms: N0.2-N0.4 closed, three nest pawns
+        health = hub.health()
+        assert health is not None and health["sensors"]["stuck_closed"] == []
+        assert sorted(h for h in hub.session.state.sensed if h.startswith("N0.")) == [
+            "N0.2",
+            "N0.3",
+            "N0.4",
+        ]
