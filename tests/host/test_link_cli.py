@@ -114,6 +114,7 @@ def test_install_runs_mpremote(
 
     monkeypatch.setattr(subprocess, "run", fake_run)
     monkeypatch.setattr("keezbord.host.drivers.port_holder.service_active", lambda: False)
+    monkeypatch.setattr(fwcmd, "_wait_for_firmware", lambda port: "keezbord-fw x answers")
     assert (
         main(["firmware", "install", "--chips", "3", "--port", "/dev/x", "--no-maintenance"]) == 0
     )
@@ -168,3 +169,29 @@ def test_install_is_refused_while_the_service_runs(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ran == []
     assert "sudo systemctl stop keezbord" in err and "sudo systemctl start keezbord" in err
+
+
+@pytest.mark.micropython
+@pytest.mark.skipif(micropython_binary() is None, reason="no MicroPython unix port")
+@pytest.mark.timeout(60)
+def test_install_ends_only_when_the_new_firmware_answers(tmp_path: Path) -> None:
+    # After `mpremote reset` the Pico's port is gone for a moment: install waits for the
+    # firmware to answer with this keezbord's version (found by the rehearsal: a doctor
+    # right after it found no Pico). The source tree's firmware says "keezbord-fw dev".
+    from keezbord.host.errors import UsageError
+
+    pico = UnixPico(tmp_path / "strip.txt", "--chips", "1", "--leds", "2")
+    try:
+        with pytest.raises(UsageError, match=r"answers keezbord-fw dev, not keezbord-fw "):
+            fwcmd._wait_for_firmware(pico.path, within_s=15)
+    finally:
+        pico.stop()
+    import os
+
+    master, slave = os.openpty()
+    try:
+        with pytest.raises(UsageError, match="did not answer within 1 s"):
+            fwcmd._wait_for_firmware(os.ttyname(slave), within_s=1)
+    finally:
+        os.close(master)
+        os.close(slave)

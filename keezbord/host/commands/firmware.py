@@ -245,8 +245,37 @@ def _install(args: argparse.Namespace) -> int:
                     f"mpremote failed (exit {done.returncode}); if the firmware "
                     "is stuck, hold the safe-mode pin (GP22) to GND at power-up"
                 )
-    print(f"firmware installed on {port}: {cfg['chips']} chips, {cfg['leds']} LEDs")
+    said = _wait_for_firmware(port)
+    print(f"firmware installed on {port}: {cfg['chips']} chips, {cfg['leds']} LEDs; {said}")
     return 0
+
+
+def _wait_for_firmware(port: str, within_s: float = 20.0) -> str:
+    """After the reset: the port back and the firmware answering with this keezbord's
+    version (a doctor or a service started right after finds it there). Found by the
+    rehearsal: the USB port is gone for a moment after ``mpremote reset``."""
+    from keezbord.host.drivers.link_serial import SerialLink
+
+    want = version_module().split("VERSION = ", 1)[1].strip().strip("'\"")
+    end = time.monotonic() + within_s
+    while time.monotonic() < end and not Path(port).exists():
+        time.sleep(0.2)
+    link = SerialLink(port, retry_ms=200)
+    try:
+        while time.monotonic() < end:
+            link.poll(0.05)
+            got = link.health().firmware
+            if got == want:
+                return f"{got} answers"
+            if got is not None:
+                raise UsageError(f"{port}: the Pico answers {got}, not {want}: install again")
+        why = link.last_error or "no answer"
+    finally:
+        link.close()
+    raise UsageError(
+        f"{port}: the firmware did not answer within {within_s:.0f} s after the reset ({why}); "
+        "keezbord firmware status shows what the Pico says"
+    )
 
 
 def _refuse_beside_the_service() -> None:
