@@ -168,15 +168,15 @@ PI5_FAULTS: list[tuple[str, Callable[[Path], None], Probes, str, str]] = [
     ("disk full", lambda root: None, good_probes(free=20 * 1024 * 1024), "journal",
      "journal export --all"),
     ("no state folder", lambda root: os.rename(root / "var/lib/keezbord", root / "var/lib/x"),
-     good_probes(), "journal", "sudo keezbord service install"),
+     good_probes(), "journal", "/bin/keezbord service install"),
     ("service stopped", lambda root: None, good_probes(active=False), "service",
      "sudo systemctl restart keezbord.service"),
     ("service missing", _rm("/etc/systemd/system/keezbord.service"), good_probes(), "service",
-     "sudo keezbord service install"),
+     "/bin/keezbord service install"),
     ("bad config", _edit("/etc/keezbord/board.toml", "[board]", "[board"), good_probes(),
      "config", "correct it (sudo nano"),
     ("no config", _rm("/etc/keezbord/board.toml"), good_probes(), "config",
-     "sudo keezbord service install (makes it from the example)"),
+     "/bin/keezbord service install (makes it from the example)"),
 ]  # fmt: skip
 
 

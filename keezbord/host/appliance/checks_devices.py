@@ -144,14 +144,12 @@ def layout_config(layout: Layout) -> str:
 
 def reinstall_fix(layout: Layout) -> Text:
     """Stop the service (it holds the port), install the firmware, start it again."""
-    import shlex
+    from keezbord.host.appliance.unit import sudo_keezbord
 
-    from keezbord.host.appliance.unit import keezbord_command
-
-    kz = shlex.join(keezbord_command())
     cmd = (
-        f"sudo systemctl stop {SERVICE} && sudo {kz} firmware install --config "
-        f"{layout_config(layout)} && sudo systemctl start {SERVICE}"
+        f"sudo systemctl stop {SERVICE} && "
+        f"{sudo_keezbord('firmware install --config ' + layout_config(layout))} && "
+        f"sudo systemctl start {SERVICE}"
     )
     return Text(cmd, cmd)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from keezbord.engine.text import Text
 from keezbord.host.appliance.paths import SERVICE, USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, Probes
+from keezbord.host.appliance.unit import sudo_keezbord
 
 MIN_FREE_BYTES = 100 * 1024 * 1024
 
@@ -67,8 +68,8 @@ def journal_check(board: Board, probes: Probes, owner: int | None = None) -> Fin
             False,
             Text(f"{folder} bestaat niet", f"{folder} does not exist"),
             Text(
-                f"sudo keezbord service install (maakt {folder})",
-                f"sudo keezbord service install (makes {folder})",
+                f"{sudo_keezbord('service install')} (maakt {folder})",
+                f"{sudo_keezbord('service install')} (makes {folder})",
             ),
         )
     st = folder.stat()
@@ -101,7 +102,7 @@ def service_check(layout: Layout, probes: Probes) -> Finding:
             "service",
             False,
             Text(f"{SERVICE} is niet geïnstalleerd", f"{SERVICE} is not installed"),
-            Text("sudo keezbord service install", "sudo keezbord service install"),
+            Text(sudo_keezbord("service install"), sudo_keezbord("service install")),
         )
     enabled = probes.runner(["systemctl", "is-enabled", SERVICE])[0] == 0
     active = probes.runner(["systemctl", "is-active", SERVICE])[0] == 0

@@ -18,6 +18,7 @@ from keezbord.host.appliance.checks_system import extra_checks, journal_check, s
 from keezbord.host.appliance.paths import USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
 from keezbord.host.appliance.system import user_id
+from keezbord.host.appliance.unit import sudo_keezbord
 from keezbord.host.drivers import pi
 
 __all__ = ["Board", "Finding", "PicoReport", "Probes", "read_board", "run_checks"]
@@ -70,8 +71,8 @@ def config_problem(path: Path, e: BaseException, *, given: bool) -> Finding:
             False,
             Text(f"{path} bestaat niet", f"{path} does not exist"),
             Text(
-                "sudo keezbord service install (maakt het uit het voorbeeld)",
-                "sudo keezbord service install (makes it from the example)",
+                f"{sudo_keezbord('service install')} (maakt het uit het voorbeeld)",
+                f"{sudo_keezbord('service install')} (makes it from the example)",
             ),
         )
     why = short(e).removeprefix(f"{path}: ")  # the config's errors name the file first

@@ -27,7 +27,7 @@ from keezbord.host.appliance.paths import (
 )
 from keezbord.host.appliance.system import Runner as Runner
 from keezbord.host.appliance.system import user_id as user_id
-from keezbord.host.appliance.unit import kiosk_unit, service_unit
+from keezbord.host.appliance.unit import kiosk_unit, service_unit, sudo_keezbord
 from keezbord.host.roles import Tokens, TokenStore
 
 
@@ -201,7 +201,8 @@ def tokens(layout: Layout) -> Tokens:
     """The service's tokens (made by install; read-only here)."""
     if not layout.tokens.exists():
         raise ServiceError(
-            f"{layout.tokens}: no tokens yet (install the service: sudo keezbord service install)"
+            f"{layout.tokens}: no tokens yet (install the service: "
+            f"{sudo_keezbord('service install')})"
         )
     return TokenStore(layout.tokens).load()
 

@@ -28,6 +28,12 @@ def keezbord_command() -> list[str]:
     return [sys.executable, "-m", "keezbord.host.cli"]
 
 
+def sudo_keezbord(args: str) -> str:
+    """A fix line's command: sudo with this keezbord's full path (sudo's secure_path does
+    not hold the venv's bin, /opt/keezbord/bin)."""
+    return f"sudo {shlex.join(keezbord_command())} {args}"
+
+
 def service_unit(
     layout: Layout,
     command: Sequence[str],
