@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from test_layers import PACKAGE, Import, imports_of, module_name, within
+from test_layers import PACKAGE, Import, imports_of, module_name
 
 Graph = dict[str, dict[str, list[Import]]]  # module -> the modules it imports -> how
 
