@@ -101,15 +101,15 @@ class App:
     def step(self):
         clock = self.clock
         now = clock.ms()
-        if clock.diff(now, self.next_scan) >= 0:
-            self._scan(now)
-            self.next_scan = clock.add(self.next_scan, self.period_ms)
-            if clock.diff(now, self.next_scan) >= self.period_ms:
-                self.overruns += 1  # fell behind: skip, don't burst
-                self.next_scan = clock.add(now, self.period_ms)
+        self._scan_if_due(now)
         link = self.link
         while link.poll(now):
             self._handle(now)
+            # Frames queued back to back never hold a scan up: one frame, then the scan
+            # if it is due, then the next frame.
+            now = clock.ms()
+            self._scan_if_due(now)
+        link.flush()
         if clock.diff(now, self.next_heartbeat) >= 0:
             # With no host talking, beat faster: a host that opens the port waits for
             # the firmware's first frame before it sends anything.
@@ -119,6 +119,16 @@ class App:
             self._send_heartbeat(now)
         self._leds(now)
         self.gate.check(self.scanner.scans, link.polls)
+
+    def _scan_if_due(self, now):
+        clock = self.clock
+        if clock.diff(now, self.next_scan) < 0:
+            return
+        self._scan(now)
+        self.next_scan = clock.add(self.next_scan, self.period_ms)
+        if clock.diff(now, self.next_scan) >= self.period_ms:
+            self.overruns += 1  # fell behind: skip, don't burst
+            self.next_scan = clock.add(now, self.period_ms)
 
     def _scan(self, now):
         sc = self.scanner

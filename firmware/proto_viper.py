@@ -53,3 +53,42 @@ def xor_copy(dst: ptr8, src: ptr8, n: int, x: int):
     while i < n:
         dst[i] = src[i] ^ x
         i += 1
+
+
+@micropython.viper
+def copy_until_zero(dst: ptr8, doff: int, src: ptr8, soff: int, n: int) -> int:
+    # Copy at most n bytes, stopping after the first 00 (a frame's end); the count copied.
+    i = 0
+    while i < n:
+        b = src[soff + i]
+        dst[doff + i] = b
+        i += 1
+        if b == 0:
+            break
+    return i
+
+
+@micropython.viper
+def ring_put(ring: ptr8, size: int, head: int, src: ptr8, n: int):
+    # src[:n] into the ring from index head, wrapping at size.
+    i = 0
+    j = head
+    while i < n:
+        ring[j] = src[i]
+        i += 1
+        j += 1
+        if j >= size:
+            j = 0
+
+
+@micropython.viper
+def ring_get(dst: ptr8, ring: ptr8, size: int, tail: int, n: int):
+    # n bytes of the ring from index tail (wrapping at size) into dst[:n].
+    i = 0
+    j = tail
+    while i < n:
+        dst[i] = ring[j]
+        i += 1
+        j += 1
+        if j >= size:
+            j = 0

@@ -158,6 +158,35 @@ def _xor_copy_py(dst, src, n, x):
         dst[i] = src[i] ^ x
 
 
+def _copy_until_zero_py(dst, doff, src, soff, n):
+    i = 0
+    while i < n:
+        b = src[soff + i]
+        dst[doff + i] = b
+        i += 1
+        if b == 0:
+            break
+    return i
+
+
+def _ring_put_py(ring, size, head, src, n):
+    j = head
+    for i in range(n):
+        ring[j] = src[i]
+        j += 1
+        if j >= size:
+            j = 0
+
+
+def _ring_get_py(dst, ring, size, tail, n):
+    j = tail
+    for i in range(n):
+        dst[i] = ring[j]
+        j += 1
+        if j >= size:
+            j = 0
+
+
 try:  # native code on MicroPython (proto_viper.py), the Python above elsewhere
     from array import array
 
@@ -171,11 +200,17 @@ try:  # native code on MicroPython (proto_viper.py), the Python above elsewhere
     cobs_decode_inplace = _V.cobs_decode_inplace
     copy = _V.copy
     xor_copy = _V.xor_copy
+    copy_until_zero = _V.copy_until_zero
+    ring_put = _V.ring_put
+    ring_get = _V.ring_get
 except ImportError:
     crc16_n = _crc16_n_py
     cobs_decode_inplace = _cobs_decode_inplace_py
     copy = _copy_py
     xor_copy = _xor_copy_py
+    copy_until_zero = _copy_until_zero_py
+    ring_put = _ring_put_py
+    ring_get = _ring_get_py
 
 
 def encode_frame_into(out, body, n):
