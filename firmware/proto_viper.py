@@ -92,3 +92,33 @@ def ring_get(dst: ptr8, ring: ptr8, size: int, tail: int, n: int):
         j += 1
         if j >= size:
             j = 0
+
+
+@micropython.viper
+def cobs_encode_into(out: ptr8, body: ptr8, n: int) -> int:
+    # 00 COBS(body[:n]) 00 into out; the wire length.
+    out[0] = 0
+    code_at = 1
+    k = 2
+    code = 1
+    i = 0
+    while i < n:
+        b = body[i]
+        i += 1
+        if b == 0:
+            out[code_at] = code
+            code_at = k
+            k += 1
+            code = 1
+        else:
+            out[k] = b
+            k += 1
+            code += 1
+            if code == 0xFF:
+                out[code_at] = code
+                code_at = k
+                k += 1
+                code = 1
+    out[code_at] = code
+    out[k] = 0
+    return k + 1

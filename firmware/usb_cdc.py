@@ -27,9 +27,9 @@
 # Allocation-free after start(): every buffer exists beforehand and the callbacks are
 # bound methods made once.
 
-import machine
 import time
 
+import machine
 from protocol import copy_until_zero, ring_get, ring_put
 
 PKT = 64  # full-speed bulk max packet size

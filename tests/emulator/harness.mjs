@@ -324,11 +324,14 @@ let usbPacket = cfg.usb_packet || 64;
 let holdOutput = false; // `hold_output`: the host stops reading (IN packets not taken)
 let heldIn = []; // [endpoint, data] of IN packets the host has not taken yet
 let heldSince = null;
+const outPackets = []; // [t, bytes] of each OUT packet the device took
 
 function completeRead() {
   if (pendingRead === null || cdc.txFIFO.itemCount === 0) return;
   const buffer = new Uint8Array(Math.min(pendingRead, cdc.txFIFO.itemCount, usbPacket));
   for (let i = 0; i < buffer.length; i++) buffer[i] = cdc.txFIFO.pull();
+  outPackets.push([nowNs(), buffer.length]);
+  if (outPackets.length > 8192) outPackets.splice(0, 4096);
   pendingRead = null;
   rp.usbCtrl.endpointReadDone(cdc.outEndpoint, buffer);
 }
@@ -802,6 +805,8 @@ async function handle(msg) {
       }
       return { t: nowNs(), held_packets: heldIn.length };
     }
+    case 'out_packets':
+      return { log: outPackets.filter(([t]) => t >= (msg.since || 0)) };
     case 'usb_packet':
       usbPacket = Math.max(1, msg.size | 0);
       return { t: nowNs(), size: usbPacket };

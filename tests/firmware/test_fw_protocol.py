@@ -118,6 +118,7 @@ def test_payload_codecs_round_trip() -> None:
 
 PROTO_VIPER_PROBE = r"""
 import random
+import byteops as B
 import protocol as P
 import proto_viper as V
 random.seed(3)
@@ -125,23 +126,40 @@ bad = 0
 for trial in range(300):
     n = random.randint(0, 300)
     data = bytearray(random.getrandbits(8) if random.random() < 0.9 else 0 for _ in range(n))
-    if P._crc16_n_py(data, 0, n) != P.crc16_n(data, 0, n) or P.crc16(data) != P.crc16_n(data, 0, n):
+    if B._crc16_n_py(data, 0, n) != P.crc16_n(data, 0, n) or P.crc16(data) != P.crc16_n(data, 0, n):
         bad += 1
     enc = bytearray(P.cobs_encode(bytes(data)))
     if random.random() < 0.2 and enc:
         enc[random.randrange(len(enc))] = random.getrandbits(8)
     a = bytearray(enc); b = bytearray(enc)
-    ra = P._cobs_decode_inplace_py(a, len(a)); rb = V.cobs_decode_inplace(b, len(b))
+    ra = B._cobs_decode_inplace_py(a, len(a)); rb = V.cobs_decode_inplace(b, len(b))
     if ra != rb or (ra >= 0 and a[:ra] != b[:rb]):
+        bad += 1
+    w1 = bytearray(n + n // 254 + 4); w2 = bytearray(len(w1))
+    k1 = B._cobs_encode_into_py(w1, data, n); k2 = V.cobs_encode_into(w2, data, n)
+    if k1 != k2 or w1 != w2 or bytes(w1[1:k1 - 1]) != P.cobs_encode(bytes(data)):
         bad += 1
     x = random.getrandbits(8)
     d1 = bytearray(n); d2 = bytearray(n)
-    P._xor_copy_py(d1, data, n, x); V.xor_copy(d2, data, n, x)
+    B._xor_copy_py(d1, data, n, x); V.xor_copy(d2, data, n, x)
     e1 = bytearray(n + 5); e2 = bytearray(n + 5)
-    P._copy_py(e1, 3, data, 0, n); V.copy(e2, 3, data, 0, n)
+    B._copy_py(e1, 3, data, 0, n); V.copy(e2, 3, data, 0, n)
     if d1 != d2 or e1 != e2:
         bad += 1
-print("native", P.copy is V.copy, "bad", bad)
+    m = random.randint(0, n)
+    z1 = bytearray(n + 2); z2 = bytearray(n + 2)
+    c1 = B._copy_until_zero_py(z1, 1, data, 0, m); c2 = V.copy_until_zero(z2, 1, data, 0, m)
+    z = bytes(data[:m]).find(b"\x00")
+    if c1 != c2 or z1 != z2 or c1 != (m if z < 0 else z + 1):
+        bad += 1
+    size = 37; head = random.randrange(size); k = min(n, size)
+    r1 = bytearray(size); r2 = bytearray(size)
+    B._ring_put_py(r1, size, head, data, k); V.ring_put(r2, size, head, data, k)
+    g1 = bytearray(k); g2 = bytearray(k)
+    B._ring_get_py(g1, r1, size, head, k); V.ring_get(g2, r2, size, head, k)
+    if r1 != r2 or g1 != g2 or bytes(g1) != bytes(data[:k]):
+        bad += 1
+print("native", P.copy is V.copy and P.cobs_encode_into is V.cobs_encode_into, "bad", bad)
 """
 
 

@@ -29,6 +29,7 @@ from keezbord.host.errors import UsageError
 # What goes onto the Pico; fakes.py and unix_main.py are for tests on a PC.
 FIRMWARE_FILES = (
     "protocol.py",
+    "byteops.py",
     "proto_viper.py",
     "scan.py",
     "debounce.py",
