@@ -53,7 +53,10 @@ class App:
         self.cfg = cfg
         self.scanner = scanner
         self.debouncer = Debouncer(scanner.chips, cfg["debounce"])
+        scanner.stable = self.debouncer.stable  # the scanner compares each read with it
         self.link = Link(stream)
+        # usb_cdc sends from its transfer callbacks; a PollStream needs a pass each step
+        self.flush_needed = getattr(stream, "needs_flush", True)
         self.strip = strip
         self.clock = clock
         self.gate = WatchdogGate(wdt)
@@ -101,15 +104,16 @@ class App:
     def step(self):
         clock = self.clock
         now = clock.ms()
-        self._scan_if_due(now)
+        scanned = self._scan_if_due(now)
         link = self.link
         while link.poll(now):
             self._handle(now)
             # Frames queued back to back never hold a scan up: one frame, then the scan
             # if it is due, then the next frame.
             now = clock.ms()
-            self._scan_if_due(now)
-        link.flush()
+            scanned = self._scan_if_due(now) or scanned
+        if self.flush_needed:
+            link.flush()
         if clock.diff(now, self.next_heartbeat) >= 0:
             # With no host talking, beat faster: a host that opens the port waits for
             # the firmware's first frame before it sends anything.
@@ -118,17 +122,19 @@ class App:
             )
             self._send_heartbeat(now)
         self._leds(now)
-        self.gate.check(self.scanner.scans, link.polls)
+        if scanned:  # the gate wants a new scan: no need to ask in between
+            self.gate.check(self.scanner.scans, link.polls)
 
     def _scan_if_due(self, now):
         clock = self.clock
         if clock.diff(now, self.next_scan) < 0:
-            return
+            return False
         self._scan(now)
         self.next_scan = clock.add(self.next_scan, self.period_ms)
         if clock.diff(now, self.next_scan) >= self.period_ms:
             self.overruns += 1  # fell behind: skip, don't burst
             self.next_scan = clock.add(now, self.period_ms)
+        return True
 
     def _scan(self, now):
         sc = self.scanner
@@ -148,6 +154,9 @@ class App:
             # A host may have asked for a snapshot before the chain was trusted (it
             # greets at our first heartbeat): tell it the real state now.
             self._send_snapshot(now)
+            return
+        if sc.same and db.quiet >= db.samples:
+            db.quiet += 1  # nothing moved, nothing moving: the history is all `stable`
             return
         n = db.step(sc.sample)
         if n:
@@ -274,7 +283,7 @@ class App:
         j = first * 3
         n = min(end - 5, len(self.rgb) - j)
         if n > 0:
-            P.copy(self.rgb, j, buf, 5, n)  # type: ignore[arg-type]  # viper ptr8
+            P.copy(self.rgb, j, buf, 5, n)
 
     def _set_patterns(self, buf, first, end):
         pats = self.pats
@@ -319,7 +328,7 @@ class App:
         P.put_u16(body, 7, sc.n_bits)
         body[9] = 1 if sc.chain_ok else 0
         n = len(self.debouncer.stable)
-        P.copy(body, 10, self.debouncer.stable, 0, n)  # type: ignore[arg-type]  # viper
+        P.copy(body, 10, self.debouncer.stable, 0, n)
         lk.finish(P.MSG_SNAPSHOT, 7 + n)
 
     def snapshot_payload(self, now):

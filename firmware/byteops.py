@@ -122,7 +122,7 @@ try:  # native code on MicroPython, the Python above elsewhere
     _CRC_ARRAY = array("H", _CRC_TABLE)
 
     def crc16_n(buf, start, end):
-        return _V.crc16_n(buf, start, end, _CRC_ARRAY)  # type: ignore[arg-type]  # viper ptr16
+        return _V.crc16_n(buf, start, end, _CRC_ARRAY)
 
     cobs_decode_inplace = _V.cobs_decode_inplace
     copy = _V.copy

@@ -298,6 +298,9 @@ class ListStream:
     def flush(self):
         return True
 
+    def pending(self):
+        return self.pos < len(self.incoming)
+
 
 class PreloadedStream:
     """A stream that allocates nothing: one preallocated buffer, `load`ed with what the
@@ -334,3 +337,6 @@ class PreloadedStream:
 
     def flush(self):
         return True
+
+    def pending(self):
+        return self.pos < self.n

@@ -4,8 +4,8 @@
 # `stream` has read_into(buf, pos, n) -> count (non-blocking: the bytes waiting, at most
 # n, stopping after a 00 byte; 0 when nothing is waiting), write(buf, n) -> bool (False
 # if the n bytes could not be queued whole: the frame is dropped, never waited for),
-# flush() (send what is queued, as far as the port takes it now) and max_read (bytes per
-# poll). On the Pico it is usb_cdc.UsbCdc (bulk reads from USB packet buffers) or, as a
+# flush() (send what is queued, as far as the port takes it now), pending() (bytes are
+# waiting) and max_read (bytes per poll). On the Pico it is usb_cdc.UsbCdc (bulk reads from USB packet buffers) or, as a
 # fallback, stream.PollStream on the built-in CDC; under tests a pty or a list.
 
 import protocol as P
@@ -40,6 +40,8 @@ class Link:
         self.reader (type self.msg_type(), payload self.reader.buf[3:self.reader.end]).
         Call again until False."""
         self.polls += 1
+        if not self.stream.pending():
+            return False
         reader = self.reader
         if not reader.read_from(self.stream, self.max_read):
             return False

@@ -190,7 +190,7 @@ class FrameReader:
         if n == 0:
             return False
         buf = self.buf
-        m = cobs_decode_inplace(buf, n)  # type: ignore[arg-type]  # viper ptr8
+        m = cobs_decode_inplace(buf, n)
         if m < 5 or crc16_n(buf, 0, m - 2) != (buf[m - 2] << 8) | buf[m - 1]:
             self.frames_bad += 1
             return False

@@ -14,7 +14,29 @@
 # the chain must read right RECOVER_SCANS times in a row before samples count again (a
 # floating input can pass one check by chance, not four).
 
-from protocol import xor_copy
+
+def _check_sample_py(buf, n, chips, sig, tail, invert, sample, stable):
+    for j in range(chips if sig < 0 else chips + 1, n):
+        if buf[j] != tail:
+            for k in range(n):
+                if buf[k]:
+                    return FAULT_TAIL
+            return FAULT_OPEN
+    if sig >= 0 and buf[chips] != sig:
+        return FAULT_SIGNATURE
+    same = True
+    for i in range(chips):
+        v = buf[i] ^ invert
+        sample[i] = v
+        if v != stable[i]:
+            same = False
+    return 0 if same else 4
+
+
+try:
+    from scan_viper import check_sample
+except ImportError:  # CPython (tests)
+    check_sample = _check_sample_py
 
 SPI_POLARITY = 0  # SPI mode 0: the 74HC165 shifts on the rising edge of CP, and mode 0
 SPI_PHASE = 0  # samples on that same edge, so the bit before the shift is read
@@ -44,6 +66,10 @@ class ChainScanner:
         self.sig_bytes = 0 if signature is None else 1
         self.buf = bytearray(chips + self.sig_bytes + tail_bytes)
         self.sample = bytearray(chips)
+        self.stable = bytearray(chips)  # the app puts the debouncer's state here
+        self.same = True
+        self.n_buf = len(self.buf)
+        self.sig = -1 if signature is None else signature
         self.tail = 0xFF if tail_level else 0x00
         self.invert = 0xFF if active_low else 0x00
         self.scans = 0
@@ -53,29 +79,32 @@ class ChainScanner:
         self.good_run = 0
 
     def check(self):
-        """The verdict on self.buf (a FAULT_* code); allocation-free."""
-        buf = self.buf
-        n = len(buf)
-        chips = self.chips
-        tail = self.tail
-        for j in range(chips + self.sig_bytes, n):
-            if buf[j] != tail:
-                for k in range(n):
-                    if buf[k]:
-                        return FAULT_TAIL
-                return FAULT_OPEN
-        if self.sig_bytes and buf[chips] != self.signature:
-            return FAULT_SIGNATURE
-        return FAULT_NONE
+        """The verdict on self.buf (a FAULT_* code); allocation-free. A good read is also
+        inverted into self.sample (1 = closed) and compared with self.stable (self.same)."""
+        r = check_sample(
+            self.buf,
+            self.n_buf,
+            self.chips,
+            self.sig,
+            self.tail,
+            self.invert,
+            self.sample,
+            self.stable,
+        )
+        if r == 4:
+            self.same = False
+            return FAULT_NONE
+        self.same = True
+        return r
 
     def scan(self):
         """Read the chain once into self.sample; False if the sample is not to be trusted
-        (a fault now, or too soon after one)."""
+        (a fault now, or too soon after one). self.same says whether it equals
+        self.stable (the debounced state the app shares with the scanner)."""
         latch = self.latch
         latch.value(0)  # /PL low: load the parallel inputs
         latch.value(1)  # high again: shift mode
-        buf = self.buf
-        self.spi.readinto(buf)
+        self.spi.readinto(self.buf)
         self.scans += 1
         fault = self.check()
         self.fault = fault
@@ -89,5 +118,4 @@ class ChainScanner:
             if self.good_run < RECOVER_SCANS:
                 return False
             self.chain_ok = True
-        xor_copy(self.sample, buf, self.chips, self.invert)  # type: ignore[arg-type]  # viper ptr8
         return True

@@ -81,7 +81,7 @@ class PollStream:
             self.flush()
             if n > OUT_SIZE - self.out_count:
                 return False
-        ring_put(self.out, OUT_SIZE, self.out_head, buf, n)  # type: ignore[arg-type]  # viper
+        ring_put(self.out, OUT_SIZE, self.out_head, buf, n)
         h = self.out_head + n
         self.out_head = h - OUT_SIZE if h >= OUT_SIZE else h
         self.out_count += n

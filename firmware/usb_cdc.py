@@ -70,6 +70,7 @@ class UsbCdc:
         self.rx_packets = 0
         self.tx_packets = 0
         self.max_read = 2048  # bytes per link poll: whole frames (viper copies)
+        self.needs_flush = False  # the ring drains from the transfer callbacks
         self._open_cb = self.on_open
         self._reset_cb = self.on_reset
         self._control_cb = self.on_control
@@ -168,7 +169,7 @@ class UsbCdc:
             n = PKT
         pkt = self.tx_pkt[n]
         if n:
-            ring_get(pkt, self.tx, TX_SIZE, self.tx_tail, n)  # type: ignore[arg-type]  # viper
+            ring_get(pkt, self.tx, TX_SIZE, self.tx_tail, n)
         self.tx_zlp = n == PKT
         self.tx_inflight = n
         try:
@@ -196,7 +197,7 @@ class UsbCdc:
             m = n - k
             if m > left:
                 m = left
-            c = copy_until_zero(buf, pos + k, self.rx[slot], p, m)  # type: ignore[arg-type]
+            c = copy_until_zero(buf, pos + k, self.rx[slot], p, m)
             k += c
             if c == left:
                 self.rx_pos = 0
@@ -216,7 +217,7 @@ class UsbCdc:
         """Queue buf[:n] whole, or nothing (False) if the ring cannot take it all."""
         if not self.configured or n > TX_SIZE - self.tx_count:
             return False
-        ring_put(self.tx, TX_SIZE, self.tx_head, buf, n)  # type: ignore[arg-type]  # viper
+        ring_put(self.tx, TX_SIZE, self.tx_head, buf, n)
         h = self.tx_head + n
         self.tx_head = h - TX_SIZE if h >= TX_SIZE else h
         self.tx_count += n
@@ -228,16 +229,16 @@ class UsbCdc:
         return True  # the ring drains from the transfer callbacks
 
     def wait(self, timeout_ms):
-        """Sleep until bytes arrive or timeout_ms passes; True if bytes are waiting."""
-        if self.rx_get != self.rx_put:
-            return True
-        end = time.ticks_add(time.ticks_ms(), timeout_ms)
-        idle = machine.idle
-        while time.ticks_diff(end, time.ticks_ms()) > 0:
-            idle()  # WFE until an interrupt (USB, timer) or 1 ms; callbacks run after
-            if self.rx_get != self.rx_put:
-                return True
-        return False
+        """Sleep until bytes arrive or timeout_ms passes; True if bytes are waiting. In
+        1 ms sleeps: MicroPython's sleep runs the transfer callbacks and idles the CPU in
+        C between wake-ups (a Python loop around machine.idle() cost more than a scan)."""
+        sleep = time.sleep_ms
+        while self.rx_get == self.rx_put:
+            if timeout_ms <= 0:
+                return False
+            sleep(1)
+            timeout_ms -= 1
+        return True
 
 
 def start():

@@ -32,6 +32,7 @@ FIRMWARE_FILES = (
     "byteops.py",
     "proto_viper.py",
     "scan.py",
+    "scan_viper.py",
     "debounce.py",
     "leds.py",
     "leds_viper.py",
