@@ -5,8 +5,9 @@
 # n, stopping after a 00 byte; 0 when nothing is waiting), write(buf, n) -> bool (False
 # if the n bytes could not be queued whole: the frame is dropped, never waited for),
 # flush() (send what is queued, as far as the port takes it now), pending() (bytes are
-# waiting) and max_read (bytes per poll). On the Pico it is usb_cdc.UsbCdc (bulk reads from USB packet buffers) or, as a
-# fallback, stream.PollStream on the built-in CDC; under tests a pty or a list.
+# waiting) and max_read (bytes per poll). On the Pico it is usb_cdc.UsbCdc (bulk reads
+# from USB packet buffers) or, as a fallback, stream.PollStream on the built-in CDC;
+# under tests a pty or a list.
 
 import protocol as P
 

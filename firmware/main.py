@@ -40,7 +40,8 @@ class PicoClock:
 def build(cfg):
     """The app and its strip on the real hardware (no watchdog yet)."""
     from app import App
-    from scan import SPI_PHASE, SPI_POLARITY, ChainScanner
+    from chain_dma import make_scanner
+    from scan import SPI_PHASE, SPI_POLARITY
     from ws2812 import PioStrip
 
     # MISO pulled down explicitly, before the SPI takes the pin (its function changes,
@@ -58,15 +59,7 @@ def build(cfg):
         miso=machine.Pin(cfg["miso_pin"]),
     )
     latch = machine.Pin(cfg["latch_pin"], machine.Pin.OUT, value=1)
-    scanner = ChainScanner(
-        spi,
-        latch,
-        cfg["chips"],
-        cfg["tail_bytes"],
-        cfg["tail_level"],
-        cfg["active_low"],
-        cfg["signature"],
-    )
+    scanner = make_scanner(cfg, spi, latch)  # DMA reads (chain_dma.py), else blocking
     strip = PioStrip(cfg["led_pin"], cfg["leds"])
     stream = usb_stream()
     return App(cfg, scanner, stream, strip, PicoClock()), stream, strip

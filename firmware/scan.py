@@ -105,6 +105,10 @@ class ChainScanner:
         latch.value(0)  # /PL low: load the parallel inputs
         latch.value(1)  # high again: shift mode
         self.spi.readinto(self.buf)
+        return self.take()
+
+    def take(self):
+        """Judge the read now in self.buf (scan() above; chain_dma.py on the Pico)."""
         self.scans += 1
         fault = self.check()
         self.fault = fault

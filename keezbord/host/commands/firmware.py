@@ -33,6 +33,8 @@ FIRMWARE_FILES = (
     "proto_viper.py",
     "scan.py",
     "scan_viper.py",
+    "chain_dma.py",
+    "chain_dma_viper.py",
     "debounce.py",
     "leds.py",
     "leds_viper.py",
