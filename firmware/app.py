@@ -22,6 +22,9 @@ except ImportError:  # run from the source tree (tests, the unix port)
 ANIM_MS = 20  # pattern levels are re-evaluated at most this often (50 Hz)
 ANNOUNCE_MS = 200  # heartbeat period while no host talks
 MAX_CHANGES = 400  # CHANGES entries per frame (4 + 2 * 400 bytes fits a frame)
+# Host frames handled per step: then the LEDs get their turn, so a host that floods the
+# port still sees its latest colours drawn (the rest wait in the USB buffers, not lost).
+FRAMES_PER_STEP = 4
 
 
 class WatchdogGate:
@@ -106,8 +109,10 @@ class App:
         now = clock.ms()
         scanned = self._scan_if_due(now)
         link = self.link
-        while link.poll(now):
+        frames = 0
+        while frames < FRAMES_PER_STEP and link.poll(now):
             self._handle(now)
+            frames += 1
             # Frames queued back to back never hold a scan up: one frame, then the scan
             # if it is due, then the next frame.
             now = clock.ms()
@@ -121,6 +126,9 @@ class App:
                 now, min(self.heartbeat_ms, ANNOUNCE_MS) if self.link_lost else self.heartbeat_ms
             )
             self._send_heartbeat(now)
+        if frames:  # the LED frame to draw may take a while: scan first if it is time
+            now = clock.ms()
+            scanned = self._scan_if_due(now) or scanned
         self._leds(now)
         if scanned:  # the gate wants a new scan: no need to ask in between
             self.gate.check(self.scanner.scans, link.polls)

@@ -59,17 +59,6 @@ def _xor_copy_py(dst, src, n, x):
         dst[i] = src[i] ^ x
 
 
-def _copy_until_zero_py(dst, doff, src, soff, n):
-    i = 0
-    while i < n:
-        b = src[soff + i]
-        dst[doff + i] = b
-        i += 1
-        if b == 0:
-            break
-    return i
-
-
 def _ring_put_py(ring, size, head, src, n):
     j = head
     for i in range(n):
@@ -114,6 +103,30 @@ def _cobs_encode_into_py(out, body, n):
     return k + 1
 
 
+def _read_slots_py(dst, dpos, n, slots, lens, st, mask):
+    get, put, pos = st[0], st[1], st[2]
+    k = 0
+    done = False
+    while k < n and get != put and not done:
+        i = get & mask
+        src = slots[i]
+        ln = lens[i]
+        while pos < ln and k < n:
+            b = src[pos]
+            pos += 1
+            dst[dpos + k] = b
+            k += 1
+            if b == 0:
+                done = True
+                break
+        if pos >= ln:
+            pos = 0
+            get += 1
+    st[0] = get
+    st[2] = pos
+    return k
+
+
 try:  # native code on MicroPython, the Python above elsewhere
     from array import array
 
@@ -127,16 +140,16 @@ try:  # native code on MicroPython, the Python above elsewhere
     cobs_decode_inplace = _V.cobs_decode_inplace
     copy = _V.copy
     xor_copy = _V.xor_copy
-    copy_until_zero = _V.copy_until_zero
     ring_put = _V.ring_put
     ring_get = _V.ring_get
     cobs_encode_into = _V.cobs_encode_into
+    read_slots = _V.read_slots
 except ImportError:
     crc16_n = _crc16_n_py
     cobs_decode_inplace = _cobs_decode_inplace_py
     copy = _copy_py
     xor_copy = _xor_copy_py
-    copy_until_zero = _copy_until_zero_py
     ring_put = _ring_put_py
     ring_get = _ring_get_py
     cobs_encode_into = _cobs_encode_into_py
+    read_slots = _read_slots_py

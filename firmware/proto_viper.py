@@ -56,19 +56,6 @@ def xor_copy(dst: ptr8, src: ptr8, n: int, x: int):
 
 
 @micropython.viper
-def copy_until_zero(dst: ptr8, doff: int, src: ptr8, soff: int, n: int) -> int:
-    # Copy at most n bytes, stopping after the first 00 (a frame's end); the count copied.
-    i = 0
-    while i < n:
-        b = src[soff + i]
-        dst[doff + i] = b
-        i += 1
-        if b == 0:
-            break
-    return i
-
-
-@micropython.viper
 def ring_put(ring: ptr8, size: int, head: int, src: ptr8, n: int):
     # src[:n] into the ring from index head, wrapping at size.
     i = 0
@@ -122,3 +109,33 @@ def cobs_encode_into(out: ptr8, body: ptr8, n: int) -> int:
     out[code_at] = code
     out[k] = 0
     return k + 1
+
+
+@micropython.viper
+def read_slots(dst: ptr8, dpos: int, n: int, slots, lens: ptr8, st: ptr32, mask: int) -> int:
+    # Copy at most n received bytes from packet slots (a list of buffers, slot i holding
+    # lens[i] bytes) into dst[dpos:], stopping after a 00. st = [slots consumed, slots
+    # filled, read position in the current slot], updated here; the count copied.
+    get = st[0]
+    put = st[1]
+    pos = st[2]
+    k = 0
+    done = 0
+    while k < n and get != put and not done:
+        i = get & mask
+        src = ptr8(slots[i])
+        ln = lens[i]
+        while pos < ln and k < n:
+            b = src[pos]
+            pos += 1
+            dst[dpos + k] = b
+            k += 1
+            if b == 0:
+                done = 1
+                break
+        if pos >= ln:
+            pos = 0
+            get += 1
+    st[0] = get
+    st[2] = pos
+    return k

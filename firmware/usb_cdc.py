@@ -28,12 +28,14 @@
 # bound methods made once.
 
 import time
+from array import array
 
 import machine
-from protocol import copy_until_zero, ring_get, ring_put
+from protocol import read_slots, ring_get, ring_put
 
 PKT = 64  # full-speed bulk max packet size
 RX_SLOTS = 16  # 1 KB of received packets: a whole LED message of the largest board
+RX_MASK = RX_SLOTS - 1  # (a power of two)
 TX_SIZE = 2048  # bytes the host may be behind before frames are dropped
 EP_OUT = 0x02  # the built-in CDC's endpoints (tusb_config.h: USBD_CDC_EP_OUT/IN)
 EP_IN = 0x82
@@ -52,9 +54,9 @@ class UsbCdc:
         self.usbd = usbd
         self.rx = [bytearray(PKT) for _ in range(RX_SLOTS)]
         self.rx_len = bytearray(RX_SLOTS)
-        self.rx_put = 0  # slots filled (the callback counts up)
-        self.rx_get = 0  # slots consumed (the app counts up)
-        self.rx_pos = 0  # read position in slot rx_get
+        # [slots consumed (the app counts up), slots filled (the callback counts up),
+        # read position in the slot being read]: one word array the viper reader updates
+        self.rx_st = array("i", [0, 0, 0])
         self.rx_armed = False
         self.tx = bytearray(TX_SIZE)
         self.tx_head = 0  # next byte to write (the app)
@@ -127,8 +129,9 @@ class UsbCdc:
         if ep == EP_OUT:
             self.rx_armed = False
             if result == 0 and n > 0:
-                self.rx_len[self.rx_put % RX_SLOTS] = n
-                self.rx_put += 1
+                st = self.rx_st
+                self.rx_len[st[1] & RX_MASK] = n
+                st[1] += 1
                 self.rx_packets += 1
             self._arm_rx()
         elif ep == EP_IN:
@@ -144,11 +147,12 @@ class UsbCdc:
     # -- transfers -------------------------------------------------------------------
 
     def _arm_rx(self):
-        if self.rx_armed or not self.configured or self.rx_put - self.rx_get >= RX_SLOTS:
+        st = self.rx_st
+        if self.rx_armed or not self.configured or st[1] - st[0] >= RX_SLOTS:
             return
         self.rx_armed = True
         try:
-            if not self.usbd.submit_xfer(EP_OUT, self.rx[self.rx_put % RX_SLOTS]):
+            if not self.usbd.submit_xfer(EP_OUT, self.rx[st[1] & RX_MASK]):
                 self.rx_armed = False
         except OSError:
             self.rx_armed = False
@@ -189,29 +193,16 @@ class UsbCdc:
 
     def read_into(self, buf, pos, n):
         """Up to n received bytes into buf[pos:], stopping after a 00; the count."""
-        k = 0
-        while k < n and self.rx_get != self.rx_put:
-            slot = self.rx_get % RX_SLOTS
-            p = self.rx_pos
-            left = self.rx_len[slot] - p
-            m = n - k
-            if m > left:
-                m = left
-            c = copy_until_zero(buf, pos + k, self.rx[slot], p, m)
-            k += c
-            if c == left:
-                self.rx_pos = 0
-                self.rx_get += 1  # the slot is free again
-                if not self.rx_armed:
-                    self._arm_rx()
-            else:
-                self.rx_pos = p + c
-            if buf[pos + k - 1] == 0:
-                break
+        st = self.rx_st
+        got = st[0]
+        k = read_slots(buf, pos, n, self.rx, self.rx_len, st, RX_MASK)
+        if st[0] != got and not self.rx_armed:
+            self._arm_rx()  # slots are free again: take the host's next packet
         return k
 
     def pending(self):
-        return self.rx_get != self.rx_put
+        st = self.rx_st
+        return st[0] != st[1]
 
     def write(self, buf, n):
         """Queue buf[:n] whole, or nothing (False) if the ring cannot take it all."""
@@ -233,7 +224,8 @@ class UsbCdc:
         1 ms sleeps: MicroPython's sleep runs the transfer callbacks and idles the CPU in
         C between wake-ups (a Python loop around machine.idle() cost more than a scan)."""
         sleep = time.sleep_ms
-        while self.rx_get == self.rx_put:
+        st = self.rx_st
+        while st[0] == st[1]:
             if timeout_ms <= 0:
                 return False
             sleep(1)

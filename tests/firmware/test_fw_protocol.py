@@ -118,6 +118,7 @@ def test_payload_codecs_round_trip() -> None:
 
 PROTO_VIPER_PROBE = r"""
 import random
+from array import array
 import byteops as B
 import protocol as P
 import proto_viper as V
@@ -146,11 +147,17 @@ for trial in range(300):
     B._copy_py(e1, 3, data, 0, n); V.copy(e2, 3, data, 0, n)
     if d1 != d2 or e1 != e2:
         bad += 1
-    m = random.randint(0, n)
-    z1 = bytearray(n + 2); z2 = bytearray(n + 2)
-    c1 = B._copy_until_zero_py(z1, 1, data, 0, m); c2 = V.copy_until_zero(z2, 1, data, 0, m)
-    z = bytes(data[:m]).find(b"\x00")
-    if c1 != c2 or z1 != z2 or c1 != (m if z < 0 else z + 1):
+    slots = [bytearray(7) for _ in range(4)]; lens = bytearray(4); put = 0; k = 0
+    while k < n and put < 4:
+        m = min(n - k, random.randint(1, 7))
+        slots[put][:m] = data[k:k + m]; lens[put] = m; put += 1; k += m
+    cap = random.randint(1, n + 2)
+    s1 = array("i", [0, put, 0]); s2 = array("i", [0, put, 0])
+    z1 = bytearray(cap + 3); z2 = bytearray(cap + 3)
+    c1 = B._read_slots_py(z1, 2, cap, slots, lens, s1, 3)
+    c2 = V.read_slots(z2, 2, cap, slots, lens, s2, 3)
+    z = bytes(data[:k]).find(b"\x00")
+    if c1 != c2 or z1 != z2 or s1 != s2 or c1 != min(cap, k if z < 0 else z + 1):
         bad += 1
     size = 37; head = random.randrange(size); k = min(n, size)
     r1 = bytearray(size); r2 = bytearray(size)
