@@ -14,6 +14,11 @@ from leds import link_lost_into, link_lost_phase, render_into
 from link import Link
 from scan import FAULT_TEXT
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import Clock, Stream, Strip, TestChain, Watchdog
+    from scan import ChainScanner
+
 try:
     # Written by `keezbord firmware install` from the package's version (pyproject.toml).
     from version import VERSION  # type: ignore[import-not-found]
@@ -33,7 +38,7 @@ class WatchdogGate:
     last feed. A silent host is not a fault (the LEDs show "link lost" instead), but a
     loop wedged in a scan or a blocked write lets the watchdog reset the Pico."""
 
-    def __init__(self, wdt):
+    def __init__(self, wdt: "Watchdog | None") -> None:
         self.wdt = wdt
         self.last_scans = 0
         self.last_polls = 0
@@ -52,7 +57,16 @@ class WatchdogGate:
 
 
 class App:
-    def __init__(self, cfg, scanner, stream, strip, clock, wdt=None, test_chain=None):
+    def __init__(
+        self,
+        cfg: dict,
+        scanner: "ChainScanner",
+        stream: "Stream",
+        strip: "Strip",
+        clock: "Clock",
+        wdt: "Watchdog | None" = None,
+        test_chain: "TestChain | None" = None,
+    ) -> None:
         self.cfg = cfg
         self.scanner = scanner
         self.debouncer = Debouncer(scanner.chips, cfg["debounce"])
@@ -65,7 +79,7 @@ class App:
         self.gate = WatchdogGate(wdt)
         # A FakeChain under tests; None on a real board, where TEST_* commands are refused.
         self.test_chain = test_chain
-        self.config_problems = []  # board.json values replaced by defaults (main.py)
+        self.config_problems: "list[str]" = []  # board.json values replaced by defaults (main.py)
         n = cfg["leds"]
         self.n_leds = n
         self.brightness = cfg["brightness"]
@@ -98,40 +112,56 @@ class App:
         self.last_fault = 0
         self.counters = [0] * len(P.HEARTBEAT_FIELDS)
 
-    def start_watchdog(self, wdt):
+    def start_watchdog(self, wdt: "Watchdog") -> None:
         """Arm the watchdog: the last step of booting, once everything is built."""
         self.gate.wdt = wdt
 
     # -- the loop --------------------------------------------------------------------
 
+    # MicroPython allocates a function's frame on the heap, and frees it after, on every
+    # call when its locals and stack need more than 11 words (py/objfun.c,
+    # VM_MAX_STATE_ON_STACK): the functions run every step are kept small for that
+    # (one more local in step() cost 12 % of the CPU at 500 scans a second).
+
     def step(self):
         clock = self.clock
         now = clock.ms()
         scanned = self._scan_if_due(now)
-        link = self.link
-        frames = 0
-        while frames < FRAMES_PER_STEP and link.poll(now):
-            self._handle(now)
-            frames += 1
-            # Frames queued back to back never hold a scan up: one frame, then the scan
-            # if it is due, then the next frame.
-            now = clock.ms()
-            scanned = self._scan_if_due(now) or scanned
+        if self._take_frames(now):
+            scanned = True
         if self.flush_needed:
-            link.flush()
+            self.link.flush()
         if clock.diff(now, self.next_heartbeat) >= 0:
-            # With no host talking, beat faster: a host that opens the port waits for
-            # the firmware's first frame before it sends anything.
-            self.next_heartbeat = clock.add(
-                now, min(self.heartbeat_ms, ANNOUNCE_MS) if self.link_lost else self.heartbeat_ms
-            )
-            self._send_heartbeat(now)
-        if frames:  # the LED frame to draw may take a while: scan first if it is time
-            now = clock.ms()
-            scanned = self._scan_if_due(now) or scanned
-        self._leds(now)
+            self._heartbeat_due(now)
+        self._leds(clock.ms())
         if scanned:  # the gate wants a new scan: no need to ask in between
-            self.gate.check(self.scanner.scans, link.polls)
+            self.gate.check(self.scanner.scans, self.link.polls)
+
+    def _take_frames(self, now):
+        """Handle what the host sent, at most FRAMES_PER_STEP frames, scanning between
+        them when a scan is due (queued frames never hold a scan up); True if it scanned."""
+        link = self.link
+        if not link.pending():  # the common case, without the call into poll()
+            link.polls += 1
+            return False
+        scanned = False
+        k = 0
+        while k < FRAMES_PER_STEP and link.poll(now):
+            self._handle(now)
+            now = self.clock.ms()
+            if self._scan_if_due(now):
+                scanned = True
+            k += 1
+        return scanned
+
+    def _heartbeat_due(self, now):
+        # With no host talking, beat faster: a host that opens the port waits for the
+        # firmware's first frame before it sends anything.
+        period = self.heartbeat_ms
+        if self.link_lost and period > ANNOUNCE_MS:
+            period = ANNOUNCE_MS
+        self.next_heartbeat = self.clock.add(now, period)
+        self._send_heartbeat(now)
 
     def _scan_if_due(self, now):
         clock = self.clock
@@ -185,43 +215,51 @@ class App:
     # -- the LEDs ----------------------------------------------------------------------
 
     def _leds(self, now):
-        clock = self.clock
         last = self.link.last_rx_ms
-        if last is None or clock.diff(now, last) > self.link_timeout_ms:
-            if not self.link_lost:
-                self.link_lost = True
-                self.lost_phase = -1
-            phase = link_lost_phase(now)
-            if phase != self.lost_phase and self._ready():
-                self.lost_phase = phase
-                self._write(link_lost_into(self.out, self.n_leds, phase))
+        if last is None or self.clock.diff(now, last) > self.link_timeout_ms:
+            self._link_lost(now)
             return
         if self.link_lost:
             self.link_lost = False
             self.dirty = True
-        if clock.diff(now, self.next_anim) >= 0:
-            self.next_anim = clock.add(now, ANIM_MS)
-            levels = self.levels
-            counts = self.pat_count
-            for pid in range(patterns.N_PATTERNS):
-                if counts[pid] and patterns.ANIMATED[pid]:
-                    v = patterns.level(pid, now)
-                    if v != levels[pid]:
-                        levels[pid] = v
-                        self.dirty = True
+        if self.clock.diff(now, self.next_anim) >= 0:
+            self._animate(now)
         if self.dirty and self._ready():
             self.dirty = False
-            self._write(
-                render_into(
-                    self.rgb,
-                    self.pats,
-                    self.levels,
-                    self.n_leds,
-                    self.brightness,
-                    self.max_ma,
-                    self.out,
-                )
+            self._draw()
+
+    def _link_lost(self, now):
+        if not self.link_lost:
+            self.link_lost = True
+            self.lost_phase = -1
+        phase = link_lost_phase(now)
+        if phase != self.lost_phase and self._ready():
+            self.lost_phase = phase
+            self._write(link_lost_into(self.out, self.n_leds, phase))
+
+    def _animate(self, now):
+        self.next_anim = self.clock.add(now, ANIM_MS)
+        levels = self.levels
+        counts = self.pat_count
+        for pid in range(patterns.N_PATTERNS):
+            if counts[pid] and patterns.ANIMATED[pid]:
+                v = patterns.level(pid, now)
+                if v != levels[pid]:
+                    levels[pid] = v
+                    self.dirty = True
+
+    def _draw(self):
+        self._write(
+            render_into(
+                self.rgb,
+                self.pats,
+                self.levels,
+                self.n_leds,
+                self.brightness,
+                self.max_ma,
+                self.out,
             )
+        )
 
     def _ready(self):
         return self.strip.ready()
@@ -399,6 +437,9 @@ def run(app, stream):
     clock = app.clock
     while not app.maintenance:
         app.step()
-        wait = clock.diff(app.next_scan, clock.ms())
-        if wait > 0:
-            stream.wait(wait)
+        # Step again only when a scan is due or bytes came in: a step for nothing costs
+        # as much as a quarter of a scan period.
+        while True:
+            wait = clock.diff(app.next_scan, clock.ms())
+            if wait <= 0 or stream.wait(wait):
+                break

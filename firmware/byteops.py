@@ -103,8 +103,9 @@ def _cobs_encode_into_py(out, body, n):
     return k + 1
 
 
-def _read_slots_py(dst, dpos, n, slots, lens, st, mask):
-    get, put, pos = st[0], st[1], st[2]
+def _read_slots_py(dst, dpos, n, rx):
+    slots, lens, st = rx[0], rx[1], rx[2]
+    get, put, pos, mask = st[0], st[1], st[2], st[3]
     k = 0
     done = False
     while k < n and get != put and not done:

@@ -11,13 +11,18 @@
 
 import protocol as P
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import Stream
+
 MAX_READ = 64  # bytes per poll for a stream that says nothing (see stream.max_read)
 
 
 class Link:
-    def __init__(self, stream):
+    def __init__(self, stream: "Stream") -> None:
         self.stream = stream
         self.max_read = getattr(stream, "max_read", MAX_READ)
+        self.pending = stream.pending  # bytes waiting? (bound once: called every step)
         self.reader = P.FrameReader()
         self.tx_body = bytearray(P.MAX_BODY + 2)
         self.tx_wire = bytearray(P.MAX_WIRE + 2)

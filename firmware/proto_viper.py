@@ -112,10 +112,15 @@ def cobs_encode_into(out: ptr8, body: ptr8, n: int) -> int:
 
 
 @micropython.viper
-def read_slots(dst: ptr8, dpos: int, n: int, slots, lens: ptr8, st: ptr32, mask: int) -> int:
-    # Copy at most n received bytes from packet slots (a list of buffers, slot i holding
-    # lens[i] bytes) into dst[dpos:], stopping after a 00. st = [slots consumed, slots
-    # filled, read position in the current slot], updated here; the count copied.
+def read_slots(dst: ptr8, dpos: int, n: int, rx) -> int:
+    # Copy at most n received bytes from packet slots into dst[dpos:], stopping after a
+    # 00; the count copied. rx = [slots (a list of buffers), lens (slot i holds lens[i]
+    # bytes), st]; st = [slots consumed, slots filled, read position in the current slot,
+    # slot index mask], updated here.
+    slots = rx[0]
+    lens = ptr8(rx[1])
+    st = ptr32(rx[2])
+    mask = st[3]
     get = st[0]
     put = st[1]
     pos = st[2]

@@ -132,6 +132,7 @@ class FrameReader:
 
     def __init__(self, size=MAX_WIRE):
         self.buf = bytearray(size)
+        self.size = size
         self.n = 0
         self.end = 0
         self.overflow = False
@@ -156,22 +157,21 @@ class FrameReader:
     def read_from(self, stream, max_bytes):
         """Take bytes from stream.read_into() (which stops after a 00) until a frame
         ends or max_bytes were read or nothing is waiting; True if a good frame is in."""
-        buf = self.buf
-        size = len(buf)
         while max_bytes > 0:
             n = self.n
-            room = size - n
+            room = self.size - n
             if room <= 0:  # too long for a frame: drop it, read on to the next 00
                 self.overflow = True
-                self.n = 0
-                n = 0
-                room = size
-            k = stream.read_into(buf, n, min(room, max_bytes))
+                self.n = n = 0
+                room = self.size
+            if room > max_bytes:
+                room = max_bytes
+            k = stream.read_into(self.buf, n, room)
             if k <= 0:
                 return False
             max_bytes -= k
             n += k
-            if buf[n - 1] == 0:
+            if self.buf[n - 1] == 0:
                 self.n = n - 1
                 if self.frame_done():
                     return True

@@ -15,14 +15,22 @@
 # floating input can pass one check by chance, not four).
 
 
-def _check_sample_py(buf, n, chips, sig, tail, invert, sample, stable):
-    for j in range(chips if sig < 0 else chips + 1, n):
+from array import array
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import ChainSpi, LatchPin
+
+
+def _check_sample_py(buf, p, sample, stable):
+    n, chips, sig, tail, invert = p[0], p[1], p[2], p[3], p[4]
+    for j in range(chips if sig > 255 else chips + 1, n):
         if buf[j] != tail:
             for k in range(n):
                 if buf[k]:
                     return FAULT_TAIL
             return FAULT_OPEN
-    if sig >= 0 and buf[chips] != sig:
+    if sig < 256 and buf[chips] != sig:
         return FAULT_SIGNATURE
     same = True
     for i in range(chips):
@@ -56,8 +64,15 @@ RECOVER_SCANS = 4
 
 class ChainScanner:
     def __init__(
-        self, spi, latch, chips, tail_bytes=1, tail_level=1, active_low=True, signature=None
-    ):
+        self,
+        spi: "ChainSpi",
+        latch: "LatchPin",
+        chips: int,
+        tail_bytes: int = 1,
+        tail_level: int = 1,
+        active_low: bool = True,
+        signature: "int | None" = None,
+    ) -> None:
         self.spi = spi
         self.latch = latch
         self.chips = chips
@@ -68,10 +83,14 @@ class ChainScanner:
         self.sample = bytearray(chips)
         self.stable = bytearray(chips)  # the app puts the debouncer's state here
         self.same = True
-        self.n_buf = len(self.buf)
-        self.sig = -1 if signature is None else signature
         self.tail = 0xFF if tail_level else 0x00
         self.invert = 0xFF if active_low else 0x00
+        # what check_sample needs, as one word array (a call with fewer arguments: see
+        # app.py on MicroPython's frame limit)
+        self.params = array(
+            "i",
+            [len(self.buf), chips, 256 if signature is None else signature, self.tail, self.invert],
+        )
         self.scans = 0
         self.chain_errors = 0
         self.chain_ok = False  # trusted only after RECOVER_SCANS good reads
@@ -81,16 +100,7 @@ class ChainScanner:
     def check(self):
         """The verdict on self.buf (a FAULT_* code); allocation-free. A good read is also
         inverted into self.sample (1 = closed) and compared with self.stable (self.same)."""
-        r = check_sample(
-            self.buf,
-            self.n_buf,
-            self.chips,
-            self.sig,
-            self.tail,
-            self.invert,
-            self.sample,
-            self.stable,
-        )
+        r = check_sample(self.buf, self.params, self.sample, self.stable)
         if r == 4:
             self.same = False
             return FAULT_NONE

@@ -9,12 +9,16 @@ import micropython
 
 
 @micropython.viper
-def check_sample(
-    buf: ptr8, n: int, chips: int, sig: int, tail: int, invert: int, sample: ptr8, stable: ptr8
-) -> int:
+def check_sample(buf: ptr8, p: ptr32, sample: ptr8, stable: ptr8) -> int:
+    # p = [len(buf), chips, signature (256: none), tail byte, inversion mask].
     # 1 open line, 2 tail, 3 signature (as scan.FAULT_*), else the sample is written:
-    # 0 if it equals `stable`, 4 if it differs. sig < 0: no signature chip.
-    first_tail = chips if sig < 0 else chips + 1
+    # 0 if it equals `stable`, 4 if it differs.
+    n = p[0]
+    chips = p[1]
+    sig = p[2]
+    tail = p[3]
+    invert = p[4]
+    first_tail = chips if sig > 255 else chips + 1
     j = first_tail
     while j < n:
         if buf[j] != tail:
@@ -25,7 +29,7 @@ def check_sample(
                 k += 1
             return 1
         j += 1
-    if sig >= 0 and buf[chips] != sig:
+    if sig < 256 and buf[chips] != sig:
         return 3
     same = 1
     i = 0

@@ -30,8 +30,11 @@
 import time
 from array import array
 
-import machine
 from protocol import read_slots, ring_get, ring_put
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import UsbDevice
 
 PKT = 64  # full-speed bulk max packet size
 RX_SLOTS = 16  # 1 KB of received packets: a whole LED message of the largest board
@@ -50,13 +53,14 @@ _cdc = None  # the running port (boot.py starts it, main.py picks it up)
 
 
 class UsbCdc:
-    def __init__(self, usbd):
+    def __init__(self, usbd: "UsbDevice") -> None:
         self.usbd = usbd
         self.rx = [bytearray(PKT) for _ in range(RX_SLOTS)]
         self.rx_len = bytearray(RX_SLOTS)
         # [slots consumed (the app counts up), slots filled (the callback counts up),
         # read position in the slot being read]: one word array the viper reader updates
-        self.rx_st = array("i", [0, 0, 0])
+        self.rx_st = array("i", [0, 0, 0, RX_MASK])
+        self.rx_args = [self.rx, self.rx_len, self.rx_st]  # for read_slots
         self.rx_armed = False
         self.tx = bytearray(TX_SIZE)
         self.tx_head = 0  # next byte to write (the app)
@@ -77,17 +81,6 @@ class UsbCdc:
         self._reset_cb = self.on_reset
         self._control_cb = self.on_control
         self._xfer_cb = self.on_xfer
-
-    def start(self):
-        usbd = self.usbd
-        builtin = usbd.BUILTIN_DEFAULT
-        desc_dev = bytes(builtin.desc_dev)
-        desc_cfg = bytes(builtin.desc_cfg)
-        usbd.builtin_driver = usbd.BUILTIN_NONE
-        usbd.config(
-            desc_dev, desc_cfg, None, self._open_cb, self._reset_cb, self._control_cb, self._xfer_cb
-        )
-        usbd.active(True)
 
     # -- callbacks from TinyUSB (through MicroPython's scheduler) -----------------------
 
@@ -135,14 +128,18 @@ class UsbCdc:
                 self.rx_packets += 1
             self._arm_rx()
         elif ep == EP_IN:
-            sent = self.tx_inflight
-            self.tx_inflight = -1
-            if result == 0 and sent > 0:
-                t = self.tx_tail + sent
-                self.tx_tail = t - TX_SIZE if t >= TX_SIZE else t
-                self.tx_count -= sent
-                self.tx_packets += 1
-            self._kick_tx()
+            self._sent(result)
+
+    def _sent(self, result):
+        # an IN transfer is done: its bytes leave the ring, the next packet goes
+        sent = self.tx_inflight
+        self.tx_inflight = -1
+        if result == 0 and sent > 0:
+            t = self.tx_tail + sent
+            self.tx_tail = t - TX_SIZE if t >= TX_SIZE else t
+            self.tx_count -= sent
+            self.tx_packets += 1
+        self._kick_tx()
 
     # -- transfers -------------------------------------------------------------------
 
@@ -193,10 +190,9 @@ class UsbCdc:
 
     def read_into(self, buf, pos, n):
         """Up to n received bytes into buf[pos:], stopping after a 00; the count."""
-        st = self.rx_st
-        got = st[0]
-        k = read_slots(buf, pos, n, self.rx, self.rx_len, st, RX_MASK)
-        if st[0] != got and not self.rx_armed:
+        got = self.rx_st[0]
+        k = read_slots(buf, pos, n, self.rx_args)
+        if self.rx_st[0] != got and not self.rx_armed:
             self._arm_rx()  # slots are free again: take the host's next packet
         return k
 
@@ -237,14 +233,26 @@ def start():
     """Take over the USB serial port (boot.py); the port, or None if this MicroPython
     cannot (then the built-in CDC stays and main.py reads stdin as before)."""
     global _cdc
+    import machine
+
     try:
         usbd = machine.USBDevice()
-    except (AttributeError, OSError, ValueError):
-        return None
-    cdc = UsbCdc(usbd)
-    try:
-        cdc.start()
-    except (OSError, ValueError, TypeError):
+        cdc = UsbCdc(usbd)
+        builtin = usbd.BUILTIN_DEFAULT  # MicroPython's own CDC descriptors, reused
+        # ...answered by us, not by TinyUSB's CDC (builtin_driver: machine_usb_device.c
+        # has it, the stubs do not)
+        usbd.builtin_driver = usbd.BUILTIN_NONE  # type: ignore[attr-defined]
+        usbd.config(
+            bytes(builtin.desc_dev),
+            bytes(builtin.desc_cfg),
+            None,  # no strings of our own: the built-in ones
+            cdc._open_cb,
+            cdc._reset_cb,
+            cdc._control_cb,
+            cdc._xfer_cb,
+        )
+        usbd.active(True)
+    except (AttributeError, OSError, ValueError, TypeError):
         return None
     _cdc = cdc
     return cdc

@@ -122,6 +122,8 @@ from array import array
 import byteops as B
 import protocol as P
 import proto_viper as V
+import scan as S
+import scan_viper as SV
 random.seed(3)
 bad = 0
 for trial in range(300):
@@ -152,10 +154,10 @@ for trial in range(300):
         m = min(n - k, random.randint(1, 7))
         slots[put][:m] = data[k:k + m]; lens[put] = m; put += 1; k += m
     cap = random.randint(1, n + 2)
-    s1 = array("i", [0, put, 0]); s2 = array("i", [0, put, 0])
+    s1 = array("i", [0, put, 0, 3]); s2 = array("i", [0, put, 0, 3])
     z1 = bytearray(cap + 3); z2 = bytearray(cap + 3)
-    c1 = B._read_slots_py(z1, 2, cap, slots, lens, s1, 3)
-    c2 = V.read_slots(z2, 2, cap, slots, lens, s2, 3)
+    c1 = B._read_slots_py(z1, 2, cap, [slots, lens, s1])
+    c2 = V.read_slots(z2, 2, cap, [slots, lens, s2])
     z = bytes(data[:k]).find(b"\x00")
     if c1 != c2 or z1 != z2 or s1 != s2 or c1 != min(cap, k if z < 0 else z + 1):
         bad += 1
@@ -166,7 +168,21 @@ for trial in range(300):
     B._ring_get_py(g1, r1, size, head, k); V.ring_get(g2, r2, size, head, k)
     if r1 != r2 or g1 != g2 or bytes(g1) != bytes(data[:k]):
         bad += 1
-print("native", P.copy is V.copy and P.cobs_encode_into is V.cobs_encode_into, "bad", bad)
+    chips = random.randint(1, 6); sig = random.choice([256, random.getrandbits(8)])
+    raw = bytearray(random.getrandbits(8) for _ in range(chips + 2))
+    if random.random() < 0.6:
+        raw[chips + (sig < 256):] = b"\xff" * (len(raw) - chips - (sig < 256))
+        if sig < 256 and random.random() < 0.7:
+            raw[chips] = sig
+    pp = array("i", [len(raw), chips, sig, 0xFF, 0xFF])
+    st = bytearray(raw[i] ^ 0xFF for i in range(chips))
+    if random.random() < 0.5:
+        st[random.randrange(chips)] ^= 1 << random.randrange(8)
+    o1 = bytearray(chips); o2 = bytearray(chips)
+    if S._check_sample_py(raw, pp, o1, st) != SV.check_sample(raw, pp, o2, st) or o1 != o2:
+        bad += 1
+native = P.copy is V.copy and P.cobs_encode_into is V.cobs_encode_into
+print("native", native and S.check_sample is SV.check_sample, "bad", bad)
 """
 
 

@@ -34,7 +34,7 @@ def pico(tmp_path: Path) -> Iterator[UnixPico]:
 def poll_until(link: SerialLink, cond: object, timeout: float = 20.0) -> None:
     end = time.monotonic() + timeout
     while not cond():  # type: ignore[operator]
-        assert time.monotonic() < end, link.health().to_dict()
+        assert time.monotonic() < end, str(link.health().to_dict())
         link.poll(0.02)
 
 
