@@ -87,25 +87,14 @@ class DmaChainScanner(ChainScanner):
 
 def make_scanner(cfg, spi, latch):
     """The DMA scanner, or the blocking one if no two DMA channels are free."""
+    chain = (
+        cfg["chips"],
+        cfg["tail_bytes"],
+        cfg["tail_level"],
+        cfg["active_low"],
+        cfg["signature"],
+    )
     try:
-        return DmaChainScanner(
-            spi,
-            cfg["spi_id"],
-            cfg["latch_pin"],
-            latch,
-            cfg["chips"],
-            cfg["tail_bytes"],
-            cfg["tail_level"],
-            cfg["active_low"],
-            cfg["signature"],
-        )
+        return DmaChainScanner(spi, cfg["spi_id"], cfg["latch_pin"], latch, *chain)
     except (OSError, ValueError, RuntimeError):
-        return ChainScanner(
-            spi,
-            latch,
-            cfg["chips"],
-            cfg["tail_bytes"],
-            cfg["tail_level"],
-            cfg["active_low"],
-            cfg["signature"],
-        )
+        return ChainScanner(spi, latch, *chain)
