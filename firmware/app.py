@@ -7,6 +7,8 @@
 # frames are handled in place (tests/firmware/test_fw_alloc.py checks it under the unix
 # port with gc.mem_alloc()).
 
+from array import array
+
 import patterns
 import protocol as P
 from debounce import Debouncer
@@ -30,6 +32,7 @@ MAX_CHANGES = 400  # CHANGES entries per frame (4 + 2 * 400 bytes fits a frame)
 # Host frames handled per step: then the LEDs get their turn, so a host that floods the
 # port still sees its latest colours drawn (the rest wait in the USB buffers, not lost).
 FRAMES_PER_STEP = 4
+N_BEAT = 1 + len(P.HEARTBEAT_FIELDS)  # t (u32) and the counters (u32 each)
 
 
 class WatchdogGate:
@@ -110,7 +113,7 @@ class App:
         self.maintenance = False
         self.primed = False  # the debouncer starts from the first good sample
         self.last_fault = 0
-        self.counters = [0] * len(P.HEARTBEAT_FIELDS)
+        self.beat = array("I", [0] * N_BEAT)  # t, then the HEARTBEAT_FIELDS counters
 
     def start_watchdog(self, wdt: "Watchdog") -> None:
         """Arm the watchdog: the last step of booting, once everything is built."""
@@ -395,23 +398,23 @@ class App:
         return flags
 
     def _send_heartbeat(self, now):
+        # t and the counters as one word array, packed by one viper call
         sc = self.scanner
         lk = self.link
-        c = self.counters
-        c[0] = sc.scans
-        c[1] = sc.chain_errors
-        c[2] = lk.rx_bad
-        c[3] = lk.rx_gaps
-        c[4] = self.led_frames
-        c[5] = self.overruns
-        c[6] = lk.tx_dropped
-        c[7] = self.strip_writes
+        c = self.beat
+        c[0] = now
+        c[1] = sc.scans
+        c[2] = sc.chain_errors
+        c[3] = lk.reader.frames_bad
+        c[4] = lk.rx_gaps
+        c[5] = self.led_frames
+        c[6] = self.overruns
+        c[7] = lk.tx_dropped
+        c[8] = self.strip_writes
         body = lk.body()
-        P.put_u32(body, 3, now)
-        for k in range(len(c)):
-            P.put_u32(body, 7 + 4 * k, c[k])
-        body[7 + 4 * len(c)] = self.flags()
-        lk.finish(P.MSG_HEARTBEAT, 4 + 4 * len(c) + 1)
+        P.put_words(body, 3, c, N_BEAT)
+        body[3 + 4 * N_BEAT] = self.flags()
+        lk.finish(P.MSG_HEARTBEAT, 4 * N_BEAT + 1)
 
     def heartbeat_payload(self, now):
         sc = self.scanner

@@ -128,6 +128,16 @@ def _read_slots_py(dst, dpos, n, rx):
     return k
 
 
+def _put_words_py(dst, off, words, n):
+    for i in range(n):
+        w = words[i]
+        j = off + 4 * i
+        dst[j] = w & 0xFF
+        dst[j + 1] = (w >> 8) & 0xFF
+        dst[j + 2] = (w >> 16) & 0xFF
+        dst[j + 3] = (w >> 24) & 0xFF
+
+
 try:  # native code on MicroPython, the Python above elsewhere
     from array import array
 
@@ -145,6 +155,7 @@ try:  # native code on MicroPython, the Python above elsewhere
     ring_get = _V.ring_get
     cobs_encode_into = _V.cobs_encode_into
     read_slots = _V.read_slots
+    put_words = _V.put_words
 except ImportError:
     crc16_n = _crc16_n_py
     cobs_decode_inplace = _cobs_decode_inplace_py
@@ -154,3 +165,4 @@ except ImportError:
     ring_get = _ring_get_py
     cobs_encode_into = _cobs_encode_into_py
     read_slots = _read_slots_py
+    put_words = _put_words_py

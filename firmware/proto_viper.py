@@ -144,3 +144,18 @@ def read_slots(dst: ptr8, dpos: int, n: int, rx) -> int:
     st[0] = get
     st[2] = pos
     return k
+
+
+@micropython.viper
+def put_words(dst: ptr8, off: int, words: ptr32, n: int):
+    # n 32-bit words into dst[off:], little-endian (the heartbeat's counters).
+    i = 0
+    j = off
+    while i < n:
+        w = words[i]
+        dst[j] = w & 0xFF
+        dst[j + 1] = (w >> 8) & 0xFF
+        dst[j + 2] = (w >> 16) & 0xFF
+        dst[j + 3] = (w >> 24) & 0xFF
+        i += 1
+        j += 4

@@ -16,6 +16,7 @@ from byteops import (  # noqa: F401 -- re-exported
     cobs_encode_into,
     copy,
     crc16_n,
+    put_words,
     read_slots,
     ring_get,
     ring_put,

@@ -181,6 +181,11 @@ for trial in range(300):
     o1 = bytearray(chips); o2 = bytearray(chips)
     if S._check_sample_py(raw, pp, o1, st) != SV.check_sample(raw, pp, o2, st) or o1 != o2:
         bad += 1
+    ws = array("I", [random.getrandbits(32) for _ in range(5)])
+    q1 = bytearray(23); q2 = bytearray(23)
+    B._put_words_py(q1, 2, ws, 5); V.put_words(q2, 2, ws, 5)
+    if q1 != q2 or q1[2:6] != bytes(P.u32(ws[0])):
+        bad += 1
 native = P.copy is V.copy and P.cobs_encode_into is V.cobs_encode_into
 print("native", native and S.check_sample is SV.check_sample, "bad", bad)
 """
