@@ -227,7 +227,8 @@ SETUP: tuple[tuple[str, str], ...] = (
         "network); apt and pip reach deb.debian.org and PyPI through a CONNECT proxy on "
         "its 127.0.0.1:3128 (apt.conf.d and pip.conf), apt over https; the certificate "
         "authorities this machine trusts beyond Debian's (a TLS-intercepting egress) are "
-        "added to its store, and pip told to use that store",
+        "added to its store, and pip told to use that store; apt keeps what it fetched in "
+        "the cache's archive folder (root.py) for the next run",
     ),
     (
         "the Pico",

@@ -20,7 +20,7 @@ from typing import Any
 
 from guide import SETUP, Step, plan
 from machine import PROXY_PORT, Done, Machine
-from root import downloads, fresh_root
+from root import downloads, fresh_root, keep_archives, run_archives
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -119,13 +119,17 @@ class Rehearsal:
         (root / "etc/hostname").write_text("keezbord\n")
         (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\tkeezbord\n")
         proxy = f"http://127.0.0.1:{PROXY_PORT}"
+        # `apt install` deletes the packages it fetched (Keep-Downloaded-Packages is off
+        # for apt, not apt-get): kept, the cache's archive folder spares the next run them.
         (root / "etc/apt/apt.conf.d/80rehearsal-proxy").write_text(
             f'Acquire::https::Proxy "{proxy}";\nAcquire::http::Proxy "{proxy}";\n'
+            'Binary::apt::APT::Keep-Downloaded-Packages "true";\n'
         )
         bundle = "/etc/ssl/certs/ca-certificates.crt"
         (root / "etc/pip.conf").write_text(f"[global]\nproxy = {proxy}\ncert = {bundle}\n")
 
-        apt, pip = downloads()
+        pip = downloads()[1]
+        apt = run_archives(self.work / "apt-archives")
         binds = [
             f"ro:{REPO}",
             f"{self.run}:{INSIDE_RUN}",
@@ -168,6 +172,10 @@ class Rehearsal:
     def close(self) -> None:
         if self.machine is not None:
             self.machine.shutdown()
+        archives = self.work / "apt-archives"
+        if archives.exists():
+            keep_archives(archives)
+            shutil.rmtree(archives, ignore_errors=True)
 
     # -- the board ------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ run so every run starts from the same fresh system.
 
 The cache (``$KEEZBORD_REHEARSAL_CACHE``, default /var/cache/keezbord-rehearsal) holds the
 base root (its name carries a hash of the recipe, so a changed recipe builds anew), and
-the downloads apt and pip make during runs (bound into each run's root), so a warm run
+the downloads apt and pip make during runs (pip's cache bound into each run's root, apt's
+packages linked into each run's own archive folder and kept after it), so a warm run
 fetches only what changed. Builds are serialised by a lock file: several checkouts on one
 machine share one cache.
 """
@@ -135,3 +136,29 @@ def downloads() -> tuple[Path, Path]:
     (apt / "partial").mkdir(parents=True, exist_ok=True)
     pip.mkdir(parents=True, exist_ok=True)
     return apt, pip
+
+
+def run_archives(dest: Path) -> Path:
+    """apt's archive folder for one run, with the cache's packages in it (linked, or
+    copied where a link cannot be): apt locks its archive folder, so two runs at once
+    (two checkouts) must not share one; pip's cache is safe to share."""
+    (dest / "partial").mkdir(parents=True, exist_ok=True)
+    for deb in downloads()[0].glob("*.deb"):
+        try:
+            os.link(deb, dest / deb.name)
+        except OSError:
+            shutil.copy2(deb, dest / deb.name)
+    return dest
+
+
+def keep_archives(src: Path) -> None:
+    """The packages a run fetched, added to the cache (each copied whole, then renamed
+    into place, so a run reading the cache meanwhile never sees half a file)."""
+    cache = downloads()[0]
+    for deb in src.glob("*.deb"):
+        target = cache / deb.name
+        if target.exists():
+            continue
+        tmp = cache / f".{deb.name}.{os.getpid()}"
+        shutil.copy2(deb, tmp)
+        tmp.rename(target)
