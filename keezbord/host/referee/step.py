@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from keezbord.engine.cards import UnknownCardError, parse_card
+from keezbord.engine.cards import RANKS
 from keezbord.engine.deal import Table
 from keezbord.engine.explain import explain, no_move_reason
 from keezbord.engine.movegen import apply_part
@@ -903,15 +903,18 @@ def _resolve_card(state: RefereeState, ev: CardTap) -> tuple[str | None, Text | 
             )
     else:
         card = ev.card
-    try:
-        return parse_card(card or ""), None
-    except UnknownCardError:
-        return None, Text(f"onbekende kaart {card!r}", f"unknown card {card!r}")
+    if card not in RANKS:  # names as FORMATS writes them, whole: "K\n" or "k" is no king
+        return None, _unknown_card(card)
+    return card, None
+
+
+def _unknown_card(card: str | None) -> Text:
+    return Text(f"onbekende kaart {card!r}", f"unknown card {card!r}")
 
 
 def _card(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> RefereeState:
     card, problem = _resolve_card(state, ev)
-    ident: dict[str, Any] = {"card": card}
+    ident: dict[str, Any] = {"card": card if card is not None else ev.card}  # as read
     if ev.tag is not None:
         ident["tag"] = ev.tag
     if problem is not None:
@@ -1067,18 +1070,10 @@ def _discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) ->
         return state
     hand: list[str] = []
     for c in ev.cards:
-        try:
-            hand.append(parse_card(c))
-        except UnknownCardError:
-            effects.append(
-                Decision(
-                    t,
-                    "discard",
-                    {"seat": seat, "ok": False},
-                    Text(f"onbekende kaart {c!r}", f"unknown card {c!r}"),
-                )
-            )
+        if c not in RANKS:
+            effects.append(Decision(t, "discard", {"seat": seat, "ok": False}, _unknown_card(c)))
             return state
+        hand.append(c)
     if state.card is not None:
         hand.insert(0, state.card)
     pos = state.pos
