@@ -12,7 +12,7 @@ boards look alike (jack swaps) and refuses colourings no hand could have made.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
@@ -513,24 +513,34 @@ def _pair(
     return tuple(out)
 
 
-def guess_after(pos: Position, sensed: frozenset[str]) -> Position | None:
+def guess_after(
+    pos: Position, sensed: frozenset[str], owners: Mapping[str, int] | None = None
+) -> Position | None:
     """A coloured reading of the sensed board for ``explain``: pawns that left a hole
     are paired with the holes that filled (nest arrivals and home holes with pawns of
-    that seat, the rest nearest first). None when no such reading exists."""
+    that seat, the rest nearest first). ``owners``: the colours on the track and home
+    holes where the touches tell them (hands.py), which then decide. None when no such
+    reading exists."""
     topo = pos.topology
     before = colours(pos)
+    known = owners or {}
     sth, snests = board_sig(sensed, pos.seats)
     pool: list[tuple[int, int]] = []  # (seat, loc) of pawns that moved
     pawns = [list(p) for p in pos.pawns]
     for seat, locs in enumerate(pos.pawns):
         for loc in locs:
-            if loc != NEST and location_hole(topo, seat, loc).name not in sth:
+            if loc == NEST:
+                continue
+            hole = location_hole(topo, seat, loc).name
+            if hole not in sth or known.get(hole, seat) != seat:
                 pool.append((seat, loc))
         leave = locs.count(NEST) - snests[seat]
         pool.extend([(seat, NEST)] * max(0, leave))
     for seat, loc in pool:
         pawns[seat].remove(loc)
-    arrivals: list[tuple[str, int | None]] = [(h, None) for h in sth - before.keys()]
+    arrivals: list[tuple[str, int | None]] = [
+        (h, known.get(h)) for h in sth if h not in before or known.get(h, before[h]) != before[h]
+    ]
     for seat in range(pos.seats):
         arrivals.extend(("N", seat) for _ in range(snests[seat] - pos.pawns[seat].count(NEST)))
     for hole, owner in sorted(arrivals, key=lambda a: (a[0][0] != "N" and a[0][0] != "H", a[0])):

@@ -101,6 +101,11 @@ Effect = Decision | Leds | AdviceWanted
 # A board as the switches can tell it: occupied track and home holes, pawns per nest.
 Sig = tuple[frozenset[str], tuple[int, ...]]
 
+# The colours as the touches carried them (hands.py): the pawns on the holes as (hole,
+# seat) and the seats of the pawns in hand; one world for each reading, () when lost.
+World = tuple[frozenset[tuple[str, int]], tuple[int, ...]]
+Worlds = tuple[World, ...]
+
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
@@ -198,10 +203,14 @@ class RefereeState:
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
     hint: tuple[str, ...] = ()  # holes of the suggested move (hints "full"), this turn
     # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
-    # added, since and stage before it). A place on the same hole within BOUNCE_MS,
-    # nothing between, undoes it for judging: the board never changed.
-    bounce: tuple[str, int, frozenset[tuple[str, str]], int, int] | None = None
+    # added, since, stage and worlds before it). A place on the same hole within
+    # BOUNCE_MS, nothing between, undoes it for judging: the board never changed.
+    bounce: tuple[str, int, frozenset[tuple[str, str]], int, int, Worlds] | None = None
+    worlds: Worlds = ()  # which colour stands where, as the touches tell (hands.py)
     restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
+    # The flagged board was put back exactly (the touches say so): what follows is a
+    # new attempt; the flag's "resolved" is still to be said (at the settle time or tap).
+    put_right: bool = False
     multi_hand: bool = False  # since then, a pawn was placed with two or more in hand
     ask: tuple[str, ...] = ()  # holes of a swap-or-restore question (lit "source")
     card_tag: str | None = None  # the RFID tag of the turn's card

@@ -38,6 +38,7 @@ from keezbord.host.events import (
     TimeLimit,
 )
 
+from . import hands
 from .leds import frame
 from .recognize import (
     Expectation,
@@ -70,6 +71,7 @@ from .state import (
     Overrule,
     RefereeState,
     Undo,
+    World,
 )
 
 TAP_CARD_FIRST = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
@@ -106,14 +108,16 @@ def new_game(
     if turn is not None:
         table = replace(table, turn=turn)
     assert table.turn is not None
+    sensed = board if board is not None else board_of(pos)
     state = RefereeState(
         config or Config(),
         pos.replace(turn=table.turn),
         table,
-        board if board is not None else board_of(pos),
+        sensed,
         4 * pos.seats,
         now=t,
         since=t,
+        worlds=hands.start(pos, sensed),
     )
     effects: list[Effect] = [Decision(t, "turn", {"seat": table.turn})]
     state, leds = _with_frame(state, t)
@@ -147,7 +151,12 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     elif isinstance(event, SwitchRead):
         changed = state.sensed ^ event.holes
         state = replace(
-            state, sensed=event.holes, touched=state.touched | changed, since=t, stage=0
+            state,
+            sensed=event.holes,
+            touched=state.touched | changed,
+            since=t,
+            stage=0,
+            worlds=state.worlds if not changed else hands.start(state.pos, event.holes),
         )
     else:
         assert isinstance(event, Tick)
@@ -213,7 +222,10 @@ def _judge(
         return replace(state, stage=stage, outcome="illegal")  # until a card is taken back
     restored = _flag_restored(state, t, effects)
     if restored is not None:
-        return replace(restored, stage=stage)
+        # (A swap whose knocked pawn was put back is taken: a new turn.)
+        return restored if restored.history is not state.history else replace(restored, stage=stage)
+    if state.put_right:
+        state = _resolved(state, t, effects)
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
     j = _judge_sensed(state, exps)
@@ -335,7 +347,7 @@ def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeStat
     if state.flag is None or state.second_card is not None:
         return state
     effects.append(Decision(t, "resolved", {"seat": state.seat}))
-    return replace(state, flag=None)
+    return replace(state, flag=None, put_right=False)
 
 
 def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
@@ -347,7 +359,7 @@ def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
         return replace(
             state, flag=replace(state.flag, error=fix.error, restore=fix.restore, pairs=fix.pairs)
         )
-    reason = _illegal_reason(state)
+    reason = _illegal_reason(state, fix.pairs)
     flag = Flag(reason, fix.error, fix.restore, fix.pairs)
     effects.append(
         Decision(
@@ -365,54 +377,58 @@ def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
 
 
 def _flag_restored(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState | None:
-    """A flagged (or undone) board put back to the position before the move. The restore
-    clears what the flagged attempt touched, so lifting and putting back is never read
-    as a jack swap (issue 11, item 3). When pawns were placed with two in hand, a swap
-    and a restore look the same to the switches: the referee asks instead of guessing
-    (lights both holes, names which pawn goes where) and takes the board as put back; a
-    swap meant is made again. None when this is not such a board."""
+    """A flagged (or undone) board put back to the position before the move, as the
+    switches see it. The restore clears what the flagged attempt touched, so lifting and
+    putting back is never read as a jack swap (issue 11, item 3). The colours the
+    touches carried decide what it is (issue 22, misreading 1): a jack swap whose
+    knocked pawn was put back is the swap, taken; where pawns were put down with two or
+    more in hand, a swap and a restore look the same: the referee asks instead of
+    guessing (lights the holes, names which pawn goes where) and takes the board as put
+    back; a swap meant is made again. None when this is not such a board."""
     if not state.restoring or state.missing or not state.at_rest:
         return None
     pos = state.pos
-    if board_sig(state.sensed, pos.seats) != pos_sig(pos):
+    sig = board_sig(state.sensed, pos.seats)
+    if sig != pos_sig(pos):
         return None
-    asked: tuple[str, ...] = ()
+    exps = expectations(pos, state.card, state.config.reader)
+    worlds = state.worlds
+    world = hands.certain(worlds)
+    if world is not None and not hands.shows(world, pos):
+        for exp in exps:
+            for m, after in exp.fitting(sig):
+                if hands.shows(world, after):
+                    return _accept(state, m, after, t, effects)  # the move stands
     state = _resolved(state, t, effects)
-    if state.multi_hand:
-        exps = expectations(pos, state.card, state.config.reader)
+    asked: tuple[str, ...] = ()
+    if worlds and (world is None or not hands.shows(world, pos)):
+        # Which pawn is where is unknown (or wrong): ask, naming the pawns' holes.
+        if world is None:
+            holes = hands.disputed(worlds)
+        else:
+            theirs = colours(pos)
+            holes = frozenset(h for h, s in hands.owners(world).items() if theirs.get(h) != s)
+        moves = [
+            m
+            for exp in exps
+            for m, after in exp.fitting(sig)
+            if any(hands.shows(w, after) for w in worlds)
+        ]
+        asked = _ask(state, t, effects, moves, holes)
+    elif not worlds and state.multi_hand:
+        # The colours were lost on the way: a legal move that fits is asked about.
         j = judge(pos, exps, state.sensed, state.touched, state.co_empty)
         if j.outcome in ("accepted", "ambiguous"):
-            holes = sorted(
-                set().union(*(move_holes(pos, m) for m, _ in j.moves)),
-                key=lambda h: int(h[1:]) if h[0] == "T" else -1,
-            )
-            asked = tuple(holes)
-            seat_of = colours(pos)
-            nl = ", ".join(f"{SEAT_COLOURS[seat_of[h]].nl} op {h}" for h in holes)
-            en = ", ".join(f"{SEAT_COLOURS[seat_of[h]].en} on {h}" for h in holes)
-            effects.append(
-                Decision(
-                    t,
-                    "ambiguous",
-                    {
-                        "seat": state.seat,
-                        "moves": [m.text(pos.topology) for m, _ in j.moves],
-                        "holes": list(holes),
-                    },
-                    Text(
-                        f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
-                        "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
-                        f"swapped or put back? set the pawns as before the move ({en}); if you "
-                        "meant the swap, swap again holding both pawns",
-                    ),
-                )
-            )
+            moves = [m for m, _ in j.moves]
+            holes = frozenset().union(*(move_holes(pos, m) for m in moves))
+            asked = _ask(state, t, effects, moves, holes)
     return replace(
         state,
         touched=frozenset(),
         lifted=(),
         co_empty=frozenset(),
         bounce=None,
+        worlds=hands.start(pos, state.sensed),  # taken as put back
         restoring=False,
         multi_hand=False,
         outcome="before",
@@ -423,18 +439,108 @@ def _flag_restored(state: RefereeState, t: int, effects: list[Effect]) -> Refere
     )
 
 
+def _ask(
+    state: RefereeState, t: int, effects: list[Effect], moves: list[Move], holes: frozenset[str]
+) -> tuple[str, ...]:
+    """Ask whether the pawns were swapped or put back: the holes lit, the colours named."""
+    pos = state.pos
+    order = sorted(holes, key=lambda h: int(h[1:]) if h[0] == "T" else -1)
+    seat_of = colours(pos)
+    nl = ", ".join(f"{SEAT_COLOURS[seat_of[h]].nl} op {h}" for h in order)
+    en = ", ".join(f"{SEAT_COLOURS[seat_of[h]].en} on {h}" for h in order)
+    if moves:
+        reason = Text(
+            f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
+            "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
+            f"swapped or put back? set the pawns as before the move ({en}); if you "
+            "meant the swap, swap again holding both pawns",
+        )
+    else:
+        reason = Text(
+            f"zet de pionnen zoals voor de zet ({nl}): het bord ziet niet welke pion waar staat",
+            f"set the pawns as before the move ({en}): the board cannot see which pawn "
+            "stands where",
+        )
+    data = {"seat": state.seat, "moves": [m.text(pos.topology) for m in moves], "holes": order}
+    effects.append(Decision(t, "ambiguous", data, reason))
+    return tuple(order)
+
+
 def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return a + tuple(h for h in b if h not in a)
 
 
-def _illegal_reason(state: RefereeState) -> Text:
+def _illegal_reason(state: RefereeState, pairs: Sequence[tuple[str | None, str | None]]) -> Text:
+    world = hands.certain(state.worlds)
+    knocked = _knocked(state, world, pairs) if world is not None else None
+    if knocked is not None:
+        return knocked
+    after = guess_after(state.pos, state.sensed, hands.owners(world) if world else None)
     if state.card is None:
+        taken = _not_part_of_last(state, after)
+        if taken is not None:
+            return taken
         return TAP_CARD_FIRST if state.config.reader else NO_CARD_FITS
-    after = guess_after(state.pos, state.sensed)
     if after is None:
         return NOT_ONE_MOVE
     why = explain(state.pos, state.card, after)
     return NOT_ONE_MOVE if why is None else why.text
+
+
+def _knocked(
+    state: RefereeState, world: World, pairs: Sequence[tuple[str | None, str | None]]
+) -> Text | None:
+    """A legal move lay on the board at rest, then a pawn was lifted from it (a held
+    lift) and the board went wrong: if putting it right along the restore pairs gives
+    that move's position in the colours the touches carried, the pawn was knocked and
+    the move counts. Says so, naming each pawn by its colour (issue 22, misreading 1)."""
+    moves = [(a, b) for a, b in pairs if a is not None and b is not None]
+    if not moves or len(moves) != len(pairs):
+        return None
+    carried = dict(world[0])
+    for a, b in moves:
+        if a not in carried:
+            return None
+        carried[b] = carried.pop(a)
+    fixed: World = (frozenset(carried.items()), ())
+    for pre, _ in reversed(state.held):
+        shown = _move_on_board(pre)
+        if shown is not None and hands.shows(fixed, shown[1]):
+            text = shown[0].text(state.pos.topology)
+            seat_of = dict(world[0])
+            nl = " en ".join(
+                f"zet de {SEAT_COLOURS[seat_of[a]].nl_adj} pion van {a} terug op {b}"
+                for a, b in moves
+            )
+            en = " and ".join(
+                f"put the {SEAT_COLOURS[seat_of[a]].en} pawn from {a} back on {b}" for a, b in moves
+            )
+            return Text(f"de zet {text} telt: {nl}", f"the move {text} counts: {en}")
+    return None
+
+
+def _not_part_of_last(state: RefereeState, after: Position | None) -> Text | None:
+    """No card yet, and only pawns of the seat that just moved were moved: that move was
+    taken (often at once, by the next player's lift) and these pawns are not part of it
+    (issue 22, misreading 4)."""
+    if not state.history or after is None or state.history[-1].after is not state.pos:
+        return None
+    last = state.history[-1]
+    pos = state.pos
+    mover = last.before.controlled_seat(last.seat)
+    moved = [s for s in range(pos.seats) if after.pawns[s] != pos.pawns[s]]
+    if moved != [mover] or mover == pos.controlled_seat(pos.turn):
+        return None
+    n = sum((Counter(pos.pawns[mover]) - Counter(after.pawns[mover])).values())
+    if n == 1:
+        return Text(
+            f"je zet {last.text} is al genomen; deze pion hoort er niet bij",
+            f"your move {last.text} was taken; this pawn is not part of it",
+        )
+    return Text(
+        f"je zet {last.text} is al genomen; deze pionnen horen er niet bij",
+        f"your move {last.text} was taken; these pawns are not part of it",
+    )
 
 
 # -- accepting moves and passing the turn ------------------------------------------------
@@ -475,7 +581,11 @@ def _accept(
         _without_turn_card(state),
         overruled,
     )
+    # The colours now: the position the move leads to (the referee's reading), unless
+    # the board does not show it (a corrected move: the players are guided back).
+    worlds = hands.narrow(state.worlds, [new_pos]) or hands.start(new_pos, state.sensed)
     state = _new_turn(state, new_pos, table, history=(*state.history, record))
+    state = replace(state, worlds=worlds or state.worlds)
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
         return replace(state, winner=winner)
@@ -531,6 +641,7 @@ def _new_turn(
         bounce=None,
         restoring=False,
         multi_hand=False,
+        put_right=False,
         ask=(),
         card_tag=None,
         second_card=None,
@@ -562,6 +673,8 @@ def _settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refer
     restored = _flag_restored(state, t, effects)
     if restored is not None:
         return restored
+    if state.put_right:
+        state = _resolved(state, t, effects)
     exps = expectations(state.pos, state.card, state.config.reader)
     if not exps:
         return state
@@ -818,6 +931,8 @@ def _hole(
         effects.extend(pick[1])
         state = pick[0]
     bounce = None
+    bounced = False
+    worlds = state.worlds
     multi = state.multi_hand
     ask = state.ask
     held = state.held
@@ -844,7 +959,8 @@ def _hole(
         co_empty = state.co_empty | pairs if pairs else state.co_empty
         lifted = state.lifted if h in state.lifted else (*state.lifted, h)
         if h in state.sensed:
-            bounce = (h, t, frozenset(pairs) - state.co_empty, state.since, state.stage)
+            bounce = (h, t, frozenset(pairs) - state.co_empty, state.since, state.stage, worlds)
+            worlds = hands.lift(worlds, h)
         if h in ask:
             ask = ()
     else:
@@ -856,14 +972,17 @@ def _hole(
             # The switch bounced (nothing happened between): the same pawn never left,
             # so its hole was never empty together with another (issue 11, item 4).
             co_empty = co_empty - b[2]
-            since, stage = b[3], b[4]
-        elif h not in state.sensed and state.total - len(state.sensed) >= 2:
-            multi = True  # placed with two or more pawns in hand: which one is unknown
+            since, stage, worlds = b[3], b[4], b[5]
+            bounced = True
+        elif h not in state.sensed:
+            worlds = hands.place(worlds, h)
+            if state.total - len(state.sensed) >= 2:
+                multi = True  # placed with two or more pawns in hand: which one is unknown
         lifted = state.lifted
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else state.amb_touched
     if held:
         held = tuple((pre, (*evs, ev)) for pre, evs in held)
-    return replace(
+    state = replace(
         state,
         sensed=sensed,
         touched=touched,
@@ -873,9 +992,49 @@ def _hole(
         stage=stage,
         amb_touched=amb,
         bounce=bounce,
+        worlds=worlds,
         multi_hand=multi,
         ask=ask,
         held=held,
+    )
+    if ev.action == "place" and state.at_rest and not bounced:
+        state = _restore_point(state) if state.restoring else _read_colours(state)
+    return state
+
+
+def _read_colours(state: RefereeState) -> RefereeState:
+    """All pawns down after two or more were in hand: the referee's reading of the board
+    (a legal move, or the position before) says which pawn went where."""
+    if len(state.worlds) < 2:
+        return state
+    j = _judge_sensed(state, expectations(state.pos, state.card, state.config.reader))
+    readings = [a for _, a in j.moves] if j.outcome in ("accepted", "ambiguous") else []
+    if j.outcome == "before":
+        readings = [state.pos]
+    worlds = hands.narrow(state.worlds, readings)
+    return replace(state, worlds=worlds) if worlds else state
+
+
+def _restore_point(state: RefereeState) -> RefereeState:
+    """A flagged (or undone, or penalised) board put back exactly, as the touches tell
+    (one pawn in hand at a time): what follows is a new attempt, not part of the flagged
+    one (issue 22, misreading 3). The flag's "resolved" waits for the settle time or the
+    next card, as for any board put right."""
+    world = hands.certain(state.worlds)
+    if state.missing or world is None or not hands.shows(world, state.pos):
+        return state
+    return replace(
+        state,
+        touched=frozenset(),
+        lifted=(),
+        co_empty=frozenset(),
+        restoring=False,
+        multi_hand=False,
+        ambiguous=(),
+        amb_touched=frozenset(),
+        partial=None,
+        ask=(),
+        put_right=state.flag is not None,
     )
 
 
