@@ -12,7 +12,7 @@ boards look alike (jack swaps) and refuses colourings no hand could have made.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
@@ -392,7 +392,11 @@ def judge(
     co_empty: frozenset[tuple[str, str]],
     amb_touched: frozenset[str] = frozenset(),
     lifted: Sequence[str] = (),
+    coloured: Callable[[Position], bool] | None = None,
 ) -> Judgement:
+    """The board at rest read against the legal moves of ``exps``. ``coloured``: whether
+    a position's colours are what the touches carried (hands.py); a move whose colours
+    they contradict is no candidate (a swap undone one pawn at a time is undone)."""
     sig = board_sig(sensed, pos.seats)
     before = pos_sig(pos)
     # Distinct positions that fit, each with its first move (rank order, then generator;
@@ -406,7 +410,7 @@ def judge(
             if a.pawns in fits:
                 continue
             d = move_holes(pos, m)
-            if d <= touched:
+            if d <= touched and (coloured is None or coloured(a)):
                 made.setdefault(a.pawns, []).append(((m, a), d))
         for pawns, group in made.items():
             (m, a) = in_lift_order(pos, [s for s, _ in group], lifted)
@@ -445,11 +449,12 @@ class Repair:
     pairs: tuple[tuple[str | None, str | None], ...]
 
 
-def references(pos: Position, exps: Sequence[Expectation]) -> list[Sig]:
+def references(pos: Position, exps: Sequence[Expectation], shown: Sig | None = None) -> list[Sig]:
     """Boards the players may be asked to restore: the position before the move, every
     legal move's result (a knocked pawn is put back, the move itself stays), and for a 7
-    every legal first part. The nearest wins; on a tie, the position before the move."""
-    refs = [pos_sig(pos)]
+    every legal first part. The nearest wins; on a tie, the legal move's board ``shown``
+    at rest before a pawn of it was lifted (a knocked pawn), else the position before."""
+    refs = [pos_sig(pos)] if shown is None else [shown, pos_sig(pos)]
     for exp in exps:
         refs.extend(exp.by_sig)
         if exp.card == "7":

@@ -171,6 +171,9 @@ class Flag:
     error: tuple[str, ...]  # holes with a pawn that should be empty
     restore: tuple[str, ...]  # holes that must get a pawn back
     pairs: tuple[tuple[str | None, str | None], ...]  # (from, to): nearest pairing
+    # The legal move's board the board showed at rest before a pawn of it was lifted
+    # (a held lift): a knocked pawn goes back there, the move stands (wins a tie).
+    shown: Sig | None = None
 
 
 # What the last judgement of a board at rest found.
@@ -233,6 +236,11 @@ class RefereeState:
     @property
     def over(self) -> bool:
         return self.winner is not None or self.stopped
+
+    @property
+    def flagged(self) -> bool:
+        """A flag stands and its board is not yet put right."""
+        return self.flag is not None and not self.put_right
 
     @property
     def at_rest(self) -> bool:

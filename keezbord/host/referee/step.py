@@ -128,6 +128,8 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     """Feed one event; returns the new state and what to show (decisions, LED frames)."""
     effects: list[Effect] = []
     t = max(event.t, state.now)
+    if isinstance(event, HoleEvent) and not _on_board(state, event.hole):
+        event = Tick(event.t)  # a switch the board does not have: noise, as time passing
     if state.pending is not None:
         state = _pending_lift(state, event, effects)
     state = _fire_timers(state, t, effects)
@@ -164,6 +166,14 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         state = _missing_back(state, t, effects)
     state, leds = _with_frame(state, t)
     return state, effects + leds
+
+
+def _on_board(state: RefereeState, hole: str) -> bool:
+    try:
+        state.pos.topology.parse_hole(hole)
+    except TopologyError:
+        return False
+    return True
 
 
 def _keep_held(state: RefereeState, event: CardTap | Discard) -> RefereeState:
@@ -279,7 +289,7 @@ def _missing(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
     whose pawn a legal move of the tapped card moves (or captures) are in a hand; any
     other empty hole the board should have a pawn on is asked back, once an episode."""
     state = replace(state, stage=1)
-    if state.flag is not None and not state.missing:
+    if state.flagged and not state.missing:
         return state  # an illegal board or a penalty: its own guidance stands
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
@@ -353,14 +363,17 @@ def _resolved(state: RefereeState, t: int, effects: list[Effect]) -> RefereeStat
 def _flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     pos = state.pos
     exps = expectations(pos, state.card, state.config.reader)
-    fix = repair(pos.topology, state.sensed, references(pos, exps))
+    old = state.flag
+    if old is not None:  # the same episode: the LEDs follow the board
+        fix = repair(pos.topology, state.sensed, references(pos, exps, old.shown))
+        flag = replace(old, error=fix.error, restore=fix.restore, pairs=fix.pairs)
+        return replace(state, outcome="illegal", ambiguous=(), flag=flag)
+    shown = _shown(state)
+    ref = pos_sig(shown[1]) if shown is not None else None
+    fix = repair(pos.topology, state.sensed, references(pos, exps, ref))
     state = replace(state, outcome="illegal", ambiguous=())
-    if state.flag is not None:
-        return replace(
-            state, flag=replace(state.flag, error=fix.error, restore=fix.restore, pairs=fix.pairs)
-        )
-    reason = _illegal_reason(state, fix.pairs)
-    flag = Flag(reason, fix.error, fix.restore, fix.pairs)
+    reason = _illegal_reason(state, fix.pairs, shown)
+    flag = Flag(reason, fix.error, fix.restore, fix.pairs, ref)
     effects.append(
         Decision(
             t,
@@ -394,20 +407,22 @@ def _flag_restored(state: RefereeState, t: int, effects: list[Effect]) -> Refere
     exps = expectations(pos, state.card, state.config.reader)
     worlds = state.worlds
     world = hands.certain(worlds)
-    if world is not None and not hands.shows(world, pos):
-        for exp in exps:
-            for m, after in exp.fitting(sig):
-                if hands.shows(world, after):
-                    return _accept(state, m, after, t, effects)  # the move stands
+    before = any(hands.shows(w, pos) for w in worlds)
+    if worlds and not before:
+        # The touches say the pawns do not stand as before: a legal move with these
+        # colours stands (a jack swap whose knocked pawn was put back).
+        if world is not None:
+            for exp in exps:
+                for m, after in exp.fitting(sig):
+                    if hands.shows(world, after):
+                        return _accept(state, m, after, t, effects)
+        elif _judge_sensed(state, exps).outcome in ("accepted", "ambiguous"):
+            return None  # judged as any board: the move, or which of the moves it is
     state = _resolved(state, t, effects)
     asked: tuple[str, ...] = ()
-    if worlds and (world is None or not hands.shows(world, pos)):
+    if worlds and (world is None or not before):
         # Which pawn is where is unknown (or wrong): ask, naming the pawns' holes.
-        if world is None:
-            holes = hands.disputed(worlds)
-        else:
-            theirs = colours(pos)
-            holes = frozenset(h for h, s in hands.owners(world).items() if theirs.get(h) != s)
+        holes = hands.disputed((*worlds, *hands.start(pos, state.sensed)))
         moves = [
             m
             for exp in exps
@@ -449,11 +464,14 @@ def _ask(
     nl = ", ".join(f"{SEAT_COLOURS[seat_of[h]].nl} op {h}" for h in order)
     en = ", ".join(f"{SEAT_COLOURS[seat_of[h]].en} on {h}" for h in order)
     if moves:
+        # Taken as put back. A swap meant is made again with both pawns in hand at
+        # once (what the switches read as a swap), put down swapped: from where they
+        # stand if they stand swapped already.
         reason = Text(
-            f"gewisseld of teruggezet? zet de pionnen zoals voor de zet ({nl}); "
-            "bedoelde je de wissel, wissel dan opnieuw met beide pionnen in de hand",
-            f"swapped or put back? set the pawns as before the move ({en}); if you "
-            "meant the swap, swap again holding both pawns",
+            f"gewisseld of teruggezet? het bord telt ze als teruggezet ({nl}); bedoelde je "
+            "de wissel, til dan beide pionnen tegelijk op en zet ze gewisseld neer",
+            f"swapped or put back? the board counts them as put back ({en}); if you meant "
+            "the swap, lift both pawns at once and put them down swapped",
         )
     else:
         reason = Text(
@@ -470,9 +488,13 @@ def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return a + tuple(h for h in b if h not in a)
 
 
-def _illegal_reason(state: RefereeState, pairs: Sequence[tuple[str | None, str | None]]) -> Text:
+def _illegal_reason(
+    state: RefereeState,
+    pairs: Sequence[tuple[str | None, str | None]],
+    shown: tuple[Move, Position] | None,
+) -> Text:
     world = hands.certain(state.worlds)
-    knocked = _knocked(state, world, pairs) if world is not None else None
+    knocked = _knocked(world, pairs, shown, state.pos) if world and shown else None
     if knocked is not None:
         return knocked
     after = guess_after(state.pos, state.sensed, hands.owners(world) if world else None)
@@ -487,13 +509,26 @@ def _illegal_reason(state: RefereeState, pairs: Sequence[tuple[str | None, str |
     return NOT_ONE_MOVE if why is None else why.text
 
 
+def _shown(state: RefereeState) -> tuple[Move, Position] | None:
+    """The legal move the board showed at rest before its latest held lift."""
+    for pre, _ in reversed(state.held):
+        shown = _move_on_board(pre)
+        if shown is not None:
+            return shown
+    return None
+
+
 def _knocked(
-    state: RefereeState, world: World, pairs: Sequence[tuple[str | None, str | None]]
+    world: World,
+    pairs: Sequence[tuple[str | None, str | None]],
+    shown: tuple[Move, Position],
+    pos: Position,
 ) -> Text | None:
-    """A legal move lay on the board at rest, then a pawn was lifted from it (a held
-    lift) and the board went wrong: if putting it right along the restore pairs gives
-    that move's position in the colours the touches carried, the pawn was knocked and
-    the move counts. Says so, naming each pawn by its colour (issue 22, misreading 1)."""
+    """A legal move lay on the board at rest (``shown``), then a pawn of it was lifted
+    (a held lift) and the board went wrong: if putting it right along the restore pairs
+    gives that move's position in the colours the touches carried, the pawn was knocked
+    and the move counts. Says so, naming each pawn by its colour (issue 22,
+    misreading 1)."""
     moves = [(a, b) for a, b in pairs if a is not None and b is not None]
     if not moves or len(moves) != len(pairs):
         return None
@@ -502,21 +537,17 @@ def _knocked(
         if a not in carried:
             return None
         carried[b] = carried.pop(a)
-    fixed: World = (frozenset(carried.items()), ())
-    for pre, _ in reversed(state.held):
-        shown = _move_on_board(pre)
-        if shown is not None and hands.shows(fixed, shown[1]):
-            text = shown[0].text(state.pos.topology)
-            seat_of = dict(world[0])
-            nl = " en ".join(
-                f"zet de {SEAT_COLOURS[seat_of[a]].nl_adj} pion van {a} terug op {b}"
-                for a, b in moves
-            )
-            en = " and ".join(
-                f"put the {SEAT_COLOURS[seat_of[a]].en} pawn from {a} back on {b}" for a, b in moves
-            )
-            return Text(f"de zet {text} telt: {nl}", f"the move {text} counts: {en}")
-    return None
+    if not hands.shows((frozenset(carried.items()), ()), shown[1]):
+        return None
+    text = shown[0].text(pos.topology)
+    seat_of = dict(world[0])
+    nl = " en ".join(
+        f"zet de {SEAT_COLOURS[seat_of[a]].nl_adj} pion van {a} terug op {b}" for a, b in moves
+    )
+    en = " and ".join(
+        f"put the {SEAT_COLOURS[seat_of[a]].en} pawn from {a} back on {b}" for a, b in moves
+    )
+    return Text(f"de zet {text} telt: {nl}", f"the move {text} counts: {en}")
 
 
 def _not_part_of_last(state: RefereeState, after: Position | None) -> Text | None:
@@ -698,7 +729,7 @@ def _lift_verdict(state: RefereeState, hole: str) -> str | None:
         or state.stage >= 2
         or hole not in state.sensed
         or state.second_card is not None
-        or state.flag is not None
+        or state.flagged
     ):
         return None
     move = _move_on_board(state)
@@ -780,7 +811,7 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
     """No flag (now or on the way), and a board at rest that is not wrong (judged as at
     a tap)."""
     if (
-        state.flag is not None
+        state.flagged
         or state.second_card is not None
         or any(
             isinstance(e, Decision) and e.type in ("illegal", "missing", "ambiguous")
@@ -798,6 +829,7 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
 def _judge_sensed(state: RefereeState, exps: Sequence[Expectation]) -> Judgement:
     """The board as the state senses it, judged against ``exps`` (one call for every
     place that asks whether the move on the board is complete)."""
+    worlds = state.worlds
     return judge(
         state.pos,
         exps,
@@ -806,6 +838,7 @@ def _judge_sensed(state: RefereeState, exps: Sequence[Expectation]) -> Judgement
         state.co_empty,
         state.amb_touched,
         state.lifted,
+        (lambda a: any(hands.shows(w, a) for w in worlds)) if worlds else None,
     )
 
 
@@ -827,7 +860,7 @@ def _held_alternatives(state: RefereeState, t: int) -> Iterator[tuple[RefereeSta
         if t > alt.now or alt.pending is not None:
             alt, eff = step(alt, Tick(max(t, alt.now)))
             effects += eff
-        if state.flag is not None:
+        if state.flag is not None and pre.flag is None:  # (else the accept said it)
             effects.insert(0, Decision(evs[0].t, "resolved", {"seat": state.seat}))
         yield alt, effects
 
@@ -908,10 +941,6 @@ def _hole(
     *,
     closes: bool = True,
 ) -> RefereeState:
-    try:
-        state.pos.topology.parse_hole(ev.hole)
-    except TopologyError:
-        return state  # a switch the board does not have: noise
     h = ev.hole
     while (
         effects is not None

@@ -6,6 +6,11 @@ from typing import Any
 
 from referee_traces import ev, move, play, position
 
+from keezbord.engine.position import Position
+from keezbord.host.events import CardTap, HoleEvent, Tick
+from keezbord.host.referee.state import Decision, Input
+from keezbord.host.referee.step import new_game, step
+
 
 def setup(pos: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {
@@ -241,3 +246,83 @@ def test_misreading4_extra_pawn_after_the_move_was_taken_says_so() -> None:
     nl = next(d for d in r.records if d["type"] == "illegal")["reason"]["nl"]
     assert nl == "je zet 10 1:T2-T12 is al genomen; deze pion hoort er niet bij"
     assert "card" not in flag["reason"]
+
+
+# -- found by the table fuzzer (fuzz_table.py) on the way ------------------------------------
+
+MID = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4)
+
+
+def test_fuzz_knocked_moved_pawn_goes_back_where_the_move_put_it() -> None:
+    # The 3 on the board at rest, then its pawn knocked on one hole: the board is as
+    # near the position before (T5) as the move's (T8); the move shown wins the tie.
+    r = play(
+        setup(MID),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(1500, "lift", "T8"),
+        ev(1530, "place", "T9"),
+        ev(3000, "tick"),
+    )
+    [flag] = r.of("illegal")
+    assert flag["restore"] == [["T9", "T8"]]
+    assert flag["reason"] == "the move 3 0:T5-T8 counts: put the red pawn from T9 back on T8"
+    assert r.frame_at(2500).get("T8") == "restore"
+    r = play(
+        setup(MID),
+        ev(1000, "card", "3"),
+        move(1100, "T5", "T8"),
+        ev(1500, "lift", "T8"),
+        ev(1530, "place", "T9"),
+        move(4000, "T9", "T8"),
+    )
+    assert r.moves == ["3 0:T5-T8"] and r.of("ambiguous") == []
+
+
+# Two seats (nk): blue swaps its T2 pawn with red's T20, then knocks its own T8 pawn.
+NK = position(1, ["N", "S", "T20", "H4"], ["N", "T2", "T8", "H3"], seats=2, profile="nk")
+
+
+def test_fuzz_knocked_pawn_put_back_with_a_swapped_pawn_in_hand() -> None:
+    # Put back holding a swapped pawn too: the colours could be either of two swaps
+    # (T2 or T8 with T20), never the position before; only T2 and T20 were ever empty
+    # at once, so the swap is the T2 one.
+    r = play(
+        {**setup(NK), "dealer": 0},
+        ev(1000, "card", "J"),
+        ev(1100, "lift", "T20"),
+        ev(1200, "lift", "T2"),
+        ev(1400, "place", "T20"),
+        ev(1500, "place", "T2"),
+        ev(1900, "lift", "T8"),
+        ev(2000, "place", "T9"),
+        ev(5000, "lift", "T9"),
+        ev(5200, "lift", "T2"),
+        ev(5300, "place", "T8"),
+        ev(5500, "place", "T2"),
+    )
+    [flag] = r.of("illegal")
+    assert "the move J 1:T2<>0:T20 counts" in flag["reason"]
+    assert r.moves == ["J 1:T2<>0:T20"] and r.of("ambiguous") == []
+
+
+def test_fuzz_unknown_switch_name_is_noise_not_an_event() -> None:
+    # A closing lift bounces back, with a switch name the board does not have between:
+    # that name is no event (a trace may not hold it; a driver or the fuzzer's noise may
+    # feed it), so it does not close the move at the lift either.
+    pos = Position.from_dict(MID)
+    state, _ = new_game(pos, 3)
+    moves = []
+    events: list[Input] = [
+        CardTap(1000, "3"),
+        HoleEvent(1100, "lift", "T5"),
+        HoleEvent(1300, "place", "T8"),
+        HoleEvent(1500, "lift", "T10"),
+        HoleEvent(1501, "lift", "T999"),
+        HoleEvent(1503, "place", "T10"),
+        Tick(3000),
+    ]
+    for e in events:
+        state, effects = step(state, e)
+        moves += [d for d in effects if isinstance(d, Decision) and d.type == "move"]
+    assert [(d.t, d.data["move"]) for d in moves] == [(1800, "3 0:T5-T8")]
