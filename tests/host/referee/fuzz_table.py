@@ -234,7 +234,7 @@ class Table:
                 self.problem(f"asked after a restore made one pawn at a time: {move}")
             self.follow_asks(ds, after)
             self.check_colours(f"{move} within the settle time of a restore")
-        if tr.reader and rng.random() < tr.knock:
+        if tr.reader and not self.game.over and rng.random() < tr.knock:
             self.knock(pos, card, move, after)
 
     def tap(self, card: str, *, again: bool = False) -> list[Decision]:
