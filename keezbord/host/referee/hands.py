@@ -19,11 +19,12 @@ be undone.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 from keezbord.engine.position import Position
 
-from .recognize import board_sig, colours, nest_seat, pos_sig
+from .recognize import board_sig, colour_pairs, colours, nest_seat, pos_sig
 from .state import World, Worlds
 
 MAX_WORLDS: Final = 16  # two pawns of different colours in hand give 2; three give 6
@@ -70,10 +71,13 @@ def shows(world: World, pos: Position) -> bool:
     board, hand = world
     if hand:
         return False
-    track = {(h, s) for h, s in board if h[0] != "N"}
-    if any(nest_seat(h) != s for h, s in board if h[0] == "N"):
-        return False
-    return track == set(colours(pos).items())
+    want = colour_pairs(pos)
+    return want <= board and board - want <= _own_nests(pos.seats)
+
+
+@lru_cache(maxsize=8)
+def _own_nests(seats: int) -> frozenset[tuple[str, int]]:
+    return frozenset((f"N{s}.{k}", s) for s in range(seats) for k in range(1, 5))
 
 
 def narrow(worlds: Worlds, positions: Iterable[Position]) -> Worlds:

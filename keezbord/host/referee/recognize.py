@@ -51,11 +51,10 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
     th: list[str] = []
     nests = [0] * seats
     for h in board:
-        s = nest_seat(h)
-        if s is None:
-            th.append(h)
+        if h[0] == "N":  # (nest_seat inlined: every event reads the board)
+            nests[int(h[1 : h.index(".")])] += 1
         else:
-            nests[s] += 1
+            th.append(h)
     return frozenset(th), tuple(nests)
 
 
@@ -65,6 +64,7 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
 # track) alive, and its hole names are the board's shared strings, not new ones.
 SIG_CACHE = 128  # a turn needs tens; each entry of the two is about 1 kB (8 seats)
 EXPECTATION_CACHE = 32
+PAIRS_CACHE = 32  # the candidate positions of the boards a turn judges (hands.shows)
 
 
 @lru_cache(maxsize=16)
@@ -96,6 +96,17 @@ def _colours(segment: int, pawns: tuple[tuple[int, ...], ...]) -> dict[str, int]
             else:
                 out[track[seat * segment if loc == FRESH else loc]] = seat
     return out
+
+
+def colour_pairs(pos: Position) -> frozenset[tuple[str, int]]:
+    """(hole, seat) of each track and home pawn (hands.py compares the colours the
+    touches carried with every candidate move's position)."""
+    return _colour_pairs(pos.topology.segment, pos.pawns)
+
+
+@lru_cache(maxsize=PAIRS_CACHE)
+def _colour_pairs(segment: int, pawns: tuple[tuple[int, ...], ...]) -> frozenset[tuple[str, int]]:
+    return frozenset(_colours(segment, pawns).items())
 
 
 def pos_sig(pos: Position) -> Sig:
@@ -333,7 +344,7 @@ def expectation(pos: Position, card: str) -> Expectation:
 def clear_caches() -> None:
     """Empty the caches above: after a long game was replayed to resume it, they hold
     positions long past (the web host calls this once it has opened a game)."""
-    for f in (_colours, _pos_sig, expectation):
+    for f in (_colours, _colour_pairs, _pos_sig, expectation):
         f.cache_clear()
 
 
