@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from keezbord.engine.explain import explain
 from keezbord.engine.notation import Move
@@ -107,21 +108,8 @@ def restored(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
             moves = [m for m, _ in j.moves]
             holes = frozenset().union(*(move_holes(pos, m) for m in moves))
             asked = _ask(state, t, effects, moves, holes)
-    return replace(
-        state,
-        touched=frozenset(),
-        lifted=(),
-        co_empty=frozenset(),
-        bounce=None,
-        worlds=hands.start(pos, state.sensed),  # taken as put back
-        restoring=False,
-        multi_hand=False,
-        outcome="before",
-        ambiguous=(),
-        amb_touched=frozenset(),
-        partial=None,
-        ask=asked,
-    )
+    taken = hands.start(pos, state.sensed)  # taken as put back
+    return _fresh(state, bounce=None, worlds=taken, outcome="before", ask=asked)
 
 
 def restore_point(state: RefereeState) -> RefereeState:
@@ -132,6 +120,11 @@ def restore_point(state: RefereeState) -> RefereeState:
     world = hands.certain(state.worlds)
     if state.missing or world is None or not hands.shows(world, state.pos):
         return state
+    return _fresh(state, ask=(), put_right=state.flag is not None)
+
+
+def _fresh(state: RefereeState, **more: Any) -> RefereeState:
+    """What the flagged attempt touched forgotten: the board put back starts afresh."""
     return replace(
         state,
         touched=frozenset(),
@@ -142,8 +135,7 @@ def restore_point(state: RefereeState) -> RefereeState:
         ambiguous=(),
         amb_touched=frozenset(),
         partial=None,
-        ask=(),
-        put_right=state.flag is not None,
+        **more,
     )
 
 
