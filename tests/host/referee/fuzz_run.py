@@ -78,7 +78,7 @@ def finish(table: Table) -> TableRun:
     return out
 
 
-COUNTS = ("moves", "flags", "knocks", "asks", "rejected")
+COUNTS = ("moves", "flags", "knocks", "asks", "true_asks", "rejected")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -73,6 +73,7 @@ class TableRun:
     flags: int = 0
     knocks: int = 0
     asks: int = 0
+    true_asks: int = 0  # asked after pawns were put back several in hand at once
     rejected: int = 0
     problems: list[str] = field(default_factory=list)
 
@@ -159,6 +160,15 @@ class Table:
             return False
         return True
 
+    def asked(self, ds: list[Decision], together: bool) -> None:
+        """A question is a true ambiguity only when pawns went down several in hand at
+        once: after a put-back one pawn at a time the touches tell (misreadings 1, 3)."""
+        if any(d.type == "ambiguous" for d in ds):
+            if together:
+                self.out.true_asks += 1
+            else:
+                self.problem(f"asked after a put-back one pawn at a time: {ds[-1].to_dict()}")
+
     def follow_asks(self, new: list[Decision], meant: Position) -> list[Decision]:
         """The documented way out of an "ambiguous": lift both pawns at once and put
         them down as meant (the board already is), or lift the pawn of the move meant."""
@@ -230,8 +240,7 @@ class Table:
             # The move made within the settle time of a restore: a new attempt. Only a
             # restore with several pawns in hand at once may leave a question.
             ds += self.wait(SETTLE + 100 if tr.reader else PATIENCE + SETTLE)  # (a 7's patience)
-            if quick == "one" and any(d.type == "ambiguous" for d in ds):
-                self.problem(f"asked after a restore made one pawn at a time: {move}")
+            self.asked(ds, quick == "all")
             self.follow_asks(ds, after)
             self.check_colours(f"{move} within the settle time of a restore")
         if tr.reader and not self.game.over and rng.random() < tr.knock:
@@ -308,6 +317,7 @@ class Table:
         if rng.random() < 0.5:
             return "all" if together else "one"  # the real move follows at once
         ds += self.wait(SETTLE + 100)
+        self.asked(ds, together)
         ds = self.follow_asks(ds, pos)
         if self.state.flag is not None or board_sig(frozenset(self.true), pos.seats) != pos_sig(
             pos
@@ -369,11 +379,12 @@ class Table:
             return
         self.t += rng.randint(300, 3000)
         partner = [h for h in moved if h != src and h in self.true]
-        if partner and rng.random() < 0.2:
-            ds = self.hands((dst, src), (partner[0], partner[0]))  # both in hand
-        else:
-            ds = self.hands((dst, src))
+        both = bool(partner) and rng.random() < 0.2
+        # Put back, rarely holding a pawn of the move too (both in hand: the touches
+        # cannot tell which went where).
+        ds = self.hands((dst, src), (partner[0], partner[0])) if both else self.hands((dst, src))
         ds += self.wait(SETTLE + 100)
+        self.asked(ds, both)
         ds = self.follow_asks(ds, after)
         if self.state.flag is not None:
             self.problem(f"knock {src}->{dst} put back, still flagged: {[d.to_dict() for d in ds]}")
