@@ -85,7 +85,7 @@ def restored(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
         if world is not None:
             for exp in exps:
                 for m, after in exp.fitting(sig):
-                    if hands.shows(world, after):
+                    if any(hands.fits(w, pos, m, after) for w in worlds):
                         return accept(state, m, after, t, effects)
         elif judge_sensed(state, exps).outcome in ("accepted", "ambiguous"):
             return None  # judged as any board: the move, or which of the moves it is
@@ -120,7 +120,8 @@ def restore_point(state: RefereeState) -> RefereeState:
     world = hands.certain(state.worlds)
     if state.missing or world is None or not hands.shows(world, state.pos):
         return state
-    return _fresh(state, ask=(), put_right=state.flag is not None)
+    worlds = hands.rebase(state.worlds)  # the turn starts again from here
+    return _fresh(state, ask=(), put_right=state.flag is not None, worlds=worlds)
 
 
 def _fresh(state: RefereeState, **more: Any) -> RefereeState:
@@ -185,7 +186,7 @@ def _knocked(
         if a not in carried:
             return None
         carried[b] = carried.pop(a)
-    if not hands.shows((frozenset(carried.items()), ()), before[1]):
+    if not hands.shows((frozenset(carried.items()), frozenset(), ()), before[1]):
         return None
     seat_of = dict(world[0])
     back = [(seat_of[a], a, b) for a, b in moves]

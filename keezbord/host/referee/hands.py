@@ -1,19 +1,22 @@
-"""Which colour stands where: the pawns as the touches carried them (issue 22).
+"""Which pawn stands where: the pawns as the touches carried them (issue 22).
 
-The switches sense presence only, so a pawn's colour follows from the hand that moved
-it: a pawn lifted from a hole and put down on another while nothing else is in hand is
-the same pawn. With two or more pawns in hand, which one went where is unknown, so
-every reading is kept (a *world*: the pawns on the holes and the seats still in hand),
-up to ``MAX_WORLDS``. A switch that contradicts every world (a pawn lifted from a hole
-no world has a pawn on, one put down with none in hand) loses the tracking: ``()``,
-until the next move is taken.
+The switches sense presence only, so a pawn's colour, and where it stood when the turn
+began (its *origin*), follow from the hand that moved it: a pawn lifted from a hole and
+put down on another while nothing else is in hand is the same pawn. With two or more
+pawns in hand, which one went where is unknown, so every reading is kept (a *world*: the
+pawns on the holes, by colour and by origin, and those still in hand), up to
+``MAX_WORLDS``. A switch that contradicts every world (a pawn lifted from a hole no world
+has a pawn on, one put down with none in hand) loses the tracking: ``()``, until the
+next move is taken.
 
 The referee narrows the worlds by its own readings (step.py): a board at rest that it
 reads as a legal move is that move (both pawns of a jack swap in hand at once are the
-swap), an accepted move leaves the position it leads to, and a board it takes as put
-back is the position before. So a pawn knocked after a swap and put back is known to be
-the swapped pawn, and a swap undone through a third hole one pawn at a time is known to
-be undone.
+swap), an accepted move leaves the position it leads to (and a new turn's origins are
+where the pawns stand), and a board it takes as put back is the position before. So a
+pawn knocked after a swap and put back is known to be the swapped pawn, a swap undone
+through a third hole one pawn at a time is known to be undone, and a move whose pawn
+did not go where the move says (a 7 capturing its own pawn on a hole that was never
+emptied) is no candidate.
 """
 
 from __future__ import annotations
@@ -22,12 +25,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final
 
+from keezbord.engine.notation import Move, Step
 from keezbord.engine.position import Position
 
-from .recognize import board_sig, colour_pairs, colours, nest_seat, pos_sig
+from .recognize import board_sig, colour_pairs, hole_key, nest_seat, pos_sig, step_from, step_to
 from .state import World, Worlds
 
-MAX_WORLDS: Final = 16  # two pawns of different colours in hand give 2; three give 6
+MAX_WORLDS: Final = 16  # two pawns in hand give 2 readings; three give 6
 
 
 def start(pos: Position, sensed: frozenset[str]) -> Worlds:
@@ -35,28 +39,46 @@ def start(pos: Position, sensed: frozenset[str]) -> Worlds:
     if board_sig(sensed, pos.seats) != pos_sig(pos):
         return ()
     nests = {(h, s) for h in sensed if (s := nest_seat(h)) is not None}
-    return ((frozenset(colours(pos).items()) | nests, ()),)
+    pairs = colour_pairs(pos) | nests
+    return ((pairs, _here(pairs), ()),)
+
+
+def _here(pairs: frozenset[tuple[str, int]]) -> frozenset[tuple[str, str]]:
+    """Each pawn's origin where it stands (nest holes are interchangeable: ``N2``)."""
+    return frozenset((h, hole_key(h)) for h, _ in pairs)
+
+
+def rebase(worlds: Worlds) -> Worlds:
+    """A new turn: the origins are where the pawns stand now."""
+    return _distinct((pairs, _here(pairs), hand) for pairs, _, hand in worlds)
 
 
 def lift(worlds: Worlds, hole: str) -> Worlds:
     out: list[World] = []
-    for board, hand in worlds:
-        seat = next((s for h, s in board if h == hole), None)
-        if seat is None:
+    for pairs, origins, hand in worlds:
+        seat = next((s for h, s in pairs if h == hole), None)
+        origin = next((o for h, o in origins if h == hole), None)
+        if seat is None or origin is None:
             return ()
-        out.append((board - {(hole, seat)}, tuple(sorted((*hand, seat)))))
+        out.append(
+            (
+                pairs - {(hole, seat)},
+                origins - {(hole, origin)},
+                tuple(sorted((*hand, (seat, origin)))),
+            )
+        )
     return _distinct(out)
 
 
 def place(worlds: Worlds, hole: str) -> Worlds:
     out: list[World] = []
-    for board, hand in worlds:
+    for pairs, origins, hand in worlds:
         if not hand:
             return ()
-        for seat in dict.fromkeys(hand):  # any pawn in hand may be the one put down
+        for pawn in dict.fromkeys(hand):  # any pawn in hand may be the one put down
             rest = list(hand)
-            rest.remove(seat)
-            out.append((board | {(hole, seat)}, tuple(rest)))
+            rest.remove(pawn)
+            out.append((pairs | {(hole, pawn[0])}, origins | {(hole, pawn[1])}, tuple(rest)))
     return _distinct(out)
 
 
@@ -68,11 +90,27 @@ def _distinct(worlds: Iterable[World]) -> Worlds:
 def shows(world: World, pos: Position) -> bool:
     """The world is ``pos``: every track and home pawn of its colour, every nest pawn in
     its own nest, nothing in hand."""
-    board, hand = world
+    pairs, _, hand = world
     if hand:
         return False
     want = colour_pairs(pos)
-    return want <= board and board - want <= _own_nests(pos.seats)
+    return want <= pairs and pairs - want <= _own_nests(pos.seats)
+
+
+def fits(world: World, pos: Position, move: Move, after: Position) -> bool:
+    """The world is ``after`` and each pawn ``move`` moves from ``pos`` stands where the
+    move takes it (a part's landing holds the pawn from its departure)."""
+    if not shows(world, after):
+        return False
+    topo = pos.topology
+    went: dict[str, str] = {}  # landing hole -> origin of the pawn that must stand there
+    for part in move.parts:
+        if isinstance(part, Step):
+            # (A later part landing on the same hole captured the first one's pawn.)
+            went[step_to(topo, part)] = step_from(topo, part)
+        else:
+            went[f"T{part.b}"], went[f"T{part.a}"] = f"T{part.a}", f"T{part.b}"
+    return went.items() <= world[1]
 
 
 @lru_cache(maxsize=8)
@@ -87,7 +125,14 @@ def narrow(worlds: Worlds, positions: Iterable[Position]) -> Worlds:
 
 
 def certain(worlds: Worlds) -> World | None:
-    return worlds[0] if len(worlds) == 1 else None
+    """A world, when every world puts the same colours on the same holes (they may
+    differ in which of two pawns of one colour is which)."""
+    if not worlds:
+        return None
+    first = worlds[0]
+    seats = [s for s, _ in first[2]]
+    same = all(w[0] == first[0] and [s for s, _ in w[2]] == seats for w in worlds[1:])
+    return first if same else None
 
 
 def owners(world: World) -> dict[str, int]:

@@ -51,7 +51,8 @@ def hole(state: RefereeState, ev: HoleEvent, t: int, verdict: Verdict) -> Refere
         co_empty = state.co_empty | pairs if pairs else state.co_empty
         lifted = state.lifted if h in state.lifted else (*state.lifted, h)
         if h in state.sensed:
-            bounce = (h, t, frozenset(pairs) - state.co_empty, state.since, state.stage, worlds)
+            added = frozenset(pairs) - state.co_empty
+            bounce = (h, t, added, state.since, state.stage, worlds, state.lifted)
             worlds = hands.lift(worlds, h)
         if h in ask:
             ask = ()
@@ -63,14 +64,16 @@ def hole(state: RefereeState, ev: HoleEvent, t: int, verdict: Verdict) -> Refere
         if b is not None and b[0] == h and t - b[1] < min(BOUNCE_MS, state.config.settle_ms):
             # The switch bounced (nothing happened between): the same pawn never left,
             # so its hole was never empty together with another (issue 11, item 4).
+            # (Nor was it lifted: the order of the lifts stays as it was.)
             co_empty = co_empty - b[2]
-            since, stage, worlds = b[3], b[4], b[5]
+            since, stage, worlds, lifted = b[3], b[4], b[5], b[6]
             bounced = True
-        elif h not in state.sensed:
-            worlds = hands.place(worlds, h)
-            if state.total - len(state.sensed) >= 2:
-                multi = True  # placed with two or more pawns in hand: which one is unknown
-        lifted = state.lifted
+        else:
+            lifted = state.lifted
+            if h not in state.sensed:
+                worlds = hands.place(worlds, h)
+                if state.total - len(state.sensed) >= 2:
+                    multi = True  # placed with two or more in hand: which one is unknown
     amb = state.amb_touched | {h} if state.ambiguous and ev.action == "lift" else state.amb_touched
     if held:
         held = tuple((pre, (*evs, ev)) for pre, evs in held)

@@ -41,7 +41,7 @@ def judge_sensed(state: RefereeState, exps: Sequence[Expectation]) -> Judgement:
         state.co_empty,
         state.amb_touched,
         state.lifted,
-        (lambda a: any(hands.shows(w, a) for w in worlds)) if worlds else None,
+        (lambda m, a: any(hands.fits(w, state.pos, m, a) for w in worlds)) if worlds else None,
     )
 
 

@@ -395,6 +395,23 @@ def in_lift_order(pos: Position, moves: Sequence[Successor], lifted: Sequence[st
     return moves[0]
 
 
+def _in_order(pos: Position, move: Move, lifted: Sequence[str]) -> bool:
+    """A 7 whose second part lands where its first landed captures the first part's
+    pawn: that pawn must have left its hole before the capturing one did (a pawn moved
+    and then another of the same seat sent to the nest is no such 7: its pawn never
+    stood on the landing hole)."""
+    if len(move.parts) != 2 or not lifted:
+        return True
+    a, b = move.parts
+    topo = pos.topology
+    if not (isinstance(a, Step) and isinstance(b, Step)) or step_to(topo, a) != step_to(topo, b):
+        return True
+    fa, fb = step_from(topo, a), step_from(topo, b)
+    if fa not in lifted or fb not in lifted:
+        return True
+    return lifted.index(fa) < lifted.index(fb)
+
+
 def judge(
     pos: Position,
     exps: Sequence[Expectation],
@@ -403,11 +420,12 @@ def judge(
     co_empty: frozenset[tuple[str, str]],
     amb_touched: frozenset[str] = frozenset(),
     lifted: Sequence[str] = (),
-    coloured: Callable[[Position], bool] | None = None,
+    carried: Callable[[Move, Position], bool] | None = None,
 ) -> Judgement:
-    """The board at rest read against the legal moves of ``exps``. ``coloured``: whether
-    a position's colours are what the touches carried (hands.py); a move whose colours
-    they contradict is no candidate (a swap undone one pawn at a time is undone)."""
+    """The board at rest read against the legal moves of ``exps``. ``carried``: whether
+    a move and its position are what the touches carried (hands.py: colours, and each
+    moved pawn where the move takes it); a move they contradict is no candidate (a swap
+    undone one pawn at a time is undone)."""
     sig = board_sig(sensed, pos.seats)
     before = pos_sig(pos)
     # Distinct positions that fit, each with its first move (rank order, then generator;
@@ -421,7 +439,7 @@ def judge(
             if a.pawns in fits:
                 continue
             d = move_holes(pos, m)
-            if d <= touched and (coloured is None or coloured(a)):
+            if d <= touched and (carried is None or carried(m, a)) and _in_order(pos, m, lifted):
                 made.setdefault(a.pawns, []).append(((m, a), d))
         for pawns, group in made.items():
             (m, a) = in_lift_order(pos, [s for s, _ in group], lifted)

@@ -101,9 +101,10 @@ Effect = Decision | Leds | AdviceWanted
 # A board as the switches can tell it: occupied track and home holes, pawns per nest.
 Sig = tuple[frozenset[str], tuple[int, ...]]
 
-# The colours as the touches carried them (hands.py): the pawns on the holes as (hole,
-# seat) and the seats of the pawns in hand; one world for each reading, () when lost.
-World = tuple[frozenset[tuple[str, int]], tuple[int, ...]]
+# The pawns as the touches carried them (hands.py): on the holes as (hole, seat) and
+# (hole, origin: where the pawn stood when the turn began), and in hand as (seat,
+# origin); one world for each reading, () when lost.
+World = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, str]], tuple[tuple[int, str], ...]]
 Worlds = tuple[World, ...]
 
 
@@ -206,9 +207,11 @@ class RefereeState:
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
     hint: tuple[str, ...] = ()  # holes of the suggested move (hints "full"), this turn
     # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
-    # added, since, stage and worlds before it). A place on the same hole within
-    # BOUNCE_MS, nothing between, undoes it for judging: the board never changed.
-    bounce: tuple[str, int, frozenset[tuple[str, str]], int, int, Worlds] | None = None
+    # added, since, stage, worlds and lift order before it). A place on the same hole
+    # within BOUNCE_MS, nothing between, undoes it for judging: the board never changed.
+    bounce: (
+        tuple[str, int, frozenset[tuple[str, str]], int, int, Worlds, tuple[str, ...]] | None
+    ) = None
     worlds: Worlds = ()  # which colour stands where, as the touches tell (hands.py)
     restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
     # The flagged board was put back exactly (the touches say so): what follows is a

@@ -55,7 +55,10 @@ def accept(
     )
     # The colours now: the position the move leads to (the referee's reading), unless
     # the board does not show it (a corrected move: the players are guided back).
-    worlds = hands.narrow(state.worlds, [new_pos]) or hands.start(new_pos, state.sensed)
+    # (A new turn: its origins are where the pawns stand.)
+    worlds = hands.rebase(hands.narrow(state.worlds, [new_pos])) or hands.start(
+        new_pos, state.sensed
+    )
     state = new_turn(state, new_pos, table, history=(*state.history, record))
     state = replace(state, worlds=worlds or state.worlds)
     if winner is not None:
@@ -110,7 +113,7 @@ def discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) -> 
     effects.append(turn_decision(t, state.table, table))
     new = new_turn(state, pos.replace(turn=table.turn), table)
     # The board is judged afresh for the next player (a stray pawn is still flagged).
-    return replace(new, since=t, stage=0, outcome="none")
+    return replace(new, since=t, stage=0, outcome="none", worlds=hands.rebase(new.worlds))
 
 
 def _without_turn_card(state: RefereeState) -> tuple[tuple[str, str | None], ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
 from keezbord.host.referee import hands
 from keezbord.host.referee.recognize import board_of
@@ -56,9 +57,34 @@ def test_two_pawns_in_hand_keep_both_readings() -> None:
     assert hands.disputed(worlds) == {"T5", "T10"}
     assert len(hands.narrow(worlds, [SWAPPED])) == 1
     assert len(hands.narrow(worlds, [POS, SWAPPED])) == 2
-    # Two pawns of one colour in hand: nothing to tell apart.
+    # Two pawns of one colour in hand: the colours are certain, which pawn is which not.
     same = carry(hands.start(POS, board_of(POS)), ("T5", "T20"), ("T20", "T5"))
-    assert len(same) == 1 and hands.shows(same[0], POS)
+    world = hands.certain(same)
+    assert len(same) == 2 and world is not None and hands.shows(world, POS)
+    # A new turn starts its origins where the pawns stand: one world again.
+    assert len(hands.rebase(same)) == 1
+
+
+def position(*rows: list[str]) -> Position:
+    return Position.from_dict({"seats": 4, "pawns": [list(r) for r in rows]})
+
+
+def test_a_move_fits_only_where_its_pawns_went() -> None:
+    # Red's T5 pawn on to T8 (a 3); then the T20 pawn to red's nest. A 7 "T5-T8 and
+    # T20-T8" (capturing its own T8 pawn) gives the same colours, but the pawn on T8 is
+    # the one from T5: that 7 is no reading of these touches.
+    rest = (["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4)
+    after3 = position(["T8", "T20", "N", "N"], *rest)
+    worlds = carry(hands.start(POS, board_of(POS)), ("T5", "T8"))
+    assert hands.fits(worlds[0], POS, parse_move("3 0:T5-T8", POS.topology), after3)
+    worlds = carry(worlds, ("T20", "N0.4"))
+    seven = parse_move("7 0:T5-T8 0:T20-T8", POS.topology)
+    after7 = position(["T8", "N", "N", "N"], *rest)
+    assert hands.shows(worlds[0], after7) and not hands.fits(worlds[0], POS, seven, after7)
+    # A jack swap made through a third hole, one pawn in hand at a time, fits.
+    one = carry(hands.start(POS, board_of(POS)), ("T5", "T6"))
+    one = carry(carry(one, ("T10", "T5")), ("T6", "T10"))
+    assert hands.fits(one[0], POS, parse_move("J 0:T5<>1:T10", POS.topology), SWAPPED)
 
 
 def test_a_captured_pawn_in_another_seats_nest_is_not_the_position() -> None:

@@ -326,3 +326,25 @@ def test_fuzz_unknown_switch_name_is_noise_not_an_event() -> None:
         state, effects = step(state, e)
         moves += [d for d in effects if isinstance(d, Decision) and d.type == "move"]
     assert [(d.t, d.data["move"]) for d in moves] == [(1800, "3 0:T5-T8")]
+
+
+# Blue (seat 1) on T26 and T29, yellow on T19; no card reader.
+OWN_SEVEN = position(1, ["N"] * 4, ["T26", "T29", "N", "N"], ["T19", "N", "N", "N"], ["N"] * 4)
+
+
+def test_fuzz_next_players_capture_is_no_seven_capturing_its_own_pawn() -> None:
+    # Blue's 5 (T26-T31), then yellow's 10 capturing blue's T29 pawn, victim first.
+    # With the victim in blue's nest the board is also blue's 7 "T26-T31 T29-T31"
+    # capturing its own pawn on T31: but T31 was never emptied, its pawn is the one from
+    # T26, so the touches rule that 7 out (game 511531 of the big run).
+    r = play(
+        {**setup(OWN_SEVEN), "dealer": 0, "card_reader": False},
+        move(1000, "T26", "T31"),
+        ev(1640, "lift", "T29"),
+        ev(1870, "place", "N1.4"),
+        ev(2110, "lift", "T19"),
+        ev(2250, "place", "T29"),
+        ev(9000, "tick"),
+    )
+    assert r.moves == ["5 1:T26-T31", "10 2:T19-T29"]
+    assert flags(r) == []
