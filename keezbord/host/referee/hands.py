@@ -28,7 +28,7 @@ from typing import Final
 from keezbord.engine.notation import Move, Step
 from keezbord.engine.position import Position
 
-from .recognize import board_sig, colour_pairs, hole_key, nest_seat, pos_sig, step_from, step_to
+from .recognize import board_sig, colour_pairs, nest_seat, pos_sig, step_from, step_to
 from .state import World, Worlds
 
 MAX_WORLDS: Final = 16  # two pawns in hand give 2 readings; three give 6
@@ -45,7 +45,7 @@ def start(pos: Position, sensed: frozenset[str]) -> Worlds:
 
 def _here(pairs: frozenset[tuple[str, int]]) -> frozenset[tuple[str, str]]:
     """Each pawn's origin where it stands (nest holes are interchangeable: ``N2``)."""
-    return frozenset((h, hole_key(h)) for h, _ in pairs)
+    return frozenset((h, h if h[0] != "N" else h[: h.index(".")]) for h, _ in pairs)  # hole_key
 
 
 def rebase(worlds: Worlds) -> Worlds:
@@ -83,7 +83,9 @@ def place(worlds: Worlds, hole: str) -> Worlds:
 
 
 def _distinct(worlds: Iterable[World]) -> Worlds:
-    out = tuple(dict.fromkeys(worlds))
+    out = tuple(worlds)
+    if len(out) > 1:  # (one world, the common case, needs no hashing)
+        out = tuple(dict.fromkeys(out))
     return out if len(out) <= MAX_WORLDS else ()
 
 
