@@ -336,6 +336,8 @@ def _selftest_hardware(
 
             link = SerialLink(cfg.scanner.port or None)
             closers.append(getattr(link, "close", lambda: None))
+            if not link.connect() and link.busy:  # the service's, say: never a silent walk
+                raise UsageError(link.last_error or "the Pico's port is held")
             state: set[int] = set()
             end = _monotonic_ms() + 1500  # the link reports the closed switches on connect
             while _monotonic_ms() < end:

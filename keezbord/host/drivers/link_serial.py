@@ -136,6 +136,7 @@ class SerialLink:
         self.connects = 0
         self.tx_timeouts = 0
         self.last_error: str | None = None
+        self.busy = False  # the last try found the port held by another program
 
     @property
     def connected(self) -> bool:
@@ -154,11 +155,12 @@ class SerialLink:
         except (OSError, ValueError) as e:  # serial.SerialException is an OSError
             from keezbord.host.drivers.port_holder import PortBusy
 
-            self.last_error = str(e) if isinstance(e, PortBusy) else f"{name}: {e}"
+            self.busy = isinstance(e, PortBusy)
+            self.last_error = str(e) if self.busy else f"{name}: {e}"
             return False
         self._connected_to = name
         self._timeout = None
-        self.last_error = None
+        self.last_error, self.busy = None, False
         if self.connects:
             self.reconnects += 1
         self.connects += 1
