@@ -219,7 +219,8 @@ SETUP: tuple[tuple[str, str], ...] = (
         "the SD card",
         "/boot/firmware/config.txt and cmdline.txt as Pi OS Lite ships them; the user pi "
         "(uid 1000, Pi OS's groups, sudo without a password) and the host name keezbord, "
-        "as Imager's settings make them at the first boot",
+        "as Imager's settings make them at the first boot; dpkg does not sync what it "
+        "unpacks (force-unsafe-io: the root is thrown away, no power cut to survive)",
     ),
     (
         "the network",
