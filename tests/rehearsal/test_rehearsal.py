@@ -7,8 +7,9 @@ and starts in seconds without the Pico; doctor exits 0 only when all is right an
 each planted fault; a game is refereed through the service and its page; a killed
 service comes back and loses nothing; the page's last command removes it.
 
-About 5 minutes on a warm machine (the Bookworm root and the downloads cached, root.py);
-the first run on a machine builds the root first (debootstrap, a few minutes more).
+Measured on a 2-core machine shared with other test runs (load average 13 to 27): 7 to
+9.5 minutes warm (the Bookworm root and apt's packages cached, root.py), 12 minutes cold
+(the first run on a machine builds the root first: debootstrap, 7 of those minutes).
 """
 
 from __future__ import annotations
