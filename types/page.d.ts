@@ -166,6 +166,7 @@ interface PageState {
   coach: { n: number; better: string; text: Bilingual } | null;
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
+  setup: SetUpView | null;
   club?: ClubBanner | null;
 }
 
@@ -206,6 +207,20 @@ interface Review {
 }
 
 /** A message to the server (docs/web.md, "Page to server"). */
+// The set-up mode's instruction (docs/setup.md).
+interface SetUpView {
+  kind: "move" | "ask" | "done";
+  seat: number | null;
+  text: Bilingual;
+  holes: string[];
+  left: number;
+  left_text: Bilingual | null;
+  told: number;
+  target: string;
+  errors: string[];
+  colours: Record<string, number | null>;
+}
+
 interface PageRequest {
   type: string;
   [field: string]: unknown;

@@ -44,6 +44,7 @@ from .step import begin, deadline, new_game, step
 from .trace import (
     Setup,
     TraceError,
+    arranged_setup,
     input_from_dict,
     input_to_dict,
     parse_trace,
@@ -70,6 +71,7 @@ __all__ = [
     "Sig",
     "TraceError",
     "Undo",
+    "arranged_setup",
     "begin",
     "board_of",
     "board_sig",

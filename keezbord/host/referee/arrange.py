@@ -91,16 +91,26 @@ def opening(arr: Arranging, t: int) -> list[Effect]:
 def _believe(target: Position, sensed: frozenset[str], known: Mapping[str, int]) -> World:
     """One world: ``known`` colours where the board has a pawn, the nests' own, and the
     pawns short of four a seat off the board (in hand)."""
-    pairs = frozenset((h, known.get(h, nest_seat(h) if h[0] == "N" else UNKNOWN)) for h in sensed)
+    pairs = frozenset((h, _seat_on(h, known)) for h in sensed)
     per_seat = [0] * target.seats
     for _, s in pairs:
         if s != UNKNOWN:
             per_seat[s] += 1
-    # Off the board: the colours short of four a seat, as far as the board's count allows.
-    off = 4 * target.seats - len(sensed)
-    hand = [s for s in range(target.seats) for _ in range(max(0, 4 - per_seat[s]))]
-    hand = (hand + [UNKNOWN] * off)[: max(0, off)]
+    # Off the board: the colours short of four a seat, when the board's own pawns are
+    # all known (else a pawn off the board may be of any colour an unknown one lacks).
+    off = max(0, 4 * target.seats - len(sensed))
+    short = [s for s in range(target.seats) for _ in range(max(0, 4 - per_seat[s]))]
+    unsure = any(s == UNKNOWN for _, s in pairs) and len(set(short)) > 1
+    hand = [UNKNOWN] * off if unsure else (short + [UNKNOWN] * off)[:off]
     return (pairs, frozenset((h, h) for h, _ in pairs), tuple(sorted((s, HAND) for s in hand)))
+
+
+def _seat_on(hole: str, known: Mapping[str, int]) -> int:
+    """The colour known on ``hole``, else its nest's, else UNKNOWN."""
+    if hole in known:
+        return known[hole]
+    seat = nest_seat(hole)
+    return UNKNOWN if seat is None else seat
 
 
 def step(arr: Arranging, ev: HoleEvent | SwitchRead, t: int) -> tuple[Arranging, list[Effect]]:
@@ -130,7 +140,7 @@ def step(arr: Arranging, ev: HoleEvent | SwitchRead, t: int) -> tuple[Arranging,
 
 def _lift(arr: Arranging, hole: str, t: int) -> Arranging:
     sensed = arr.sensed - {hole}
-    worlds = _kept(arr, hands.lift(arr.worlds, hole), sensed)
+    worlds = _kept(arr, _plain(hands.lift(arr.worlds, hole)), sensed)
     held_before = len(arr.worlds[0][2])
     return replace(
         arr,
@@ -142,8 +152,13 @@ def _lift(arr: Arranging, hole: str, t: int) -> Arranging:
     )
 
 
-def _lift_worlds(worlds: Worlds, hole: str) -> Worlds:
-    return hands.lift(worlds, hole)
+def _plain(worlds: Worlds) -> Worlds:
+    """The worlds without the pawns' origins (hands.py): setting up, only colours
+    matter, and readings that differ in origins alone are one."""
+    return hands.distinct(
+        (pairs, frozenset((h, h) for h, _ in pairs), tuple(sorted((s, HAND) for s, _ in hand)))
+        for pairs, _, hand in worlds
+    )
 
 
 def _kept(arr: Arranging, worlds: Worlds, sensed: frozenset[str]) -> Worlds:
@@ -165,8 +180,21 @@ def _place(arr: Arranging, hole: str, t: int, effects: list[Effect]) -> Arrangin
     worlds = tuple(
         w if w[2] else (w[0], w[1], ((UNKNOWN, HAND),)) for w in arr.worlds
     )  # a pawn from outside the hands: one that was never on the board
-    worlds = hands.place(worlds, hole)
+    worlds = _plain(hands.place(worlds, hole))
     owner = nest_seat(hole)
+    task = arr.shown  # (the instruction its pawn carries on)
+    if owner is not None and task is not None and task.to == OWN_NEST and task.frm == alone:
+        # Asked to take this pawn, alone in hand, to the nest of its colour: the nest it
+        # went to is its colour, whichever the touches thought it might be.
+        told = tuple(w for w in worlds if dict(w[0]).get(hole) in (owner, UNKNOWN))
+        worlds = (
+            tuple(
+                (w[0] - {(hole, s)} | {(hole, UNKNOWN)}, w[1], w[2])
+                for w in told
+                for s in [dict(w[0])[hole]]
+            )
+            or worlds
+        )
     if owner is not None:
         # Put in a nest: a pawn whose colour the touches never knew is of the nest's
         # (the person sees it). A pawn whose colour is in doubt because two were in
@@ -315,6 +343,7 @@ def setup_view(arr: Arranging) -> dict[str, Any]:
     """What the page shows of the set-up (docs/web.md ``setup``): the instruction in
     words (``text``), its kind (``move``, ``ask``, ``done``), the colour it names, the
     holes it lights, how many steps are left, the target and the colours known."""
+    seat: int | None
     if arr.asking is not None:
         kind, seat, text = "ask", arr.asking[0], ask_text(*arr.asking)
     elif arr.shown is not None:

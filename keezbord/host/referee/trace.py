@@ -151,6 +151,22 @@ def setup_from_dict(d: Any) -> Setup:
     return Setup(pos, dealer, config, turn, dict(d), arrange, believed, board)
 
 
+def arranged_setup(
+    setup: dict[str, Any], target: Position, believed: Position | None = None
+) -> dict[str, Any]:
+    """``setup`` (a setup line's fields) turned into one that begins by setting the board
+    up as ``target``, the board believed to show ``believed`` (None: the start, every
+    pawn in its nest). The position's own seats, profile, segment and teams replace the
+    setup's; the rest (hints, tags, mode, ...) is kept."""
+    out = {k: v for k, v in setup.items() if k not in _POSITION_KEYS}
+    out["position"] = target.to_text()
+    out["arrange"] = True if believed is None else believed.to_text()
+    return out
+
+
+_POSITION_KEYS = frozenset({"seats", "profile", "segment", "teams", "turn", "position", "board"})
+
+
 def _arrange(value: Any, pos: Position) -> tuple[bool, Position | None]:
     """The setup's ``arrange``: false, true, or the position the board is believed to
     show (on the same board as ``position``)."""

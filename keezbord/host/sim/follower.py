@@ -112,6 +112,7 @@ class LedFollower:
         for h in full:  # a capture: the victim goes first (to its lit nest hole)
             self._victim(h, frame)
         free = [h for h in targets if h not in self.board]
+        to: str | None
         if free:
             to = self.rng.choice(free)
             if mk.wrong_hole and self.rng.random() < mk.wrong_hole:
@@ -265,4 +266,4 @@ def told_of(view: Mapping[str, object] | None) -> Told:
     seat = view.get("seat")
     if kind not in ("move", "ask", "swap", "done"):
         return Told("none")
-    return Told(kind, seat if isinstance(seat, int) else None)  # type: ignore[arg-type]
+    return Told(kind, seat if isinstance(seat, int) else None)

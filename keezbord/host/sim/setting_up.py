@@ -16,8 +16,11 @@ from keezbord.host.referee import (
     Decision,
     Effect,
     RefereeState,
+    begin,
+    board_of,
     colours,
     nest_seat,
+    setup_from_dict,
     setup_view,
     step,
 )
@@ -89,3 +92,18 @@ def person_for(pos: Position, board: frozenset[str], rng: random.Random, **kw: A
         if s is not None:
             truth[h] = s
     return LedFollower(truth, rng, pos.topology.ring, **kw)
+
+
+def simulated_set_up(setup: dict[str, Any], seed: int) -> list[HoleEvent]:
+    """The hole events of a person who sets the board up for ``setup`` (a setup line
+    that begins in the set-up mode) from the board it believes, doing only what the
+    lights and the instruction line say (``keezbord run --simulate SEED --setup``)."""
+    parsed = setup_from_dict(setup)
+    pos = parsed.position
+    shown = parsed.believed or Position.start(
+        pos.seats, pos.profile.name, segment=pos.topology.segment, teams=pos.teams
+    )
+    board = parsed.board if parsed.board is not None else board_of(shown)
+    state, _ = begin(parsed)
+    person = person_for(shown, board, random.Random(seed))
+    return carry_out(state, person, 1000).events

@@ -336,9 +336,9 @@ class Hub:
         effects = self.session.undo_last_move(self.now())
         self._after(effects)
 
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        """Start a new game (the old one stays in the journal)."""
-        setup, info = requests.new_setup(self, msg)
+    def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
+        """Start a new game (the old one stays in the journal); ``made``: its setup."""
+        setup, info = (made, None) if made is not None else requests.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.session.close()

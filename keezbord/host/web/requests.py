@@ -10,10 +10,11 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
-from keezbord.host.referee import HINT_LEVELS, Overrule
+from keezbord.host.referee import HINT_LEVELS, Overrule, arranged_setup, board_sig, pos_sig
 from keezbord.host.roles import REFEREE_ACTIONS, Role, may
 from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
@@ -123,6 +124,8 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
         hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
     elif kind == "new_game":
         hub.new_game(msg)
+    elif kind == "set_up":
+        hub.new_game(msg, set_up_setup(hub, msg))
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
 
@@ -223,6 +226,43 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     if teams is not None:
         setup["teams"] = teams
     return setup, None
+
+
+SIM_STARTS = Text(
+    "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
+    "een bord (keezbord run)",
+    "the simulator always starts a game from the beginning; set up a position on a "
+    "board (keezbord run)",
+)
+
+
+def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
+    """A page's ``set_up``: a new game that begins by setting the board up as the
+    position given (docs/setup.md). The board is believed to show the game's position
+    when it does (the referee knew every pawn's colour), else the start."""
+    if hub.sim is not None:
+        raise HubError(SIM_STARTS)
+    st = hub.session.state
+    text = msg.get("position")
+    try:
+        if not isinstance(text, str):
+            raise InvalidPositionError("no position")
+        target = Position.from_text(text.strip())
+    except InvalidPositionError as e:
+        raise HubError(
+            Text(f"geen geldige stelling ({e})", f"not a valid position ({e})")
+        ) from None
+    if target.topology != st.pos.topology:
+        raise HubError(
+            Text(
+                f"die stelling is voor een ander bord ({target.seats} stoelen)",
+                f"that position is for another board ({target.seats} seats)",
+            )
+        )
+    at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+    setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
+    setup["board"] = sorted(st.sensed)  # what the switches show now
+    return setup
 
 
 def new_game_options(
