@@ -116,7 +116,7 @@ class LedFollower:
         if free:
             to = self.rng.choice(free)
             if mk.wrong_hole and self.rng.random() < mk.wrong_hole:
-                to = self._beside(to) or to
+                to = self._beside(to, second[0] if second else None) or to
         else:
             to = self._nest_hole(pawn)
         if second is not None and self.rng.random() < 0.5:
@@ -198,14 +198,15 @@ class LedFollower:
         self._swap([a, b])
         return True
 
-    def _beside(self, hole: str) -> str | None:
-        """A free track hole next to ``hole``: a miscount."""
+    def _beside(self, hole: str, keep: str | None = None) -> str | None:
+        """A free track hole next to ``hole`` (not ``keep``, where a pawn in hand goes
+        back): a miscount."""
         if hole[0] != "T":
             return None
         i = int(hole[1:])
         for j in (i + 1, i - 1):
             h = f"T{j % self.ring}"
-            if h not in self.board:
+            if h not in self.board and h != keep:
                 self.made.append("wrong_hole")
                 return h
         return None
