@@ -167,6 +167,7 @@ interface PageState {
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
   setup: SetUpView | null;
+  lesson: LessonView | null;
   club?: ClubBanner | null;
 }
 
@@ -221,6 +222,27 @@ interface SetUpView {
   colours: Record<string, number | null>;
 }
 
+// A lesson's step played on the board (docs/lessons.md).
+interface LessonView {
+  id: string;
+  title: Bilingual;
+  step: number;
+  steps: number;
+  task: Bilingual;
+  card: string | null;
+  hand: string[];
+  learner: string | null;
+  verdict: { result: "right" | "other" | "wrong"; text: Bilingual } | null;
+}
+
+// One lesson of GET /api/lessons.
+interface LessonEntry {
+  id: string;
+  title: Bilingual;
+  steps: unknown[];
+  done: number[];
+}
+
 interface PageRequest {
   type: string;
   [field: string]: unknown;
@@ -257,6 +279,7 @@ interface App {
   zoomCentre?: [number, number];
   offline?: boolean;
   trayKey?: string | null;
+  lessonKey?: string;
   localLog?: string | null;
   logTimer?: number;
   clockVersion?: number;

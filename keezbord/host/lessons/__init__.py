@@ -3,7 +3,7 @@ few steps of position, task, the learner's card and move, judged by the referee 
 explained by the engine; progress per learner in the journal. docs/lessons.md."""
 
 from .course import COURSE, Lesson, LessonStep, lesson
-from .judge import Verdict, judge, judge_referee, step_setup
+from .judge import Verdict, judge, judge_record, judge_referee, step_setup
 from .progress import Progress, valid_name
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "Progress",
     "Verdict",
     "judge",
+    "judge_record",
     "judge_referee",
     "lesson",
     "step_setup",

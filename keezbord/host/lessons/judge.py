@@ -5,7 +5,7 @@ legal move that is not the task says what to look for; the right one says why.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -77,6 +77,14 @@ def judge_referee(step: LessonStep, decisions: Iterable[Decision]) -> Verdict | 
                 return judge(step, None)
             return Verdict("wrong", _join(d.reason or MUST_PLAY, TRY_AGAIN))
     return None
+
+
+def judge_record(step: LessonStep, record: Mapping[str, Any]) -> Verdict | None:
+    """``judge_referee`` for one decision as journalled (``Decision.to_record``)."""
+    reason = record.get("reason")
+    data = {k: v for k, v in record.items() if k not in ("t", "type", "reason")}
+    text = Text(reason["nl"], reason["en"]) if isinstance(reason, dict) else None
+    return judge_referee(step, [Decision(int(record.get("t", 0)), str(record["type"]), data, text)])
 
 
 def step_setup(step: LessonStep) -> dict[str, Any]:

@@ -87,6 +87,7 @@ _SETUP_KEYS = {
     "mode",
     "arrange",
     "board",
+    "lesson",  # the lesson's step played (host/web/lesson_play.py); the referee ignores it
 }
 MODES = ("run", "sim", "simulated", "lesson", "puzzle")
 

@@ -19,6 +19,7 @@ function renderSide() {
   }
 
   renderSetUp(st);
+  renderLesson(st);
 
   // Card tray.
   const cards = byId("cards");
