@@ -6,6 +6,7 @@ confirmed with why and kept in the learner's progress."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def _carry(gpio: FakeGpio, frm: str, to: str) -> None:
     gpio.set(frm, False)
+    time.sleep(0.1)  # a hand carries a pawn: the lift is scanned before the place
     gpio.set(to, True)
 
 
