@@ -36,6 +36,7 @@ def test_a_position_set_up_from_the_page(serve: Serve, page: Any, tmp_path: Path
     assert page.inner_text("#setup-title") == "Zet het bord klaar"
     assert page.inner_text("#setup-text") == "Zet een rode pion uit het nest van rood op T5"
     assert page.inner_text("#setup-left") == "nog 1 stap"
+    assert page.inner_text("#status") == "Zet het bord klaar"  # not "red to play" yet
     page.wait_for_selector(".hole[data-hole='T5'][data-led='target']")
     assert page.locator(".hole[data-hole='N0.1'][data-led='source']").count() == 1
     shot(page, "setup-1-asked")

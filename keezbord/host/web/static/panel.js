@@ -349,6 +349,7 @@ function renderStatus(st) {
       (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
   }
   if (st.stopped) status.textContent = t("stopped");
+  if (st.setup) status.textContent = t("setup_title");  // the game begins once it is set up
   const win = byId("winner");
   win.hidden = !st.winner && !st.stopped;
   if (st.winner || st.stopped) win.textContent = status.textContent;
