@@ -41,6 +41,7 @@ from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 from . import actions, page, requests
 from .coach import coach_remark
 from .health_view import board_health, health_key
+from .lesson_play import attach, lesson_view
 from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
@@ -108,6 +109,7 @@ class Hub:
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
         self._recolour()
+        attach(self)  # a lesson's step (web/lesson_play.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
         clear_caches()
         gc.collect()
@@ -118,8 +120,6 @@ class Hub:
             sim.sync(decisions)
             self.log.seen_exchanges(sim)
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
-
-    # -- building --------------------------------------------------------------------
 
     @classmethod
     def open_sim(
@@ -199,8 +199,6 @@ class Hub:
         self.session.close()
         if self.store is not None:
             self.store.close()
-
-    # -- time and inputs ---------------------------------------------------------------
 
     @property
     def referee_state(self) -> RefereeState:
@@ -301,8 +299,6 @@ class Hub:
         st = self.session.state
         self.pawns.recolour(st.pos, st.sensed)
 
-    # -- sensor and link health (run mode) ------------------------------------------------
-
     def _new_monitor(self) -> HealthMonitor:
         st = self.session.state
         return HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
@@ -336,14 +332,15 @@ class Hub:
         effects = self.session.undo_last_move(self.now())
         self._after(effects)
 
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        """Start a new game (the old one stays in the journal)."""
-        setup, info = requests.new_setup(self, msg)
+    def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
+        """Start a new game (the old one stays in the journal); ``made``: its setup."""
+        setup, info = (made, None) if made is not None else requests.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
         decisions, self.log = actions.opened(self.session)
+        attach(self)
         if info is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
@@ -390,6 +387,7 @@ class Hub:
             )
         )
         out["club"] = None if self.club is None else self.club.view()
+        out["lesson"] = lesson_view(self)  # null, or the lesson's step being played
         self._cache = (self.version, out)
         return out
 

@@ -265,6 +265,7 @@ function readQuery() {
 document.addEventListener("DOMContentLoaded", () => {
   readQuery();
   setupControls();
+  setupLessons();
   setupBoardInput();
   if (typeof setupReview === "function") setupReview();
   setLang(app.lang);
