@@ -312,7 +312,9 @@ def bench_game(
     since_led: list[float] = []  # the lift's CHANGES in, after the LED update before it
     led_tx = sorted({t for t, f in tx if f.type in (P.CMD_LEDS, P.CMD_PATTERNS)})
     superseded = 0
-    for now_ms, hole, cs, ids, wall_ms in run.lifts:
+    host_cpu: list[float] = []
+    on_own_core: list[float] = []
+    for (now_ms, hole, cs, ids, wall_ms), cpu_ms in zip(run.lifts, run.lift_cpu_ms, strict=True):
         if not any(c != (0, 0, 0) for c in cs):
             continue  # a lift that lights nothing (no card yet, or not the player's pawn)
         # The switch opened at the last scheduled lift of that hole before the host had it
@@ -346,6 +348,9 @@ def bench_game(
             if led:
                 host_sim.append((led[0] - ch[0]) / MS)
                 pin_part.append((shown[0]["end"] - led[0]) / MS)
+                host_cpu.append(cpu_ms)
+                # the lift with the host on a core of its own: its CPU for the host part
+                on_own_core.append(fw_part[-1] + cpu_ms + pin_part[-1])
     return {
         "lit": lit,
         "fw_part": fw_part,
@@ -356,6 +361,8 @@ def bench_game(
         "since_led": since_led,
         "game": game,
         "scan_gaps": gaps,
+        "host_cpu": host_cpu,
+        "on_own_core": on_own_core,
     }
 
 
@@ -406,7 +413,13 @@ def print_game(gm: dict[str, Any]) -> None:
     print(f"    of which Pico to host:       {stats(gm['fw_part'])}")
     print(f"    host (CHANGES in -> LED message out): {stats(gm['host_sim'])}")
     print(f"      its referee step for the lift (wall, this machine): {stats(gm['host_ms'])}")
+    print(f"      host CPU in the pump that took the lift: {stats(gm['host_cpu'])}")
     print(f"    LED message in -> last bit:  {stats(gm['pin_part'])}")
+    own = gm["on_own_core"]
+    print(
+        f"    Pico parts + host CPU (the host on a core of its own): {stats(own)}, "
+        f"p90 {pct(own, 90):.1f}, p99 {pct(own, 99):.1f} ms"
+    )
 
 
 def main() -> None:

@@ -86,6 +86,9 @@ class GameRun:
     lifts: list[tuple[int, str, list[tuple[int, int, int]], list[int], float]] = field(
         default_factory=list
     )
+    # Per lift, the host process's CPU ms in the pump that took it (read, decode, referee,
+    # render, LED message written): what the host costs when it has a core to itself
+    lift_cpu_ms: list[float] = field(default_factory=list)
     state: RefereeState | None = None
 
 
@@ -154,6 +157,7 @@ class EmulatedTable:
 
     def pump(self) -> int:
         now = self._now_ms = self.pico.now_ns() // MS
+        cpu0 = time.thread_time()
         for inp in self.board.pump(now):
             began = time.perf_counter()
             before = self.state.leds
@@ -163,6 +167,7 @@ class EmulatedTable:
                 self.run.lifts.append(
                     (now, inp.hole, colours, ids, (time.perf_counter() - began) * 1000)
                 )
+                self.run.lift_cpu_ms.append((time.thread_time() - cpu0) * 1000)
         self.feed(Tick(max(now, self.state.now)), now)
         return now
 
