@@ -172,7 +172,7 @@ class EmulatedTable:
         return now
 
     def connect(self) -> None:
-        self.pico.wait_first_frame()
+        self.pico.wait_first_frame(timeout=600)  # wall seconds: a heavily loaded machine
         self._now_ms = self.pico.now_ns() // MS
         assert self.link.connect(), self.link.last_error
         end = time.monotonic() + 60
