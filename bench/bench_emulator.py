@@ -401,7 +401,7 @@ def print_game(gm: dict[str, Any]) -> None:
     print(
         f"  magnet lifted -> targets lit:  {stats(gm['lit'])}  ({gm['game']} through "
         "SerialLink, SerialBoard and the referee; the link's clock simulated time, the host's "
-        "work counted as the emulator saw it pass)"
+        f"work counted as the emulator saw it pass; LED pacing bursts of {link_session.LED_BURST})"
     )
     print(
         f"    90th percentile {pct(gm['lit'], 90):.1f} ms, 99th {pct(gm['lit'], 99):.1f} ms;"
