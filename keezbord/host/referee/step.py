@@ -303,6 +303,10 @@ def _hole(state: RefereeState, ev: HoleEvent, t: int, effects: list[Effect]) -> 
         effects.extend(pick[1])
         state = pick[0]
         verdict = lift_verdict(state, h)
+    if verdict == "close" and t - state.since < BOUNCE_MS:
+        # No hand reaches a pawn that quick after the board changed: a switch bouncing
+        # as a pawn settles (several at once when the table is knocked) closes nothing.
+        verdict = "hold"
     return holes.hole(state, ev, t, verdict)
 
 

@@ -348,3 +348,40 @@ def test_fuzz_next_players_capture_is_no_seven_capturing_its_own_pawn() -> None:
     )
     assert r.moves == ["5 1:T26-T31", "10 2:T19-T29"]
     assert flags(r) == []
+
+
+# Seat 0 on T12, seat 2 on T1; 3 seats (reiseditie), no card reader.
+SWAP_BOUNCE = position(
+    0, ["N", "N", "T12", "H2"], ["N"] * 4, ["N", "N", "T1", "H3"], seats=3, profile="reiseditie"
+)
+
+
+def test_fuzz_two_switches_bouncing_at_once_after_a_swap_keep_the_swap() -> None:
+    # Seat 0's 10 (T12-T22), then seat 1's jack swapping seat 2's T1 with seat 0's T22
+    # within the settle time, both in hand; then both swapped pawns' switches bounce in the
+    # same two milliseconds (the table knocked), then seat 2's ace onto its start. Without
+    # the bounces the three moves are read. With them, the first bounce's lift closed
+    # the swap (seat 1's swap of two other seats' pawns: a lift of either may close it)
+    # and the next one was read as seat 2's touch: the swap was dropped (the 20,000-game
+    # run's game 615195). No hand lifts a pawn within BOUNCE_MS of the board changing.
+    head = [
+        ev(1000, "lift", "T12"),
+        ev(1340, "place", "T22"),
+        ev(1732, "lift", "T22"),
+        ev(1960, "lift", "T1"),
+        ev(2191, "place", "T1"),
+        ev(2225, "place", "T22"),
+    ]
+    tail = [ev(2591, "lift", "N2.1"), ev(2831, "place", "T32"), ev(8000, "tick")]
+    want = ["10 0:T12-T22", "J 2:T1<>0:T22", "A 2:N-S"]
+    base = {**setup(SWAP_BOUNCE), "card_reader": False}
+    assert play(base, *head, *tail).moves == want
+    bounces = [
+        ev(2226, "lift", "T22"),
+        ev(2226, "lift", "T1"),
+        ev(2227, "place", "T1"),
+        ev(2227, "place", "T22"),
+    ]
+    r = play(base, *head, *bounces, *tail)
+    assert r.moves == want
+    assert flags(r) == []
