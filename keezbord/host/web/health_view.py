@@ -1,13 +1,53 @@
 """The board's health as the page shows it in run mode: the sensors (chatter, stuck
 switches) and the driver's link, and the key that says when it changed enough to
-broadcast (ages and counters of good frames aside)."""
+broadcast (ages and counters of good frames aside). ``HealthWatch`` keeps it over a
+game for the hub."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from keezbord.host.events import HoleEvent
 from keezbord.host.health import HealthMonitor
 from keezbord.host.referee import RefereeState, board_of
+
+
+class HealthWatch:
+    """The sensors over a game: the monitor fed every hole event, the holes a full read
+    found changed (this turn), and the key of the health last broadcast."""
+
+    def __init__(self, st: RefereeState) -> None:
+        self.reset(st)
+
+    def reset(self, st: RefereeState) -> None:
+        """A new game (or the hub opened): every switch as the referee senses it now."""
+        self.monitor = HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
+        self.resynced: set[str] = set()
+        self._key: Any = None
+
+    def observe(self, ev: HoleEvent) -> None:
+        self.monitor.observe(ev)
+
+    def resync(self, t: int, holes: frozenset[str], sensed: frozenset[str]) -> None:
+        """A full read ``holes`` where the referee sensed ``sensed``: the differences
+        are hole events the switches never reported."""
+        self.resynced |= holes ^ sensed
+        for h in sorted(holes ^ sensed):
+            self.monitor.observe(HoleEvent(t, "place" if h in holes else "lift", h))
+
+    def new_turn(self) -> None:
+        self.resynced.clear()
+
+    def view(self, st: RefereeState, driver: object, now: int) -> dict[str, Any]:
+        return board_health(self.monitor, st, self.resynced, driver, now)
+
+    def news(self, h: dict[str, Any]) -> bool:
+        """``h`` differs from the health last broadcast enough to tell the pages."""
+        key = health_key(h)
+        if key == self._key:
+            return False
+        self._key = key
+        return True
 
 
 def board_health(

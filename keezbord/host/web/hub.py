@@ -29,7 +29,6 @@ from typing import Any, Literal
 from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
-from keezbord.host.health import HealthMonitor
 from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Role, Tokens, role_of
@@ -40,7 +39,7 @@ from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 
 from . import actions, page, requests
 from .coach import coach_remark
-from .health_view import board_health, health_key
+from .health_view import HealthWatch
 from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
@@ -98,9 +97,7 @@ class Hub:
         self._cache: tuple[int, dict[str, Any]] | None = None
         self._entries: dict[int, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.monitor = self._new_monitor()
-        self._health_key: Any = None
-        self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
+        self.sensors = HealthWatch(session.state)  # run mode: chatter, stuck switches
         self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
@@ -227,16 +224,12 @@ class Hub:
             sensed = self.session.state.sensed
             if reading.holes == sensed:
                 return
-            self._resynced |= reading.holes ^ sensed
-            for h in sorted(reading.holes ^ sensed):
-                self.monitor.observe(
-                    HoleEvent(reading.t, "place" if h in reading.holes else "lift", h)
-                )
+            self.sensors.resync(reading.t, reading.holes, sensed)
             self.feed(reading)
             self._recolour()
             return
         if isinstance(reading, HoleEvent):
-            self.monitor.observe(reading)
+            self.sensors.observe(reading)
             self.track(reading)
         self.feed(reading)
 
@@ -265,7 +258,7 @@ class Hub:
         for observe in self.observers if records else ():
             observe(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
-            self._resynced.clear()
+            self.sensors.new_turn()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -303,22 +296,16 @@ class Hub:
 
     # -- sensor and link health (run mode) ------------------------------------------------
 
-    def _new_monitor(self) -> HealthMonitor:
-        st = self.session.state
-        return HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
-
     def health(self) -> dict[str, Any] | None:
         """Sensors (chatter, stuck switches) and the board's link, for the page."""
         if self.opts.mode != "run":
             return None
-        st = self.session.state
-        return board_health(self.monitor, st, self._resynced, self.driver, self.now())
+        return self.sensors.view(self.session.state, self.driver, self.now())
 
     def _check_health(self) -> None:
         """Broadcast when the health changed (ages and counters of good frames aside)."""
         h = self.health()
-        if h is not None and (key := health_key(h)) != self._health_key:
-            self._health_key = key
+        if h is not None and self.sensors.news(h):
             self.changed()
 
     # -- requests from a page ------------------------------------------------------------
@@ -355,8 +342,7 @@ class Hub:
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._entries.clear()
-        self.monitor = self._new_monitor()
-        self._resynced.clear()
+        self.sensors.reset(self.session.state)
         self.pawns.reset()
         self._recolour()
         if self.driver is not None:
