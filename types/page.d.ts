@@ -130,6 +130,15 @@ interface ClubBanner {
   now: number; // the server's epoch seconds
 }
 
+/** The instruction line's text (docs/web.md, "The instruction line"; web/instruction.py). */
+interface Instruction {
+  text: Bilingual; // may hold {tap}: the page's verb for pointing
+  source: string; // game | flag | or the part that posted it (Hub.instruct)
+  seat: number | null; // the player it is for; null: everyone at the table
+  holes: string[];
+  tone: string; // do | wait | fix
+}
+
 /** The `state` message (docs/web.md), as the page keeps it. */
 interface PageState {
   version: number;
@@ -167,6 +176,7 @@ interface PageState {
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
   club?: ClubBanner | null;
+  instruction: Instruction | null;
 }
 
 /** GET /api/geometry (hardware/geometry.py's to_json), the parts the page draws. */

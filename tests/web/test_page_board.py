@@ -201,14 +201,14 @@ def test_seven_split_says_the_steps_left_and_lights_the_pawns(
     page.click(".hole[data-hole='T2']")
     page.wait_for_selector("#inhand button.held")
     page.click(".hole[data-hole='T5']")  # 3 of the 7 steps
-    page.wait_for_selector("#boardnote:has-text('4 steps left')", timeout=10000)
+    page.wait_for_selector("#instruction:has-text('4 steps left')", timeout=10000)
     assert page.locator(".hole[data-hole='T20'].split-source").count() == 1
     shot(page, "board-seven-split")
     page.click(".hole[data-hole='T20']")
     page.wait_for_selector("#inhand button.held")
     page.click(".hole[data-hole='T24']")
     page.wait_for_selector("#moves li[data-move^='7 ']", timeout=10000)
-    assert page.is_hidden("#boardnote")
+    page.wait_for_selector("#instruction:not(:has-text('steps left'))")
 
 
 def test_bot_moves_are_marked_and_fly(serve: Serve, page: Any, tmp_path: Path) -> None:

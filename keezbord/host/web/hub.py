@@ -40,6 +40,7 @@ from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
 from . import actions, page, requests
 from .coach import coach_remark
 from .health_view import HealthWatch
+from .instruction import Instruction
 from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
@@ -104,6 +105,8 @@ class Hub:
         # Called with each input's decision records (the club link, host/club/board_club.py).
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
+        # What other parts of the host tell the players (instruct): source -> instruction.
+        self.instructions: dict[str, Instruction] = {}
         self._recolour()
         # Opening a long game replayed it: the referee's caches hold its old positions.
         clear_caches()
@@ -351,6 +354,16 @@ class Hub:
 
     # -- what a page shows -----------------------------------------------------------------
 
+    def instruct(self, source: str, instruction: Instruction | None) -> None:
+        """Post ``source``'s instruction to the players (None: take it back); the page
+        shows the most urgent one, or the game's own (docs/web.md "The instruction line")."""
+        if instruction is None:
+            if self.instructions.pop(source, None) is None:
+                return
+        else:
+            self.instructions[source] = instruction
+        self.changed()
+
     def page_state(self) -> dict[str, Any]:
         """Everything the page draws (docs/web.md ``state``), cached per version."""
         if self._cache is not None and self._cache[0] == self.version:
@@ -373,6 +386,7 @@ class Hub:
                 entries=self._entries,
                 log=self.log.entries,
                 exchange_cards=self.log.cards,
+                instructions=self.instructions,
             )
         )
         out["club"] = None if self.club is None else self.club.view()

@@ -22,6 +22,7 @@ from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
+from .instruction import Instruction, game_instruction, pick
 from .marks import last_moves, seven_split
 
 
@@ -44,6 +45,8 @@ class PageView:
     entries: dict[int, dict[str, Any]] | None = None
     log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
+    # Instructions posted by other parts of the host (Hub.instruct): source -> instruction.
+    instructions: Mapping[str, Instruction] | None = None
 
 
 def played_in_words(rec: MoveRecord) -> Text:
@@ -110,6 +113,9 @@ def page_state(view: PageView) -> dict[str, Any]:
         "stopped": st.stopped,
     }
     hand, exchange = _hand(view)
+    split = seven_split(st)
+    game = game_instruction(st, view.mode, view.held, sim, flag, split, hand, snap["decisions"])
+    instruction = pick([*(view.instructions or {}).values(), game])
     return {
         "type": "state",
         "version": view.version,
@@ -146,7 +152,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "exchange": exchange,
         "coach": None if view.coach is None else dict(view.coach),
         "last_moves": last_moves(st.history, pos.seats),  # board.js marks them
-        "split": seven_split(st),  # the rest of a 7 split
+        "split": split,  # the rest of a 7 split
+        "instruction": None if instruction is None else instruction.to_dict(),
     }
 
 

@@ -18,7 +18,7 @@ const UI = {
     hints_full: "volledig", hints_coach: "coach", coach: "Coach", players: "Spelers", start: "Start", yes: "Ja", no: "Nee",
     need_token: "Alleen kijken: beheer vraagt de code (open /?token=…).",
     fix: "Zet het bord recht", turn: "Aan zet", you: "jij", bot: "bot", wins: "wint", win: "winnen",
-    played: "Gespeeld", in_hand: "In de hand", place_hint: "klik op een leeg gat om neer te zetten",
+    played: "Gespeeld", in_hand: "In de hand",
     confirm_undo: "Laatste geaccepteerde zet terugnemen?", confirm_new: "Een nieuw spel beginnen?",
     empty: "leeg", pawn_of: "pion van", unknown_pawn: "pion", no_cards: "geen kaarten",
     points: "punten", game_over: "Het spel is afgelopen", bot_thinking: "denkt na…",
@@ -50,7 +50,7 @@ const UI = {
     hints_full: "full", hints_coach: "coach", coach: "Coach", players: "Players", start: "Start", yes: "Yes", no: "No",
     need_token: "View only: control needs the token (open /?token=…).",
     fix: "Put the board right", turn: "To play", you: "you", bot: "bot", wins: "wins", win: "win",
-    played: "Played", in_hand: "In hand", place_hint: "click an empty hole to put it down",
+    played: "Played", in_hand: "In hand",
     confirm_undo: "Take back the last accepted move?", confirm_new: "Start a new game?",
     empty: "empty", pawn_of: "pawn of", unknown_pawn: "pawn", no_cards: "no cards",
     points: "points", game_over: "The game is over", bot_thinking: "thinking…",
@@ -191,9 +191,10 @@ function applyPalette() {
   renderLegend();
 }
 
-// The board (board.js) and then the side (panel.js).
+// The board (board.js), the side (panel.js), the instruction line (instruction.js).
 function render() {
   if (renderBoard()) renderSide();
+  renderInstruction();
 }
 
 function renderLegend() {
@@ -260,6 +261,7 @@ document.addEventListener("DOMContentLoaded", () => {
   readQuery();
   setupControls();
   setupBoardInput();
+  setupInstruction();
   if (typeof setupReview === "function") setupReview();
   setLang(app.lang);
   connect();

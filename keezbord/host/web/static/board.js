@@ -4,16 +4,15 @@
 // state, language); the side panels live apart. Loaded before app.js, as a plain script.
 // Also here: the last-move marks, the flight of a bot's pawn, the zoomed view (phones),
 // the keyboard (the board is one tab stop; arrows move between holes) and the offline
-// state (no input while the server is gone). docs/web.md, "The board".
+// state (no input while the server is gone; the instruction line says so). docs/web.md,
+// "The page".
 "use strict";
 
-/** @typedef {{ zoom: string, whole: string, split_left: (n: number) => string, last_move: string, offline_note: string }} BoardTexts */
+/** @typedef {{ zoom: string, whole: string, last_move: string }} BoardTexts */
 /** @type {Record<"nl" | "en", BoardTexts>} */
 const BOARD_UI = {
-  nl: { zoom: "Inzoomen", whole: "Heel bord", split_left: (n) => `7: nog ${n} ${n === 1 ? "stap" : "stappen"} — kies een pion die oplicht`,
-        last_move: "laatste zet van", offline_note: "Geen verbinding met de server: het bord wacht." },
-  en: { zoom: "Zoom in", whole: "Whole board", split_left: (n) => `7: ${n} ${n === 1 ? "step" : "steps"} left — pick a lit pawn`,
-        last_move: "last move of", offline_note: "No connection to the server: the board waits." },
+  nl: { zoom: "Inzoomen", whole: "Heel bord", last_move: "laatste zet van" },
+  en: { zoom: "Zoom in", whole: "Whole board", last_move: "last move of" },
 };
 /** @template {keyof BoardTexts} K @param {K} key */
 function bt(key) { return BOARD_UI[app.lang][key]; }
@@ -145,7 +144,6 @@ function renderBoard() {
   }
   drawLastLines(app.reviewing ? { last_moves: [] } : st);
   if (!app.reviewing) flyBotMove(st);
-  renderBoardNote(st);
   applyZoom();
   return true;
 }
@@ -191,17 +189,6 @@ function flyBotMove(st) {
                            { duration: FLIGHT_MS, easing: "ease-in-out" });
     anim.onfinish = () => g.remove();
   });
-}
-
-// Under the board: the 7 split's steps left; offline.
-/** @param {PageState} st */
-function renderBoardNote(st) {
-  const note = document.getElementById("boardnote");
-  if (!note) return;
-  const text = app.offline ? bt("offline_note") : st.split ? bt("split_left")(st.split.left) : "";
-  note.textContent = text;
-  note.hidden = !text;
-  note.classList.toggle("err", !!app.offline);
 }
 
 // -- the zoomed view (phones, 8 seats) -----------------------------------------------------
@@ -340,7 +327,7 @@ function setOffline(off) {
   const main = document.querySelector("main");
   if (main) main.inert = off;
   if (off) { app.drag = null; app.trayKey = null; }
-  if (app.state) renderBoardNote(app.state);
+  renderInstruction();
 }
 
 // The hole an event on the board happened in (its <g class="hole">), if any.
@@ -354,12 +341,10 @@ function setupBoardInput() {
   const board = boardSvg();
   // The board is one tab stop: its hole (Chromium would also stop on the svg itself).
   board.setAttribute("tabindex", "-1");
-  // The zoom button and the note live under the board (made here: the page's HTML
-  // stays the side panels' to change).
+  // The zoom button lives above the board (made here: the page's HTML stays the side
+  // panels' to change).
   const zoom = el("button", { type: "button", id: "zoom", class: "zoom", hidden: true });
   zoom.addEventListener("click", () => { app.zoomOff = !app.zoomOff; applyZoom(); });
-  const note = el("p", { id: "boardnote", "aria-live": "polite", hidden: true });
-  board.after(note);
   board.before(zoom);
   window.addEventListener("resize", () => applyZoom());
   board.addEventListener("click", (ev) => {

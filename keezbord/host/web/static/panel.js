@@ -63,25 +63,6 @@ function renderSide() {
   const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
   byId("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
 
-  // Pawns in hand (simulator): choose which one to put down.
-  const inhand = byId("inhand");
-  inhand.replaceChildren();
-  if (app.mode === "sim" && st.held.length) {
-    inhand.append(el("span", { text: `${t("in_hand")}:` }));
-    if (app.selectedHeld !== null && app.selectedHeld >= st.held.length) app.selectedHeld = null;
-    st.held.forEach((seat, i) => {
-      const p = seat === null ? null : seatInfo(seat);
-      const b = el("button", { type: "button", class: "held", text: p ? p.colour.symbol : "?",
-                               "aria-pressed": String((app.selectedHeld ?? st.held.length - 1) === i),
-                               "aria-label": p ? `${t("pawn_of")} ${p.colour[app.lang]}` : t("unknown_pawn") });
-      b.style.background = p ? p.colour.hex : "#999";
-      b.style.color = p ? inkFor(p.colour.hex) : "#111";
-      b.addEventListener("click", () => { app.selectedHeld = i; renderSide(); });
-      inhand.append(b);
-    });
-    inhand.append(el("span", { class: "hint", text: t("place_hint") }));
-  }
-
   // Score.
   const score = byId("score");
   score.hidden = !st.score;
@@ -210,9 +191,12 @@ function renderClock() {
   out.classList.toggle("over", !!c.limit_ms && ms >= c.limit_ms);
 }
 
+// A refusal or a word of the page's own: in the instruction line (in view) and on top of
+// the messages for 5 s.
 /** @param {string} text @param {boolean} err */
 function addLog(text, err) {
   app.localLog = text;
+  sayInLine(text);
   if (app.state) renderSide();
   clearTimeout(app.logTimer);
   app.logTimer = setTimeout(() => { app.localLog = null; if (app.state) renderSide(); }, 5000);
@@ -323,8 +307,9 @@ function renderStatus(st) {
   const mine = myTurn(st);
   const banner = byId("yourturn");
   banner.hidden = !mine;
+  // What to do is the instruction line's (instruction.js); the banner says whose turn.
   if (mine) banner.textContent = `${t("your_turn")} — ${seatName(/** @type {Hand} */ (st.hand).seat)}` +
-    (st.card ? ` (${t("played")}: ${st.card})` : `: ${t("tap_card")}`);
+    (st.card ? ` (${t("played")}: ${st.card})` : "");
   document.body.classList.toggle("my-turn", mine);
   document.title = mine ? `▶ ${t("your_turn")} — keezbord` : st.winner ? `${winText(st.winner)} — keezbord` : "keezbord";
   if (mine && !app.wasMyTurn) beep();
@@ -488,7 +473,7 @@ function logItem(st, e) {
 }
 
 Object.assign(UI.nl, {
-  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit", tap_card: "tik een kaart", plays_card: "speelt",
+  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit", plays_card: "speelt",
   team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
   to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
@@ -496,7 +481,7 @@ Object.assign(UI.nl, {
   sound_off: "Geluid bij jouw beurt: uit",
 });
 Object.assign(UI.en, {
-  your_turn: "Your turn", person: "person", on: "on", off: "off", tap_card: "tap a card", plays_card: "plays",
+  your_turn: "Your turn", person: "person", on: "on", off: "off", plays_card: "plays",
   team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
   to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
