@@ -250,6 +250,8 @@ interface App {
   flights?: number;
   zoomOff?: boolean;
   zoomCentre?: [number, number];
+  zoomView?: [number, number, number, number]; // the zoomed view box (x, y, w, h)
+  zoomKey?: string; // the holes the zoomed view was made for
   offline?: boolean;
   trayKey?: string | null;
   localLog?: string | null;

@@ -41,7 +41,7 @@ def test_a_turn_step_by_step(tmp_path: Path) -> None:
             "en": f"Played {card}: {{tap}} a lit pawn",
         }
         ask(hub, type="lift", hole="N0.1")
-        assert line(hub)["text"]["en"] == f"Played {card}: {{tap}} a lit hole to put the pawn down"
+        assert line(hub)["text"]["en"] == f"Played {card}: {{tap}} a lit hole"
         ask(hub, type="place", hole="T0")
         # Down, not yet accepted (the referee waits for the board to settle).
         ins = line(hub)

@@ -81,7 +81,7 @@ _ANY_PAWN = {
     "run": Text("pak de pion die je zet", "lift the pawn you move"),
 }
 _LIT_HOLE = {
-    "sim": Text("{tap} op een gat dat oplicht", "{tap} a lit hole to put the pawn down"),
+    "sim": Text("{tap} op een gat dat oplicht", "{tap} a lit hole"),
     "run": Text("zet de pion op een gat dat oplicht", "put the pawn on a lit hole"),
 }
 _ANY_HOLE = {

@@ -261,6 +261,7 @@ document.addEventListener("DOMContentLoaded", () => {
   readQuery();
   setupControls();
   setupBoardInput();
+  setupZoom();
   setupInstruction();
   if (typeof setupReview === "function") setupReview();
   setLang(app.lang);

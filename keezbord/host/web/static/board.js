@@ -2,10 +2,10 @@
 // holes, LEDs and pawns) and (in the simulator) turns clicks, drags and keys on it into
 // the lift/place events a reed switch would report. app.js is the glue (connection,
 // state, language); the side panels live apart. Loaded before app.js, as a plain script.
-// Also here: the last-move marks, the flight of a bot's pawn, the zoomed view (phones),
-// the keyboard (the board is one tab stop; arrows move between holes) and the offline
-// state (no input while the server is gone; the instruction line says so). docs/web.md,
-// "The page".
+// Also here: the last-move marks, the flight of a bot's pawn, the keyboard (the board is
+// one tab stop; arrows move between holes) and the offline state (no input while the
+// server is gone; the instruction line says so). The zoomed view is zoom.js's.
+// docs/web.md, "The page".
 "use strict";
 
 /** @typedef {{ zoom: string, whole: string, last_move: string }} BoardTexts */
@@ -20,7 +20,6 @@ function bt(key) { return BOARD_UI[app.lang][key]; }
 function boardSvg() {
   return /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById("board")));
 }
-const MIN_HOLE_PX = 24;  // a finger-sized hole in the zoomed view (issue 13, defect 4)
 const FLIGHT_MS = 700;   // a bot's pawn flies from its hole to its target this long
 
 // -- drawing the board ----------------------------------------------------------------
@@ -191,58 +190,7 @@ function flyBotMove(st) {
   });
 }
 
-// -- the zoomed view (phones, 8 seats) -----------------------------------------------------
-
-// Holes are at least MIN_HOLE_PX on screen: when the whole board would draw them
-// smaller (phones; 8 seats on request), the view follows the action (lit holes, else the last move, else the seat to
-// play); the button switches to the whole board and back.
-// The drawn board's side in px (a square view box: the smaller of width and height).
-function boardPx() {
-  const r = boardSvg().getBoundingClientRect();
-  return Math.min(r.width, r.height) || 300;
-}
-function wholeHolePx() {
-  return app.fullBox ? (2 * /** @type {number} */ (app.holeR)) * boardPx() / app.fullBox[2] : 0;
-}
-/** @param {PageState} st */
-function actionHoles(st) {
-  const lit = Object.entries(st.leds || {}).filter(([, role]) => role !== "turn").map(([h]) => h);
-  if (lit.length) return lit;
-  // Your turn: your start hole and nest; else the last move played.
-  const turn = Object.entries(st.leds || {}).filter(([, role]) => role === "turn").map(([h]) => h);
-  if (st.hand?.active && turn.length) return turn;
-  const m = (st.last_moves || [])[(st.last_moves || []).length - 1];
-  if (m) return [...m.from, ...m.to];
-  return turn;
-}
-function applyZoom() {
-  const board = boardSvg();
-  const btn = document.getElementById("zoom");
-  if (!app.fullBox || !app.state) return;
-  const small = wholeHolePx() < MIN_HOLE_PX;
-  if (btn) {
-    btn.hidden = !small;
-    btn.textContent = app.zoomOff ? bt("zoom") : bt("whole");
-    btn.setAttribute("aria-pressed", String(!app.zoomOff));
-  }
-  // Zoomed by default on a phone; on a wider screen the whole board, zoom on request.
-  if (app.zoomOff === undefined) app.zoomOff = window.innerWidth > 700;
-  const zoom = small && !app.zoomOff;
-  board.classList.toggle("zoomed", zoom);
-  if (!zoom) { board.setAttribute("viewBox", app.fullBox.join(" ")); return; }
-  const side = Math.min(app.fullBox[2], (2 * /** @type {number} */ (app.holeR)) * boardPx() / MIN_HOLE_PX);
-  const pts = /** @type {DrawnHole["info"][]} */ (actionHoles(app.state).map((n) => app.holes.get(n)?.info).filter(Boolean));
-  let cx, cy;
-  if (pts.length) {
-    cx = pts.reduce((s, p) => s + p.x, 0) / pts.length; cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
-  } else if (app.zoomCentre) { [cx, cy] = app.zoomCentre; }
-  else { cx = app.fullBox[0] + app.fullBox[2] / 2; cy = app.fullBox[1] + app.fullBox[3] / 2; }
-  app.zoomCentre = [cx, cy];
-  const [fx, fy, fw, fh] = app.fullBox;
-  const x = Math.max(fx, Math.min(cx - side / 2, fx + fw - side));
-  const y = Math.max(fy, Math.min(cy - side / 2, fy + fh - side));
-  board.setAttribute("viewBox", `${x} ${y} ${side} ${side}`);
-}
+// The zoomed view (phones, 8 seats) is zoom.js's: applyZoom() after every drawing.
 
 // -- playing on the drawn board (simulator) -------------------------------------------
 
