@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from keezbord.engine.position import NEST
 from keezbord.host.events import HoleEvent
 from keezbord.host.health import HealthMonitor
-from keezbord.host.referee import RefereeState, board_of
+from keezbord.host.referee import RefereeState, colours
 
 
 class HealthWatch:
@@ -54,11 +55,7 @@ def board_health(
     monitor: HealthMonitor, st: RefereeState, resynced: set[str], driver: object, now: int
 ) -> dict[str, Any]:
     """``resynced``: holes found closed by a full read (at start), never seen to close."""
-    # A switch closed where the game has no pawn, and not placed on this turn (a pawn put
-    # there by mistake is the referee's flag, not a stuck switch); a switch found closed
-    # by a full read counts.
-    expected = set(board_of(st.pos)) | (st.touched - resynced)
-    summary = monitor.summary(now, expected)
+    summary = monitor.summary(now, expected_closed(monitor, st, resynced))
     sensors = {**summary.to_dict(), "bad": list(summary.bad_holes)}
     del sensors["never_changed"]  # the selftest's business, not the game's
     link = None
@@ -69,6 +66,24 @@ def board_health(
         except Exception as e:  # shown on the page, not fatal
             link = {"ok": False, "error": repr(e)}
     return {"sensors": sensors, "link": link}
+
+
+def expected_closed(monitor: HealthMonitor, st: RefereeState, resynced: set[str]) -> set[str]:
+    """The closed switches that are no stuck switch: where the game has a pawn on the
+    track or at home; in a nest, as many as the nest has pawns (they sit in any of its
+    holes, as the referee counts them: a pawn taken from N0.1 leaves N0.4 closed); and
+    holes a pawn was put on this turn (a pawn put there by mistake is the referee's
+    flag, not a stuck switch; a switch found closed by a full read counts)."""
+    expected = set(colours(st.pos)) | (st.touched - resynced)
+    for seat, locs in enumerate(st.pos.pawns):
+        holes = [f"N{seat}.{k}" for k in range(1, 5)]
+        room = sum(1 for loc in locs if loc == NEST) - sum(1 for h in holes if h in expected)
+        closed = [h for h in holes if h in st.sensed and h not in expected]
+        # More closed than pawns: the suspects are the ones closed longest (a switch
+        # stuck closed never opened when its pawn was taken).
+        closed.sort(key=lambda h: -(monitor.closed_since(h) or 0))
+        expected.update(closed[: max(0, room)])
+    return expected
 
 
 def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
