@@ -57,8 +57,14 @@ function renderSide() {
   if (focused) /** @type {HTMLElement | null} */ (cards.querySelector(`[data-card="${focused}"]`))?.focus();
   }
   byId("tray").hidden = app.mode !== "sim";
-  /** @type {HTMLButtonElement} */ (byId("discard")).disabled = !(hand && hand.active);
+  // "Show hand" only when no card can be played (the referee refuses it otherwise): a
+  // playable card disables it, and says why under it.
+  const canPlay = !!hand && hand.active && hand.playable.length > 0;
+  /** @type {HTMLButtonElement} */ (byId("discard")).disabled = !(hand && hand.active) || canPlay;
   byId("discard").hidden = !!ex;  // no hand to show while passing a card
+  const why = byId("discard-why");
+  why.hidden = !canPlay || !!ex;
+  why.textContent = canPlay ? t("discard_playable") : "";
   // The card tapped, under the hand only when it is this hand's own (never a bot's card).
   const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
   byId("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
@@ -477,6 +483,7 @@ Object.assign(UI.nl, {
   team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
   to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
+  discard_playable: "Je kunt een kaart spelen: je hand laten zien mag pas als geen enkele kaart kan.",
   for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid bij jouw beurt: aan",
   sound_off: "Geluid bij jouw beurt: uit",
 });
@@ -485,6 +492,7 @@ Object.assign(UI.en, {
   team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
   to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
+  discard_playable: "A card can be played: you may show your hand only when none can.",
   for_example: "for example", move_no: "move", sound_on: "Sound on your turn: on",
   sound_off: "Sound on your turn: off",
 });
