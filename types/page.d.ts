@@ -256,7 +256,7 @@ interface App {
   trayKey?: string | null;
   localLog?: string | null;
   logTimer?: number;
-  clockVersion?: number;
+  clockOf?: object; // the state's clock the local one runs on from
   clockAt?: number;
   formGame?: number;
   wasMyTurn?: boolean;
@@ -273,6 +273,7 @@ interface UiTexts {
   [key: string]: string | Record<string, string>;
   led: Record<string, string>;
   decision: Record<string, string>;
+  bot_kind: Record<string, string>;
 }
 
 /** A hole's <g class="hole" data-hole="..."> (board.js draws one per hole). */

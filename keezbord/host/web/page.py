@@ -105,13 +105,6 @@ def page_state(view: PageView) -> dict[str, Any]:
             {"seats": list(team), "points": pts}
             for team, pts in nk_score(pos, timed_out=st.stopped).items()
         ]
-    # Game time: the referee's clock continues over restarts (it starts at 0).
-    clock = {
-        "elapsed_ms": st.now if st.over else view.now,
-        "running": not st.over,
-        "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
-        "stopped": st.stopped,
-    }
     hand, exchange = _hand(view)
     split = seven_split(st)
     game = game_instruction(st, view.mode, view.held, sim, flag, split, hand, snap["decisions"])
@@ -147,7 +140,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "bot_busy": view.bot_busy,
         "last": None if view.last is None else dict(view.last),
         "health": None if view.health is None else dict(view.health),
-        "clock": clock,
+        "clock": game_clock(st, view.now),
         "stopped": st.stopped,
         "exchange": exchange,
         "coach": None if view.coach is None else dict(view.coach),
@@ -155,6 +148,25 @@ def page_state(view: PageView) -> dict[str, Any]:
         "split": split,  # the rest of a 7 split
         "instruction": None if instruction is None else instruction.to_dict(),
     }
+
+
+def game_clock(st: RefereeState, now: int) -> dict[str, Any]:
+    """Game time on the referee's clock, which continues over restarts (it starts at 0),
+    at ``now``. The hub caches a state per version, so what a page is sent gets the clock
+    at the moment it is sent (``with_clock``): a page opened later was shown the cached
+    state's time (5:38 against 22:50)."""
+    nk = st.pos.profile.scoring == "nk"
+    return {
+        "elapsed_ms": st.now if st.over else now,
+        "running": not st.over,
+        "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
+        "stopped": st.stopped,
+    }
+
+
+def with_clock(state: Mapping[str, Any], st: RefereeState, now: int) -> dict[str, Any]:
+    """``state`` with the game clock at ``now`` (the moment it is sent)."""
+    return {**state, "clock": game_clock(st, now)}
 
 
 def history_entries(

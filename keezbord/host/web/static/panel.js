@@ -187,11 +187,12 @@ function fmtTime(ms) {
 }
 
 function renderClock() {
-  // Game time from the state, running on locally between states.
+  // Game time from the state (as it was when the server sent it), running on locally
+  // from when it arrived.
   const st = app.state, c = st && st.clock;
   const out = byId("clock");
   if (!c) { out.textContent = ""; return; }
-  if (app.clockVersion !== st.version) { app.clockVersion = st.version; app.clockAt = Date.now(); }
+  if (app.clockOf !== c) { app.clockOf = c; app.clockAt = Date.now(); }
   const ms = c.elapsed_ms + (c.running ? Date.now() - /** @type {number} */ (app.clockAt) : 0);
   out.textContent = `${t("elapsed")} ${fmtTime(ms)}` + (c.limit_ms ? ` / ${fmtTime(c.limit_ms)}` : "");
   out.classList.toggle("over", !!c.limit_ms && ms >= c.limit_ms);
@@ -285,12 +286,15 @@ function myTurn(st) {
   return !!(st.hand && st.hand.active && app.role !== "spectator" && !st.winner && !st.stopped &&
             !st.exchange && !app.reviewing);
 }
-/** @param {PlayerInfo | undefined} p */
-function kindName(p) {
+// Who plays a seat, in words: you, a person, or a bot and its kind ("bot (gretig)"); in
+// the status line (short) just "bot".
+/** @param {PlayerInfo | undefined} p @param {boolean} [short] */
+function kindName(p, short = false) {
   if (!p) return "";
   if (p.kind === "human") return app.state && p.seat === mySeat(app.state) ? t("you") : t("person");
   if (p.kind === "player") return "";
-  return `${t("bot")} ${p.kind}`;
+  const kind = /** @type {Record<string, string>} */ (UI[app.lang].bot_kind)[p.kind] || p.kind;
+  return short ? t("bot") : `${t("bot")} (${kind})`;
 }
 
 /** @param {PageState} st */
@@ -299,11 +303,10 @@ function renderStatus(st) {
   if (st.winner) {
     status.textContent = winText(st.winner);
   } else if (st.turn !== null) {
-    const p = seatInfo(st.turn);
-    const kind = kindName(p);
-    const busy = st.bot_busy !== null && st.bot_busy !== undefined;
-    status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}` +
-      (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
+    // Short, so a phone's header never cuts it: what a bot does now (thinking, its card)
+    // is the instruction line's.
+    const kind = kindName(seatInfo(st.turn), true);
+    status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}`;
   }
   if (st.stopped) status.textContent = t("stopped");
   const win = byId("winner");
@@ -479,7 +482,7 @@ function logItem(st, e) {
 }
 
 Object.assign(UI.nl, {
-  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit", plays_card: "speelt",
+  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit",
   team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
   to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
@@ -488,7 +491,7 @@ Object.assign(UI.nl, {
   sound_off: "Geluid bij jouw beurt: uit",
 });
 Object.assign(UI.en, {
-  your_turn: "Your turn", person: "person", on: "on", off: "off", plays_card: "plays",
+  your_turn: "Your turn", person: "person", on: "on", off: "off",
   team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
   to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
