@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keezbord.engine.describe import colour
-from keezbord.engine.text import CARD_NAMES, Text
+from keezbord.engine.text import CARD_NAMES, Text, card_label
 from keezbord.host.referee import MoveRecord, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.table import SimTable
@@ -75,11 +75,12 @@ class ActionLog:
         elif kind == "discard" and record.get("ok") and isinstance(seat, int):
             who = colour(seat)
             cards = list(discard_cards or [])
-            if cards:
-                shown = ", ".join(cards)
+            if cards:  # as a deck prints them: H, V, B in Dutch
+                nl = ", ".join(card_label(c).nl for c in cards)
+                en = ", ".join(cards)
                 text = Text(
-                    f"{who.nl} laat de hand zien ({shown}): geen kaart speelbaar, past",
-                    f"{who.en} shows the hand ({shown}): no card playable, passes",
+                    f"{who.nl} laat de hand zien ({nl}): geen kaart speelbaar, past",
+                    f"{who.en} shows the hand ({en}): no card playable, passes",
                 )
             else:
                 text = Text(
@@ -90,9 +91,11 @@ class ActionLog:
         elif kind == "undo" and record.get("ok"):
             who = colour(seat) if isinstance(seat, int) else Text("?", "?")
             what = record.get("move") or record.get("card") or ""
+            # A move in notation; a card alone (a second card taken back) as a deck prints it.
+            nl_what = what if record.get("move") else card_label(what).nl
             self._add(
                 {"kind": "undo", "seat": seat, "move": what},
-                Text(f"teruggenomen: {what} van {who.nl}", f"taken back: {who.en}'s {what}"),
+                Text(f"teruggenomen: {nl_what} van {who.nl}", f"taken back: {who.en}'s {what}"),
                 state,
             )
         elif kind == "penalty" and record.get("ok") and isinstance(seat, int):

@@ -95,6 +95,11 @@ const app = {
 };
 window.keezbord = app;
 
+// A card as the page's language prints it: a Dutch deck's king, queen and jack are H, V
+// and B (heer, vrouw, boer), as the Dutch rule texts write them (engine/text.py, card_label).
+const DUTCH_FACES = /** @type {Record<string, string>} */ ({ K: "H", Q: "V", J: "B" });
+/** @param {string} card */
+function cardLabel(card) { return app.lang === "nl" ? (DUTCH_FACES[card] || card) : card; }
 /** @param {string} key @returns {string} */
 function t(key) { return /** @type {string} */ (UI[app.lang][key] ?? key); }
 /** @param {Bilingual | string | null | undefined} text */

@@ -34,8 +34,8 @@ function renderSide() {
   if (ex) {
     // Partner exchange (reiseditie): each card is a button that passes it, face down.
     ex.cards.forEach((c) => {
-      const b = el("button", { type: "button", class: "card give", "data-card": c, text: c,
-                               "aria-label": `${t("give")}: ${c}` });
+      const b = el("button", { type: "button", class: "card give", "data-card": c, text: cardLabel(c),
+                               "aria-label": `${t("give")}: ${cardLabel(c)}` });
       b.addEventListener("click", () => send({ type: "give", seat: ex.seat, card: c }));
       cards.append(b);
     });
@@ -46,8 +46,8 @@ function renderSide() {
       // Only one of two identical cards shows tapped (issue 13, defect 18).
       const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
                                   (st.card === c && hand.active && hand.cards.indexOf(c) === i ? " tapped" : ""),
-                               "data-card": c, text: c,
-                               "aria-label": `${c}${playable ? " ✓" : ""}` });
+                               "data-card": c, text: cardLabel(c),
+                               "aria-label": `${cardLabel(c)}${playable ? " ✓" : ""}` });
       b.disabled = !hand.active;
       b.addEventListener("click", () => send({ type: "card", card: c }));
       cards.append(b);
@@ -67,7 +67,7 @@ function renderSide() {
   why.textContent = canPlay ? t("discard_playable") : "";
   // The card tapped, under the hand only when it is this hand's own (never a bot's card).
   const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
-  byId("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
+  byId("played").textContent = st.card && own ? `${t("played")}: ${cardLabel(st.card)}` : "";
 
   // Score.
   const score = byId("score");
@@ -318,7 +318,7 @@ function renderStatus(st) {
   banner.hidden = !mine;
   // What to do is the instruction line's (instruction.js); the banner says whose turn.
   if (mine) banner.textContent = `${t("your_turn")} — ${seatName(/** @type {Hand} */ (st.hand).seat)}` +
-    (st.card ? ` (${t("played")}: ${st.card})` : "");
+    (st.card ? ` (${t("played")}: ${cardLabel(st.card)})` : "");
   document.body.classList.toggle("my-turn", mine);
   document.title = mine ? `▶ ${t("your_turn")} — keezbord` : st.winner ? `${winText(st.winner)} — keezbord` : "keezbord";
   if (mine && !app.wasMyTurn) beep();
@@ -420,7 +420,7 @@ function renderMessages(st) {
     if (e.kind !== "exchange") continue;
     const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
     const toMe = secret && e.to === mySeat(st);
-    const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${secret.card}` : tx(e.text);
+    const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${cardLabel(secret.card)}` : tx(e.text);
     items.push(el("li", { class: "exchange", "data-kind": "exchange", text: `#${e.n + 1} · ${text}` }));
   }
   log.replaceChildren(...items.slice(-7).reverse());
@@ -443,7 +443,7 @@ function messageItem(st, d, n) {
   if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
   // The move a refused "show hand" wanted (d.must_play) is never said: it would give the
   // move away below hints "full", and in notation at any level; the hint LEDs show it.
-  if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
+  if (d.card && d.type === "card_rejected") detail = `${cardLabel(d.card)}: ${detail}`;
   const text = !detail ? name
     : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
     : `${name}: ${detail}`;
