@@ -34,7 +34,7 @@ interface Flag {
   restore: string[];
   pairs: [string | null, string][];
   guidance: Bilingual[];
-  finish?: [string, string][];
+  finish?: [string | null, string][]; // from null: the pawn is in a hand
   labels?: string[];
 }
 

@@ -81,7 +81,7 @@ def test_undo_on_a_real_board_names_what_to_put_back(
     page.wait_for_selector("#flag:not([hidden])", timeout=10000)
     assert page.inner_text("#flag-reason") == "Taken back: put red's pawn from T0 back in its nest"
     # The hole the words name is labelled on the board, its mark well visible.
-    assert page.text_content(".hole[data-hole='T0'] .holelabel") == "T0"
+    assert page.text_content(".holelabel[data-for='T0']") == "T0"
     size = page.eval_on_selector(
         ".hole[data-hole='T0'] .ledmark", "e => parseFloat(getComputedStyle(e).fontSize)"
     )
@@ -113,7 +113,7 @@ def test_restore_guidance_labels_its_holes_and_offers_both_ways_out(
     assert "or finish the move: put the pawn from T5 on T0" in guidance
     # Every hole the guidance names by its label carries that label on the board.
     for hole in ("T5", "T0"):
-        assert page.text_content(f".hole[data-hole='{hole}'] .holelabel") == hole
+        assert page.text_content(f".holelabel[data-for='{hole}']") == hole
     assert (
         page.eval_on_selector(
             ".hole[data-hole='T5'] .ledmark", "e => parseFloat(getComputedStyle(e).fontSize)"

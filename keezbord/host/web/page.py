@@ -94,7 +94,7 @@ def page_state(view: PageView) -> dict[str, Any]:
     flag = snap["flag"]
     if flag is not None:
         flag = (
-            flag_view(flag, st, view.pawn_seat, snap["decisions"])
+            flag_view(flag, st, view.pawn_seat, snap["decisions"], view.held)
             if st.flag is not None
             else {**flag, "guidance": []}
         )

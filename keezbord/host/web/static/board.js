@@ -56,6 +56,7 @@ function drawBoard(g) {
   const marks = svg("g", { class: "lastmarks" });  // the last moves' lines, under the holes
   board.append(marks);
   app.holes.clear();
+  const labels = svg("g", { class: "labels" });
   for (const h of g.holes) {
     const grp = svg("g", { class: `hole kind-${h.kind}`, "data-hole": h.name, tabindex: "-1",
                            role: "button", transform: `translate(${h.x} ${h.y})` });
@@ -68,11 +69,14 @@ function drawBoard(g) {
     grp.append(pawn);
     const mark = svg("text", { class: "ledmark", x: r + 1, y: -r + 1 });
     grp.append(mark);
-    const label = svg("text", { class: "holelabel", y: -r - 5 });
-    grp.append(label);
+    // A hole's label (the holes a flag names) lies above every hole: inside the hole's
+    // group the holes drawn after it covered half of it (issue 25 item 8).
+    const label = svg("text", { class: "holelabel", x: h.x, y: h.y - r - 5, "data-for": h.name });
+    labels.append(label);
     board.append(grp);
     app.holes.set(h.name, { g: /** @type {HoleElement} */ (grp), pawn, mark, label, info: h });
   }
+  board.append(labels);
   const layer = svg("g", { class: "flights" });  // flying pawns above everything
   board.append(layer);
   if (!app.cursor || !app.holes.has(app.cursor)) app.cursor = g.holes[0]?.name;
@@ -141,10 +145,34 @@ function renderBoard() {
     if (bad.has(name)) label += ` (! ${t("bad_switch")})`;
     h.g.setAttribute("aria-label", label);
   }
+  placeLabels(labels);
   drawLastLines(app.reviewing ? { last_moves: [] } : st);
   if (!app.reviewing) flyBotMove(st);
   applyZoom();
   return true;
+}
+
+// The labels of the holes a flag names: above the hole, else below, left or right,
+// wherever it overlaps no other label (T10 and T11 side by side ran into one "T11T10").
+/** @param {Set<string>} names */
+function placeLabels(names) {
+  const r = /** @type {number} */ (app.holeR);
+  /** @type {[number, number, number, number][]} */
+  const placed = [];
+  for (const name of [...names].sort()) {
+    const h = app.holes.get(name);
+    if (!h) continue;
+    const w = 8 * name.length + 4, tall = 14;  // 13 px bold, in board units
+    const spots = [[0, -r - 5], [0, r + 14], [-r - 3 - w / 2, 4], [r + 3 + w / 2, 4]];
+    const box = (/** @type {number[]} */ [dx, dy]) =>
+      /** @type {[number, number, number, number]} */ ([h.info.x + dx - w / 2, h.info.y + dy - tall + 3, w, tall]);
+    const free = (/** @type {number[]} */ b) =>
+      placed.every(([x, y, bw, bh]) => b[0] >= x + bw || x >= b[0] + b[2] || b[1] >= y + bh || y >= b[1] + b[3]);
+    const spot = spots.find((d) => free(box(d))) || spots[0];
+    placed.push(box(spot));
+    h.label.setAttribute("x", String(h.info.x + spot[0]));
+    h.label.setAttribute("y", String(h.info.y + spot[1]));
+  }
 }
 
 // A thin line from each seat's last "from" to its "to" (the latest one bolder).
