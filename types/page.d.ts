@@ -95,6 +95,7 @@ interface LastMove {
   move: string;
   from: string[];
   to: string[];
+  pawns?: number[]; // the seat of the pawn that reached each `to`
 }
 
 interface LinkHealth {
@@ -175,6 +176,8 @@ interface PageState {
   coach: { n: number; better: string; text: Bilingual } | null;
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
+  settling?: string[]; // holes of pawns put down that the referee is still checking
+  undone?: number[]; // log entries of moves taken back
   club?: ClubBanner | null;
   instruction: Instruction | null;
 }

@@ -105,6 +105,7 @@ def game_instruction(
     split: Mapping[str, Any] | None,
     hand: Mapping[str, Any] | None,
     decisions: Sequence[Mapping[str, Any]] = (),
+    settling: Sequence[str] = (),
 ) -> Instruction | None:
     """The game's next step: for the seat to play (tap a card, lift a lit pawn, put it
     on a lit hole, the rest of a 7, the second pawn of a jack, the victim home), for the
@@ -190,8 +191,8 @@ def game_instruction(
             seat=seat,
             holes=tuple(split.get("sources") or ()),
         )
-    if board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
-        return Instruction(CHECKING, seat=seat, tone="wait")  # the pawn is down: settling
+    if settling:  # the pawn is down: the referee waits for the board to settle
+        return Instruction(CHECKING, seat=seat, holes=tuple(settling), tone="wait")
     return Instruction(_then(played, (_LIT_PAWN if lit else _ANY_PAWN)[pointer]), seat=seat)
 
 

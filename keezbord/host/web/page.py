@@ -23,7 +23,7 @@ from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
 from .instruction import Instruction, game_instruction, pick
-from .marks import last_moves, seven_split
+from .marks import last_moves, settling, seven_split
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,10 @@ def page_state(view: PageView) -> dict[str, Any]:
         ]
     hand, exchange = _hand(view)
     split = seven_split(st)
-    game = game_instruction(st, view.mode, view.held, sim, flag, split, hand, snap["decisions"])
+    settle = [] if split is not None else settling(st)
+    game = game_instruction(
+        st, view.mode, view.held, sim, flag, split, hand, snap["decisions"], settle
+    )
     instruction = pick([*(view.instructions or {}).values(), game])
     return {
         "type": "state",
@@ -144,8 +147,9 @@ def page_state(view: PageView) -> dict[str, Any]:
         "stopped": st.stopped,
         "exchange": exchange,
         "coach": None if view.coach is None else dict(view.coach),
-        "last_moves": last_moves(st.history, pos.seats),  # board.js marks them
+        "last_moves": last_moves(st.history, pos.seats, st.sensed),  # board.js marks them
         "split": split,  # the rest of a 7 split
+        "settling": settle,  # pawns put down, being checked
         "instruction": None if instruction is None else instruction.to_dict(),
     }
 

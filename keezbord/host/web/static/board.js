@@ -98,6 +98,7 @@ function renderBoard() {
   const bad = new Set(st.health?.sensors?.bad || []);
   const labels = new Set(st.flag?.labels || []);
   const split = new Set(st.split?.sources || []);
+  const settling = new Set(st.settling || []);
   // Last move of each seat: its from and to holes, in the seat's colour.
   const last = new Map();
   const lastMoves = app.reviewing ? [] : st.last_moves || [];  // review: that move's LEDs only
@@ -114,6 +115,7 @@ function renderBoard() {
     h.g.setAttribute("class", `hole kind-${h.info.kind}${role ? " led-" + role : ""}` +
                      (bad.has(name) ? " bad" : "") + (split.has(name) ? " split-source" : "") +
                      (lm ? ` last-${lm.end}` : "") + (labels.has(name) ? " labelled" : "") +
+                     (settling.has(name) ? " settling" : "") +
                      (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
     if (lm) { h.g.dataset.lastSeat = String(lm.seat); /** @type {SVGCircleElement} */ (h.g.firstChild).setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
     else delete h.g.dataset.lastSeat;

@@ -80,6 +80,7 @@ function renderSide() {
   renderHealth(st);
 
   renderMessages(st);
+  renderSince(st);
   renderMoves(st);
   renderPlayers(st);
 
