@@ -47,7 +47,7 @@ class SelftestReport:
         return not self.stuck_switches and all(r.status == "ok" for r in self.results)
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(STATUSES, 0)
+        out: dict[str, int] = dict.fromkeys(STATUSES, 0)
         for r in self.results:
             out[r.status] += 1
         return out

@@ -52,7 +52,10 @@ def fault_sets(draw: st.DrawFn) -> Planted:
     holes = draw(st.permutations(HOLES))
     counts = [draw(st.integers(0, n)) for n in (2, 2, 3, 3, 2)]
     it = iter(holes)
-    take = lambda n: tuple(next(it) for _ in range(n))  # noqa: E731
+
+    def take(n: int) -> tuple[str, ...]:
+        return tuple(next(it) for _ in range(n))
+
     swaps = tuple(take(2) for _ in range(counts[0]))
     led = tuple(take(2) for _ in range(counts[1]))
     return Planted(swaps, led, take(counts[2]), take(counts[3]), take(counts[4]))  # type: ignore[arg-type]
