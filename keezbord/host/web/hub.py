@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,15 +28,14 @@ from typing import Any, Literal
 from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
-from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Role, Tokens, role_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
-from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
+from keezbord.host.sim.table import SimStore, SimTable
 
-from . import actions, page, requests
+from . import actions, opening, page, requests
 from .coach import coach_remark
 from .health_view import HealthWatch
 from .instruction import Instruction
@@ -61,15 +59,6 @@ class HubOptions:
     hint_ms: int = DEFAULT_HINT_MS  # search budgets (hints "full", "coach"), made playouts
     coach_ms: int = DEFAULT_COACH_MS  # once a process (host/advisor.py, search_budget.py)
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
-
-
-def latest_game(db: Path, mode: str) -> int:
-    """The journal's latest game of ``mode``; JournalError (a ValueError) if none."""
-    with Journal(db, readonly=True) as journal:
-        gid = journal.latest_game(mode)
-    if gid is None:
-        raise JournalError(f"{db}: no {mode} game")
-    return gid
 
 
 class Hub:
@@ -135,26 +124,10 @@ class Hub:
         game: int | None = None,
     ) -> Hub:
         """The simulator: resumes ``game``, else the journal's latest simulator game,
-        or starts a new one."""
-        store = SimStore(options.db)
-        session: GameSession | None = None
-        if resume and options.db.exists():
-            with contextlib.suppress(ValueError):
-                session = GameSession.resume(
-                    options.db, game if game is not None else latest_game(options.db, "sim")
-                )
-        info = store.load(session.game) if session is not None else None
-        if session is None or info is None:
-            if session is not None:
-                session.close()
-            seed = options.seed if options.seed is not None else random.randrange(2**31)
-            setup, info = sim_setup(
-                seats, profile, seed, kinds or [HUMAN], teams=teams, hints=hints
-            )
-            session = GameSession.start(options.db, setup)
-            store.save(session.game, info)
-        pos = session.state.pos
-        sim = SimTable(info, pos.seats, pos.profile.name, store, session.game)
+        or starts a new one (opening.py)."""
+        session, sim = opening.sim_session(
+            options, seats, profile, kinds, teams, hints, resume, game
+        )
         return cls(session, options, sim)
 
     @classmethod
@@ -167,16 +140,8 @@ class Hub:
         resume: bool = True,
     ) -> Hub:
         """A real board: resumes the journal's latest game of ``setup``'s mode (a real
-        board's by default), else starts ``setup``."""
-        session = None
-        if resume and options.db.exists():
-            with contextlib.suppress(ValueError):
-                session = GameSession.resume(
-                    options.db, latest_game(options.db, setup.get("mode", "run"))
-                )
-        if session is None:
-            session = GameSession.start(options.db, setup)
-        return cls(session, options, None, driver)
+        board's by default), else starts ``setup`` (opening.py)."""
+        return cls(opening.run_session(options, setup, resume), options, None, driver)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
