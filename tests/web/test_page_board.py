@@ -36,8 +36,9 @@ def watch_flags(page: Any) -> None:
 
 
 def confirm(page: Any) -> None:
-    page.wait_for_selector("#confirm[open]")
-    page.click("#confirm-yes")
+    """Take back the move the takeback dialog names."""
+    page.wait_for_selector("#takeback[open]")
+    page.click("#takeback-yes")
 
 
 def test_undo_in_the_simulator_puts_the_pawns_back_and_the_bots_play_on(

@@ -50,6 +50,7 @@ class ActionLog:
         self._exchanged: set[str] = set()
         self._n = 0  # moves in the history so far (an undo takes one back)
         self.cards: dict[int, dict[str, Any]] = {}  # exchange entry -> its card
+        self.undone: list[int] = []  # the entries of moves taken back (struck on the page)
         first = state.history[0].table_before if state.history else state.table
         self._deal(first.shuffle_no, first.round_no, first.dealer, first.round_size)
 
@@ -93,6 +94,8 @@ class ActionLog:
             what = record.get("move") or record.get("card") or ""
             # A move in notation; a card alone (a second card taken back) as a deck prints it.
             nl_what = what if record.get("move") else card_label(what).nl
+            if record.get("move"):
+                self._undone(what)
             self._add(
                 {"kind": "undo", "seat": seat, "move": what},
                 Text(f"teruggenomen: {nl_what} van {who.nl}", f"taken back: {who.en}'s {what}"),
@@ -185,6 +188,15 @@ class ActionLog:
                     Text(f"{a.nl} geeft {b.nl} een kaart", f"{a.en} gives {b.en} a card"),
                     state,
                 )
+
+    def _undone(self, move: str) -> None:
+        """The move just taken back: its entry (the last one of that number still
+        standing) is struck, so no move number shows twice."""
+        for e in reversed(self.entries):
+            if e["kind"] == "move" and e["n"] == self._n and e["i"] not in self.undone:
+                if e["move"] == move or not move:
+                    self.undone.append(e["i"])
+                return
 
     def seen_exchanges(self, sim: SimTable | None) -> None:
         """At opening: exchanges already made are not news."""

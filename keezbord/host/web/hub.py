@@ -96,6 +96,7 @@ class Hub:
         self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
         # What other parts of the host tell the players (instruct): source -> instruction.
         self.instructions: dict[str, Instruction] = {}
+        self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
         self._recolour()
         # Opening a long game replayed it: the referee's caches hold its old positions.
         clear_caches()
@@ -170,6 +171,10 @@ class Hub:
     @property
     def referee_state(self) -> RefereeState:
         return self.session.state
+
+    def holding(self) -> bool:
+        """The bots wait: the referee's takeback dialog is open (requests.hold)."""
+        return requests.holding(self)
 
     @property
     def bot_busy(self) -> int | None:
@@ -253,7 +258,7 @@ class Hub:
                 effects = self.session.tick(self.now())
                 if effects:  # a flag cleared comes as a "resolved" decision
                     self._after(effects)
-                if self.bots is not None:
+                if self.bots is not None and not self.holding():
                     self.bots.maybe_start()
             except Exception as e:  # the host must keep running whatever one tick does
                 print(f"keezbord: tick failed: {e!r}")
@@ -350,6 +355,7 @@ class Hub:
                 coach=self.coach,
                 entries=self._entries,
                 log=self.log.entries,
+                undone=self.log.undone,
                 exchange_cards=self.log.cards,
                 instructions=self.instructions,
             )

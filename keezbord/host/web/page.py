@@ -44,6 +44,7 @@ class PageView:
     # entry is the same object from state to state (HistoryFeed sends only the new ones).
     entries: dict[int, dict[str, Any]] | None = None
     log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
+    undone: Sequence[int] = ()  # the log entries of moves taken back
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
     # Instructions posted by other parts of the host (Hub.instruct): source -> instruction.
     instructions: Mapping[str, Instruction] | None = None
@@ -135,6 +136,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "ambiguous": snap["ambiguous"],
         "history": history,
         "log": view.log,
+        "undone": list(view.undone),
         "exchange_cards": {str(i): dict(c) for i, c in (view.exchange_cards or {}).items()},
         "decisions": snap["decisions"],
         "winner": snap["winner"],

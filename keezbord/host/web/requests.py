@@ -7,6 +7,7 @@ Every refusal is a ``HubError`` carrying the text the player sees, in both langu
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,8 @@ from keezbord.host.referee import HINT_LEVELS, Overrule
 from keezbord.host.roles import REFEREE_ACTIONS, Role, may
 from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
+
+from .instruction import MODE, Instruction
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -53,6 +56,16 @@ NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this sea
 UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
 GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
+GONE = Text("die zet is al teruggenomen", "that move was taken back already")
+TOO_FAR = Text(
+    "zo ver terug kan niet: hooguit een ronde (op een echt bord: alleen de laatste zet)",
+    "cannot go back that far: a round at most (on a real board: the last move only)",
+)
+TAKING_BACK = Text(
+    "De scheidsrechter neemt een zet terug: de bots wachten",
+    "The referee is taking back a move: the bots wait",
+)
+HOLD_S = 60  # a takeback dialog left open holds the bots this long at most
 
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
 
@@ -90,11 +103,9 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
     elif kind == "give":
         _give(hub, msg)
     elif kind == "undo":
-        if hub.bots is not None:
-            hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
-        hub.undo()
-        if hub.sim is not None:
-            put_back_on(hub)  # the simulated table puts the pawns back itself
+        _undo(hub, msg)
+    elif kind == "hold":
+        hold(hub, msg.get("on") is not False)
     elif kind == "penalty":
         offender = msg.get("seat")
         if (
@@ -125,6 +136,60 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
         hub.new_game(msg)
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
+
+
+def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
+    """Take back the last move, or with ``n`` every move from move ``n`` on (the move
+    the page's dialog named, so a bot's move made meanwhile is not taken back in its
+    place): at most a round back, on a real board only the last move."""
+    history = hub.session.state.history
+    n = msg.get("n", len(history))
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise HubError(Text("welke zet?", "which move?"))
+    if n > len(history):
+        raise HubError(GONE)
+    count = len(history) - n + 1
+    if count > hub.session.state.pos.seats or (hub.sim is None and count > 1):
+        raise HubError(TOO_FAR)
+    if hub.bots is not None:
+        hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
+    try:
+        for _ in range(count + 1):  # + 1: a second card flagged is taken back first
+            st = hub.session.state
+            if len(st.history) < n:
+                break
+            hub.undo()
+            if hub.sim is not None:
+                put_back_on(hub)  # the simulated table puts the pawns back itself
+            after = hub.session.state
+            if len(after.history) == len(st.history) and after.second_card == st.second_card:
+                # The referee took nothing back (a hand was shown since, ...): its reason.
+                raise HubError(_refusal(hub))
+    finally:
+        hold(hub, False)
+
+
+def _refusal(hub: Hub) -> Text:
+    for d in reversed(hub.session.snapshot("en", history=False)["decisions"]):
+        if d.get("type") == "undo" and not d.get("ok") and isinstance(d.get("reason"), dict):
+            return Text(d["reason"]["nl"], d["reason"]["en"])
+    return Text("niets teruggenomen", "nothing was taken back")
+
+
+def hold(hub: Hub, on: bool) -> None:
+    """The referee's takeback dialog is open (``on``) or closed: the bots wait meanwhile
+    (HOLD_S at most), and the instruction line says why."""
+    hub.hold_until = time.monotonic() + HOLD_S if on else 0.0
+    hub.instruct(
+        "takeback", Instruction(TAKING_BACK, "takeback", tone="wait", rank=MODE) if on else None
+    )
+
+
+def holding(hub: Hub) -> bool:
+    """The bots wait (a takeback dialog is open); a hold run out is taken back."""
+    if hub.hold_until and time.monotonic() >= hub.hold_until:
+        hold(hub, False)
+    return time.monotonic() < hub.hold_until
 
 
 def _hole(hub: Hub, kind: str, msg: Mapping[str, Any]) -> None:

@@ -19,7 +19,7 @@ const UI = {
     need_token: "Alleen kijken: beheer vraagt de code (open /?token=…).",
     fix: "Zet het bord recht", turn: "Aan zet", you: "jij", bot: "bot", wins: "wint", win: "winnen",
     played: "Gespeeld", in_hand: "In de hand",
-    confirm_undo: "Laatste geaccepteerde zet terugnemen?", confirm_new: "Een nieuw spel beginnen?",
+    confirm_new: "Een nieuw spel beginnen?",
     empty: "leeg", pawn_of: "pion van", unknown_pawn: "pion", no_cards: "geen kaarten",
     points: "punten", game_over: "Het spel is afgelopen",
     bot_kind: { greedy: "gretig", random: "willekeurig", search: "vooruitdenkend" },
@@ -52,7 +52,7 @@ const UI = {
     need_token: "View only: control needs the token (open /?token=…).",
     fix: "Put the board right", turn: "To play", you: "you", bot: "bot", wins: "wins", win: "win",
     played: "Played", in_hand: "In hand",
-    confirm_undo: "Take back the last accepted move?", confirm_new: "Start a new game?",
+    confirm_new: "Start a new game?",
     empty: "empty", pawn_of: "pawn of", unknown_pawn: "pawn", no_cards: "no cards",
     points: "points", game_over: "The game is over",
     bot_kind: { greedy: "greedy", random: "random", search: "searching" },
@@ -177,7 +177,7 @@ function connect() {
 /** @param {string} key */
 function setConn(key) { const c = byId("conn"); c.dataset.i18n = key; c.textContent = t(key); }
 // What a role may ask for (keezbord/host/roles.py says the same; the server decides).
-const REFEREE_ACTIONS = new Set(["undo", "new_game", "penalty", "time_limit", "overrule"]);
+const REFEREE_ACTIONS = new Set(["undo", "hold", "new_game", "penalty", "time_limit", "overrule"]);
 /** @param {string} kind */
 function mayDo(kind) {
   if (REFEREE_ACTIONS.has(kind)) return app.role === "referee";

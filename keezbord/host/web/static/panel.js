@@ -247,8 +247,7 @@ function setupControls() {
   byId("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
   byId("discard").addEventListener("click", () => send({ type: "discard" }));
   byId("fix").addEventListener("click", () => send({ type: "fix" }));
-  byId("undo").addEventListener("click", () =>
-    confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
+  setupTakeback();  // the undo button's dialog (takeback.js)
   // Issue 11 item 15: a minimal control; the page rework will give it a proper form.
   byId("overrule").addEventListener("click", () => {
     const reason = window.prompt(t("overrule_reason"));
@@ -457,7 +456,7 @@ function messageItem(st, d, n) {
 /** @param {PageState} st */
 function renderMoves(st) {
   const ol = byId("moves");
-  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}`;
+  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}/${(st.undone || []).length}`;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
   const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
@@ -470,6 +469,12 @@ function logItem(st, e) {
   const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
   const text = tx(secret ? secret.text : e.text);
   if (e.kind === "deal") return el("li", { class: "sep", "data-kind": "deal", text });
+  if (e.kind === "move" && (st.undone || []).includes(e.i)) {
+    // Taken back: struck through, without its number (the move played again has it).
+    return el("li", { class: "move undone", "data-move": e.move, "data-i": String(e.i),
+                      "aria-label": `${t("taken_back")}: ${text}` },
+      el("span", { class: "n", text: "" }), el("s", {}, el("code", { text: e.move }), " ", el("span", { class: "words", text })));
+  }
   if (e.kind === "move") {
     return el("li", { class: "move", "data-move": e.move, "data-n": String(e.n), "data-i": String(e.i),
                       tabindex: "0", role: "button", "aria-label": `${t("move_no")} ${e.n}: ${text}` },
