@@ -53,3 +53,26 @@ def test_show_hand_works_when_no_card_can_be_played(
     page.click("#discard")
     page.wait_for_selector("#moves li[data-kind='discard']", timeout=10000)
     assert page.evaluate("window.keezbord.state.turn") == 1
+
+
+@pytest.mark.parametrize("hints", ["targets", "coach"])
+def test_a_tapped_card_lights_the_pawns_it_can_move_at_hint_level(
+    serve: Serve, page: Any, tmp_path: Path, hints: str
+) -> None:
+    # Item 6's second half: once a card is tapped, the pawns that can move with it are lit
+    # ("source") at `targets` and `coach` too (it was `full` only), and go dark once one is
+    # lifted (its targets lit instead).
+    seed, card = opening_seed()
+    opts = options(tmp_path / "g.sqlite", seed=seed, bot_speed=0.15, think_ms=300)
+    srv = serve(lambda: Hub.open_sim(opts, kinds=["human"] * 4, hints=hints))
+    page.goto(link(srv, lang="en"))
+    page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
+    assert page.locator(".hole.led-source").count() == 0  # no card tapped: nothing to light
+    page.click(f".card[data-card='{card}']")
+    page.wait_for_selector(".hole.led-source")
+    lit = page.locator(".hole.led-source").evaluate_all("els => els.map((e) => e.dataset.hole)")
+    assert sorted(lit) == ["N0.1", "N0.2", "N0.3", "N0.4"]
+    assert "(can move)" in page.get_attribute(".hole[data-hole='N0.1']", "aria-label")
+    page.click(".hole[data-hole='N0.1']")
+    page.wait_for_selector(".hole[data-hole='T0'].led-target")
+    assert page.locator(".hole.led-source").count() == 0
