@@ -62,6 +62,15 @@ interface LogEntry {
   overruled?: string;
 }
 
+/** Advice kept with its move: before the log entry `at` (web/remarks.py). */
+interface Remark {
+  at: number;
+  n: number;
+  seat: number;
+  kind: "hint" | "coach" | "card";
+  text: Bilingual;
+}
+
 /** One of the referee's recent decisions (its fields by type). */
 interface Decision {
   type: string;
@@ -178,6 +187,7 @@ interface PageState {
   split: { left: number; sources: string[] } | null;
   settling?: string[]; // holes of pawns put down that the referee is still checking
   undone?: number[]; // log entries of moves taken back
+  remarks?: Remark[]; // hints and the coach's, kept with their moves (web/remarks.py)
   club?: ClubBanner | null;
   instruction: Instruction | null;
 }
@@ -265,6 +275,7 @@ interface App {
   wasMyTurn?: boolean;
   audio?: AudioContext;
   beeps?: number;
+  askedAt?: number; // the move number "which card?" was asked for (remarks.js)
 }
 
 interface Window {
@@ -277,6 +288,7 @@ interface UiTexts {
   led: Record<string, string>;
   decision: Record<string, string>;
   bot_kind: Record<string, string>;
+  remark?: Record<string, string>; // remarks.js adds it
 }
 
 /** A hole's <g class="hole" data-hole="..."> (board.js draws one per hole). */

@@ -9,6 +9,7 @@ page need (what a position looks like to the switches). The modules inside are t
 referee's own; only its tests reach into them.
 """
 
+from .cards import known_cards
 from .heap import freeze_heap
 from .leds import frame
 from .recognize import (
@@ -75,6 +76,7 @@ __all__ = [
     "freeze_heap",
     "input_from_dict",
     "input_to_dict",
+    "known_cards",
     "nest_seat",
     "new_game",
     "parse_trace",

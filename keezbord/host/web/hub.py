@@ -39,6 +39,7 @@ from . import actions, opening, page, requests
 from .coach import coach_remark
 from .health_view import HealthWatch
 from .instruction import Instruction
+from .remarks import Remarks
 from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
@@ -88,7 +89,8 @@ class Hub:
         self._entries: dict[int, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.sensors = HealthWatch(session.state)  # run mode: chatter, stuck switches
-        self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self._coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self.remarks = Remarks()  # hints and coach remarks, kept with their moves
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
         # Called with each input's decision records (the club link, host/club/board_club.py).
@@ -169,6 +171,17 @@ class Hub:
     # -- time and inputs ---------------------------------------------------------------
 
     @property
+    def coach(self) -> dict[str, Any] | None:
+        """The coach's last remark (the advisor sets it); each one is kept (remarks.py)."""
+        return self._coach
+
+    @coach.setter
+    def coach(self, remark: dict[str, Any] | None) -> None:
+        self._coach = remark
+        if remark is not None:
+            self.remarks.coach(remark, self.log.entries)
+
+    @property
     def referee_state(self) -> RefereeState:
         return self.session.state
 
@@ -222,6 +235,8 @@ class Hub:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         st = self.session.state
         for r in records:
+            if r["type"] == "hint":  # kept with the move it is for (remarks.py)
+                self.remarks.hint(r, self.log.entries, len(st.history) + 1)
             self.log.add(r, st, self._shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
                 self.advisor.coach_for(self, r, coach_remark)  # off the loop too
@@ -304,6 +319,7 @@ class Hub:
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
         decisions, self.log = actions.opened(self.session)
+        self.remarks = Remarks()
         if info is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
@@ -356,6 +372,7 @@ class Hub:
                 entries=self._entries,
                 log=self.log.entries,
                 undone=self.log.undone,
+                remarks=self.remarks.entries,
                 exchange_cards=self.log.cards,
                 instructions=self.instructions,
             )

@@ -45,6 +45,7 @@ class PageView:
     entries: dict[int, dict[str, Any]] | None = None
     log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
     undone: Sequence[int] = ()  # the log entries of moves taken back
+    remarks: Sequence[Mapping[str, Any]] = ()  # hints and the coach's, kept (remarks.py)
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
     # Instructions posted by other parts of the host (Hub.instruct): source -> instruction.
     instructions: Mapping[str, Instruction] | None = None
@@ -137,6 +138,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "history": history,
         "log": view.log,
         "undone": list(view.undone),
+        "remarks": list(view.remarks),
         "exchange_cards": {str(i): dict(c) for i, c in (view.exchange_cards or {}).items()},
         "decisions": snap["decisions"],
         "winner": snap["winner"],
@@ -212,6 +214,9 @@ def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
     if role is Role.SPECTATOR:
         out["hand"] = None
         out["coach"] = None
+        # Remarks reveal hands (web/remarks.py): a spectator sees them once the game is over.
+        if out.get("winner") is None and not out.get("stopped"):
+            out["remarks"] = []
         out["exchange_cards"] = {}
         if out.get("exchange") is not None:
             out["exchange"] = {**out["exchange"], "cards": []}

@@ -20,6 +20,7 @@ from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
 from .instruction import MODE, Instruction
+from .remarks import ask_card
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -67,7 +68,8 @@ TAKING_BACK = Text(
 )
 HOLD_S = 60  # a takeback dialog left open holds the bots this long at most
 
-SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
+FULL_ONLY = Text("alleen bij hulp 'volledig'", "only with hints 'full'")
+SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give", "ask_card")
 
 
 def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
@@ -94,6 +96,11 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
             raise HubError(NOT_YOUR_CARD)
         hub.tap_hand = (seat, hub.sim.hand(seat))
         hub.feed(CardTap(hub.now(), card))
+    elif kind == "ask_card":  # which card to play? (remarks.py)
+        seat = _human_to_play(hub)
+        if hub.session.state.config.hints != "full":
+            raise HubError(FULL_ONLY)
+        ask_card(hub, seat)
     elif kind == "discard":
         seat = _human_to_play(hub)
         assert hub.sim is not None

@@ -68,6 +68,7 @@ function renderSide() {
   // The card tapped, under the hand only when it is this hand's own (never a bot's card).
   const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
   byId("played").textContent = st.card && own ? `${t("played")}: ${cardLabel(st.card)}` : "";
+  renderAsk(st);  // "which card?" (remarks.js)
 
   // Score.
   const score = byId("score");
@@ -248,6 +249,7 @@ function setupControls() {
   byId("discard").addEventListener("click", () => send({ type: "discard" }));
   byId("fix").addEventListener("click", () => send({ type: "fix" }));
   setupTakeback();  // the undo button's dialog (takeback.js)
+  setupRemarks();  // "which card?" (remarks.js)
   // Issue 11 item 15: a minimal control; the page rework will give it a proper form.
   byId("overrule").addEventListener("click", () => {
     const reason = window.prompt(t("overrule_reason"));
@@ -456,11 +458,11 @@ function messageItem(st, d, n) {
 /** @param {PageState} st */
 function renderMoves(st) {
   const ol = byId("moves");
-  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}/${(st.undone || []).length}`;
+  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}/${(st.undone || []).length}/${remarksKey(st)}`;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
   const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
-  ol.replaceChildren(...st.log.map((e) => logItem(st, e)));
+  ol.replaceChildren(...withRemarks(st, st.log.map((e) => logItem(st, e))));
   if (atEnd || !app.reviewing) ol.scrollTop = ol.scrollHeight;
 }
 
