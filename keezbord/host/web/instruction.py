@@ -230,11 +230,13 @@ def _in_hand(
 def jack_hole_left(st: RefereeState, held: Sequence[int | None]) -> str | None:
     """In the middle of a jack swap (both pawns lifted, one put down where the other
     stood): the hole the first left, where the second goes."""
-    if st.card != "J" or len(held) != 1 or len(st.lifted) < 2:
+    # The holes touched this turn (st.lifted keeps only the mover's first lift since
+    # the referee follows the hands, issue 22).
+    if st.card != "J" or len(held) != 1 or len(st.touched) < 2:
         return None
     track_now, nests_now = board_sig(st.sensed, st.pos.seats)
     track_pos, nests_pos = pos_sig(st.pos)
-    track = [h for h in st.lifted if h in track_pos]
+    track = sorted(h for h in st.touched if h in track_pos)
     empty = [h for h in track if h not in track_now]
     down = [h for h in track if h in track_now]
     if len(empty) == 1 and down and nests_now == nests_pos and track_now | {empty[0]} == track_pos:
