@@ -71,7 +71,7 @@ def mid_move(browser: Any, db: Path, screen: str, seats: int, out: Path, scale: 
         srv.stop()
 
 
-def smallest_hole(browser: Any, db: Path, moves: int) -> tuple[float, int, int]:
+def smallest_hole(browser: Any, db: Path, moves: int) -> tuple[float, int, int, int, bool]:
     """A game of 8 bots watched on a phone at the referee's link: the smallest hole
     drawn, over every state, and how many states were drawn zoomed and not."""
     seed, _ = opening_seed(0, 8)
@@ -80,7 +80,7 @@ def smallest_hole(browser: Any, db: Path, moves: int) -> tuple[float, int, int]:
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
-    smallest, zoomed, whole = 1e9, 0, 0
+    smallest, zoomed, whole, n, over = 1e9, 0, 0, 0, False
     try:
         page = ctx.new_page()
         page.goto(link(srv, lang="nl"))
@@ -106,7 +106,7 @@ def smallest_hole(browser: Any, db: Path, moves: int) -> tuple[float, int, int]:
     finally:
         ctx.close()
         srv.stop()
-    return smallest, zoomed, whole
+    return smallest, zoomed, whole, n, over
 
 
 def main() -> None:
@@ -131,10 +131,11 @@ def main() -> None:
                         args.scale,
                     )
                     print(f"{args.out}/{screen}-{seats}.png")
-        px, zoomed, whole = smallest_hole(browser, Path(tmp) / "game.sqlite", args.moves)
+        px, zoomed, whole, n, over = smallest_hole(browser, Path(tmp) / "game.sqlite", args.moves)
         print(
             f"phone 390x844, 8 seats: smallest hole drawn {px:.1f} px over {zoomed} "
-            f"zoomed states ({whole} states drawn whole)"
+            f"zoomed states ({whole} states drawn whole); {n} moves, "
+            f"{'the game won' if over else 'the game not over'}"
         )
         browser.close()
 

@@ -74,27 +74,28 @@ def test_which_card_and_the_hint_stay_with_their_move_after_the_bots_play(
         ctx.close()
 
 
+def board_move(srv: LiveServer, gpio: Any, card: str, frm: str, to: str) -> None:
+    """A hand on the real board (the fake Pi's switches): tap, lift, put down."""
+    tap(srv, card)
+    time.sleep(0.3)
+    gpio.set(frm, False)
+    time.sleep(0.2)
+    gpio.set(to, True)
+
+
 def test_the_coach_remark_stays_after_the_next_move(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     srv, gpio = start(serve, tmp_path / "c.sqlite", "coach")
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(".hole[data-hole='T40']")
-    tap(srv, "5")
-    time.sleep(0.3)
-    gpio.set("T40", False)
-    time.sleep(0.2)
-    gpio.set("T45", True)
+    board_move(srv, gpio, "5", "T40", "T45")
     page.wait_for_selector("#moves li.remark-coach", timeout=15000)
     text = page.inner_text("#moves li.remark-coach")
     assert text.startswith("#1 · Coach (● red): ") and "T14" in text, text
     # Blue plays its 5 (T14 home to H1.3): the coach's last remark leaves the messages,
     # not the move list.
-    tap(srv, "5")
-    time.sleep(0.3)
-    gpio.set("T14", False)
-    time.sleep(0.2)
-    gpio.set("H1.3", True)
+    board_move(srv, gpio, "5", "T14", "H1.3")
     page.wait_for_selector("#moves li.move[data-n='2']", timeout=15000)
     page.wait_for_function("window.keezbord.state.coach === null")
     assert page.locator("#log li.coach").count() == 0

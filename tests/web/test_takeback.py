@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
+from test_page_panels_sim import play_opening
 from web_helpers import link, opening_seed, options, ws_path
 
 from keezbord.host.web.app import create_app
@@ -49,11 +50,7 @@ def test_the_dialog_names_the_move_and_the_bots_wait_while_it_is_open(
     srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed, 600))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
-    page.click(f".card[data-card='{card}']")
-    page.click(".hole[data-hole='N0.1']")
-    page.wait_for_selector("#inhand button.held")
-    page.click(".hole[data-hole='T0']")
-    page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']", timeout=10000)
+    play_opening(page, card)
     # Blue (a bot) thinks 0.6 s: the referee opens the dialog meanwhile.
     page.click("#undo")
     page.wait_for_selector("#takeback[open]")
@@ -95,10 +92,7 @@ def test_your_own_move_is_taken_back_in_one_go_after_the_bots(
     srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed, 100))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
-    page.click(f".card[data-card='{card}']")
-    page.click(".hole[data-hole='N0.1']")
-    page.wait_for_selector("#inhand button.held")
-    page.click(".hole[data-hole='T0']")
+    play_opening(page, card)
     # The three bots play; red is to play again. Its own move is 3 moves back.
     page.wait_for_function(
         """() => { const s = window.keezbord.state;
@@ -127,10 +121,7 @@ def test_past_a_hand_shown_the_dialog_says_why_nothing_can_be_taken_back(
     seed, card = opening_seed(0)  # blue and yellow bring pawns out, green shows its hand
     srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed, 100))
     page.goto(link(srv, lang="en"))
-    page.click(f".card[data-card='{card}']")
-    page.click(".hole[data-hole='N0.1']")
-    page.wait_for_selector("#inhand button.held")
-    page.click(".hole[data-hole='T0']")
+    play_opening(page, card)
     page.wait_for_function(
         """() => { const s = window.keezbord.state;
         return s.turn === 0 && s.hand.active && s.log[s.log.length - 1].kind === "discard"; }""",
