@@ -41,7 +41,9 @@ def save(page: Any, path: Path, scale: float) -> None:
     page.screenshot(path=str(raw))
     img = Image.open(raw).convert("RGB")
     if scale != 1:
-        img = img.resize((round(img.width * scale), round(img.height * scale)), Image.LANCZOS)
+        img = img.resize(
+            (round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS
+        )
     img.quantize(256).save(path, optimize=True)
     raw.unlink()
 

@@ -114,9 +114,18 @@ interface LinkHealth {
   error?: string | null;
   chain_ok?: boolean | null;
   broken_reads?: number;
+  chain_faults?: Record<string, number>; // by kind: bus, count, open, broken
   frames_bad?: number;
   gaps?: number;
   last_heartbeat_age_ms?: number | null;
+  leds?: PartHealth | null; // the Pi's own strip (drivers/strip_guard.py)
+  reader?: PartHealth | null; // the card reader (a PN532 that does not answer)
+}
+
+/** The health of one part of the board: the Pi's strip, the card reader. */
+interface PartHealth {
+  ok: boolean;
+  error?: string | null;
 }
 
 interface SensorHealth {

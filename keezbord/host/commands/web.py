@@ -447,6 +447,17 @@ def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Bo
                 "are checked against every card",
             )
             setup["card_reader"] = False
+    health = getattr(reader, "health", None)
+    if callable(health) and not health()["ok"]:
+        # Opened, but the chip does not answer (switched on after the Pi?): the reader
+        # tries again in the background; the page's health view says it is missing.
+        say(
+            lang,
+            f"keezbord run: de kaartlezer antwoordt (nog) niet ({health()['error']}); "
+            "opnieuw geprobeerd om de 2 s",
+            f"keezbord run: the card reader does not answer yet ({health()['error']}); "
+            "tried again every 2 s",
+        )
     if cfg.scanner.kind != "gpio":
         require("pico", "the Pico link (scanner.kind = pico-serial)")
     return build_board(cfg, reader, say=lambda text: print(text.get(lang), flush=True))

@@ -112,6 +112,24 @@ def create_app(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )
 
+    async def health_ep(request: Request) -> Response:
+        """The service's own word on itself for ``keezbord doctor`` (docs/web.md): its
+        version and the board's health. Only for a client on this machine (loopback) or
+        with the referee's token: it names ports and errors a spectator has no need of."""
+        hub = hub_of(request)
+        client = request.client.host if request.client else None
+        if not (_loopback(client) or hub.role(request.query_params.get("token")) is Role.REFEREE):
+            return JSONResponse(
+                {"error": {"nl": "alleen vanaf de Pi zelf", "en": "only from the Pi itself"}},
+                status_code=403,
+            )
+        from keezbord import __version__
+
+        return JSONResponse(
+            {"version": __version__, "mode": hub.opts.mode, "game": hub.session.game,
+             "health": hub.health()}
+        )  # fmt: skip
+
     async def qr_code(request: Request) -> Response:
         # The QR corner of the page (keezbord/host/appliance/qr.py says who gets which).
         from keezbord.host.appliance.qr import link_for, qr_svg
@@ -183,6 +201,7 @@ def create_app(
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
         Route("/api/qr.svg", qr_code),
+        Route("/api/health", health_ep),
         WebSocketRoute("/ws", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -193,6 +212,17 @@ def sent_state(hub: Hub, role: Role) -> dict[str, Any]:
     """The state a page of ``role`` is sent now: the hub's (cached per version) with the
     game clock as it is at this moment."""
     return page.with_clock(page.for_role(hub.page_state(), role), hub.session.state, hub.now())
+
+
+def _loopback(host: str | None) -> bool:
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host or "")
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def _attachment(name: str) -> dict[str, str]:

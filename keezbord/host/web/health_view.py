@@ -99,4 +99,7 @@ def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
         link.get("chain_ok"),
         link.get("broken_reads"),
         link.get("error"),
+        (link.get("leds") or {}).get("ok"),
+        (link.get("leds") or {}).get("error"),
+        (link.get("reader") or {}).get("ok"),
     )

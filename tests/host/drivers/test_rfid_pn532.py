@@ -267,3 +267,33 @@ def test_the_reader_port_is_opened_exclusively(chip: FakePN532) -> None:
             open_serial(chip.path, 115200, 0.01)
     finally:
         reader.close()
+
+
+def test_a_reader_unpowered_at_open_is_found_when_it_is_switched_on() -> None:
+    # issue 24 item 6: a PN532 on the board's 5 V, switched on after the Pi, used to be
+    # turned off until the service restarted. Now it is tried again in the background.
+    chip = FakePN532(powered=False)
+    try:
+        reader = PN532Reader.open(chip.path)  # the port opens; the chip does not answer
+        try:
+            assert reader.firmware is None
+            h = reader.health()
+            assert h["ok"] is False and "does not answer" in str(h["error"])
+            assert chip.path in str(h["error"])
+            assert reader.poll(0) == []
+            tries = chip.received.count(b"\x55\x55")
+            assert reader.poll(500) == [] and chip.received.count(b"\x55\x55") == tries
+            chip.power_on()
+            chip.uid = bytes.fromhex("04A1B2C3D4E5F6")
+            assert reader.poll(2000) == []  # this poll sets it up
+            assert reader.firmware == (0x32, 0x01, 0x06) and reader.health()["ok"] is True
+            assert [c.tag for c in reader.poll(2100)] == ["04A1B2C3D4E5F6"]
+            assert reader.restarts == 1
+            chip.powered = False  # switched off again: missing after the set-up fails
+            for t in range(2200, 2800, 100):
+                reader.poll(t)
+            assert reader.health()["ok"] is False
+        finally:
+            reader.close()
+    finally:
+        chip.close()

@@ -165,7 +165,11 @@ function renderHealth(st) {
     items.push(el("li", { class: ok ? "" : "err", "data-health": "link", text: parts.join(" — ") }));
     if (link.kind === "gpio") {
       if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
-      items.push(el("li", { text: `${t("broken_reads")}: ${link.broken_reads ?? 0}` }));
+      // By kind (drivers/scanner_gpio.py FAULT_TEXT): "bus" points at CLK and /PL.
+      const kinds = Object.entries(link.chain_faults || {}).map(([k, n]) => `${t("fault_" + k)} ${n}`);
+      items.push(el("li", { "data-health": "chain-faults",
+                            text: `${t("broken_reads")}: ${link.broken_reads ?? 0}` +
+                                  (kinds.length ? ` (${kinds.join(", ")})` : "") }));
     } else {
       items.push(el("li", { "data-health": "frames",
                             text: `${t("bad_frames")}: ${link.frames_bad ?? 0}, ${t("gaps")}: ${link.gaps ?? 0}` }));
@@ -174,6 +178,15 @@ function renderHealth(st) {
                             text: `${t("heartbeat")}: ${age == null ? "—" : (age / 1000).toFixed(1) + " s " + t("ago")}` }));
       if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
     }
+    if (link.leds && link.leds.ok === false) {
+      items.push(el("li", { class: "err", "data-health": "leds",
+                            text: `${t("leds_failing")} — ${link.leds.error || ""}` }));
+    }
+  }
+  const reader = link && link.reader;
+  if (reader && reader.ok === false) {
+    items.push(el("li", { class: "err", "data-health": "reader",
+                          text: `${t("reader_missing")} — ${reader.error || ""}` }));
   }
   const s = st.health.sensors;
   if (s) {
