@@ -196,6 +196,7 @@ interface PageState {
   split: { left: number; sources: string[] } | null;
   settling?: string[]; // holes of pawns put down that the referee is still checking
   undone?: number[]; // log entries of moves taken back
+  second_card?: string | null; // a second card tapped in the turn (flagged)
   remarks?: Remark[]; // hints and the coach's, kept with their moves (web/remarks.py)
   club?: ClubBanner | null;
   instruction: Instruction | null;

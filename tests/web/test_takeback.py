@@ -170,3 +170,28 @@ def test_the_socket_takes_back_from_the_move_named_and_refuses_what_is_gone(
         err = until(lambda s: False)
         assert err["type"] == "error" and err["id"] == 3
         assert err["text"]["en"] == "that move was taken back already"
+
+
+@pytest.mark.browser
+def test_a_second_card_flagged_is_taken_back_alone(serve: Serve, page: Any, tmp_path: Path) -> None:
+    # Two cards tapped in one turn: the dialog offers to take back the second card only
+    # (the move before it stays), as the flag's guidance says.
+    # Seed 88: red to play holding an A and a K, both bring a pawn out.
+    card, other = "K", "A"
+    srv = serve(sim(tmp_path / "g.sqlite", ["human", "human", "human", "human"], 88))
+    page.goto(link(srv, lang="nl"))
+    page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
+    page.click(f".card[data-card='{card}']")
+    page.wait_for_function(f"window.keezbord.state.card === '{card}'")
+    page.click(f".card[data-card='{other}']")
+    page.wait_for_function(f"window.keezbord.state.second_card === '{other}'")
+    page.click("#undo")
+    page.wait_for_selector("#takeback[open]")
+    label = page.evaluate(f"cardLabel('{other}')")
+    assert page.inner_text("#takeback-text") == f"De tweede kaart ({label}) terugnemen?"
+    assert page.inner_text("#takeback-yes") == "Kaart terugnemen"
+    assert page.is_hidden("#takeback-mine")
+    page.click("#takeback-yes")
+    page.wait_for_function("window.keezbord.state.second_card === null")
+    st = page.evaluate("window.keezbord.state")
+    assert st["card"] == card and st["history"] == [] and st["turn"] == 0

@@ -138,6 +138,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "history": history,
         "log": view.log,
         "undone": list(view.undone),
+        "second_card": st.second_card,  # flagged: the takeback takes back this card
         "remarks": list(view.remarks),
         "exchange_cards": {str(i): dict(c) for i, c in (view.exchange_cards or {}).items()},
         "decisions": snap["decisions"],

@@ -150,6 +150,11 @@ def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
     the page's dialog named, so a bot's move made meanwhile is not taken back in its
     place): at most a round back, on a real board only the last move."""
     history = hub.session.state.history
+    if "n" not in msg and hub.session.state.second_card is not None:
+        # A second card flagged: the plain takeback takes back that card only.
+        hub.undo()
+        hold(hub, False)
+        return
     n = msg.get("n", len(history))
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise HubError(Text("welke zet?", "which move?"))

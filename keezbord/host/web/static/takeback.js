@@ -12,12 +12,14 @@ Object.assign(UI.nl, {
   takeback_mine: "Terug tot je eigen zet {n} ({k} zetten)", takeback_none: "Er is geen zet om terug te nemen.",
   takeback_barrier: "Er is geen zet om terug te nemen: sinds de laatste zet is er een hand getoond, gestraft of gestopt.",
   taken_back: "teruggenomen",
+  takeback_card: "De tweede kaart ({card}) terugnemen?", takeback_card_yes: "Kaart terugnemen",
 });
 Object.assign(UI.en, {
   takeback_last: "Take back move {n}: {text}?", takeback_yes: "Take back move {n}",
   takeback_mine: "Back to your own move {n} ({k} moves)", takeback_none: "There is no move to take back.",
   takeback_barrier: "There is no move to take back: a hand was shown, a penalty given or the game stopped since the last move.",
   taken_back: "taken back",
+  takeback_card: "Take back the second card ({card})?", takeback_card_yes: "Take back the card",
 });
 
 /** @param {string} key @param {Record<string, string | number>} vars */
@@ -60,10 +62,16 @@ function takebackPlan(st) {
 function renderTakeback() {
   const st = app.state;
   if (!st) return;
+  const yes = byId("takeback-yes"), own = byId("takeback-mine");
+  if (st.second_card) {  // a second card flagged: the takeback takes back that card only
+    byId("takeback-text").textContent = tf("takeback_card", { card: cardLabel(st.second_card) });
+    yes.hidden = false; own.hidden = true;
+    yes.textContent = t("takeback_card_yes"); delete yes.dataset.n;
+    return;
+  }
   const { last, mine, barrier } = takebackPlan(st);
   byId("takeback-text").textContent = last ? tf("takeback_last", { n: last.n, text: tx(last.text) })
     : t(barrier ? "takeback_barrier" : "takeback_none");
-  const yes = byId("takeback-yes"), own = byId("takeback-mine");
   yes.hidden = !last;
   if (last) { yes.textContent = tf("takeback_yes", { n: last.n }); yes.dataset.n = String(last.n); }
   own.hidden = !mine;
@@ -81,6 +89,7 @@ function openTakeback() {
   dlg.onclose = () => {
     const pick = dlg.returnValue === "yes" ? byId("takeback-yes") : dlg.returnValue === "mine" ? byId("takeback-mine") : null;
     if (pick && pick.dataset.n) send({ type: "undo", n: Number(pick.dataset.n) });
+    else if (pick && app.state && app.state.second_card) send({ type: "undo" });  // the second card
     send({ type: "hold", on: false });
   };
   dlg.showModal();
