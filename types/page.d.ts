@@ -198,6 +198,8 @@ interface PageState {
   undone?: number[]; // log entries of moves taken back
   second_card?: string | null; // a second card tapped in the turn (flagged)
   remarks?: Remark[]; // hints and the coach's, kept with their moves (web/remarks.py)
+  setup: SetUpView | null;
+  lesson: LessonView | null;
   club?: ClubBanner | null;
   instruction: Instruction | null;
 }
@@ -239,6 +241,41 @@ interface Review {
 }
 
 /** A message to the server (docs/web.md, "Page to server"). */
+// The set-up mode's instruction (docs/setup.md).
+interface SetUpView {
+  kind: "move" | "ask" | "done";
+  seat: number | null;
+  text: Bilingual;
+  holes: string[];
+  left: number;
+  left_text: Bilingual | null;
+  told: number;
+  target: string;
+  errors: string[];
+  colours: Record<string, number | null>;
+}
+
+// A lesson's step played on the board (docs/lessons.md).
+interface LessonView {
+  id: string;
+  title: Bilingual;
+  step: number;
+  steps: number;
+  task: Bilingual;
+  card: string | null;
+  hand: string[];
+  learner: string | null;
+  verdict: { result: "right" | "other" | "wrong"; text: Bilingual } | null;
+}
+
+// One lesson of GET /api/lessons.
+interface LessonEntry {
+  id: string;
+  title: Bilingual;
+  steps: unknown[];
+  done: number[];
+}
+
 interface PageRequest {
   type: string;
   [field: string]: unknown;
@@ -277,6 +314,7 @@ interface App {
   zoomKey?: string; // the holes the zoomed view was made for
   offline?: boolean;
   trayKey?: string | null;
+  lessonKey?: string;
   localLog?: string | null;
   logTimer?: number;
   clockOf?: object; // the state's clock the local one runs on from

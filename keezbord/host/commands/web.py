@@ -21,6 +21,7 @@ from keezbord.host.errors import UsageError
 from keezbord.host.roles import Role, Tokens, links
 
 if TYPE_CHECKING:
+    from keezbord.engine.position import Position
     from keezbord.host.club.board_link import ClubSettings
     from keezbord.host.config import BoardConfig
     from keezbord.host.drivers.boards import BoardDriver
@@ -284,6 +285,14 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         help="pace of --simulate: multiplies the delays, so smaller is faster "
         "(0.5: twice as fast; default 1)",
     )
+    p.add_argument(
+        "--setup",
+        default=None,
+        metavar="POSITION",
+        help="begin by setting the board up as POSITION (a position file or the one-line "
+        "text, docs/setup.md): the lights show what to change, the game begins from it; "
+        "with --simulate a simulated person does what the lights say",
+    )
 
 
 def run_run(args: argparse.Namespace) -> int:
@@ -323,6 +332,10 @@ def run_run(args: argparse.Namespace) -> int:
         "hints": cfg.hints,
         "mode": "run",
     }
+    if args.setup is not None:
+        from keezbord.host.referee import arranged_setup
+
+        setup = arranged_setup(setup, _setup_position(args.setup, cfg))
     opts = HubOptions(mode="run", db=db, tokens=tokens)
     opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
     styles = cfg.leds.settings().styles
@@ -331,7 +344,13 @@ def run_run(args: argparse.Namespace) -> int:
         # Called once the port is ours: hardware is opened only for a server that starts.
         nonlocal setup
         driver: BoardDriver | None
-        if args.simulate is not None:
+        if args.simulate is not None and args.setup is not None:
+            from keezbord.host.drivers.boards import TraceBoard
+            from keezbord.host.sim.setting_up import simulated_set_up
+
+            setup = {**setup, "mode": "simulated"}
+            driver = TraceBoard(simulated_set_up(setup, args.simulate), args.speed)
+        elif args.simulate is not None:
             from keezbord.host.drivers.boards import TraceBoard
             from keezbord.host.sim.games import simulate
 
@@ -340,8 +359,10 @@ def run_run(args: argparse.Namespace) -> int:
             driver = TraceBoard(game.events, args.speed)
         else:
             driver = _real_board(cfg, setup, args.lang)
-        # A simulated game is always a new one (in the same journal, never resumed).
-        hub = Hub.open_run(opts, setup, driver, resume=args.simulate is None)
+        # A simulated game is always a new one (in the same journal, never resumed), and
+        # so is a set-up.
+        resume = args.simulate is None and args.setup is None
+        hub = Hub.open_run(opts, setup, driver, resume=resume)
         return _join_club(hub, cfg.club, db)
 
     appliance: dict[str, Any] = {}
@@ -370,6 +391,19 @@ def _announce(url: str, host: str, lang: str) -> dict[str, Any]:
         return {"public_host": _lan_address()}
     say(lang, f"ook op {announcer.url} (mDNS)", f"also at {announcer.url} (mDNS)")
     return {"announcer": announcer, "public_host": announcer.host}
+
+
+def _setup_position(arg: str, cfg: BoardConfig) -> Position:
+    """``--setup POSITION``: a position for this board (its seats and segment)."""
+    from keezbord.host.commands.rules import read_position
+
+    pos = read_position(arg, "--setup")
+    if pos.seats != cfg.seats or pos.topology.segment != cfg.segment:
+        raise UsageError(
+            f"--setup: the position is for {pos.seats} seats (segment "
+            f"{pos.topology.segment}); the board has {cfg.seats} (segment {cfg.segment})"
+        )
+    return pos
 
 
 def run_banner(url: str, host: str, db: Path, tokens: Tokens, lang: str) -> list[str]:

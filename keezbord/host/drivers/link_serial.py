@@ -3,8 +3,8 @@
 ``SerialLink``: a ``LinkSession`` (link_session.py: the protocol as a pure state machine)
 on a pyserial port. It finds the Pico (USB 2E8A:0005, MicroPython; never a Debug Probe at
 2E8A:000C) or uses a configured port, opens it exclusively, reconnects after an unplug,
-pings the firmware so it knows the host is alive, and sends LED state (at most 20 updates
-a second, and only while the port keeps up).
+pings the firmware so it knows the host is alive, and sends LED state (paced: up to 3
+updates at once, at most 20 in any second; only while the port keeps up).
 
 The host sends nothing on a fresh connection until the firmware has sent one valid frame
 (it sends a heartbeat as soon as it runs): bytes sent into a Pico that is still booting

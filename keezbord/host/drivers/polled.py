@@ -128,8 +128,12 @@ class PolledBoard:
         def cards() -> None:
             while not self._stop.is_set():
                 assert self.reader is not None
-                for tap in self.reader.poll(now()):
-                    post(tap)
+                try:
+                    for tap in self.reader.poll(now()):
+                        post(tap)
+                except Exception as e:  # a reader's driver hiccup must not end its thread
+                    print(f"keezbord: card reader poll failed: {e!r}", flush=True)
+                    self._stop.wait(1.0)
                 self._stop.wait(0.02)
 
         self._threads.append(threading.Thread(target=switches, daemon=True, name=self.kind))

@@ -9,6 +9,8 @@ page need (what a position looks like to the switches). The modules inside are t
 referee's own; only its tests reach into them.
 """
 
+from .arrange import Arranging, setup_view
+from .arrange_plan import UNKNOWN
 from .cards import known_cards
 from .heap import freeze_heap
 from .leds import frame
@@ -39,10 +41,11 @@ from .state import (
     Sig,
     Undo,
 )
-from .step import deadline, new_game, step
+from .step import begin, deadline, new_game, step
 from .trace import (
     Setup,
     TraceError,
+    arranged_setup,
     input_from_dict,
     input_to_dict,
     parse_trace,
@@ -53,8 +56,10 @@ from .trace import (
 __all__ = [
     "BOUNCE_MS",
     "HINT_LEVELS",
+    "UNKNOWN",
     "Advice",
     "AdviceWanted",
+    "Arranging",
     "Config",
     "Decision",
     "Effect",
@@ -67,6 +72,8 @@ __all__ = [
     "Sig",
     "TraceError",
     "Undo",
+    "arranged_setup",
+    "begin",
     "board_of",
     "board_sig",
     "clear_caches",
@@ -85,6 +92,7 @@ __all__ = [
     "replay",
     "run",
     "setup_from_dict",
+    "setup_view",
     "step",
     "trace_lines",
     "victim_of",

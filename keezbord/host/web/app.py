@@ -95,6 +95,25 @@ def create_app(
             )
         return JSONResponse(shown)
 
+    async def lessons(request: Request) -> Response:
+        """The course, and with ``?learner=NAME`` the steps that learner has done."""
+        from keezbord.host.lessons import COURSE, Progress, valid_name
+
+        name = request.query_params.get("learner", "")
+        done: dict[str, list[int]] = {}
+        if name.strip():
+            try:
+                name = valid_name(name)
+            except ValueError as e:
+                return JSONResponse({"error": {"nl": str(e), "en": str(e)}}, status_code=400)
+            prog = Progress(hub_of(request).opts.db)
+            try:
+                done = prog.of(name)
+            finally:
+                prog.close()
+        out = [{**les.to_dict(), "done": [s + 1 for s in done.get(les.id, [])]} for les in COURSE]
+        return JSONResponse({"lessons": out})
+
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
         trace, _ = hub.export()
@@ -198,6 +217,7 @@ def create_app(
         Route("/api/palette", palette_ep),
         Route("/api/state", state),
         Route("/api/review", review),
+        Route("/api/lessons", lessons),
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
         Route("/api/qr.svg", qr_code),

@@ -39,6 +39,7 @@ from . import actions, opening, page, requests
 from .coach import coach_remark
 from .health_view import HealthWatch
 from .instruction import Instruction
+from .lesson_play import attach, lesson_view
 from .remarks import Remarks
 from .requests import HubError as HubError
 
@@ -100,6 +101,7 @@ class Hub:
         self.instructions: dict[str, Instruction] = {}
         self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
         self._recolour()
+        attach(self)  # a lesson's step (web/lesson_play.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
         clear_caches()
         gc.collect()
@@ -110,8 +112,6 @@ class Hub:
             sim.sync(decisions)
             self.log.seen_exchanges(sim)
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
-
-    # -- building --------------------------------------------------------------------
 
     @classmethod
     def open_sim(
@@ -167,8 +167,6 @@ class Hub:
         self.session.close()
         if self.store is not None:
             self.store.close()
-
-    # -- time and inputs ---------------------------------------------------------------
 
     @property
     def coach(self) -> dict[str, Any] | None:
@@ -311,15 +309,16 @@ class Hub:
         effects = self.session.undo_last_move(self.now())
         self._after(effects)
 
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        """Start a new game (the old one stays in the journal)."""
-        setup, info = requests.new_setup(self, msg)
+    def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
+        """Start a new game (the old one stays in the journal); ``made``: its setup."""
+        setup, info = (made, None) if made is not None else requests.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
         decisions, self.log = actions.opened(self.session)
         self.remarks = Remarks()
+        attach(self)
         if info is not None:
             assert self.store is not None
             self.store.save(self.session.game, info)
@@ -378,6 +377,7 @@ class Hub:
             )
         )
         out["club"] = None if self.club is None else self.club.view()
+        out["lesson"] = lesson_view(self)  # null, or the lesson's step being played
         self._cache = (self.version, out)
         return out
 

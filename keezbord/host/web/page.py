@@ -17,7 +17,7 @@ from keezbord.engine.describe import colour, describe_move
 from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.referee import MoveRecord, RefereeState
+from keezbord.host.referee import MoveRecord, RefereeState, setup_view
 from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
@@ -110,6 +110,9 @@ def page_state(view: PageView) -> dict[str, Any]:
     hand, exchange = _hand(view)
     split = seven_split(st)
     settle = [] if split is not None else settling(st)
+    setup = None if st.arranging is None else setup_view(st.arranging)
+    # Being set up, a pawn's colour is what the set-up's touches know (None: not yet).
+    seats = view.pawn_seat if setup is None else setup["colours"]
     game = game_instruction(
         st, view.mode, view.held, sim, flag, split, hand, snap["decisions"], settle
     )
@@ -129,7 +132,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "card": snap["card"],
         "table": snap["table"],
         "position": snap["position"],
-        "pawns": [{"hole": h, "seat": view.pawn_seat.get(h)} for h in sorted(st.sensed)],
+        "pawns": [{"hole": h, "seat": seats.get(h)} for h in sorted(st.sensed)],
         "held": list(view.held),
         "expected_board": snap["expected_board"],
         "leds": snap["leds"],
@@ -155,6 +158,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "last_moves": last_moves(st.history, pos.seats, st.sensed),  # board.js marks them
         "split": split,  # the rest of a 7 split
         "settling": settle,  # pawns put down, being checked
+        # The set-up mode (docs/setup.md): the instruction, its holes, what is left.
+        "setup": setup,
         "instruction": None if instruction is None else instruction.to_dict(),
     }
 

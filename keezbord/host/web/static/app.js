@@ -273,6 +273,7 @@ function readQuery() {
 document.addEventListener("DOMContentLoaded", () => {
   readQuery();
   setupControls();
+  setupLessons();
   setupBoardInput();
   setupZoom();
   setupInstruction();

@@ -18,6 +18,9 @@ function renderSide() {
     byId("fix").hidden = app.mode !== "sim";
   }
 
+  renderSetUp(st);
+  renderLesson(st);
+
   // Card tray.
   const cards = byId("cards");
   const hand = st.hand;
@@ -240,6 +243,30 @@ function prefillNewGame(st) {
   if (st.players) f.elements.players.value = st.players.map((p) => p.kind).join(",");
 }
 
+// The set-up mode (docs/setup.md): one instruction at a time, its holes lit on the board.
+/** @param {PageState} st */
+function renderSetUp(st) {
+  const box = byId("setup");
+  const su = st.setup;
+  box.hidden = !su;
+  byId("setupform").hidden = app.mode !== "run";
+  if (!su) return;
+  byId("setup-title").textContent = t(su.kind === "ask" ? "setup_ask" : "setup_title");
+  byId("setup-text").textContent = tx(su.text);
+  byId("setup-left").textContent = su.left_text ? tx(su.left_text) : "";
+}
+
+Object.assign(UI.nl, {
+  setup_title: "Zet het bord klaar", setup_ask: "Welke pion is het?",
+  setup_legend: "Stelling klaarzetten", setup_position: "Stelling (tekstvorm)",
+  setup_start: "Zet klaar",
+});
+Object.assign(UI.en, {
+  setup_title: "Set up the board", setup_ask: "Which pawn is it?",
+  setup_legend: "Set up a position", setup_position: "Position (text form)",
+  setup_start: "Set up",
+});
+
 // -- controls ------------------------------------------------------------------------
 
 /** @param {string} text @param {() => void} action */
@@ -279,6 +306,12 @@ function setupControls() {
   byId("time-limit").addEventListener("click", () =>
     confirmThen(t("confirm_time"), () => send({ type: "time_limit" })));
   setInterval(renderClock, 1000);
+  byId("setupform").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(/** @type {HTMLFormElement} */ (ev.target));
+    const position = String(f.get("position") || "").trim();
+    if (position) send({ type: "set_up", position });
+  });
   byId("newgame").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(/** @type {HTMLFormElement} */ (ev.target));
@@ -324,6 +357,7 @@ function renderStatus(st) {
     status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}`;
   }
   if (st.stopped) status.textContent = t("stopped");
+  if (st.setup) status.textContent = t("setup_title");  // the game begins once it is set up
   const win = byId("winner");
   win.hidden = !st.winner && !st.stopped;
   if (st.winner || st.stopped) win.textContent = status.textContent;
