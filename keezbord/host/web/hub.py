@@ -35,13 +35,13 @@ from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import SimStore, SimTable
 
-from . import actions, opening, page, requests
+from . import actions, opening, page, requests, setups
 from .coach import coach_remark
 from .health_view import HealthWatch
+from .hub_error import HubError as HubError
 from .instruction import Instruction
 from .lesson_play import attach, lesson_view
 from .remarks import Remarks
-from .requests import HubError as HubError
 
 Mode = Literal["sim", "run"]
 
@@ -311,7 +311,7 @@ class Hub:
 
     def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
         """Start a new game (the old one stays in the journal); ``made``: its setup."""
-        setup, info = (made, None) if made is not None else requests.new_setup(self, msg)
+        setup, info = (made, None) if made is not None else setups.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.session.close()
