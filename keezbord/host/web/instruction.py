@@ -242,3 +242,11 @@ def jack_hole_left(st: RefereeState, held: Sequence[int | None]) -> str | None:
     if len(empty) == 1 and down and nests_now == nests_pos and track_now | {empty[0]} == track_pos:
         return empty[0]
     return None
+
+
+def setup_instruction(setup: Mapping[str, Any]) -> Instruction:
+    """The set-up mode's instruction (docs/setup.md; ``setup_view``): the pawn to move or
+    the question, with the holes it lights; a pawn put where it does not belong first."""
+    text = Text(setup["text"]["nl"], setup["text"]["en"])
+    tone: Tone = "fix" if setup["errors"] or setup["kind"] == "ask" else "do"
+    return Instruction(text, "setup", setup["seat"], tuple(setup["holes"]), tone, MODE)

@@ -22,7 +22,7 @@ from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
-from .instruction import Instruction, game_instruction, pick
+from .instruction import Instruction, game_instruction, pick, setup_instruction
 from .marks import last_moves, settling, seven_split
 
 
@@ -113,10 +113,17 @@ def page_state(view: PageView) -> dict[str, Any]:
     setup = None if st.arranging is None else setup_view(st.arranging)
     # Being set up, a pawn's colour is what the set-up's touches know (None: not yet).
     seats = view.pawn_seat if setup is None else setup["colours"]
-    game = game_instruction(
-        st, view.mode, view.held, sim, flag, split, hand, snap["decisions"], settle
+    # The game begins once the board is set up: till then the set-up says what to do,
+    # before a mode's instruction (a lesson's task waits for its board).
+    game = (
+        game_instruction(
+            st, view.mode, view.held, sim, flag, split, hand, snap["decisions"], settle
+        )
+        if setup is None
+        else None
     )
-    instruction = pick([*(view.instructions or {}).values(), game])
+    arranging = None if setup is None else setup_instruction(setup)
+    instruction = pick([arranging, *(view.instructions or {}).values(), game])
     return {
         "type": "state",
         "version": view.version,
