@@ -177,7 +177,11 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         ),
     ),
     (2, "drivers", ("keezbord.host.drivers",)),
-    (3, "board", ("keezbord.host.config", "keezbord.host.selftest")),
+    (
+        3,
+        "board",
+        ("keezbord.host.config", "keezbord.host.selftest", "keezbord.host.selftest_report"),
+    ),
     (4, "referee", ("keezbord.host.referee",)),
     (
         5,

@@ -34,7 +34,7 @@ interface Flag {
   restore: string[];
   pairs: [string | null, string][];
   guidance: Bilingual[];
-  finish?: [string, string][];
+  finish?: [string | null, string][]; // from null: the pawn is in a hand
   labels?: string[];
 }
 
@@ -60,6 +60,15 @@ interface LogEntry {
   seat?: number;
   to?: number;
   overruled?: string;
+}
+
+/** Advice kept with its move: before the log entry `at` (web/remarks.py). */
+interface Remark {
+  at: number;
+  n: number;
+  seat: number;
+  kind: "hint" | "coach" | "card";
+  text: Bilingual;
 }
 
 /** One of the referee's recent decisions (its fields by type). */
@@ -95,6 +104,7 @@ interface LastMove {
   move: string;
   from: string[];
   to: string[];
+  pawns?: number[]; // the seat of the pawn that reached each `to`
 }
 
 interface LinkHealth {
@@ -139,6 +149,15 @@ interface ClubBanner {
   now: number; // the server's epoch seconds
 }
 
+/** The instruction line's text (docs/web.md, "The instruction line"; web/instruction.py). */
+interface Instruction {
+  text: Bilingual; // may hold {tap}: the page's verb for pointing
+  source: string; // game | flag | or the part that posted it (Hub.instruct)
+  seat: number | null; // the player it is for; null: everyone at the table
+  holes: string[];
+  tone: string; // do | wait | fix
+}
+
 /** The `state` message (docs/web.md), as the page keeps it. */
 interface PageState {
   version: number;
@@ -175,9 +194,14 @@ interface PageState {
   coach: { n: number; better: string; text: Bilingual } | null;
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
+  settling?: string[]; // holes of pawns put down that the referee is still checking
+  undone?: number[]; // log entries of moves taken back
+  second_card?: string | null; // a second card tapped in the turn (flagged)
+  remarks?: Remark[]; // hints and the coach's, kept with their moves (web/remarks.py)
   setup: SetUpView | null;
   lesson: LessonView | null;
   club?: ClubBanner | null;
+  instruction: Instruction | null;
 }
 
 /** GET /api/geometry (hardware/geometry.py's to_json), the parts the page draws. */
@@ -286,17 +310,20 @@ interface App {
   flights?: number;
   zoomOff?: boolean;
   zoomCentre?: [number, number];
+  zoomView?: [number, number, number, number]; // the zoomed view box (x, y, w, h)
+  zoomKey?: string; // the holes the zoomed view was made for
   offline?: boolean;
   trayKey?: string | null;
   lessonKey?: string;
   localLog?: string | null;
   logTimer?: number;
-  clockVersion?: number;
+  clockOf?: object; // the state's clock the local one runs on from
   clockAt?: number;
   formGame?: number;
   wasMyTurn?: boolean;
   audio?: AudioContext;
   beeps?: number;
+  askedAt?: number; // the move number "which card?" was asked for (remarks.js)
 }
 
 interface Window {
@@ -308,6 +335,8 @@ interface UiTexts {
   [key: string]: string | Record<string, string>;
   led: Record<string, string>;
   decision: Record<string, string>;
+  bot_kind: Record<string, string>;
+  remark?: Record<string, string>; // remarks.js adds it
 }
 
 /** A hole's <g class="hole" data-hole="..."> (board.js draws one per hole). */

@@ -40,3 +40,12 @@ CARD_NAMES: Final[dict[str, Text]] = {
     "J": Text("de boer", "the jack"),
     **{r: Text(f"de {r}", f"the {r}") for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")},
 }
+
+# The card as a deck prints it: a Dutch deck's king, queen and jack are H, V and B
+# (heer, vrouw, boer), as the Dutch rule texts write them.
+_DUTCH_FACES: Final[dict[str, str]] = {"K": "H", "Q": "V", "J": "B"}
+
+
+def card_label(card: str) -> Text:
+    """A card's short label in both languages: "V" / "Q" for the queen."""
+    return Text(_DUTCH_FACES.get(card, card), card)

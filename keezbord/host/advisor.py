@@ -123,6 +123,10 @@ class Advisor:
             pos = state.pos
             self._executor().submit(playouts_for, self.hint_ms, pos.seats, pos.profile.name)
 
+    def hint_playouts(self, state: RefereeState) -> int:
+        """The hint's budget in playouts (also for "which card?")."""
+        return playouts_for(self.hint_ms, state.pos.seats, state.pos.profile.name)
+
     def coach_playouts(self, state: RefereeState) -> int:
         """The coach's budget in playouts (0 when the game has no coach)."""
         if state.config.hints != "coach":

@@ -109,6 +109,11 @@ class HealthMonitor:
             h.chatter_episodes += 1
             h.chatter_until = e.t + self.window  # one episode per burst
 
+    def closed_since(self, hole: str) -> int | None:
+        """Since when the hole's switch is closed (None: open, or an unknown hole)."""
+        h = self._holes.get(hole)
+        return None if h is None else h.closed_since
+
     def transitions(self, hole: str) -> int:
         return self._holes[hole].transitions
 

@@ -37,7 +37,9 @@ class Role(StrEnum):
 # Reading the state needs no message at all; spectators may only ask for what is listed
 # here, so a message type added later is closed to them until someone decides otherwise.
 SPECTATOR_ACTIONS: frozenset[str] = frozenset()
-REFEREE_ACTIONS = frozenset({"undo", "new_game", "penalty", "time_limit", "overrule"})
+REFEREE_ACTIONS = frozenset(
+    {"undo", "hold", "new_game", "penalty", "time_limit", "overrule"}
+)  # "hold": the bots wait while the referee's takeback dialog is open
 
 
 def may(role: Role, action: str) -> bool:

@@ -5,8 +5,11 @@ lit hole, and check that the switch that closes is the one the wiring puts under
 hole (so switch and LED agree); then ask to lift it. Flags: ``swapped`` (another hole's
 switch closed: its wire, or the LED chain order, is wrong), ``unmapped`` (a switch input
 the wiring does not use closed), ``missing`` (nothing closed: skipped or timed out),
-``chatter`` (the switch flickered while the pawn sat still), and switches stuck closed
-on the empty board.
+``chatter`` (the switch flickered while the pawn sat still), ``stuck`` (the hole's switch
+was closed before its pawn came: it cannot be tested), and switches stuck closed on the
+empty board. Every phase ends: a pawn that is never lifted (or a switch that stays
+closed) is given up on after the timeout, a switch that never stops flickering after
+``CHATTER_MAX_MS``.
 
 The walk is a pure state machine: ``start_walk`` and ``step(walk, input, now)`` return
 the new walk and effects (LED frames, prompts, the final report); ``run_walk`` drives it
@@ -16,7 +19,6 @@ with injected I/O (real hardware, or ``SimBoard`` of keezbord/host/sim/builder.p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
@@ -24,7 +26,10 @@ from typing import Any, Literal, Protocol
 from keezbord.engine.text import Text
 from keezbord.host.drivers.switches import SwitchChange, WiringLike
 
-Status = Literal["ok", "swapped", "unmapped", "missing", "chatter"]
+from .selftest_report import HoleResult, Status
+from .selftest_report import SelftestReport as SelftestReport  # where the walk's users find it
+
+CHATTER_MAX_MS = 2000  # a pawn whose switch flickers this long is judged (as chatter)
 Phase = Literal["place", "settle", "lift", "done"]
 Ask = Literal["place", "lift", "info"]
 
@@ -56,128 +61,6 @@ class Prompt:
     ask: Ask
     hole: str | None
     text: Text
-
-
-@dataclass(frozen=True, slots=True)
-class HoleResult:
-    hole: str
-    status: Status
-    expected_switch: int
-    led: int
-    switch: int | None = None  # the switch that closed
-    reads_as: str | None = None  # the hole the wiring puts on that switch
-    transitions: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "hole": self.hole,
-            "status": self.status,
-            "expected_switch": self.expected_switch,
-            "led": self.led,
-            "switch": self.switch,
-            "reads_as": self.reads_as,
-            "transitions": self.transitions,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class SelftestReport:
-    results: tuple[HoleResult, ...]
-    stuck_switches: tuple[int, ...]  # closed on the empty board
-    stuck_holes: tuple[str, ...]
-
-    @property
-    def ok(self) -> bool:
-        return not self.stuck_switches and all(r.status == "ok" for r in self.results)
-
-    def counts(self) -> dict[str, int]:
-        out = {s: 0 for s in ("ok", "swapped", "unmapped", "missing", "chatter")}
-        for r in self.results:
-            out[r.status] += 1
-        return out
-
-    def swapped_pairs(self) -> list[tuple[str, str]]:
-        """Holes that each read as the other: two switch wires (or LEDs) crossed."""
-        reads = {r.hole: r.reads_as for r in self.results if r.status == "swapped"}
-        return sorted(
-            {
-                tuple(sorted((a, b)))  # type: ignore[misc]
-                for a, b in reads.items()
-                if b is not None and reads.get(b) == a
-            }
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "counts": self.counts(),
-            "stuck_switches": list(self.stuck_switches),
-            "stuck_holes": list(self.stuck_holes),
-            "swapped_pairs": [list(p) for p in self.swapped_pairs()],
-            "holes": [r.to_dict() for r in self.results],
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1)
-
-    def to_text(self, lang: str) -> str:
-        def t(nl: str, en: str) -> str:
-            return Text(nl, en).get(lang)
-
-        c = self.counts()
-        lines = [
-            t("Zelftest van het bord", "Board selftest"),
-            t(
-                f"{len(self.results)} gaten: {c['ok']} goed, {c['swapped']} verwisseld, "
-                f"{c['unmapped']} onbekende schakelaar, {c['missing']} geen signaal, "
-                f"{c['chatter']} dendert",
-                f"{len(self.results)} holes: {c['ok']} ok, {c['swapped']} swapped, "
-                f"{c['unmapped']} unmapped switch, {c['missing']} missing, "
-                f"{c['chatter']} chattering",
-            ),
-        ]
-        if self.stuck_switches:
-            where = ", ".join(
-                h or f"#{i}" for i, h in zip(self.stuck_switches, self.stuck_holes, strict=True)
-            )
-            lines.append(
-                t(
-                    f"schakelaars dicht op het lege bord (vast of een pion vergeten): {where}",
-                    f"switches closed on the empty board (stuck, or a pawn left on it): {where}",
-                )
-            )
-        for a, b in self.swapped_pairs():
-            lines.append(t(f"{a} en {b} zijn verwisseld", f"{a} and {b} are swapped"))
-        for r in self.results:
-            if r.status == "ok":
-                continue
-            msg = {
-                "swapped": t(
-                    f"LED {r.led} brandde, maar schakelaar {r.switch} ({r.reads_as})"
-                    f" sloot in plaats van {r.expected_switch}",
-                    f"LED {r.led} was lit, but switch {r.switch} ({r.reads_as}) "
-                    f"closed instead of {r.expected_switch}",
-                ),
-                "unmapped": t(
-                    f"schakelaar {r.switch} sloot; die hoort bij geen gat",
-                    f"switch {r.switch} closed; no hole is wired to it",
-                ),
-                "missing": t(
-                    f"geen schakelaar sloot (verwacht: {r.expected_switch})",
-                    f"no switch closed (expected: {r.expected_switch})",
-                ),
-                "chatter": t(
-                    f"schakelaar {r.switch} dendert ({r.transitions} wissels)",
-                    f"switch {r.switch} chatters ({r.transitions} changes)",
-                ),
-            }[r.status]
-            lines.append(f"  {r.hole}: {msg}")
-        lines.append(
-            t("Resultaat: in orde", "Result: all fine")
-            if self.ok
-            else t("Resultaat: NIET in orde", "Result: NOT fine")
-        )
-        return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,9 +147,8 @@ def start_walk(
                 ),
             )
         )
-    if not holes:
-        return replace(w, phase="done"), [*effects, Finished(_report(w))]
-    return w, effects + _ask_place(w)
+    w, asked = _ask_or_finish(w, now)
+    return w, effects + asked
 
 
 def _advance(w: Walk, result: HoleResult | None, now: int) -> tuple[Walk, list[WalkEffect]]:
@@ -281,6 +163,16 @@ def _advance(w: Walk, result: HoleResult | None, now: int) -> tuple[Walk, list[W
         phase_start=now,
         last_change=now,
     )
+    return _ask_or_finish(w, now)
+
+
+def _ask_or_finish(w: Walk, now: int) -> tuple[Walk, list[WalkEffect]]:
+    """Ask for a pawn on the walk's hole; a hole whose switch is stuck closed cannot
+    tell a pawn: it is reported as such at once (no pawn asked for)."""
+    while w.hole is not None and w.wiring.switch_index(w.hole) in w.stuck:
+        hole = w.hole
+        result = HoleResult(hole, "stuck", w.wiring.switch_index(hole), w.wiring.led_index(hole))
+        w = replace(w, i=w.i + 1, results=(*w.results, result))
     if w.hole is None:
         w = replace(w, phase="done")
         return w, [ShowLeds({}), Finished(_report(w))]
@@ -321,26 +213,41 @@ def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
         if inp.index in w.stuck:
             pass  # a stuck switch is reported once, not judged per hole
         elif w.phase == "place" and inp.closed:
-            w = replace(w, phase="settle", placed=inp.index, transitions=1, last_change=now)
+            w = replace(
+                w, phase="settle", placed=inp.index, transitions=1, last_change=now, phase_start=now
+            )
         elif w.phase == "settle" and inp.index == w.placed:
             w = replace(w, transitions=w.transitions + 1, last_change=now)
         elif w.phase == "lift":
             w = replace(w, last_change=now)
     elif isinstance(inp, Skip) and w.phase in ("place", "settle"):
         return _advance(w, _missing(w), now)
+    elif isinstance(inp, Skip) and w.phase == "lift":
+        return _give_up_lift(w, now)
 
     st = w.settings
-    if w.phase == "place" and st.timeout_ms is not None and now - w.phase_start >= st.timeout_ms:
+    timed_out = st.timeout_ms is not None and now - w.phase_start >= st.timeout_ms
+    if w.phase == "place" and timed_out:
         return _advance(w, _missing(w), now)
-    if w.phase == "settle" and now - w.last_change >= st.settle_ms:
+    settled = now - w.last_change >= st.settle_ms
+    if w.phase == "settle" and (settled or now - w.phase_start >= CHATTER_MAX_MS):
         if w.placed not in w.closed:  # the pawn did not stay: wait for it again
-            return replace(w, phase="place", placed=None, transitions=0), []
+            return replace(w, phase="place", placed=None, transitions=0, phase_start=now), []
         result = _judge(w)
         w = replace(w, phase="lift", results=(*w.results, result), phase_start=now, last_change=now)
         return w, [Prompt("lift", w.hole, Text(nl="haal de pion weg", en="lift the pawn"))]
-    if w.phase == "lift" and not (w.closed - w.stuck) and now - w.last_change >= st.settle_ms:
+    if w.phase == "lift" and not (w.closed - w.stuck) and settled:
         return _advance(w, None, now)
+    if w.phase == "lift" and timed_out:
+        return _give_up_lift(w, now)
     return w, []
+
+
+def _give_up_lift(w: Walk, now: int) -> tuple[Walk, list[WalkEffect]]:
+    """The pawn was not lifted in time (or the hole was skipped): a switch still closed
+    is stuck from now on (reported with those closed on the empty board, and never
+    taken for the next hole's pawn)."""
+    return _advance(replace(w, stuck=w.stuck | (w.closed - w.stuck)), None, now)
 
 
 # --- driving it ---------------------------------------------------------------------------

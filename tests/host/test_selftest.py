@@ -95,10 +95,23 @@ def test_skip_timeout_and_stuck_switches() -> None:
     w, eff = start_walk(WIRING, [sw("T1")], 0, ORDER, WalkSettings(timeout_ms=1000))
     assert isinstance(eff[0], Prompt) and eff[0].ask == "info" and "T1" in eff[0].text.en
     w, _ = feed(w, (10, Skip(10)))
-    assert w.results[-1].status == "missing" and w.hole == "T1"
+    # T0 skipped; T1's switch is stuck closed: it cannot tell a pawn, so it is not asked for one.
+    assert [r.status for r in w.results] == ["missing", "stuck"] and w.hole == "T2"
     w, _ = feed(w, (500, SwitchChange(500, sw("T1"), False)))  # a stuck switch is ignored
     w, _ = feed(w, (1020, WalkTick(1020)))
-    assert w.results[-1].status == "missing" and w.hole == "T2"
+    assert w.results[-1].status == "missing" and w.phase == "done"
+
+
+def test_a_pawn_never_lifted_is_given_up_on_after_the_timeout() -> None:
+    w, _ = start_walk(WIRING, [], 0, ORDER, WalkSettings(timeout_ms=1000))
+    w, _ = feed(w, (0, SwitchChange(0, sw("T0"), True)), (400, WalkTick(400)))
+    assert w.phase == "lift"
+    w, _ = feed(w, (1300, WalkTick(1300)))
+    assert w.phase == "lift"  # waited for
+    w, _ = feed(w, (1500, WalkTick(1500)))
+    assert w.hole == "T1" and sw("T0") in w.stuck  # stuck from now on, not T1's pawn
+    w, _ = feed(w, (1600, SwitchChange(1600, sw("T1"), True)), (2000, WalkTick(2000)))
+    assert w.results[-1].hole == "T1" and w.results[-1].status == "ok"
 
 
 def test_walk_finishes_with_a_report() -> None:
@@ -146,11 +159,12 @@ def test_simulated_faults_are_each_found() -> None:
         "T9",
         "N0.1",
     }
-    assert status["T9"] == "chatter" and status["T7"] == "missing"
+    assert status["T9"] == "chatter" and status["T7"] == "missing" and status["N0.1"] == "stuck"
     assert r.swapped_pairs() == [("T1", "T2"), ("T3", "T4")]
     assert r.stuck_holes == ("N0.1",) and not r.ok
     d = r.to_dict()
     assert d["counts"]["swapped"] == 4 and d["swapped_pairs"] == [["T1", "T2"], ["T3", "T4"]]
+    assert d["counts"]["stuck"] == 1 and d["counts"]["missing"] == 1
     assert "T3 en T4 zijn verwisseld" in r.to_text("nl")
     assert "T3 and T4 are swapped" in r.to_text("en")
 

@@ -63,20 +63,24 @@ def test_a_lesson_step_played_on_the_board_from_the_page(tmp_path: Path) -> None
         s = until(ws, lambda s: s["lesson"] is not None and s["setup"] is not None)
         assert s["lesson"]["task"]["en"].startswith("Blue has just come out")
         assert s["lesson"]["step"] == 3 and s["lesson"]["verdict"] is None
+        assert s["instruction"]["source"] == "setup"  # the board first, then the task
         s = _set_up(ws, gpio, s)
         assert s["position"]["pawns"][0] == ["N", "N", "T2", "T12"]
+        assert s["instruction"]["source"] == "lesson"
+        assert s["instruction"]["text"] == s["lesson"]["task"]
         # Wrong: over blue's protected pawn. The referee refuses it, with the rule.
         _carry(gpio, "T12", "T18")
         s = until(ws, lambda s: s["lesson"]["verdict"] is not None)
         v = s["lesson"]["verdict"]
         assert v["result"] == "wrong" and v["text"]["en"].endswith("Try again.")
-        assert s["flag"] is not None
+        assert s["flag"] is not None and s["instruction"]["source"] == "flag"  # urgent
         _carry(gpio, "T18", "T12")  # put back as the lights say
         s = until(ws, lambda s: s["flag"] is None)
         # Right: the pawn on T2 six on.
         _carry(gpio, "T2", "T8")
         s = until(ws, lambda s: (s["lesson"]["verdict"] or {}).get("result") == "right")
         assert s["lesson"]["verdict"]["text"]["nl"].startswith("Goed!")
+        assert s["instruction"]["source"] != "lesson"  # done: the game goes on
         done = {x["id"]: x["done"] for x in c.get("/api/lessons?learner=Anna").json()["lessons"]}
         assert done["out"] == [3] and done["count"] == []
         assert c.get("/api/lessons?learner=%07").status_code == 400
@@ -96,6 +100,7 @@ def test_a_move_allowed_but_not_the_task_is_taken_back(tmp_path: Path) -> None:
         assert s["lesson"]["verdict"]["result"] == "other"
         assert "behind blue" in s["lesson"]["verdict"]["text"]["en"]
         assert s["turn"] == 0  # red plays again
+        assert s["instruction"]["source"] == "lesson"  # the task again
         bad_ones: list[tuple[dict[str, Any], str]] = [
             ({"lesson": "nope"}, "choose a lesson"),
             ({"step": 9}, "choose"),

@@ -36,8 +36,9 @@ def watch_flags(page: Any) -> None:
 
 
 def confirm(page: Any) -> None:
-    page.wait_for_selector("#confirm[open]")
-    page.click("#confirm-yes")
+    """Take back the move the takeback dialog names."""
+    page.wait_for_selector("#takeback[open]")
+    page.click("#takeback-yes")
 
 
 def test_undo_in_the_simulator_puts_the_pawns_back_and_the_bots_play_on(
@@ -81,7 +82,7 @@ def test_undo_on_a_real_board_names_what_to_put_back(
     page.wait_for_selector("#flag:not([hidden])", timeout=10000)
     assert page.inner_text("#flag-reason") == "Taken back: put red's pawn from T0 back in its nest"
     # The hole the words name is labelled on the board, its mark well visible.
-    assert page.text_content(".hole[data-hole='T0'] .holelabel") == "T0"
+    assert page.text_content(".holelabel[data-for='T0']") == "T0"
     size = page.eval_on_selector(
         ".hole[data-hole='T0'] .ledmark", "e => parseFloat(getComputedStyle(e).fontSize)"
     )
@@ -113,7 +114,7 @@ def test_restore_guidance_labels_its_holes_and_offers_both_ways_out(
     assert "or finish the move: put the pawn from T5 on T0" in guidance
     # Every hole the guidance names by its label carries that label on the board.
     for hole in ("T5", "T0"):
-        assert page.text_content(f".hole[data-hole='{hole}'] .holelabel") == hole
+        assert page.text_content(f".holelabel[data-for='{hole}']") == hole
     assert (
         page.eval_on_selector(
             ".hole[data-hole='T5'] .ledmark", "e => parseFloat(getComputedStyle(e).fontSize)"
@@ -201,14 +202,14 @@ def test_seven_split_says_the_steps_left_and_lights_the_pawns(
     page.click(".hole[data-hole='T2']")
     page.wait_for_selector("#inhand button.held")
     page.click(".hole[data-hole='T5']")  # 3 of the 7 steps
-    page.wait_for_selector("#boardnote:has-text('4 steps left')", timeout=10000)
+    page.wait_for_selector("#instruction:has-text('4 steps left')", timeout=10000)
     assert page.locator(".hole[data-hole='T20'].split-source").count() == 1
     shot(page, "board-seven-split")
     page.click(".hole[data-hole='T20']")
     page.wait_for_selector("#inhand button.held")
     page.click(".hole[data-hole='T24']")
     page.wait_for_selector("#moves li[data-move^='7 ']", timeout=10000)
-    assert page.is_hidden("#boardnote")
+    page.wait_for_selector("#instruction:not(:has-text('steps left'))")
 
 
 def test_bot_moves_are_marked_and_fly(serve: Serve, page: Any, tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_the_move_list_names_the_player_and_every_action(
     # The referee takes the move back (the undo is in the list), the pawn goes back, and
     # blue plays it again.
     page.click("#undo")
-    page.click("#confirm-yes")
+    page.click("#takeback-yes")
     page.wait_for_selector("#moves li[data-kind='undo']")
     assert "taken back: blue's 5 3:T50-T55" in page.inner_text("#moves li[data-kind='undo']")
     board.lift("T55")

@@ -48,7 +48,7 @@ def test_player_panels_for_every_seat(serve: Serve, page: Any, tmp_path: Path) -
     assert "red" in red and "you" in red and "team with" in red and "5 cards" in red
     partner = st["players"][0]["team"][1]
     assert st["players"][partner]["colour"]["en"] in red
-    assert "bot random" in page.inner_text("#players li[data-seat='2']")
+    assert "bot (random)" in page.inner_text("#players li[data-seat='2']")
     dealer = st["table"]["dealer"]
     assert "dealer" in page.inner_text(f"#players li[data-seat='{dealer}']")
     assert page.locator("#players li.turn").count() == 1
@@ -79,12 +79,13 @@ def test_your_turn_is_unmistakable_and_played_is_only_your_card(
             const check = (s) => {
                 const text = (id) => document.getElementById(id).textContent;
                 if (s.bot_busy !== null && s.card)
-                    resolve([s.card, text("played"), text("status")]);
+                    resolve([s.card, text("played"), text("instruction")]);
             };
             window.keezbord.onState.push(check);
         })"""
     )
-    assert seen[1] == "" and f"plays {seen[0]}" in seen[2]
+    # What the bot does is the instruction line's (issue 25 items 5, 11).
+    assert seen[1] == "" and f"(bot) plays {seen[0]}" in seen[2], seen
     # The turn comes back: banner, title and (switched on) one sound.
     page.wait_for_selector("#yourturn:not([hidden])", timeout=30000)
     assert page.title().startswith("▶ Your turn")

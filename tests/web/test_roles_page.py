@@ -67,7 +67,7 @@ def test_spectator_player_and_referee_pages(serve: Serve, browser: Any, tmp_path
         ref.wait_for_selector("#role:has-text('Referee')")
         assert not ref.is_disabled("#undo") and not ref.is_visible("#token-note")
         ref.click("#undo")
-        ref.click("#confirm-yes")
+        ref.click("#takeback-yes")
         watch.wait_for_function("() => window.keezbord.state.history.length === 0")
     finally:
         ctx.close()

@@ -156,7 +156,7 @@ def test_stuck_switch_is_reported_after_a_while(tmp_path: Path) -> None:
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         until(ws, lambda s: s["flag"] is not None)  # the referee flags the extra pawn too
         topo = hub.session.state.pos.topology
-        hub.monitor = HealthMonitor(
+        hub.sensors.monitor = HealthMonitor(
             topo.hole_names, hub.session.state.sensed, start=hub.now(), stuck_ms=100
         )
         s = until(ws, lambda s: s["health"]["sensors"]["stuck_closed"] == ["T20"], limit=2000)
@@ -251,7 +251,7 @@ def test_a_pawn_brought_out_from_the_first_nest_hole_leaves_no_stuck_switch(
         hello(ws)
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         topo = hub.session.state.pos.topology
-        hub.monitor = HealthMonitor(
+        hub.sensors.monitor = HealthMonitor(  # the hub's HealthWatch (issue 25)
             topo.hole_names, hub.session.state.sensed, start=hub.now(), stuck_ms=100
         )
         gpio.set("N0.1", False)

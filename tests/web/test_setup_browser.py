@@ -37,6 +37,9 @@ def test_a_position_set_up_from_the_page(serve: Serve, page: Any, tmp_path: Path
     assert page.inner_text("#setup-text") == "Zet een rode pion uit het nest van rood op T5"
     assert page.inner_text("#setup-left") == "nog 1 stap"
     assert page.inner_text("#status") == "Zet het bord klaar"  # not "red to play" yet
+    # The instruction line (issue 25) says it too: the one place a player reads what to do.
+    assert page.inner_text("#instruction-text") == "Zet een rode pion uit het nest van rood op T5"
+    assert page.get_attribute("#instruction", "data-source") == "setup"
     page.wait_for_selector(".hole[data-hole='T5'][data-led='target']")
     assert page.locator(".hole[data-hole='N0.1'][data-led='source']").count() == 1
     shot(page, "setup-1-asked")
@@ -45,4 +48,5 @@ def test_a_position_set_up_from_the_page(serve: Serve, page: Any, tmp_path: Path
     page.wait_for_selector("#setup", state="hidden")
     page.wait_for_function("() => window.keezbord.state.position.pawns[0][3] === 'T5'")
     assert page.locator(".hole[data-hole='T5'][data-led='target']").count() == 0
+    page.wait_for_selector("#instruction[data-source='game']")  # the game's own step
     shot(page, "setup-2-done")

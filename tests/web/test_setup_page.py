@@ -44,6 +44,10 @@ def test_a_position_asked_on_the_page_is_set_up_on_the_board_then_played(
         assert su["text"]["en"] == "Put a red pawn from red's nest on T5"
         assert su["text"]["nl"] == "Zet een rode pion uit het nest van rood op T5"
         assert s["leds"]["T5"] == "target" and s["leds"]["N0.1"] == "source"
+        # The instruction line says it (not the game's "move a pawn": it begins later).
+        ins = s["instruction"]
+        assert ins["source"] == "setup" and ins["text"] == su["text"] and ins["tone"] == "do"
+        assert ins["seat"] == 0 and ins["holes"] == su["holes"] and "T5" in ins["holes"]
         tr, tg, tb = DEFAULT_STYLES["target"].colour
         wait_for(lambda: gpio.pixel("T5") == (tr // 2, tg // 2, tb // 2))  # on the strip
         gpio.set("N0.1", False)
@@ -51,11 +55,13 @@ def test_a_position_asked_on_the_page_is_set_up_on_the_board_then_played(
         s = until(ws, lambda s: s["setup"] is not None and s["setup"]["seat"] == 1)
         assert s["setup"]["text"]["en"] == "Put a blue pawn from blue's nest on T16"
         assert "T5" not in s["leds"] and s["leds"]["T16"] == "target"  # one at a time
+        assert s["instruction"]["text"] == s["setup"]["text"]
         gpio.set("N1.1", False)
         gpio.set("T16", True)
         s = until(ws, lambda s: s["setup"] is None)
         assert s["position"]["pawns"][0] == ["N", "N", "N", "T5"] and s["turn"] == 0
         assert {"hole": "T5", "seat": 0} in s["pawns"]
+        assert s["instruction"]["source"] == "game" and s["instruction"]["seat"] == 0
         lines = c.get("/api/export/trace").text.splitlines()
         assert '"arrange": "NNNN/NNNN/NNNN/NNNN 0 standard"' in lines[0]  # believed: known
 

@@ -62,22 +62,24 @@ def opening_seed(seat: int = 0, seats: int = 4) -> tuple[int, str]:
 def sim_hub_at(
     db: Path, seed: int, pawns: list[list[str]], kinds: list[str] | None = None, **opts: Any
 ) -> Callable[[], Hub]:
-    """A simulator hub (4 seats, standard, dealt from ``seed``) whose game starts from
-    ``pawns`` (location texts per seat: N, S, T<i>, H<k>), seat 0 to play: a capture or a
-    7 split the tests can make at once."""
+    """A simulator hub (standard, dealt from ``seed``, as many seats as ``pawns`` has)
+    whose game starts from ``pawns`` (location texts per seat: N, S, T<i>, H<k>), seat 0
+    to play: a capture or a 7 split the tests can make at once."""
     from keezbord.host.session import GameSession
     from keezbord.host.sim.table import SimStore, SimTable, sim_setup
     from keezbord.host.web.hub import Hub
 
     def make() -> Hub:
         hub_opts = options(db, seed=seed, bot_speed=0.15, think_ms=300, **opts)
-        setup, info = sim_setup(4, "standard", seed, kinds or ["human"] * 4)
-        setup["position"] = {"seats": 4, "profile": "standard", "turn": 0, "pawns": pawns}
+        seats = len(pawns)
+        setup, info = sim_setup(seats, "standard", seed, kinds or ["human"] * seats)
+        setup["position"] = {"seats": seats, "profile": "standard", "turn": 0, "pawns": pawns}
         session = GameSession.start(db, setup)
         store = SimStore(db)
         store.save(session.game, info)
         start = session.state.pos
-        return Hub(session, hub_opts, SimTable(info, 4, "standard", store, session.game, start))
+        table = SimTable(info, seats, "standard", store, session.game, start)
+        return Hub(session, hub_opts, table)
 
     return make
 

@@ -11,6 +11,7 @@ referee's own; only its tests reach into them.
 
 from .arrange import Arranging, setup_view
 from .arrange_plan import UNKNOWN
+from .cards import known_cards
 from .heap import freeze_heap
 from .leds import frame
 from .recognize import (
@@ -82,6 +83,7 @@ __all__ = [
     "freeze_heap",
     "input_from_dict",
     "input_to_dict",
+    "known_cards",
     "nest_seat",
     "new_game",
     "parse_trace",

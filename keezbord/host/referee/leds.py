@@ -84,9 +84,15 @@ def frame(state: RefereeState) -> dict[str, str]:
                 ]
                 if free:
                     put(free[0], "victim")
-    if not in_hand and state.config.hints == "full":
-        for h in state.hint:  # the suggested pawn and its target (outshines "source")
-            put(h, "hint")
+    # Once a card is tapped, the pawns that can move with it ("source", FORMATS.md) at
+    # every level that lights targets, while the board waits for a lift (a question or a
+    # flag lights its own holes); at `full` always, with the suggested move outshining it.
+    full = state.config.hints == "full"
+    asking = state.ambiguous or state.ask or state.flag is not None or state.missing
+    if not in_hand and (full or not asking):
+        if full:
+            for h in state.hint:
+                put(h, "hint")
         for key in departures:
             if key[0] == "N":
                 s = int(key[1:])

@@ -59,6 +59,10 @@ class BotHost(Protocol):
 
     def track(self, ev: HoleEvent, seat_hint: int | None = None) -> None: ...
 
+    def holding(self) -> bool:
+        """The bots wait (the referee's takeback dialog is open)."""
+        ...
+
 
 class BotPlayer:
     def __init__(
@@ -141,6 +145,12 @@ class BotPlayer:
             host.feed(real)
             last, prev = real.t, at
 
+    async def _wait_hold(self) -> None:
+        """While the referee decides on a takeback, a bot waits before its next step
+        (a pawn already in its hand is put down: the move goes on)."""
+        while self.host.holding():
+            await asyncio.sleep(0.05)
+
     async def _sleep_until(self, t: int) -> None:
         delay = (t - self.host.now()) / 1000
         if delay > 0:
@@ -152,6 +162,7 @@ class BotPlayer:
         host, sim, speed = self.host, self.sim, self.speed
         try:
             await asyncio.sleep(self.think_ms * speed / 1000)
+            await self._wait_hold()
             st = host.referee_state
             if st.seat != seat:
                 return
@@ -171,6 +182,8 @@ class BotPlayer:
             if card != tapped:
                 host.feed(CardTap(host.now(), card))
             await asyncio.sleep(self.think_ms * speed / 2000)
+            await self._wait_hold()
+            st = host.referee_state
             events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
             await self.play_events(events, landing_seats(pos, move))
             # Let the page show the move (its pawn flies for 0.7 s) before the next bot

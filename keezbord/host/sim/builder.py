@@ -41,7 +41,10 @@ class SimFaults:
 
 class SimBoard:
     """A built board with faults, and a patient builder who does what the prompts say:
-    puts a pawn on the hole that is physically lit, lifts it when asked."""
+    puts a pawn on the hole that is physically lit, lifts it when asked, gives up on a
+    hole after 5 s when nothing happens (types ``s``), and when the walk moves on by
+    itself (its timeout) takes the pawn along to the hole lit next, giving up on the
+    old hole rather than skipping the new one."""
 
     def __init__(
         self, wiring: WiringLike, faults: SimFaults | None = None, react_ms: int = 400
@@ -92,6 +95,10 @@ class SimBoard:
                     self.lit = self.above_led[self.wiring.led_index(hole)]
         else:
             self.log.append(effect.text.en)
+            if effect.ask == "place":
+                # A new hole is lit: whatever the builder meant for the last one (giving
+                # up on it, a flicker) is moot.
+                self._todo = [(t, i) for t, i in self._todo if not isinstance(i, Skip)]
             if effect.ask != "info":
                 self._ask, self._asked_at = effect.ask, None
 
@@ -111,6 +118,8 @@ class SimBoard:
 
     def _act(self, now: int) -> None:
         if self._ask == "place" and self.lit is not None:
+            if self.pawn is not None and self.pawn != self.lit:
+                self._lift(now)  # the walk moved on without asking: the pawn comes along
             self.pawn = self.lit
             s = self.switch_under[self.lit]
             if s is None or s in self.stuck:  # nothing changes: the builder gives up
@@ -121,7 +130,11 @@ class SimBoard:
                     for k in range(1, 7):
                         self._todo.append((now + 20 * k, SwitchChange(now + 20 * k, s, k % 2 == 0)))
         elif self._ask == "lift" and self.pawn is not None:
-            s = self.switch_under[self.pawn]
-            if s is not None and s not in self.stuck:
-                self._todo.append((now, SwitchChange(now, s, False)))
-            self.pawn = None
+            self._lift(now)
+
+    def _lift(self, now: int) -> None:
+        assert self.pawn is not None
+        s = self.switch_under[self.pawn]
+        if s is not None and s not in self.stuck:
+            self._todo.append((now, SwitchChange(now, s, False)))
+        self.pawn = None

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keezbord.engine.describe import colour
-from keezbord.engine.text import CARD_NAMES, Text
+from keezbord.engine.text import CARD_NAMES, Text, card_label
 from keezbord.host.referee import MoveRecord, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.table import SimTable
@@ -50,6 +50,7 @@ class ActionLog:
         self._exchanged: set[str] = set()
         self._n = 0  # moves in the history so far (an undo takes one back)
         self.cards: dict[int, dict[str, Any]] = {}  # exchange entry -> its card
+        self.undone: list[int] = []  # the entries of moves taken back (struck on the page)
         first = state.history[0].table_before if state.history else state.table
         self._deal(first.shuffle_no, first.round_no, first.dealer, first.round_size)
 
@@ -75,11 +76,12 @@ class ActionLog:
         elif kind == "discard" and record.get("ok") and isinstance(seat, int):
             who = colour(seat)
             cards = list(discard_cards or [])
-            if cards:
-                shown = ", ".join(cards)
+            if cards:  # as a deck prints them: H, V, B in Dutch
+                nl = ", ".join(card_label(c).nl for c in cards)
+                en = ", ".join(cards)
                 text = Text(
-                    f"{who.nl} laat de hand zien ({shown}): geen kaart speelbaar, past",
-                    f"{who.en} shows the hand ({shown}): no card playable, passes",
+                    f"{who.nl} laat de hand zien ({nl}): geen kaart speelbaar, past",
+                    f"{who.en} shows the hand ({en}): no card playable, passes",
                 )
             else:
                 text = Text(
@@ -90,9 +92,13 @@ class ActionLog:
         elif kind == "undo" and record.get("ok"):
             who = colour(seat) if isinstance(seat, int) else Text("?", "?")
             what = record.get("move") or record.get("card") or ""
+            # A move in notation; a card alone (a second card taken back) as a deck prints it.
+            nl_what = what if record.get("move") else card_label(what).nl
+            if record.get("move"):
+                self._undone(what)
             self._add(
                 {"kind": "undo", "seat": seat, "move": what},
-                Text(f"teruggenomen: {what} van {who.nl}", f"taken back: {who.en}'s {what}"),
+                Text(f"teruggenomen: {nl_what} van {who.nl}", f"taken back: {who.en}'s {what}"),
                 state,
             )
         elif kind == "penalty" and record.get("ok") and isinstance(seat, int):
@@ -182,6 +188,15 @@ class ActionLog:
                     Text(f"{a.nl} geeft {b.nl} een kaart", f"{a.en} gives {b.en} a card"),
                     state,
                 )
+
+    def _undone(self, move: str) -> None:
+        """The move just taken back: its entry (the last one of that number still
+        standing) is struck, so no move number shows twice."""
+        for e in reversed(self.entries):
+            if e["kind"] == "move" and e["n"] == self._n and e["i"] not in self.undone:
+                if e["move"] == move or not move:
+                    self.undone.append(e["i"])
+                return
 
     def seen_exchanges(self, sim: SimTable | None) -> None:
         """At opening: exchanges already made are not news."""

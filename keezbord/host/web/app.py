@@ -77,7 +77,7 @@ def create_app(
     async def state(request: Request) -> Response:
         hub = hub_of(request)
         role = hub.role(request.query_params.get("token"))
-        return JSONResponse(page.for_role(hub.page_state(), role))
+        return JSONResponse(sent_state(hub, role))
 
     async def review(request: Request) -> Response:
         """One entry of the move list for the review (a move or a flagged move)."""
@@ -176,7 +176,7 @@ def create_app(
         feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
 
         def state_text() -> str:
-            state = page.for_role(hub.page_state(), role)
+            state = sent_state(hub, role)
             return page.to_json(state if feed is None else feed.message(state))
 
         async def sender() -> None:
@@ -226,6 +226,12 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def sent_state(hub: Hub, role: Role) -> dict[str, Any]:
+    """The state a page of ``role`` is sent now: the hub's (cached per version) with the
+    game clock as it is at this moment."""
+    return page.with_clock(page.for_role(hub.page_state(), role), hub.session.state, hub.now())
 
 
 def _loopback(host: str | None) -> bool:

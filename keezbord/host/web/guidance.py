@@ -1,10 +1,13 @@
-"""How the page tells the players to put a flagged board right (issue 13, defects 1, 14).
+"""How the page tells the players to put a flagged board right (issue 13, defects 1, 14;
+issue 25 item 8).
 
 The guidance names holes only as the drawn board shows them: track and finish holes by
 the labels the board draws next to every hole a flag names (board.js), nest holes in
 words ("in its nest"). It offers both ways out: put the pawn back, or (when one pawn
-stands one hole off a legal move of the tapped card) finish the move. After an undo on
-a real board the flag says that the move was taken back. Pure functions.
+stands one hole off a legal move of the tapped card, its colour the move's) finish the
+move, never the same words twice. A pawn picked up again is in a hand: "put red's pawn
+(in your hand) back on T2", "or finish the move: put it on T10". After an undo on a real
+board the flag says that the move was taken back. Pure functions.
 """
 
 from __future__ import annotations
@@ -52,6 +55,23 @@ def guidance(frm: str | None, to: str | None, seat: int | None = None) -> Text:
     return Text(f"haal {nl_pawn} van {frm} weg", f"take {en_pawn} off {frm}")
 
 
+def in_hand(to: str, seat: int | None) -> Text:
+    """How to put right a pawn that was picked up again: it is in a hand."""
+    nl_pawn, en_pawn = "de pion", "the pawn"
+    if seat is not None:
+        c = SEAT_COLOURS[seat]
+        nl_pawn, en_pawn = f"de pion van {c.nl}", f"{c.en}'s pawn"
+    if nest_seat(to) is not None:
+        nl_to, en_to = _nest_words(to, seat)
+        return Text(
+            f"zet {nl_pawn} (in je hand) terug {nl_to}",
+            f"put {en_pawn} (in your hand) back {en_to}",
+        )
+    return Text(
+        f"zet {nl_pawn} (in je hand) terug op {to}", f"put {en_pawn} (in your hand) back on {to}"
+    )
+
+
 def _nest_words(hole: str, seat: int | None) -> tuple[str, str]:
     owner = nest_seat(hole)
     assert owner is not None
@@ -61,29 +81,56 @@ def _nest_words(hole: str, seat: int | None) -> tuple[str, str]:
     return f"in het nest van {c.nl}", f"in {c.en}'s nest"
 
 
-def finish_moves(st: RefereeState) -> list[tuple[str, str]]:
+def finish_moves(
+    st: RefereeState,
+    pawn_seat: Mapping[str, int | None] | None = None,
+    held: Sequence[int | None] = (),
+) -> list[tuple[str | None, str]]:
     """(from, to): one pawn that stands on ``from`` where a legal move of the tapped card
-    would have it on ``to`` (the board matches otherwise): the move can be finished."""
+    would have it on ``to`` (the board matches otherwise, colours too where the page knows
+    them: moving an opponent's pawn is no move to finish); ``from`` None: that pawn is in
+    a hand (picked up again), the board lacking only it."""
     if st.card is None or st.seat is None:
         return []
-    sensed_th, sensed_nests = board_sig(st.sensed, st.pos.seats)
-    out: list[tuple[str, str]] = []
+    seats = st.pos.seats
+    sensed_th, sensed_nests = board_sig(st.sensed, seats)
+    known = pawn_seat or {}
+    out: list[tuple[str | None, str]] = []
     try:
         moves = list(legal_moves(st.pos, st.card, st.seat))
     except (KeyError, ValueError):
         return []
     for m in moves:
-        after_th, after_nests = board_sig(board_of(apply(st.pos, st.card, m)), st.pos.seats)
+        after_pos = apply(st.pos, st.card, m)
+        after = colours(after_pos)
+        after_th, after_nests = board_sig(board_of(after_pos), seats)
         if after_nests != sensed_nests:
             continue
         extra, missing = sensed_th - after_th, after_th - sensed_th
+        pair: tuple[str | None, str] | None = None
         if len(extra) == 1 and len(missing) == 1:
-            pair = (next(iter(extra)), next(iter(missing)))
-            if pair not in out:
-                out.append(pair)
+            frm, to = next(iter(extra)), next(iter(missing))
+            if _colour_fits(known.get(frm), after[to]):
+                pair = (frm, to)
+        elif not extra and len(missing) == 1 and len(held) == 1:
+            to = next(iter(missing))
+            if _colour_fits(held[0], after[to]):
+                pair = (None, to)
+        # The rest of the board must be as the move leaves it, colours and all.
+        if (
+            pair is not None
+            and pair not in out
+            and all(_colour_fits(known.get(h), s) for h, s in after.items() if h in sensed_th)
+        ):
+            out.append(pair)
         if len(out) >= MAX_FINISH:
             break
     return out
+
+
+def _colour_fits(seen: int | None, want: int) -> bool:
+    """A pawn of unknown colour (None) fits any."""
+    return seen is None or seen == want
 
 
 def flag_view(
@@ -91,6 +138,7 @@ def flag_view(
     st: RefereeState,
     pawn_seat: Mapping[str, int | None],
     decisions: Sequence[Mapping[str, Any]],
+    held: Sequence[int | None] = (),
 ) -> dict[str, Any]:
     """The page's flag: the referee's reason (or, after an undo, "Taken back"), the
     guidance in words, the ways to finish the move, and the holes the words name (the
@@ -102,19 +150,31 @@ def flag_view(
         # A board a legal move explains (the move taken back, on a board with no card
         # reader) gets no repair from the referee: say what differs from the position.
         pairs = differences(st, pawn_seat)
-    lines = [guidance(a, b, pawn_seat.get(a) if a is not None else None) for a, b in pairs]
-    finish = finish_moves(st)
+    lines: list[Text] = []
+    for a, b in pairs:
+        if a is not None and a not in st.sensed:  # picked up again: in a hand
+            if b is not None and b not in st.sensed:
+                lines.append(in_hand(b, held[0] if len(held) == 1 else None))
+        else:
+            lines.append(guidance(a, b, pawn_seat.get(a) if a is not None else None))
+    # A way to finish the move that is the same as putting it back is said once.
+    finish = [f for f in finish_moves(st, pawn_seat, held) if f not in pairs]
     for frm, to in finish:
-        lines.append(
-            Text(
-                f"of maak de zet af: zet de pion van {frm} op {to}",
-                f"or finish the move: put the pawn from {frm} on {to}",
+        if frm is None:
+            lines.append(
+                Text(f"of maak de zet af: zet hem op {to}", f"or finish the move: put it on {to}")
             )
-        )
+        else:
+            lines.append(
+                Text(
+                    f"of maak de zet af: zet de pion van {frm} op {to}",
+                    f"or finish the move: put the pawn from {frm} on {to}",
+                )
+            )
     named = sorted(
         {h for a, b in pairs for h in (a, b) if h is not None and nest_seat(h) is None}
         | {h for h in st.flag.error if nest_seat(h) is None}
-        | {h for pair in finish for h in pair}
+        | {h for pair in finish for h in pair if h is not None}
     )
     reason: Mapping[str, str] = flag["reason"]
     if undone and lines:

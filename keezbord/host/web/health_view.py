@@ -1,31 +1,61 @@
 """The board's health as the page shows it in run mode: the sensors (chatter, stuck
 switches) and the driver's link, and the key that says when it changed enough to
-broadcast (ages and counters of good frames aside)."""
+broadcast (ages and counters of good frames aside). ``HealthWatch`` keeps it over a
+game for the hub."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from keezbord.engine.position import NEST
+from keezbord.host.events import HoleEvent
 from keezbord.host.health import HealthMonitor
-from keezbord.host.referee import RefereeState, board_of
+from keezbord.host.referee import RefereeState, colours
+
+
+class HealthWatch:
+    """The sensors over a game: the monitor fed every hole event, the holes a full read
+    found changed (this turn), and the key of the health last broadcast."""
+
+    def __init__(self, st: RefereeState) -> None:
+        self.reset(st)
+
+    def reset(self, st: RefereeState) -> None:
+        """A new game (or the hub opened): every switch as the referee senses it now."""
+        self.monitor = HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
+        self.resynced: set[str] = set()
+        self._key: Any = None
+
+    def observe(self, ev: HoleEvent) -> None:
+        self.monitor.observe(ev)
+
+    def resync(self, t: int, holes: frozenset[str], sensed: frozenset[str]) -> None:
+        """A full read ``holes`` where the referee sensed ``sensed``: the differences
+        are hole events the switches never reported."""
+        self.resynced |= holes ^ sensed
+        for h in sorted(holes ^ sensed):
+            self.monitor.observe(HoleEvent(t, "place" if h in holes else "lift", h))
+
+    def new_turn(self) -> None:
+        self.resynced.clear()
+
+    def view(self, st: RefereeState, driver: object, now: int) -> dict[str, Any]:
+        return board_health(self.monitor, st, self.resynced, driver, now)
+
+    def news(self, h: dict[str, Any]) -> bool:
+        """``h`` differs from the health last broadcast enough to tell the pages."""
+        key = health_key(h)
+        if key == self._key:
+            return False
+        self._key = key
+        return True
 
 
 def board_health(
     monitor: HealthMonitor, st: RefereeState, resynced: set[str], driver: object, now: int
 ) -> dict[str, Any]:
     """``resynced``: holes found closed by a full read (at start), never seen to close."""
-    # A switch closed where the game has no pawn, and not placed on this turn (a pawn put
-    # there by mistake is the referee's flag, not a stuck switch); a switch found closed
-    # by a full read counts.
-    expected = set(board_of(st.pos)) | (st.touched - resynced)
-    # Nest holes are interchangeable: board_of puts a seat's nest pawns in its lowest nest
-    # holes, but a pawn brought out from N0.1 leaves N0.2-N0.4 closed (the rehearsal's
-    # game showed N0.4 as "stuck"). A seat's closed nest holes count, up to its nest pawns.
-    for seat in {h.split(".")[0] for h in expected if h.startswith("N")}:
-        pawns = sum(1 for h in board_of(st.pos) if h.startswith(seat + "."))
-        closed = sorted(h for h in st.sensed if h.startswith(seat + "."))
-        expected |= set(closed[:pawns])
-    summary = monitor.summary(now, expected)
+    summary = monitor.summary(now, expected_closed(monitor, st, resynced))
     sensors = {**summary.to_dict(), "bad": list(summary.bad_holes)}
     del sensors["never_changed"]  # the selftest's business, not the game's
     link = None
@@ -36,6 +66,24 @@ def board_health(
         except Exception as e:  # shown on the page, not fatal
             link = {"ok": False, "error": repr(e)}
     return {"sensors": sensors, "link": link}
+
+
+def expected_closed(monitor: HealthMonitor, st: RefereeState, resynced: set[str]) -> set[str]:
+    """The closed switches that are no stuck switch: where the game has a pawn on the
+    track or at home; in a nest, as many as the nest has pawns (they sit in any of its
+    holes, as the referee counts them: a pawn taken from N0.1 leaves N0.4 closed); and
+    holes a pawn was put on this turn (a pawn put there by mistake is the referee's
+    flag, not a stuck switch; a switch found closed by a full read counts)."""
+    expected = set(colours(st.pos)) | (st.touched - resynced)
+    for seat, locs in enumerate(st.pos.pawns):
+        holes = [f"N{seat}.{k}" for k in range(1, 5)]
+        room = sum(1 for loc in locs if loc == NEST) - sum(1 for h in holes if h in expected)
+        closed = [h for h in holes if h in st.sensed and h not in expected]
+        # More closed than pawns: the suspects are the ones closed longest (a switch
+        # stuck closed never opened when its pawn was taken).
+        closed.sort(key=lambda h: -(monitor.closed_since(h) or 0))
+        expected.update(closed[: max(0, room)])
+    return expected
 
 
 def health_key(h: dict[str, Any]) -> tuple[Any, ...]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,20 +28,20 @@ from typing import Any, Literal
 from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
-from keezbord.host.health import HealthMonitor
-from keezbord.host.journal import Journal, JournalError
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Role, Tokens, role_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
-from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
+from keezbord.host.sim.table import SimStore, SimTable
 
-from . import actions, page, requests
+from . import actions, opening, page, requests, setups
 from .coach import coach_remark
-from .health_view import board_health, health_key
+from .health_view import HealthWatch
+from .hub_error import HubError as HubError
+from .instruction import Instruction
 from .lesson_play import attach, lesson_view
-from .requests import HubError as HubError
+from .remarks import Remarks
 
 Mode = Literal["sim", "run"]
 
@@ -62,15 +61,6 @@ class HubOptions:
     hint_ms: int = DEFAULT_HINT_MS  # search budgets (hints "full", "coach"), made playouts
     coach_ms: int = DEFAULT_COACH_MS  # once a process (host/advisor.py, search_budget.py)
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
-
-
-def latest_game(db: Path, mode: str) -> int:
-    """The journal's latest game of ``mode``; JournalError (a ValueError) if none."""
-    with Journal(db, readonly=True) as journal:
-        gid = journal.latest_game(mode)
-    if gid is None:
-        raise JournalError(f"{db}: no {mode} game")
-    return gid
 
 
 class Hub:
@@ -99,15 +89,17 @@ class Hub:
         self._cache: tuple[int, dict[str, Any]] | None = None
         self._entries: dict[int, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.monitor = self._new_monitor()
-        self._health_key: Any = None
-        self._resynced: set[str] = set()  # holes a SwitchRead changed (this turn)
-        self.coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self.sensors = HealthWatch(session.state)  # run mode: chatter, stuck switches
+        self._coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
+        self.remarks = Remarks()  # hints and coach remarks, kept with their moves
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
         # Called with each input's decision records (the club link, host/club/board_club.py).
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
+        # What other parts of the host tell the players (instruct): source -> instruction.
+        self.instructions: dict[str, Instruction] = {}
+        self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
         self._recolour()
         attach(self)  # a lesson's step (web/lesson_play.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
@@ -135,26 +127,10 @@ class Hub:
         game: int | None = None,
     ) -> Hub:
         """The simulator: resumes ``game``, else the journal's latest simulator game,
-        or starts a new one."""
-        store = SimStore(options.db)
-        session: GameSession | None = None
-        if resume and options.db.exists():
-            with contextlib.suppress(ValueError):
-                session = GameSession.resume(
-                    options.db, game if game is not None else latest_game(options.db, "sim")
-                )
-        info = store.load(session.game) if session is not None else None
-        if session is None or info is None:
-            if session is not None:
-                session.close()
-            seed = options.seed if options.seed is not None else random.randrange(2**31)
-            setup, info = sim_setup(
-                seats, profile, seed, kinds or [HUMAN], teams=teams, hints=hints
-            )
-            session = GameSession.start(options.db, setup)
-            store.save(session.game, info)
-        pos = session.state.pos
-        sim = SimTable(info, pos.seats, pos.profile.name, store, session.game)
+        or starts a new one (opening.py)."""
+        session, sim = opening.sim_session(
+            options, seats, profile, kinds, teams, hints, resume, game
+        )
         return cls(session, options, sim)
 
     @classmethod
@@ -167,16 +143,8 @@ class Hub:
         resume: bool = True,
     ) -> Hub:
         """A real board: resumes the journal's latest game of ``setup``'s mode (a real
-        board's by default), else starts ``setup``."""
-        session = None
-        if resume and options.db.exists():
-            with contextlib.suppress(ValueError):
-                session = GameSession.resume(
-                    options.db, latest_game(options.db, setup.get("mode", "run"))
-                )
-        if session is None:
-            session = GameSession.start(options.db, setup)
-        return cls(session, options, None, driver)
+        board's by default), else starts ``setup`` (opening.py)."""
+        return cls(opening.run_session(options, setup, resume), options, None, driver)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -201,8 +169,23 @@ class Hub:
             self.store.close()
 
     @property
+    def coach(self) -> dict[str, Any] | None:
+        """The coach's last remark (the advisor sets it); each one is kept (remarks.py)."""
+        return self._coach
+
+    @coach.setter
+    def coach(self, remark: dict[str, Any] | None) -> None:
+        self._coach = remark
+        if remark is not None:
+            self.remarks.coach(remark, self.log.entries)
+
+    @property
     def referee_state(self) -> RefereeState:
         return self.session.state
+
+    def holding(self) -> bool:
+        """The bots wait: the referee's takeback dialog is open (requests.hold)."""
+        return requests.holding(self)
 
     @property
     def bot_busy(self) -> int | None:
@@ -225,16 +208,12 @@ class Hub:
             sensed = self.session.state.sensed
             if reading.holes == sensed:
                 return
-            self._resynced |= reading.holes ^ sensed
-            for h in sorted(reading.holes ^ sensed):
-                self.monitor.observe(
-                    HoleEvent(reading.t, "place" if h in reading.holes else "lift", h)
-                )
+            self.sensors.resync(reading.t, reading.holes, sensed)
             self.feed(reading)
             self._recolour()
             return
         if isinstance(reading, HoleEvent):
-            self.monitor.observe(reading)
+            self.sensors.observe(reading)
             self.track(reading)
         self.feed(reading)
 
@@ -254,6 +233,8 @@ class Hub:
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
         st = self.session.state
         for r in records:
+            if r["type"] == "hint":  # kept with the move it is for (remarks.py)
+                self.remarks.hint(r, self.log.entries, len(st.history) + 1)
             self.log.add(r, st, self._shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
                 self.advisor.coach_for(self, r, coach_remark)  # off the loop too
@@ -263,7 +244,7 @@ class Hub:
         for observe in self.observers if records else ():
             observe(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
-            self._resynced.clear()
+            self.sensors.new_turn()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -290,7 +271,7 @@ class Hub:
                 effects = self.session.tick(self.now())
                 if effects:  # a flag cleared comes as a "resolved" decision
                     self._after(effects)
-                if self.bots is not None:
+                if self.bots is not None and not self.holding():
                     self.bots.maybe_start()
             except Exception as e:  # the host must keep running whatever one tick does
                 print(f"keezbord: tick failed: {e!r}")
@@ -299,22 +280,18 @@ class Hub:
         st = self.session.state
         self.pawns.recolour(st.pos, st.sensed)
 
-    def _new_monitor(self) -> HealthMonitor:
-        st = self.session.state
-        return HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
+    # -- sensor and link health (run mode) ------------------------------------------------
 
     def health(self) -> dict[str, Any] | None:
         """Sensors (chatter, stuck switches) and the board's link, for the page."""
         if self.opts.mode != "run":
             return None
-        st = self.session.state
-        return board_health(self.monitor, st, self._resynced, self.driver, self.now())
+        return self.sensors.view(self.session.state, self.driver, self.now())
 
     def _check_health(self) -> None:
         """Broadcast when the health changed (ages and counters of good frames aside)."""
         h = self.health()
-        if h is not None and (key := health_key(h)) != self._health_key:
-            self._health_key = key
+        if h is not None and self.sensors.news(h):
             self.changed()
 
     # -- requests from a page ------------------------------------------------------------
@@ -334,12 +311,13 @@ class Hub:
 
     def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
         """Start a new game (the old one stays in the journal); ``made``: its setup."""
-        setup, info = (made, None) if made is not None else requests.new_setup(self, msg)
+        setup, info = (made, None) if made is not None else setups.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
         decisions, self.log = actions.opened(self.session)
+        self.remarks = Remarks()
         attach(self)
         if info is not None:
             assert self.store is not None
@@ -352,8 +330,7 @@ class Hub:
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._entries.clear()
-        self.monitor = self._new_monitor()
-        self._resynced.clear()
+        self.sensors.reset(self.session.state)
         self.pawns.reset()
         self._recolour()
         if self.driver is not None:
@@ -361,6 +338,16 @@ class Hub:
         self.changed()
 
     # -- what a page shows -----------------------------------------------------------------
+
+    def instruct(self, source: str, instruction: Instruction | None) -> None:
+        """Post ``source``'s instruction to the players (None: take it back); the page
+        shows the most urgent one, or the game's own (docs/web.md "The instruction line")."""
+        if instruction is None:
+            if self.instructions.pop(source, None) is None:
+                return
+        else:
+            self.instructions[source] = instruction
+        self.changed()
 
     def page_state(self) -> dict[str, Any]:
         """Everything the page draws (docs/web.md ``state``), cached per version."""
@@ -383,7 +370,10 @@ class Hub:
                 coach=self.coach,
                 entries=self._entries,
                 log=self.log.entries,
+                undone=self.log.undone,
+                remarks=self.remarks.entries,
                 exchange_cards=self.log.cards,
+                instructions=self.instructions,
             )
         )
         out["club"] = None if self.club is None else self.club.view()

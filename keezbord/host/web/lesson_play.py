@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from keezbord.host.lessons import Lesson, Progress, Verdict, judge_record, lesson
 
+from .instruction import MODE, Instruction
+
 if TYPE_CHECKING:
     from .hub import Hub
 
@@ -46,6 +48,7 @@ class LessonPlay:
             if v is None:
                 continue
             self.verdict = v
+            self.hub.instruct("lesson", self.instruction())  # done: the game's own step
             if v.result == "right" and self.learner:
                 prog = Progress(self.hub.opts.db)
                 try:
@@ -54,6 +57,13 @@ class LessonPlay:
                     prog.close()
             elif v.result == "other":
                 self.hub.call_soon(self.hub.undo)  # taken back: try again
+
+    def instruction(self) -> Instruction | None:
+        """The step's task in the instruction line (once the board is set up: the set-up's
+        own instruction comes first) until it is done."""
+        if self.verdict is not None and self.verdict.result == "right":
+            return None
+        return Instruction(self.lesson.steps[self.step].task, "lesson", rank=MODE)
 
     def view(self) -> dict[str, Any]:
         """The page's ``lesson`` (docs/web.md)."""
@@ -77,6 +87,7 @@ def attach(hub: Hub) -> None:
     play = LessonPlay.of_setup(hub, hub.session.setup_raw)
     if play is not None:
         hub.observers.append(play)
+    hub.instruct("lesson", None if play is None else play.instruction())
 
 
 def lesson_view(hub: Hub) -> dict[str, Any] | None:

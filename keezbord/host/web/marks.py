@@ -1,6 +1,7 @@
 """What the board marks beside the LEDs (issue 13): the last move of each seat (from and
-to, like lichess's last-move squares) and, in the middle of a 7 split, the steps left.
-Pure functions of the referee's state, for page.py."""
+to, like lichess's last-move squares), in the middle of a 7 split the steps left, and
+the pawns put down that the referee is still checking (issue 25 item 9). Pure functions
+of the referee's state, for page.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ from typing import Any
 from keezbord.engine.movegen import apply_part, forward_landings, legal_moves
 from keezbord.engine.notation import Step, Swap
 from keezbord.engine.position import NEST, Position, location_hole
-from keezbord.host.referee import MoveRecord, RefereeState, board_of, board_sig
+from keezbord.host.referee import (
+    MoveRecord,
+    RefereeState,
+    board_of,
+    board_sig,
+    colours,
+    nest_seat,
+    pos_sig,
+)
 
 
 def _nest_hole(pos: Position, seat: int) -> str:
@@ -20,9 +29,11 @@ def _nest_hole(pos: Position, seat: int) -> str:
 
 
 def move_marks(rec: MoveRecord) -> dict[str, Any]:
-    """The holes a move left and reached (a pawn brought out leaves its nest)."""
+    """The holes a move left and reached (a pawn brought out leaves its nest), and the
+    seat of the pawn that reached each (``pawns``)."""
     frm: list[str] = []
     to: list[str] = []
+    pawns: list[int] = []
     pos = rec.before
     topo = pos.topology
     for part in rec.move.parts:
@@ -30,27 +41,73 @@ def move_marks(rec: MoveRecord) -> dict[str, Any]:
         if isinstance(part, Swap):
             frm.append(f"T{part.a}")
             to.append(f"T{part.b}")
+            pawns.append(colours(pos).get(f"T{part.a}", rec.seat))
         elif isinstance(part, Step):
             if part.frm == NEST:
                 frm.append(_nest_hole(pos, part.seat))
             else:
                 frm.append(location_hole(topo, part.seat, part.frm).name)
             to.append(location_hole(topo, part.seat, part.to).name)
+            pawns.append(part.seat)
         pos = nxt
-    return {"seat": rec.seat, "card": rec.card, "move": rec.text, "from": frm, "to": to}
+    return {
+        "seat": rec.seat,
+        "card": rec.card,
+        "move": rec.text,
+        "from": frm,
+        "to": to,
+        "pawns": pawns,
+    }
 
 
-def last_moves(history: Sequence[MoveRecord], seats: int) -> list[dict[str, Any]]:
+def last_moves(
+    history: Sequence[MoveRecord], seats: int, sensed: frozenset[str] | None = None
+) -> list[dict[str, Any]]:
     """Each seat's last move (oldest first; the last entry is the latest move), for the
-    board's last-move marks. Walks back only until every seat is found."""
+    board's last-move marks. Walks back only until every seat is found. A move whose pawn
+    is no longer where it went (captured since, or moved on) is not marked: its marks
+    pointed at another seat's pawn. With ``sensed``, a pawn that left a nest is marked at
+    an empty hole of that nest (its pawns sit in any hole: slot 4 was marked occupied)."""
     found: dict[int, dict[str, Any]] = {}
+    now = colours(history[-1].after) if history else {}
     for n in range(len(history) - 1, -1, -1):
         rec = history[n]
         if rec.seat not in found:
             found[rec.seat] = {"n": n + 1, **move_marks(rec)}
             if len(found) == seats:
                 break
-    return sorted(found.values(), key=lambda m: int(m["n"]))
+    out = []
+    for m in sorted(found.values(), key=lambda m: int(m["n"])):
+        if any(now.get(h) != s for h, s in zip(m["to"], m["pawns"], strict=True)):
+            continue
+        if sensed is not None:
+            m["from"] = [_emptied(h, sensed) for h in m["from"]]
+        out.append(m)
+    return out
+
+
+def _emptied(hole: str, sensed: frozenset[str]) -> str:
+    """The hole to mark as left: ``hole``, or for an occupied nest hole an empty one of
+    the same nest."""
+    seat = nest_seat(hole)
+    if seat is None or hole not in sensed:
+        return hole
+    empty = [f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in sensed]
+    return empty[0] if empty else hole
+
+
+def settling(st: RefereeState) -> list[str]:
+    """The holes where pawns were put down that the referee has not yet accepted as a
+    move (it waits for the board to settle, about 0.5 s): the board at rest, a card in
+    play, no flag, and the board not the position's (nor a 7's first part)."""
+    if st.card is None or st.seat is None or st.flag is not None or st.ambiguous:
+        return []
+    if not st.at_rest or board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos):
+        return []
+    expected = colours(st.pos)
+    holes = {h for h in st.sensed if nest_seat(h) is None and h not in expected}
+    holes |= {h for h in st.touched if h in st.sensed and nest_seat(h) is not None}
+    return sorted(holes)
 
 
 def seven_split(st: RefereeState) -> dict[str, Any] | None:

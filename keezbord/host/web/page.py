@@ -22,7 +22,8 @@ from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
-from .marks import last_moves, seven_split
+from .instruction import Instruction, game_instruction, pick, setup_instruction
+from .marks import last_moves, settling, seven_split
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,11 @@ class PageView:
     # entry is the same object from state to state (HistoryFeed sends only the new ones).
     entries: dict[int, dict[str, Any]] | None = None
     log: Sequence[Mapping[str, Any]] = ()  # every action (actions.py), append-only
+    undone: Sequence[int] = ()  # the log entries of moves taken back
+    remarks: Sequence[Mapping[str, Any]] = ()  # hints and the coach's, kept (remarks.py)
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
+    # Instructions posted by other parts of the host (Hub.instruct): source -> instruction.
+    instructions: Mapping[str, Instruction] | None = None
 
 
 def played_in_words(rec: MoveRecord) -> Text:
@@ -91,7 +96,7 @@ def page_state(view: PageView) -> dict[str, Any]:
     flag = snap["flag"]
     if flag is not None:
         flag = (
-            flag_view(flag, st, view.pawn_seat, snap["decisions"])
+            flag_view(flag, st, view.pawn_seat, snap["decisions"], view.held)
             if st.flag is not None
             else {**flag, "guidance": []}
         )
@@ -102,17 +107,23 @@ def page_state(view: PageView) -> dict[str, Any]:
             {"seats": list(team), "points": pts}
             for team, pts in nk_score(pos, timed_out=st.stopped).items()
         ]
-    # Game time: the referee's clock continues over restarts (it starts at 0).
-    clock = {
-        "elapsed_ms": st.now if st.over else view.now,
-        "running": not st.over,
-        "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
-        "stopped": st.stopped,
-    }
     hand, exchange = _hand(view)
+    split = seven_split(st)
+    settle = [] if split is not None else settling(st)
     setup = None if st.arranging is None else setup_view(st.arranging)
     # Being set up, a pawn's colour is what the set-up's touches know (None: not yet).
     seats = view.pawn_seat if setup is None else setup["colours"]
+    # The game begins once the board is set up: till then the set-up says what to do,
+    # before a mode's instruction (a lesson's task waits for its board).
+    game = (
+        game_instruction(
+            st, view.mode, view.held, sim, flag, split, hand, snap["decisions"], settle
+        )
+        if setup is None
+        else None
+    )
+    arranging = None if setup is None else setup_instruction(setup)
+    instruction = pick([arranging, *(view.instructions or {}).values(), game])
     return {
         "type": "state",
         "version": view.version,
@@ -136,6 +147,9 @@ def page_state(view: PageView) -> dict[str, Any]:
         "ambiguous": snap["ambiguous"],
         "history": history,
         "log": view.log,
+        "undone": list(view.undone),
+        "second_card": st.second_card,  # flagged: the takeback takes back this card
+        "remarks": list(view.remarks),
         "exchange_cards": {str(i): dict(c) for i, c in (view.exchange_cards or {}).items()},
         "decisions": snap["decisions"],
         "winner": snap["winner"],
@@ -144,15 +158,36 @@ def page_state(view: PageView) -> dict[str, Any]:
         "bot_busy": view.bot_busy,
         "last": None if view.last is None else dict(view.last),
         "health": None if view.health is None else dict(view.health),
-        "clock": clock,
+        "clock": game_clock(st, view.now),
         "stopped": st.stopped,
         "exchange": exchange,
         "coach": None if view.coach is None else dict(view.coach),
-        "last_moves": last_moves(st.history, pos.seats),  # board.js marks them
-        "split": seven_split(st),  # the rest of a 7 split
+        "last_moves": last_moves(st.history, pos.seats, st.sensed),  # board.js marks them
+        "split": split,  # the rest of a 7 split
+        "settling": settle,  # pawns put down, being checked
         # The set-up mode (docs/setup.md): the instruction, its holes, what is left.
         "setup": setup,
+        "instruction": None if instruction is None else instruction.to_dict(),
     }
+
+
+def game_clock(st: RefereeState, now: int) -> dict[str, Any]:
+    """Game time on the referee's clock, which continues over restarts (it starts at 0),
+    at ``now``. The hub caches a state per version, so what a page is sent gets the clock
+    at the moment it is sent (``with_clock``): a page opened later was shown the cached
+    state's time (5:38 against 22:50)."""
+    nk = st.pos.profile.scoring == "nk"
+    return {
+        "elapsed_ms": st.now if st.over else now,
+        "running": not st.over,
+        "limit_ms": TIME_LIMIT_MINUTES * 60_000 if nk else None,
+        "stopped": st.stopped,
+    }
+
+
+def with_clock(state: Mapping[str, Any], st: RefereeState, now: int) -> dict[str, Any]:
+    """``state`` with the game clock at ``now`` (the moment it is sent)."""
+    return {**state, "clock": game_clock(st, now)}
 
 
 def history_entries(
@@ -192,6 +227,9 @@ def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
     if role is Role.SPECTATOR:
         out["hand"] = None
         out["coach"] = None
+        # Remarks reveal hands (web/remarks.py): a spectator sees them once the game is over.
+        if out.get("winner") is None and not out.get("stopped"):
+            out["remarks"] = []
         out["exchange_cards"] = {}
         if out.get("exchange") is not None:
             out["exchange"] = {**out["exchange"], "cards": []}

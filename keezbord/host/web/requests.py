@@ -6,30 +6,23 @@ Every refusal is a ``HubError`` carrying the text the player sees, in both langu
 
 from __future__ import annotations
 
-import random
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from keezbord.engine.position import InvalidPositionError, Position
-from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
-from keezbord.host.lessons import lesson, valid_name
-from keezbord.host.referee import HINT_LEVELS, Overrule, arranged_setup, board_sig, pos_sig
+from keezbord.host.referee import Overrule
 from keezbord.host.roles import REFEREE_ACTIONS, Role, may
 from keezbord.host.sim.restore import put_back_on
-from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
+
+from .hub_error import HubError as HubError
+from .instruction import MODE, Instruction
+from .remarks import ask_card
+from .setups import lesson_setup, set_up_setup
 
 if TYPE_CHECKING:
     from .hub import Hub
-
-
-class HubError(ValueError):
-    """A page's request that cannot be done; ``text`` is shown to the player."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.en)
-        self.text = text
 
 
 NOT_SIM = Text(
@@ -55,8 +48,19 @@ NOT_HUMAN = Text("deze stoel wordt door een bot gespeeld", "a bot plays this sea
 UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
 GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
+GONE = Text("die zet is al teruggenomen", "that move was taken back already")
+TOO_FAR = Text(
+    "zo ver terug kan niet: hooguit een ronde (op een echt bord: alleen de laatste zet)",
+    "cannot go back that far: a round at most (on a real board: the last move only)",
+)
+TAKING_BACK = Text(
+    "De scheidsrechter neemt een zet terug: de bots wachten",
+    "The referee is taking back a move: the bots wait",
+)
+HOLD_S = 60  # a takeback dialog left open holds the bots this long at most
 
-SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
+FULL_ONLY = Text("alleen bij hulp 'volledig'", "only with hints 'full'")
+SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give", "ask_card")
 
 
 def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
@@ -83,6 +87,11 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
             raise HubError(NOT_YOUR_CARD)
         hub.tap_hand = (seat, hub.sim.hand(seat))
         hub.feed(CardTap(hub.now(), card))
+    elif kind == "ask_card":  # which card to play? (remarks.py)
+        seat = _human_to_play(hub)
+        if hub.session.state.config.hints != "full":
+            raise HubError(FULL_ONLY)
+        ask_card(hub, seat)
     elif kind == "discard":
         seat = _human_to_play(hub)
         assert hub.sim is not None
@@ -92,11 +101,9 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
     elif kind == "give":
         _give(hub, msg)
     elif kind == "undo":
-        if hub.bots is not None:
-            hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
-        hub.undo()
-        if hub.sim is not None:
-            put_back_on(hub)  # the simulated table puts the pawns back itself
+        _undo(hub, msg)
+    elif kind == "hold":
+        hold(hub, msg.get("on") is not False)
     elif kind == "penalty":
         offender = msg.get("seat")
         if (
@@ -131,6 +138,65 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
         hub.new_game(msg, lesson_setup(hub, msg))
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
+
+
+def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
+    """Take back the last move, or with ``n`` every move from move ``n`` on (the move
+    the page's dialog named, so a bot's move made meanwhile is not taken back in its
+    place): at most a round back, on a real board only the last move."""
+    history = hub.session.state.history
+    if "n" not in msg and hub.session.state.second_card is not None:
+        # A second card flagged: the plain takeback takes back that card only.
+        hub.undo()
+        hold(hub, False)
+        return
+    n = msg.get("n", len(history))
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise HubError(Text("welke zet?", "which move?"))
+    if n > len(history):
+        raise HubError(GONE)
+    count = len(history) - n + 1
+    if count > hub.session.state.pos.seats or (hub.sim is None and count > 1):
+        raise HubError(TOO_FAR)
+    if hub.bots is not None:
+        hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
+    try:
+        for _ in range(count + 1):  # + 1: a second card flagged is taken back first
+            st = hub.session.state
+            if len(st.history) < n:
+                break
+            hub.undo()
+            if hub.sim is not None:
+                put_back_on(hub)  # the simulated table puts the pawns back itself
+            after = hub.session.state
+            if len(after.history) == len(st.history) and after.second_card == st.second_card:
+                # The referee took nothing back (a hand was shown since, ...): its reason.
+                raise HubError(_refusal(hub))
+    finally:
+        hold(hub, False)
+
+
+def _refusal(hub: Hub) -> Text:
+    for d in reversed(hub.session.snapshot("en", history=False)["decisions"]):
+        if d.get("type") == "undo" and not d.get("ok") and isinstance(d.get("reason"), dict):
+            return Text(d["reason"]["nl"], d["reason"]["en"])
+    return Text("niets teruggenomen", "nothing was taken back")
+
+
+def hold(hub: Hub, on: bool) -> None:
+    """The referee's takeback dialog is open (``on``) or closed: the bots wait meanwhile
+    (HOLD_S at most), and the instruction line says why."""
+    hub.hold_until = time.monotonic() + HOLD_S if on else 0.0
+    hub.instruct(
+        "takeback", Instruction(TAKING_BACK, "takeback", tone="wait", rank=MODE) if on else None
+    )
+
+
+def holding(hub: Hub) -> bool:
+    """The bots wait (a takeback dialog is open); a hold run out is taken back."""
+    if hub.hold_until and time.monotonic() >= hub.hold_until:
+        hold(hub, False)
+    return time.monotonic() < hub.hold_until
 
 
 def _hole(hub: Hub, kind: str, msg: Mapping[str, Any]) -> None:
@@ -204,140 +270,3 @@ def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
         ) from None
     hub.log.exchanges(sim, hub.session.state)  # the exchange may be made now
     hub.changed()
-
-
-def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo | None]:
-    """A page's ``new_game``: the new game's setup and (simulator) its table's info."""
-    pos = hub.session.state.pos
-    seats, profile, teams, hints, kinds = new_game_options(
-        msg,
-        hub.opts.defaults,
-        pos.seats,
-        pos.profile.name,
-        hub.session.setup_raw.get("hints", "targets"),
-        hub.sim.info.kinds if hub.sim is not None else None,
-    )
-    if kinds is not None:
-        seed = msg.get("seed")
-        if not isinstance(seed, int):
-            seed = random.randrange(2**31)
-        return sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
-    setup = dict(hub.session.setup_raw)
-    for key in ("position", "turn", "arrange", "board", "lesson"):  # (set-ups, lessons)
-        setup.pop(key, None)
-    setup.update({"hints": hints})
-    if teams is not None:
-        setup["teams"] = teams
-    return setup, None
-
-
-SIM_STARTS = Text(
-    "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
-    "een bord (keezbord run)",
-    "the simulator always starts a game from the beginning; set up a position on a "
-    "board (keezbord run)",
-)
-
-
-def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
-    """A page's ``set_up``: a new game that begins by setting the board up as the
-    position given (docs/setup.md). The board is believed to show the game's position
-    when it does (the referee knew every pawn's colour), else the start."""
-    text = msg.get("position")
-    try:
-        if not isinstance(text, str):
-            raise InvalidPositionError("no position")
-        target = Position.from_text(text.strip())
-    except InvalidPositionError as e:
-        raise HubError(
-            Text(f"geen geldige stelling ({e})", f"not a valid position ({e})")
-        ) from None
-    if target.topology != hub.session.state.pos.topology:
-        raise HubError(
-            Text(
-                f"die stelling is voor een ander bord ({target.seats} stoelen)",
-                f"that position is for another board ({target.seats} seats)",
-            )
-        )
-    return _arranged_here(hub, target)
-
-
-def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
-    """A new game's setup that sets this board up as ``target`` from what it shows."""
-    if hub.sim is not None:
-        raise HubError(SIM_STARTS)
-    st = hub.session.state
-    at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
-    setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
-    setup["board"] = sorted(st.sensed)  # what the switches show now
-    setup.pop("lesson", None)
-    return setup
-
-
-NOT_FOUR = Text(
-    "de lessen zijn voor een bord met 4 stoelen (16 gaten per stoel)",
-    "the lessons are for a board of 4 seats (16 holes a seat)",
-)
-
-
-def lesson_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
-    """A page's ``lesson``: a new game that sets the board up as a lesson step's position
-    and judges the learner's move (web/lesson_play.py, docs/lessons.md)."""
-    try:
-        les = lesson(str(msg.get("lesson")))
-        n = msg.get("step", 1)
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(les.steps):
-            raise KeyError(n)
-        learner = msg.get("learner")
-        name = valid_name(learner) if learner not in (None, "") else None
-    except KeyError:
-        raise HubError(Text("kies een les en een stap", "choose a lesson and a step")) from None
-    except ValueError as e:
-        raise HubError(Text(f"naam: {e}", f"name: {e}")) from None
-    target = Position.from_text(les.steps[n - 1].position)
-    if target.topology != hub.session.state.pos.topology:
-        raise HubError(NOT_FOUR)
-    setup = _arranged_here(hub, target)
-    setup["lesson"] = {"id": les.id, "step": n - 1, "learner": name}
-    return setup
-
-
-def new_game_options(
-    msg: Mapping[str, Any],
-    defaults: Mapping[str, Any],
-    seats_now: int,
-    profile_now: str,
-    hints_now: str,
-    kinds_now: list[str] | None,
-) -> tuple[int, str, str | None, str, list[str] | None]:
-    """A page's ``new_game`` message checked against the current game and the command's
-    defaults: seats, profile, teams, hints and (simulator) the seat kinds."""
-    seats = _int_in(msg.get("seats", defaults.get("seats", seats_now)), 2, 8, "seats")
-    profile = msg.get("profile", defaults.get("profile", profile_now))
-    if profile not in PROFILES:
-        raise HubError(Text(f"onbekend profiel {profile!r}", f"unknown profile {profile!r}"))
-    teams = msg.get("teams") or None
-    if teams not in (None, "pairs", "none") or (teams == "pairs" and seats % 2):
-        raise HubError(
-            Text(
-                "teams: 'pairs' (bij een even aantal stoelen) of 'none'",
-                "teams: 'pairs' (with an even number of seats) or 'none'",
-            )
-        )
-    hints = msg.get("hints", hints_now)
-    if hints not in HINT_LEVELS:
-        raise HubError(Text(f"onbekend hintniveau {hints!r}", f"unknown hint level {hints!r}"))
-    kinds = None
-    if kinds_now is not None:
-        kinds_raw = msg.get("players", defaults.get("players", kinds_now))
-        try:
-            kinds = check_kinds(list(kinds_raw), seats)
-        except (TypeError, ValueError) as e:
-            raise HubError(Text(str(e), str(e))) from None
-    return seats, profile, teams, hints, kinds
-
-
-def _int_in(v: Any, lo: int, hi: int, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise HubError(Text(f"{name}: {lo} tot {hi}", f"{name}: {lo} to {hi}"))
-    return v

@@ -9,7 +9,7 @@
     board: { nl: "Bord", en: "Board" },
     home: { nl: "Thuis", en: "Home" },
     away: { nl: "Uit", en: "Away" },
-    pawns: { nl: "Thuis-pionnen", en: "Pawns home" },
+    pawns: { nl: "Pionnen thuis", en: "Pawns home" },
     moves: { nl: "Zetten", en: "Moves" },
     result: { nl: "Uitslag", en: "Result" },
     team: { nl: "Team", en: "Team" },
@@ -29,8 +29,12 @@
     checked: { nl: "nagespeeld: klopt", en: "replayed: correct" },
     offline: { nl: "verbinding weg, opnieuw verbinden…", en: "connection lost, reconnecting…" },
   };
+  // The language: ?lang= (kept), else the one chosen before on this projector, else Dutch.
+  const asked = new URLSearchParams(location.search).get("lang");
+  const kept = localStorage.getItem("keezbord.club.lang");
   /** @type {"nl" | "en"} */
-  let lang = new URLSearchParams(location.search).get("lang") === "en" ? "en" : "nl";
+  let lang = (asked === "en" || asked === "nl") ? asked : kept === "en" ? "en" : "nl";
+  if (asked === "en" || asked === "nl") localStorage.setItem("keezbord.club.lang", asked);
   /** @type {ClubView | null} */
   let view = null;
   let skew = 0; // server clock minus ours, so the projector's clock agrees with the boards'
@@ -61,15 +65,19 @@
       const fresh = m.state === "done" && seen.has(m.match) && seen.get(m.match) !== "done";
       seen.set(m.match, m.state);
       const pawns = m.pawns ? `${m.pawns[0]} – ${m.pawns[1]}` : "";
-      let res = t(m.away === null ? "bye" : m.state);
-      if (m.points) res = `${m.points[0]} – ${m.points[1]}` + (m.timed_out ? ` (${t("timeup")})` : "") + (m.verified ? (m.verified === "ok" ? " ✓" : " ⚠") : "");
-      return `<tr class="${esc(m.state)}${fresh ? " fresh" : ""}" data-match="${esc(m.match)}"><td>${esc(m.board || "")}</td><td>${esc(m.home)}</td><td>${esc(m.away || "")}</td>` +
-        `<td class="num">${esc(pawns)}</td><td class="num">${esc(m.moves)}</td><td class="num result">${esc(res)}</td></tr>`;
+      // A score stays on one line ("8 – 4": td.num does not wrap); a note goes under it.
+      let res = esc(t(m.away === null ? "bye" : m.state));
+      if (m.points) {
+        const note = (m.timed_out ? t("timeup") : "") + (m.verified ? (m.verified === "ok" ? " ✓" : " ⚠") : "");
+        res = `${m.points[0]} – ${m.points[1]}` + (note.trim() ? `<small>${esc(note.trim())}</small>` : "");
+      }
+      return `<tr class="${esc(m.state)}${fresh ? " fresh" : ""}" data-match="${esc(m.match)}"><td class="board">${esc(m.board || "")}</td><td>${esc(m.home)}</td><td>${esc(m.away || "")}</td>` +
+        `<td class="num">${esc(pawns)}</td><td class="num">${esc(m.moves)}</td><td class="num result">${res}</td></tr>`;
     }).join("");
     $("late").textContent = view.late.length ? `${t("late")}: ` + view.late.map((l) => `${t("round")} ${l.round} ${l.board}`).join(", ") : "";
     head(table("standings"), [["#", 1], ["team"], ["played", 1], ["won", 1], ["pawns", 1], ["points", 1]]);
     table("standings").tBodies[0].innerHTML = view.standings.map((r) =>
-      `<tr><td class="num">${r.rank}</td><td>${esc(r.team)}</td><td class="num">${r.played}</td><td class="num">${r.won}</td><td class="num">${r.pawns}</td><td class="num"><b>${r.points}</b></td></tr>`).join("");
+      `<tr><td class="num">${r.rank}</td><td class="team">${esc(r.team)}</td><td class="num">${r.played}</td><td class="num">${r.won}</td><td class="num">${r.pawns}</td><td class="num points">${r.points}</td></tr>`).join("");
     tick();
   }
 
@@ -93,7 +101,11 @@
     ws.onclose = () => { $("status").textContent = t("offline"); setTimeout(connect, 1000); };
   }
 
-  $("lang").onclick = () => { lang = lang === "nl" ? "en" : "nl"; draw(); };
+  $("lang").onclick = () => {
+    lang = lang === "nl" ? "en" : "nl";
+    localStorage.setItem("keezbord.club.lang", lang);  // the projector keeps it on reload
+    draw();
+  };
   setInterval(tick, 1000);
   draw();
   connect();

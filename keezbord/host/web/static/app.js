@@ -18,10 +18,11 @@ const UI = {
     hints_full: "volledig", hints_coach: "coach", coach: "Coach", players: "Spelers", start: "Start", yes: "Ja", no: "Nee",
     need_token: "Alleen kijken: beheer vraagt de code (open /?token=…).",
     fix: "Zet het bord recht", turn: "Aan zet", you: "jij", bot: "bot", wins: "wint", win: "winnen",
-    played: "Gespeeld", in_hand: "In de hand", place_hint: "klik op een leeg gat om neer te zetten",
-    confirm_undo: "Laatste geaccepteerde zet terugnemen?", confirm_new: "Een nieuw spel beginnen?",
+    played: "Gespeeld", in_hand: "In de hand",
+    confirm_new: "Een nieuw spel beginnen?",
     empty: "leeg", pawn_of: "pion van", unknown_pawn: "pion", no_cards: "geen kaarten",
-    points: "punten", game_over: "Het spel is afgelopen", bot_thinking: "denkt na…",
+    points: "punten", game_over: "Het spel is afgelopen",
+    bot_kind: { greedy: "gretig", random: "willekeurig", search: "vooruitdenkend" },
     health: "Bordstatus", link_ok: "verbinding met het bord in orde", link_lost: "verbinding met het bord weg",
     bad_frames: "slechte frames", gaps: "gaten", heartbeat: "laatste hartslag", ago: "geleden",
     chain_broken: "schuifregisterketen onderbroken", broken_reads: "mislukte scans",
@@ -53,10 +54,11 @@ const UI = {
     hints_full: "full", hints_coach: "coach", coach: "Coach", players: "Players", start: "Start", yes: "Yes", no: "No",
     need_token: "View only: control needs the token (open /?token=…).",
     fix: "Put the board right", turn: "To play", you: "you", bot: "bot", wins: "wins", win: "win",
-    played: "Played", in_hand: "In hand", place_hint: "click an empty hole to put it down",
-    confirm_undo: "Take back the last accepted move?", confirm_new: "Start a new game?",
+    played: "Played", in_hand: "In hand",
+    confirm_new: "Start a new game?",
     empty: "empty", pawn_of: "pawn of", unknown_pawn: "pawn", no_cards: "no cards",
-    points: "points", game_over: "The game is over", bot_thinking: "thinking…",
+    points: "points", game_over: "The game is over",
+    bot_kind: { greedy: "greedy", random: "random", search: "searching" },
     health: "Board health", link_ok: "link to the board ok", link_lost: "link to the board lost",
     bad_frames: "bad frames", gaps: "gaps", heartbeat: "last heartbeat", ago: "ago",
     chain_broken: "shift-register chain broken", broken_reads: "failed scans",
@@ -99,6 +101,11 @@ const app = {
 };
 window.keezbord = app;
 
+// A card as the page's language prints it: a Dutch deck's king, queen and jack are H, V
+// and B (heer, vrouw, boer), as the Dutch rule texts write them (engine/text.py, card_label).
+const DUTCH_FACES = /** @type {Record<string, string>} */ ({ K: "H", Q: "V", J: "B" });
+/** @param {string} card */
+function cardLabel(card) { return app.lang === "nl" ? (DUTCH_FACES[card] || card) : card; }
 /** @param {string} key @returns {string} */
 function t(key) { return /** @type {string} */ (UI[app.lang][key] ?? key); }
 /** @param {Bilingual | string | null | undefined} text */
@@ -176,7 +183,7 @@ function connect() {
 /** @param {string} key */
 function setConn(key) { const c = byId("conn"); c.dataset.i18n = key; c.textContent = t(key); }
 // What a role may ask for (keezbord/host/roles.py says the same; the server decides).
-const REFEREE_ACTIONS = new Set(["undo", "new_game", "penalty", "time_limit", "overrule"]);
+const REFEREE_ACTIONS = new Set(["undo", "hold", "new_game", "penalty", "time_limit", "overrule"]);
 /** @param {string} kind */
 function mayDo(kind) {
   if (REFEREE_ACTIONS.has(kind)) return app.role === "referee";
@@ -197,9 +204,10 @@ function applyPalette() {
   renderLegend();
 }
 
-// The board (board.js) and then the side (panel.js).
+// The board (board.js), the side (panel.js), the instruction line (instruction.js).
 function render() {
   if (renderBoard()) renderSide();
+  renderInstruction();
 }
 
 function renderLegend() {
@@ -267,6 +275,8 @@ document.addEventListener("DOMContentLoaded", () => {
   setupControls();
   setupLessons();
   setupBoardInput();
+  setupZoom();
+  setupInstruction();
   if (typeof setupReview === "function") setupReview();
   setLang(app.lang);
   connect();

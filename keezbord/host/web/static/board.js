@@ -2,18 +2,17 @@
 // holes, LEDs and pawns) and (in the simulator) turns clicks, drags and keys on it into
 // the lift/place events a reed switch would report. app.js is the glue (connection,
 // state, language); the side panels live apart. Loaded before app.js, as a plain script.
-// Also here: the last-move marks, the flight of a bot's pawn, the zoomed view (phones),
-// the keyboard (the board is one tab stop; arrows move between holes) and the offline
-// state (no input while the server is gone). docs/web.md, "The board".
+// Also here: the last-move marks, the flight of a bot's pawn, the keyboard (the board is
+// one tab stop; arrows move between holes) and the offline state (no input while the
+// server is gone; the instruction line says so). The zoomed view is zoom.js's.
+// docs/web.md, "The page".
 "use strict";
 
-/** @typedef {{ zoom: string, whole: string, split_left: (n: number) => string, last_move: string, offline_note: string }} BoardTexts */
+/** @typedef {{ zoom: string, whole: string, last_move: string }} BoardTexts */
 /** @type {Record<"nl" | "en", BoardTexts>} */
 const BOARD_UI = {
-  nl: { zoom: "Inzoomen", whole: "Heel bord", split_left: (n) => `7: nog ${n} ${n === 1 ? "stap" : "stappen"} — kies een pion die oplicht`,
-        last_move: "laatste zet van", offline_note: "Geen verbinding met de server: het bord wacht." },
-  en: { zoom: "Zoom in", whole: "Whole board", split_left: (n) => `7: ${n} ${n === 1 ? "step" : "steps"} left — pick a lit pawn`,
-        last_move: "last move of", offline_note: "No connection to the server: the board waits." },
+  nl: { zoom: "Inzoomen", whole: "Heel bord", last_move: "laatste zet van" },
+  en: { zoom: "Zoom in", whole: "Whole board", last_move: "last move of" },
 };
 /** @template {keyof BoardTexts} K @param {K} key */
 function bt(key) { return BOARD_UI[app.lang][key]; }
@@ -21,7 +20,6 @@ function bt(key) { return BOARD_UI[app.lang][key]; }
 function boardSvg() {
   return /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById("board")));
 }
-const MIN_HOLE_PX = 24;  // a finger-sized hole in the zoomed view (issue 13, defect 4)
 const FLIGHT_MS = 700;   // a bot's pawn flies from its hole to its target this long
 
 // -- drawing the board ----------------------------------------------------------------
@@ -58,6 +56,7 @@ function drawBoard(g) {
   const marks = svg("g", { class: "lastmarks" });  // the last moves' lines, under the holes
   board.append(marks);
   app.holes.clear();
+  const labels = svg("g", { class: "labels" });
   for (const h of g.holes) {
     const grp = svg("g", { class: `hole kind-${h.kind}`, "data-hole": h.name, tabindex: "-1",
                            role: "button", transform: `translate(${h.x} ${h.y})` });
@@ -70,11 +69,14 @@ function drawBoard(g) {
     grp.append(pawn);
     const mark = svg("text", { class: "ledmark", x: r + 1, y: -r + 1 });
     grp.append(mark);
-    const label = svg("text", { class: "holelabel", y: -r - 5 });
-    grp.append(label);
+    // A hole's label (the holes a flag names) lies above every hole: inside the hole's
+    // group the holes drawn after it covered half of it (issue 25 item 8).
+    const label = svg("text", { class: "holelabel", x: h.x, y: h.y - r - 5, "data-for": h.name });
+    labels.append(label);
     board.append(grp);
     app.holes.set(h.name, { g: /** @type {HoleElement} */ (grp), pawn, mark, label, info: h });
   }
+  board.append(labels);
   const layer = svg("g", { class: "flights" });  // flying pawns above everything
   board.append(layer);
   if (!app.cursor || !app.holes.has(app.cursor)) app.cursor = g.holes[0]?.name;
@@ -96,6 +98,7 @@ function renderBoard() {
   const bad = new Set(st.health?.sensors?.bad || []);
   const labels = new Set(st.flag?.labels || []);
   const split = new Set(st.split?.sources || []);
+  const settling = new Set(st.settling || []);
   // Last move of each seat: its from and to holes, in the seat's colour.
   const last = new Map();
   const lastMoves = app.reviewing ? [] : st.last_moves || [];  // review: that move's LEDs only
@@ -112,6 +115,7 @@ function renderBoard() {
     h.g.setAttribute("class", `hole kind-${h.info.kind}${role ? " led-" + role : ""}` +
                      (bad.has(name) ? " bad" : "") + (split.has(name) ? " split-source" : "") +
                      (lm ? ` last-${lm.end}` : "") + (labels.has(name) ? " labelled" : "") +
+                     (settling.has(name) ? " settling" : "") +
                      (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
     if (lm) { h.g.dataset.lastSeat = String(lm.seat); /** @type {SVGCircleElement} */ (h.g.firstChild).setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
     else delete h.g.dataset.lastSeat;
@@ -143,11 +147,34 @@ function renderBoard() {
     if (bad.has(name)) label += ` (! ${t("bad_switch")})`;
     h.g.setAttribute("aria-label", label);
   }
+  placeLabels(labels);
   drawLastLines(app.reviewing ? { last_moves: [] } : st);
   if (!app.reviewing) flyBotMove(st);
-  renderBoardNote(st);
   applyZoom();
   return true;
+}
+
+// The labels of the holes a flag names: above the hole, else below, left or right,
+// wherever it overlaps no other label (T10 and T11 side by side ran into one "T11T10").
+/** @param {Set<string>} names */
+function placeLabels(names) {
+  const r = /** @type {number} */ (app.holeR);
+  /** @type {[number, number, number, number][]} */
+  const placed = [];
+  for (const name of [...names].sort()) {
+    const h = app.holes.get(name);
+    if (!h) continue;
+    const w = 8 * name.length + 4, tall = 14;  // 13 px bold, in board units
+    const spots = [[0, -r - 5], [0, r + 14], [-r - 3 - w / 2, 4], [r + 3 + w / 2, 4]];
+    const box = (/** @type {number[]} */ [dx, dy]) =>
+      /** @type {[number, number, number, number]} */ ([h.info.x + dx - w / 2, h.info.y + dy - tall + 3, w, tall]);
+    const free = (/** @type {number[]} */ b) =>
+      placed.every(([x, y, bw, bh]) => b[0] >= x + bw || x >= b[0] + b[2] || b[1] >= y + bh || y >= b[1] + b[3]);
+    const spot = spots.find((d) => free(box(d))) || spots[0];
+    placed.push(box(spot));
+    h.label.setAttribute("x", String(h.info.x + spot[0]));
+    h.label.setAttribute("y", String(h.info.y + spot[1]));
+  }
 }
 
 // A thin line from each seat's last "from" to its "to" (the latest one bolder).
@@ -193,69 +220,7 @@ function flyBotMove(st) {
   });
 }
 
-// Under the board: the 7 split's steps left; offline.
-/** @param {PageState} st */
-function renderBoardNote(st) {
-  const note = document.getElementById("boardnote");
-  if (!note) return;
-  const text = app.offline ? bt("offline_note") : st.split ? bt("split_left")(st.split.left) : "";
-  note.textContent = text;
-  note.hidden = !text;
-  note.classList.toggle("err", !!app.offline);
-}
-
-// -- the zoomed view (phones, 8 seats) -----------------------------------------------------
-
-// Holes are at least MIN_HOLE_PX on screen: when the whole board would draw them
-// smaller (phones; 8 seats on request), the view follows the action (lit holes, else the last move, else the seat to
-// play); the button switches to the whole board and back.
-// The drawn board's side in px (a square view box: the smaller of width and height).
-function boardPx() {
-  const r = boardSvg().getBoundingClientRect();
-  return Math.min(r.width, r.height) || 300;
-}
-function wholeHolePx() {
-  return app.fullBox ? (2 * /** @type {number} */ (app.holeR)) * boardPx() / app.fullBox[2] : 0;
-}
-/** @param {PageState} st */
-function actionHoles(st) {
-  const lit = Object.entries(st.leds || {}).filter(([, role]) => role !== "turn").map(([h]) => h);
-  if (lit.length) return lit;
-  // Your turn: your start hole and nest; else the last move played.
-  const turn = Object.entries(st.leds || {}).filter(([, role]) => role === "turn").map(([h]) => h);
-  if (st.hand?.active && turn.length) return turn;
-  const m = (st.last_moves || [])[(st.last_moves || []).length - 1];
-  if (m) return [...m.from, ...m.to];
-  return turn;
-}
-function applyZoom() {
-  const board = boardSvg();
-  const btn = document.getElementById("zoom");
-  if (!app.fullBox || !app.state) return;
-  const small = wholeHolePx() < MIN_HOLE_PX;
-  if (btn) {
-    btn.hidden = !small;
-    btn.textContent = app.zoomOff ? bt("zoom") : bt("whole");
-    btn.setAttribute("aria-pressed", String(!app.zoomOff));
-  }
-  // Zoomed by default on a phone; on a wider screen the whole board, zoom on request.
-  if (app.zoomOff === undefined) app.zoomOff = window.innerWidth > 700;
-  const zoom = small && !app.zoomOff;
-  board.classList.toggle("zoomed", zoom);
-  if (!zoom) { board.setAttribute("viewBox", app.fullBox.join(" ")); return; }
-  const side = Math.min(app.fullBox[2], (2 * /** @type {number} */ (app.holeR)) * boardPx() / MIN_HOLE_PX);
-  const pts = /** @type {DrawnHole["info"][]} */ (actionHoles(app.state).map((n) => app.holes.get(n)?.info).filter(Boolean));
-  let cx, cy;
-  if (pts.length) {
-    cx = pts.reduce((s, p) => s + p.x, 0) / pts.length; cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
-  } else if (app.zoomCentre) { [cx, cy] = app.zoomCentre; }
-  else { cx = app.fullBox[0] + app.fullBox[2] / 2; cy = app.fullBox[1] + app.fullBox[3] / 2; }
-  app.zoomCentre = [cx, cy];
-  const [fx, fy, fw, fh] = app.fullBox;
-  const x = Math.max(fx, Math.min(cx - side / 2, fx + fw - side));
-  const y = Math.max(fy, Math.min(cy - side / 2, fy + fh - side));
-  board.setAttribute("viewBox", `${x} ${y} ${side} ${side}`);
-}
+// The zoomed view (phones, 8 seats) is zoom.js's: applyZoom() after every drawing.
 
 // -- playing on the drawn board (simulator) -------------------------------------------
 
@@ -340,7 +305,7 @@ function setOffline(off) {
   const main = document.querySelector("main");
   if (main) main.inert = off;
   if (off) { app.drag = null; app.trayKey = null; }
-  if (app.state) renderBoardNote(app.state);
+  renderInstruction();
 }
 
 // The hole an event on the board happened in (its <g class="hole">), if any.
@@ -354,12 +319,10 @@ function setupBoardInput() {
   const board = boardSvg();
   // The board is one tab stop: its hole (Chromium would also stop on the svg itself).
   board.setAttribute("tabindex", "-1");
-  // The zoom button and the note live under the board (made here: the page's HTML
-  // stays the side panels' to change).
+  // The zoom button lives above the board (made here: the page's HTML stays the side
+  // panels' to change).
   const zoom = el("button", { type: "button", id: "zoom", class: "zoom", hidden: true });
   zoom.addEventListener("click", () => { app.zoomOff = !app.zoomOff; applyZoom(); });
-  const note = el("p", { id: "boardnote", "aria-live": "polite", hidden: true });
-  board.after(note);
   board.before(zoom);
   window.addEventListener("resize", () => applyZoom());
   board.addEventListener("click", (ev) => {

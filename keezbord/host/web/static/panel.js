@@ -37,8 +37,8 @@ function renderSide() {
   if (ex) {
     // Partner exchange (reiseditie): each card is a button that passes it, face down.
     ex.cards.forEach((c) => {
-      const b = el("button", { type: "button", class: "card give", "data-card": c, text: c,
-                               "aria-label": `${t("give")}: ${c}` });
+      const b = el("button", { type: "button", class: "card give", "data-card": c, text: cardLabel(c),
+                               "aria-label": `${t("give")}: ${cardLabel(c)}` });
       b.addEventListener("click", () => send({ type: "give", seat: ex.seat, card: c }));
       cards.append(b);
     });
@@ -49,8 +49,8 @@ function renderSide() {
       // Only one of two identical cards shows tapped (issue 13, defect 18).
       const b = el("button", { type: "button", class: "card" + (playable ? " playable" : "") +
                                   (st.card === c && hand.active && hand.cards.indexOf(c) === i ? " tapped" : ""),
-                               "data-card": c, text: c,
-                               "aria-label": `${c}${playable ? " ✓" : ""}` });
+                               "data-card": c, text: cardLabel(c),
+                               "aria-label": `${cardLabel(c)}${playable ? " ✓" : ""}` });
       b.disabled = !hand.active;
       b.addEventListener("click", () => send({ type: "card", card: c }));
       cards.append(b);
@@ -60,30 +60,18 @@ function renderSide() {
   if (focused) /** @type {HTMLElement | null} */ (cards.querySelector(`[data-card="${focused}"]`))?.focus();
   }
   byId("tray").hidden = app.mode !== "sim";
-  /** @type {HTMLButtonElement} */ (byId("discard")).disabled = !(hand && hand.active);
+  // "Show hand" only when no card can be played (the referee refuses it otherwise): a
+  // playable card disables it, and says why under it.
+  const canPlay = !!hand && hand.active && hand.playable.length > 0;
+  /** @type {HTMLButtonElement} */ (byId("discard")).disabled = !(hand && hand.active) || canPlay;
   byId("discard").hidden = !!ex;  // no hand to show while passing a card
+  const why = byId("discard-why");
+  why.hidden = !canPlay || !!ex;
+  why.textContent = canPlay ? t("discard_playable") : "";
   // The card tapped, under the hand only when it is this hand's own (never a bot's card).
   const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
-  byId("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
-
-  // Pawns in hand (simulator): choose which one to put down.
-  const inhand = byId("inhand");
-  inhand.replaceChildren();
-  if (app.mode === "sim" && st.held.length) {
-    inhand.append(el("span", { text: `${t("in_hand")}:` }));
-    if (app.selectedHeld !== null && app.selectedHeld >= st.held.length) app.selectedHeld = null;
-    st.held.forEach((seat, i) => {
-      const p = seat === null ? null : seatInfo(seat);
-      const b = el("button", { type: "button", class: "held", text: p ? p.colour.symbol : "?",
-                               "aria-pressed": String((app.selectedHeld ?? st.held.length - 1) === i),
-                               "aria-label": p ? `${t("pawn_of")} ${p.colour[app.lang]}` : t("unknown_pawn") });
-      b.style.background = p ? p.colour.hex : "#999";
-      b.style.color = p ? inkFor(p.colour.hex) : "#111";
-      b.addEventListener("click", () => { app.selectedHeld = i; renderSide(); });
-      inhand.append(b);
-    });
-    inhand.append(el("span", { class: "hint", text: t("place_hint") }));
-  }
+  byId("played").textContent = st.card && own ? `${t("played")}: ${cardLabel(st.card)}` : "";
+  renderAsk(st);  // "which card?" (remarks.js)
 
   // Score.
   const score = byId("score");
@@ -96,6 +84,7 @@ function renderSide() {
   renderHealth(st);
 
   renderMessages(st);
+  renderSince(st);
   renderMoves(st);
   renderPlayers(st);
 
@@ -216,19 +205,23 @@ function fmtTime(ms) {
 }
 
 function renderClock() {
-  // Game time from the state, running on locally between states.
+  // Game time from the state (as it was when the server sent it), running on locally
+  // from when it arrived.
   const st = app.state, c = st && st.clock;
   const out = byId("clock");
   if (!c) { out.textContent = ""; return; }
-  if (app.clockVersion !== st.version) { app.clockVersion = st.version; app.clockAt = Date.now(); }
+  if (app.clockOf !== c) { app.clockOf = c; app.clockAt = Date.now(); }
   const ms = c.elapsed_ms + (c.running ? Date.now() - /** @type {number} */ (app.clockAt) : 0);
   out.textContent = `${t("elapsed")} ${fmtTime(ms)}` + (c.limit_ms ? ` / ${fmtTime(c.limit_ms)}` : "");
   out.classList.toggle("over", !!c.limit_ms && ms >= c.limit_ms);
 }
 
+// A refusal or a word of the page's own: in the instruction line (in view) and on top of
+// the messages for 5 s.
 /** @param {string} text @param {boolean} err */
 function addLog(text, err) {
   app.localLog = text;
+  sayInLine(text);
   if (app.state) renderSide();
   clearTimeout(app.logTimer);
   app.logTimer = setTimeout(() => { app.localLog = null; if (app.state) renderSide(); }, 5000);
@@ -295,8 +288,8 @@ function setupControls() {
   byId("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
   byId("discard").addEventListener("click", () => send({ type: "discard" }));
   byId("fix").addEventListener("click", () => send({ type: "fix" }));
-  byId("undo").addEventListener("click", () =>
-    confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
+  setupTakeback();  // the undo button's dialog (takeback.js)
+  setupRemarks();  // "which card?" (remarks.js)
   // Issue 11 item 15: a minimal control; the page rework will give it a proper form.
   byId("overrule").addEventListener("click", () => {
     const reason = window.prompt(t("overrule_reason"));
@@ -341,12 +334,15 @@ function myTurn(st) {
   return !!(st.hand && st.hand.active && app.role !== "spectator" && !st.winner && !st.stopped &&
             !st.exchange && !app.reviewing);
 }
-/** @param {PlayerInfo | undefined} p */
-function kindName(p) {
+// Who plays a seat, in words: you, a person, or a bot and its kind ("bot (gretig)"); in
+// the status line (short) just "bot".
+/** @param {PlayerInfo | undefined} p @param {boolean} [short] */
+function kindName(p, short = false) {
   if (!p) return "";
   if (p.kind === "human") return app.state && p.seat === mySeat(app.state) ? t("you") : t("person");
   if (p.kind === "player") return "";
-  return `${t("bot")} ${p.kind}`;
+  const kind = /** @type {Record<string, string>} */ (UI[app.lang].bot_kind)[p.kind] || p.kind;
+  return short ? t("bot") : `${t("bot")} (${kind})`;
 }
 
 /** @param {PageState} st */
@@ -355,11 +351,10 @@ function renderStatus(st) {
   if (st.winner) {
     status.textContent = winText(st.winner);
   } else if (st.turn !== null) {
-    const p = seatInfo(st.turn);
-    const kind = kindName(p);
-    const busy = st.bot_busy !== null && st.bot_busy !== undefined;
-    status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}` +
-      (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
+    // Short, so a phone's header never cuts it: what a bot does now (thinking, its card)
+    // is the instruction line's.
+    const kind = kindName(seatInfo(st.turn), true);
+    status.textContent = `${t("turn")}: ${seatName(st.turn)}${kind ? ` (${kind})` : ""}`;
   }
   if (st.stopped) status.textContent = t("stopped");
   if (st.setup) status.textContent = t("setup_title");  // the game begins once it is set up
@@ -370,8 +365,9 @@ function renderStatus(st) {
   const mine = myTurn(st);
   const banner = byId("yourturn");
   banner.hidden = !mine;
+  // What to do is the instruction line's (instruction.js); the banner says whose turn.
   if (mine) banner.textContent = `${t("your_turn")} — ${seatName(/** @type {Hand} */ (st.hand).seat)}` +
-    (st.card ? ` (${t("played")}: ${st.card})` : `: ${t("tap_card")}`);
+    (st.card ? ` (${t("played")}: ${cardLabel(st.card)})` : "");
   document.body.classList.toggle("my-turn", mine);
   document.title = mine ? `▶ ${t("your_turn")} — keezbord` : st.winner ? `${winText(st.winner)} — keezbord` : "keezbord";
   if (mine && !app.wasMyTurn) beep();
@@ -473,7 +469,7 @@ function renderMessages(st) {
     if (e.kind !== "exchange") continue;
     const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
     const toMe = secret && e.to === mySeat(st);
-    const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${secret.card}` : tx(e.text);
+    const text = toMe ? `${t("partner_gave")} ${seatName(e.seat)}: ${cardLabel(secret.card)}` : tx(e.text);
     items.push(el("li", { class: "exchange", "data-kind": "exchange", text: `#${e.n + 1} · ${text}` }));
   }
   log.replaceChildren(...items.slice(-7).reverse());
@@ -496,7 +492,7 @@ function messageItem(st, d, n) {
   if (d.type === "penalty" && d.ok === false) detail = `${seatName(d.seat)}: ${detail}`;
   // The move a refused "show hand" wanted (d.must_play) is never said: it would give the
   // move away below hints "full", and in notation at any level; the hint LEDs show it.
-  if (d.card && d.type === "card_rejected") detail = `${d.card}: ${detail}`;
+  if (d.card && d.type === "card_rejected") detail = `${cardLabel(d.card)}: ${detail}`;
   const text = !detail ? name
     : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
     : `${name}: ${detail}`;
@@ -509,11 +505,11 @@ function messageItem(st, d, n) {
 /** @param {PageState} st */
 function renderMoves(st) {
   const ol = byId("moves");
-  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}`;
+  const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}/${(st.undone || []).length}/${remarksKey(st)}`;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
   const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
-  ol.replaceChildren(...st.log.map((e) => logItem(st, e)));
+  ol.replaceChildren(...withRemarks(st, st.log.map((e) => logItem(st, e))));
   if (atEnd || !app.reviewing) ol.scrollTop = ol.scrollHeight;
 }
 
@@ -522,6 +518,12 @@ function logItem(st, e) {
   const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
   const text = tx(secret ? secret.text : e.text);
   if (e.kind === "deal") return el("li", { class: "sep", "data-kind": "deal", text });
+  if (e.kind === "move" && (st.undone || []).includes(e.i)) {
+    // Taken back: struck through, without its number (the move played again has it).
+    return el("li", { class: "move undone", "data-move": e.move, "data-i": String(e.i),
+                      "aria-label": `${t("taken_back")}: ${text}` },
+      el("span", { class: "n", text: "" }), el("s", {}, el("code", { text: e.move }), " ", el("span", { class: "words", text })));
+  }
   if (e.kind === "move") {
     return el("li", { class: "move", "data-move": e.move, "data-n": String(e.n), "data-i": String(e.i),
                       tabindex: "0", role: "button", "aria-label": `${t("move_no")} ${e.n}: ${text}` },
@@ -535,18 +537,20 @@ function logItem(st, e) {
 }
 
 Object.assign(UI.nl, {
-  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit", tap_card: "tik een kaart", plays_card: "speelt",
+  your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit",
   team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
   to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
+  discard_playable: "Je kunt een kaart spelen: je hand laten zien mag pas als geen enkele kaart kan.",
   for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid bij jouw beurt: aan",
   sound_off: "Geluid bij jouw beurt: uit",
 });
 Object.assign(UI.en, {
-  your_turn: "Your turn", person: "person", on: "on", off: "off", tap_card: "tap a card", plays_card: "plays",
+  your_turn: "Your turn", person: "person", on: "on", off: "off",
   team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
   to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
+  discard_playable: "A card can be played: you may show your hand only when none can.",
   for_example: "for example", move_no: "move", sound_on: "Sound on your turn: on",
   sound_off: "Sound on your turn: off",
 });

@@ -81,7 +81,7 @@ function showReview() {
   byId("review-title").textContent = `${t("review")}: ${title}`;
   const facts = [];
   facts.push(el("li", { "data-fact": "words", text: tx(d.text) }));
-  if (d.card) facts.push(el("li", { "data-fact": "card", text: `${t("review_card")}: ${d.card}` }));
+  if (d.card) facts.push(el("li", { "data-fact": "card", text: `${t("review_card")}: ${cardLabel(d.card)}` }));
   if (d.seat !== null && d.seat !== undefined)
     facts.push(el("li", { "data-fact": "by", text: `${t("review_by")}: ${seatName(d.seat)}` }));
   if (d.move) facts.push(el("li", { "data-fact": "move" }, el("code", { text: d.move })));

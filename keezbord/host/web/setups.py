@@ -1,0 +1,159 @@
+"""A new game's setup from a page's request (docs/web.md): ``new_game`` (seats,
+profile, teams, hints, the simulator's seat kinds), ``set_up`` (a game that begins by
+setting the board up as a position, docs/setup.md) and ``lesson`` (a lesson step's
+position, docs/lessons.md). Checked here; the hub starts the game (Hub.new_game)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from keezbord.engine.position import InvalidPositionError, Position
+from keezbord.engine.profiles import PROFILES
+from keezbord.engine.text import Text
+from keezbord.host.lessons import lesson, valid_name
+from keezbord.host.referee import HINT_LEVELS, arranged_setup, board_sig, pos_sig
+from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
+
+from .hub_error import HubError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo | None]:
+    """A page's ``new_game``: the new game's setup and (simulator) its table's info."""
+    pos = hub.session.state.pos
+    seats, profile, teams, hints, kinds = new_game_options(
+        msg,
+        hub.opts.defaults,
+        pos.seats,
+        pos.profile.name,
+        hub.session.setup_raw.get("hints", "targets"),
+        hub.sim.info.kinds if hub.sim is not None else None,
+    )
+    if kinds is not None:
+        seed = msg.get("seed")
+        if not isinstance(seed, int):
+            seed = random.randrange(2**31)
+        return sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
+    setup = dict(hub.session.setup_raw)
+    for key in ("position", "turn", "arrange", "board", "lesson"):  # (set-ups, lessons)
+        setup.pop(key, None)
+    setup.update({"hints": hints})
+    if teams is not None:
+        setup["teams"] = teams
+    return setup, None
+
+
+SIM_STARTS = Text(
+    "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
+    "een bord (keezbord run)",
+    "the simulator always starts a game from the beginning; set up a position on a "
+    "board (keezbord run)",
+)
+
+
+def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
+    """A page's ``set_up``: a new game that begins by setting the board up as the
+    position given (docs/setup.md). The board is believed to show the game's position
+    when it does (the referee knew every pawn's colour), else the start."""
+    text = msg.get("position")
+    try:
+        if not isinstance(text, str):
+            raise InvalidPositionError("no position")
+        target = Position.from_text(text.strip())
+    except InvalidPositionError as e:
+        raise HubError(
+            Text(f"geen geldige stelling ({e})", f"not a valid position ({e})")
+        ) from None
+    if target.topology != hub.session.state.pos.topology:
+        raise HubError(
+            Text(
+                f"die stelling is voor een ander bord ({target.seats} stoelen)",
+                f"that position is for another board ({target.seats} seats)",
+            )
+        )
+    return _arranged_here(hub, target)
+
+
+def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
+    """A new game's setup that sets this board up as ``target`` from what it shows."""
+    if hub.sim is not None:
+        raise HubError(SIM_STARTS)
+    st = hub.session.state
+    at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+    setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
+    setup["board"] = sorted(st.sensed)  # what the switches show now
+    setup.pop("lesson", None)
+    return setup
+
+
+NOT_FOUR = Text(
+    "de lessen zijn voor een bord met 4 stoelen (16 gaten per stoel)",
+    "the lessons are for a board of 4 seats (16 holes a seat)",
+)
+
+
+def lesson_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
+    """A page's ``lesson``: a new game that sets the board up as a lesson step's position
+    and judges the learner's move (web/lesson_play.py, docs/lessons.md)."""
+    try:
+        les = lesson(str(msg.get("lesson")))
+        n = msg.get("step", 1)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(les.steps):
+            raise KeyError(n)
+        learner = msg.get("learner")
+        name = valid_name(learner) if learner not in (None, "") else None
+    except KeyError:
+        raise HubError(Text("kies een les en een stap", "choose a lesson and a step")) from None
+    except ValueError as e:
+        raise HubError(Text(f"naam: {e}", f"name: {e}")) from None
+    target = Position.from_text(les.steps[n - 1].position)
+    if target.topology != hub.session.state.pos.topology:
+        raise HubError(NOT_FOUR)
+    setup = _arranged_here(hub, target)
+    setup["lesson"] = {"id": les.id, "step": n - 1, "learner": name}
+    return setup
+
+
+def new_game_options(
+    msg: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    seats_now: int,
+    profile_now: str,
+    hints_now: str,
+    kinds_now: list[str] | None,
+) -> tuple[int, str, str | None, str, list[str] | None]:
+    """A page's ``new_game`` message checked against the current game and the command's
+    defaults: seats, profile, teams, hints and (simulator) the seat kinds."""
+    seats = _int_in(msg.get("seats", defaults.get("seats", seats_now)), 2, 8, "seats")
+    profile = msg.get("profile", defaults.get("profile", profile_now))
+    if profile not in PROFILES:
+        raise HubError(Text(f"onbekend profiel {profile!r}", f"unknown profile {profile!r}"))
+    teams = msg.get("teams") or None
+    if teams not in (None, "pairs", "none") or (teams == "pairs" and seats % 2):
+        raise HubError(
+            Text(
+                "teams: 'pairs' (bij een even aantal stoelen) of 'none'",
+                "teams: 'pairs' (with an even number of seats) or 'none'",
+            )
+        )
+    hints = msg.get("hints", hints_now)
+    if hints not in HINT_LEVELS:
+        raise HubError(Text(f"onbekend hintniveau {hints!r}", f"unknown hint level {hints!r}"))
+    kinds = None
+    if kinds_now is not None:
+        kinds_raw = msg.get("players", defaults.get("players", kinds_now))
+        try:
+            kinds = check_kinds(list(kinds_raw), seats)
+        except (TypeError, ValueError) as e:
+            raise HubError(Text(str(e), str(e))) from None
+    return seats, profile, teams, hints, kinds
+
+
+def _int_in(v: Any, lo: int, hi: int, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise HubError(Text(f"{name}: {lo} tot {hi}", f"{name}: {lo} to {hi}"))
+    return v
