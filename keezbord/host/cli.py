@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hint": ("hint", "suggest a move for a card or a hand, with the reason (search)"),
     "puzzles": ("puzzles", "list, mine and try puzzles: one move clearly best for the hand"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
+    "analyse": ("analyse", "judge a finished game move by move: mistakes, luck and skill"),
     "journal": ("referee", "export a game from the referee's journal"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),
     "cards": ("devices", "enroll the RFID tags of a card deck"),

@@ -18,6 +18,10 @@ MIGRATIONS: Final[dict[int, str]] = {
     # The keezbord version that started each game (NULL: a game from before), so an
     # exported game says which rules' release referee'd it.
     1: "ALTER TABLE games ADD COLUMN version TEXT",
+    # The analysis of a finished game (issue 27, host/analysis/store.py): one JSON
+    # document a game, the latest made; a table of its own, touching no other.
+    2: "CREATE TABLE IF NOT EXISTS analyses (game INTEGER PRIMARY KEY REFERENCES games(id), "
+    "data TEXT NOT NULL)",
 }
 SCHEMA_VERSION: Final = max(MIGRATIONS)
 

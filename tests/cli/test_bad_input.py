@@ -28,6 +28,7 @@ COMMANDS = [
     ["check"],
     ["selfplay"],
     ["replay"],
+    ["analyse"],
     ["puzzles"],
     ["puzzles", "list"],
     ["puzzles", "mine"],
