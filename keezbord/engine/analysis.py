@@ -1,7 +1,7 @@
 """After the game: every decision judged with what its player knew, the moves that lost
 the game, and luck told apart from skill (issue 27, docs/analysis.md).
 
-For every decision of a game (engine/game_record.py) the evaluator of alternatives
+For every decision of a game (engine/hand_record.py) the evaluator of alternatives
 (alternatives.py) plays out each candidate of the hand held on deals of the others' hands
 sampled from what the player knew: the team's win chance after the best choice and after
 the one made, and the loss between them. A decision whose hand is not fully known is
@@ -28,7 +28,7 @@ from typing import Any, Final
 from .advice import move_reasons, remark_of
 from .alternatives import DEFAULT_PLAYOUTS, evaluate_moves
 from .board import from_move
-from .game_record import GameRecord, TurnRecord
+from .hand_record import GameRecord, TurnRecord
 from .text import Text
 
 # Loss in the team's win chance (0 to 1) from which a decision is labelled; and its mark

@@ -25,7 +25,7 @@ from .advice import move_reasons, remark_of
 from .alternatives import Evaluation, evaluate_moves
 from .board import from_move
 from .describe import describe_move
-from .game_record import GameRecord
+from .hand_record import GameRecord
 from .movegen import successor_positions, successors
 from .notation import IllegalMoveError, Move, parse_move
 from .position import Position

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .analysis import THRESHOLDS, Row
-from .game_record import TurnRecord
+from .hand_record import TurnRecord
 from .notation import Move, parse_move
 from .position import Position
 from .puzzles import JUDGE_PLAYOUTS, Puzzle, judge, puzzle_id

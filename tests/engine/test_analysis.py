@@ -20,7 +20,7 @@ from keezbord.engine.analysis import (
     judge_turn,
     label_of,
 )
-from keezbord.engine.game_record import GameRecord, TurnRecord, bots_for, record_selfplay
+from keezbord.engine.hand_record import GameRecord, TurnRecord, bots_for, record_selfplay
 from keezbord.engine.notation import IllegalMoveError, parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.retry import judge_retry, retry_target

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from keezbord.engine.game_record import bots_for, record_selfplay
+from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.movegen import successor_positions
 from keezbord.engine.notation import IllegalMoveError, parse_move
 from keezbord.engine.position import Position

@@ -1,4 +1,4 @@
-"""A refereed game read back as its players met it (engine/game_record.py), with each
+"""A refereed game read back as its players met it (engine/hand_record.py), with each
 decision's hand.
 
 On a real board keezbord never sees a hand: players tap only the card they play. But a
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from keezbord.engine.game_record import GameRecord, TurnRecord
+from keezbord.engine.hand_record import GameRecord, TurnRecord
 from keezbord.engine.search import Known
 from keezbord.host.events import Discard, Tick
 from keezbord.host.referee import (

@@ -223,7 +223,7 @@ def _counted(records: Iterator[Any], bar: Any) -> Iterator[Any]:
 
 def _records(args: argparse.Namespace, kinds: list[str]) -> tuple[Iterator[Any], int]:
     """The games to mine, and how many there are."""
-    from keezbord.engine.game_record import bots_for, record_selfplay
+    from keezbord.engine.hand_record import bots_for, record_selfplay
 
     games: list[int] = []
     db: Path | None = None

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
 from keezbord.engine.analysis import GameAnalysis, Row, iter_rows
 from keezbord.engine.describe import describe_move
-from keezbord.engine.game_record import GameRecord, TurnRecord
+from keezbord.engine.hand_record import GameRecord, TurnRecord
 from keezbord.engine.movegen import successor_positions
 from keezbord.host.analysis.record import record_of_journal
 from keezbord.host.analysis.store import document, load, save

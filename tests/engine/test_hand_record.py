@@ -1,4 +1,4 @@
-"""Games recorded as their players met them (engine/game_record.py): the hand before each
+"""Games recorded as their players met them (engine/hand_record.py): the hand before each
 turn, what the seat knew of the other cards, and the same game as ``play_game``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from keezbord.engine.cards import deck
 from keezbord.engine.game import play_game
-from keezbord.engine.game_record import bots_for, record_selfplay
+from keezbord.engine.hand_record import bots_for, record_selfplay
 
 
 @pytest.mark.parametrize(
