@@ -28,7 +28,7 @@ from collections.abc import Callable
 from functools import partial
 
 from keezbord.engine.board import Board
-from keezbord.engine.bots import BOT_KINDS, make_bot
+from keezbord.engine.bot_kinds import BOT_KINDS, make_bot
 from keezbord.engine.cards import RANKS
 from keezbord.engine.game import play_game, play_game_positions
 from keezbord.engine.movegen import successors

@@ -17,15 +17,18 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .bots import Bot, GreedyBot, RandomBot, make_bot
+    from .bot_kinds import make_bot
+    from .bots import Bot, GreedyBot, RandomBot
     from .cards import RANKS, UnknownCardError, parse_card
     from .deal import Table
     from .describe import describe_move
     from .explain import Reason, explain, no_move_reason
-    from .game import Game, GameResult, MustPlayError, Turn, play_game
+    from .game import Game, MustPlayError, play_game
+    from .game_record import GameResult, Turn
     from .movegen import apply, has_legal_move, is_legal, legal_moves, playable_cards, successors
     from .notation import IllegalMoveError, InvalidMoveError, Move, Step, Swap, parse_move
-    from .position import InvalidPositionError, Position
+    from .position import Position
+    from .position_error import InvalidPositionError
     from .profiles import PROFILES, Profile, UnknownProfileError, get_profile
     from .scoring import nk_score
     from .text import Text
@@ -33,7 +36,8 @@ if TYPE_CHECKING:
 
 # public name -> the module that defines it
 _WHERE: dict[str, str] = {
-    **dict.fromkeys(("Position", "InvalidPositionError"), "position"),
+    "Position": "position",
+    "InvalidPositionError": "position_error",
     **dict.fromkeys(("Topology", "Hole", "TopologyError"), "topology"),
     **dict.fromkeys(("RANKS", "parse_card", "UnknownCardError"), "cards"),
     **dict.fromkeys(
@@ -46,9 +50,11 @@ _WHERE: dict[str, str] = {
     **dict.fromkeys(("explain", "no_move_reason", "Reason"), "explain"),
     "describe_move": "describe",
     **dict.fromkeys(("Profile", "PROFILES", "get_profile", "UnknownProfileError"), "profiles"),
-    **dict.fromkeys(("Game", "Turn", "GameResult", "MustPlayError", "play_game"), "game"),
+    **dict.fromkeys(("Game", "MustPlayError", "play_game"), "game"),
+    **dict.fromkeys(("Turn", "GameResult"), "game_record"),
     "Table": "deal",
-    **dict.fromkeys(("Bot", "RandomBot", "GreedyBot", "make_bot"), "bots"),
+    **dict.fromkeys(("Bot", "RandomBot", "GreedyBot"), "bots"),
+    "make_bot": "bot_kinds",
     "nk_score": "scoring",
     "Text": "text",
 }

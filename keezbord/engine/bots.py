@@ -8,6 +8,7 @@ Both bots play on the fast board (board.py): ``pick(board, seat, hand)`` answers
 move tuple, ``choose(pos, hand)`` wraps it for callers holding a ``Position``. Their
 Position-based originals are kept as ``choose_positions`` (and ``evaluate``): the
 benchmark measures against them and the tests hold both to the same choices.
+``make_bot`` (bot_kinds.py, above the search bot too) makes any bot by name.
 """
 
 from __future__ import annotations
@@ -15,16 +16,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .board import Board, FastMove, to_move
 from .movegen import successor_positions, successors
 from .notation import Move
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position
 from .scoring import distance_home
-
-BotKind = Literal["random", "greedy", "search"]
-BOT_KINDS: tuple[BotKind, ...] = ("random", "greedy", "search")
 
 Choice = tuple[str, Move] | None
 FastChoice = tuple[str, FastMove] | None
@@ -242,19 +240,6 @@ def _threats(pos: Position, seat: int, loc: int) -> int:
         if occ != EMPTY and occ < BLOCKADE and occ not in team:
             n += 1
     return n
-
-
-def make_bot(kind: str, rng: random.Random, *, playouts: int | None = None) -> Bot:
-    """A bot by name; ``playouts``: the search bot's budget a decision (search.py)."""
-    if kind == "random":
-        return RandomBot(rng)
-    if kind == "greedy":
-        return GreedyBot(rng)
-    if kind == "search":
-        from .search import DEFAULT_PLAYOUTS, SearchBot  # search builds on this module
-
-        return SearchBot(rng, DEFAULT_PLAYOUTS if playouts is None else playouts)
-    raise ValueError(f"unknown bot {kind!r} (random, greedy or search)")
 
 
 def greedy_move(pos: Position, card: str) -> Move | None:

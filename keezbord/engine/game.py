@@ -5,41 +5,24 @@ leaves the game as the referee's undo leaves the table (tests/engine/test_game_u
 
 ``play_game`` runs bots on the fast board (playout.py) when they can; the Position-based
 loop is kept as ``play_game_positions`` (the benchmark's reference, the tests hold the
-two to identical games)."""
+two to identical games). Both loops record their games with the values of
+game_record.py (``Turn``, ``GameResult``, importable from here too), below them both."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from .board import Board, to_move
 from .bots import Bot, FastBot, FastChoice
 from .deal import Table, deal_hands, shuffled_deck
+from .game_record import GameResult as GameResult
+from .game_record import Turn as Turn
 from .movegen import apply, playable_cards
 from .notation import IllegalMoveError, Move, parse_move
+from .playout import play_fast
 from .position import Position, TeamMode
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One entry of the game record: a card played with its move, or a discarded hand."""
-
-    seat: int
-    card: str | None  # None for a discard
-    move: Move | None
-    discarded: tuple[str, ...] = ()
-    after: Position | None = None
-
-    def __str__(self) -> str:
-        if self.move is None:
-            return f"{self.seat}: discard {' '.join(self.discarded) or '-'}"
-        return f"{self.seat}: {self.move}"
-
-    def text(self, _pos: object = None) -> str:
-        """``str(turn)``; the ignored argument keeps older calls working."""
-        return str(self)
 
 
 class MustPlayError(ValueError):
@@ -269,39 +252,6 @@ class Game:
             self.hands[partner].append(card)
 
 
-class GameResult:
-    """The outcome of a complete game. ``history`` (every turn with its position) is
-    built on first use: the fast loop keeps only the moves and replays them."""
-
-    __slots__ = ("_history", "_replay", "discards", "final", "rounds", "seed", "turns", "winner")
-
-    def __init__(
-        self,
-        seed: int,
-        winner: tuple[int, ...] | None,
-        turns: int,
-        discards: int,
-        rounds: int,
-        final: Position,
-        history: tuple[Turn, ...] | Callable[[], tuple[Turn, ...]],
-    ) -> None:
-        self.seed = seed
-        self.winner = winner
-        self.turns = turns
-        self.discards = discards
-        self.rounds = rounds
-        self.final = final
-        self._history = history if isinstance(history, tuple) else None
-        self._replay = None if isinstance(history, tuple) else history
-
-    @property
-    def history(self) -> tuple[Turn, ...]:
-        if self._history is None:
-            assert self._replay is not None
-            self._history = self._replay()
-        return self._history
-
-
 def play_game(
     seats: int,
     profile: str,
@@ -315,8 +265,6 @@ def play_game(
     bot can play there, else through ``Game``."""
     fast = [b for b in bots if isinstance(b, FastBot)]
     if len(fast) == len(bots):
-        from .playout import play_fast  # playout builds on this module's types
-
         return play_fast(seats, profile, seed, fast, max_turns=max_turns, teams=teams)
     return play_game_positions(seats, profile, seed, bots, max_turns=max_turns, teams=teams)
 

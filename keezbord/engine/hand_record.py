@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board, to_move
-from .bots import Bot, make_bot
+from .bot_kinds import make_bot
+from .bots import Bot
 from .game import Game
 from .notation import Move
 from .position import Position
@@ -137,6 +138,6 @@ def record_selfplay(
 
 
 def bots_for(kinds: Sequence[str], seed: int, playouts: int | None = None) -> list[Bot]:
-    """One bot per seat by kind (bots.make_bot), each seeded from ``seed``."""
+    """One bot per seat by kind (bot_kinds.make_bot), each seeded from ``seed``."""
     rng = random.Random(seed)
     return [make_bot(k, random.Random(rng.random()), playouts=playouts) for k in kinds]

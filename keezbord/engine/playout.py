@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .board import Board, FastMove, to_move
 from .bots import FastBot
 from .deal import Table, deal_hands, shuffled_deck
-from .game import GameResult, Turn
+from .game_record import GameResult, Turn
 from .position import Position, TeamMode
 from .search import Known
 

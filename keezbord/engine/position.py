@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
 
+from .position_error import InvalidPositionError as InvalidPositionError
+from .position_text import text_fields  # its parser, apart: this module is long
 from .profiles import DEFAULT_PROFILE, Profile, UnknownProfileError, get_profile
 from .topology import MAX_SEATS, PAWNS_PER_SEAT, Hole, Topology, TopologyError
 
@@ -34,10 +36,6 @@ TeamMode = Literal["pairs", "none"]
 # fullmatch and [0-9]: "$" lets a trailing newline through, "\d" other scripts' digits.
 _LOC_RE = re.compile(r"(?:(N)|(S)|T(0|[1-9][0-9]*)|H([1-4]))")
 # The text form: one seat's four locations written together, seats joined by "/".
-
-
-class InvalidPositionError(ValueError):
-    """A position that is malformed or impossible; the message names the problem."""
 
 
 def is_home(loc: int) -> bool:
@@ -156,8 +154,6 @@ class Position:
         """Build and validate a position from its one-line text form (docs/formats.md):
         ``<pawns> <turn> <profile> [segment=<L>] [teams=pairs|none]``, the pawns seat by
         seat joined by ``/``, each seat's four locations written together."""
-        from .position_text import text_fields  # its parser, apart: this module is long
-
         return cls.from_dict(text_fields(text))
 
     def replace(self, *, pawns: Pawns | None = None, turn: int | None = None) -> Position:

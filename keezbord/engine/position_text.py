@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .position import InvalidPositionError
+from .position_error import InvalidPositionError
 from .topology import MAX_SEATS
 
 _TEXT_SEAT_RE = re.compile(r"(?:N|S|T(?:0|[1-9][0-9]*)|H[1-4])+")

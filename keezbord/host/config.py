@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
-from keezbord.host.club.board_link import ClubSettings
+from keezbord.host.club_settings import ClubSettings, check_board_name
 from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
 from keezbord.host.drivers.parts import (
@@ -334,8 +334,6 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
 
 def _club(top: _Section) -> ClubSettings:
     """[club] (docs/club.md): the board's login at the club's MQTT broker."""
-    from keezbord.host.club.protocol import check_board_name
-
     c = top.table("club", ("board", "password", "broker", "port", "keepalive", "resend_s"))
     board = c.get_str("board", "")
     try:

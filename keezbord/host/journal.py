@@ -17,8 +17,8 @@ A game is rebuilt by replaying its inputs through the pure referee (session.py).
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
 ``decisions`` (game, seq of the input that caused it, JSON with reasons in nl and en).
 The schema's version and its migrations (since version 1 ``games`` also holds the keezbord
-version that started the game, since 2 ``analyses`` a finished game's analysis, which
-the export's move list is annotated from): journal_schema.py.
+version that started the game, since 2 ``analyses`` a finished game's analysis:
+host/analysis/store.py): journal_schema.py.
 """
 
 from __future__ import annotations
@@ -321,9 +321,7 @@ class Journal:
                 d.get("type") == "overrule" and d.get("ok") and d.get("kind") == "correct" and moves
             ):
                 moves.pop()  # the corrected move follows as a move of its own
-        from keezbord.host.analysis.store import annotate, load  # its marks and comments
-
-        return lines, annotate(moves, load(self.db, gid))
+        return lines, moves
 
     def close(self) -> None:
         if self._syncer is not None:

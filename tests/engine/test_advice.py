@@ -13,7 +13,8 @@ import pytest
 
 from keezbord.engine.advice import advise, coach
 from keezbord.engine.board import Board, from_move
-from keezbord.engine.bots import GreedyBot, make_bot
+from keezbord.engine.bot_kinds import make_bot
+from keezbord.engine.bots import GreedyBot
 from keezbord.engine.cards import deck
 from keezbord.engine.game import play_game
 from keezbord.engine.notation import parse_move

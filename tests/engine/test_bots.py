@@ -6,7 +6,8 @@ import random
 
 from engine_helpers import board, random_position
 
-from keezbord.engine.bots import GreedyBot, RandomBot, greedy_move, make_bot
+from keezbord.engine.bot_kinds import make_bot
+from keezbord.engine.bots import GreedyBot, RandomBot, greedy_move
 from keezbord.engine.cards import RANKS
 from keezbord.engine.game import play_game
 from keezbord.engine.movegen import successors

@@ -17,6 +17,7 @@ from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, o
 from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
 from keezbord.host.appliance.paths import USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
+from keezbord.host.appliance.system import user_id
 from keezbord.host.drivers import pi
 
 __all__ = ["Board", "Finding", "PicoReport", "Probes", "board_ports", "read_board", "run_checks"]
@@ -117,8 +118,6 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     found += device_checks(layout, board, probes)
     found += group_checks(layout, board, probes)
     found += extra_checks(board, gen, probes)
-    from keezbord.host.appliance.service import user_id
-
     found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))
     found.append(service_check(layout, probes))
     return found

@@ -12,7 +12,7 @@ from typing import Any
 
 from keezbord.engine.text import Text
 from keezbord.host.appliance.paths import Layout
-from keezbord.host.appliance.service import Runner, system_runner
+from keezbord.host.appliance.system import Runner, system_runner
 
 
 @dataclass(frozen=True)

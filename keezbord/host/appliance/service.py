@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
 from keezbord.engine.text import Text
+from keezbord.host.appliance.doctor import board_ports
 from keezbord.host.appliance.paths import (
     DEFAULT_PORT,
     GROUPS,
@@ -26,20 +26,10 @@ from keezbord.host.appliance.paths import (
     Layout,
     colon_rows,
 )
+from keezbord.host.appliance.system import Runner as Runner
+from keezbord.host.appliance.system import user_id as user_id
 from keezbord.host.appliance.unit import kiosk_unit, service_unit
 from keezbord.host.roles import Tokens, TokenStore
-
-# A system command -> (exit status, what it printed).
-Runner = Callable[[Sequence[str]], tuple[int, str]]
-
-
-def system_runner(argv: Sequence[str]) -> tuple[int, str]:
-    """Run a command on this machine (the Pi)."""
-    try:
-        done = subprocess.run(list(argv), capture_output=True, text=True, check=False)
-    except OSError as e:
-        return 127, f"{argv[0]}: {e.strerror}"
-    return done.returncode, (done.stdout + done.stderr).strip()
 
 
 @dataclass
@@ -94,20 +84,12 @@ def existing_groups(layout: Layout, wanted: Sequence[str] = GROUPS) -> list[str]
     return [g for g in wanted if g in have]
 
 
-def user_id(layout: Layout, user: str) -> int | None:
-    """The user's uid in /etc/passwd, or None: no such user."""
-    rows = colon_rows(layout.at("/etc/passwd"), 3)
-    return next((int(r[2]) for r in rows if r[0] == user and r[2].isdigit()), None)
-
-
 def user_exists(layout: Layout, user: str = USER) -> bool:
     return user_id(layout, user) is not None
 
 
 def board_devices(layout: Layout) -> list[str]:
     """The serial ports the configured board uses (the reader's, the Pico's)."""
-    from keezbord.host.appliance.doctor import board_ports
-
     return [p for p in board_ports(layout) if p]
 
 

@@ -22,9 +22,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from keezbord.host.club_settings import ClubSettings as ClubSettings
 
 from . import protocol as p
 
@@ -38,18 +39,6 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE TABLE IF NOT EXISTS games (game INTEGER PRIMARY KEY, match TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-
-
-@dataclass(frozen=True)
-class ClubSettings:
-    """A board's ``[club]`` section (keezbord/host/config.py)."""
-
-    board: str
-    password: str
-    broker: str = "127.0.0.1"
-    port: int = 1883
-    keepalive: int = 15
-    resend_s: float = 30.0  # unacknowledged results are sent again this often
 
 
 def outbox_path(journal: Path) -> Path:

@@ -14,23 +14,16 @@ The broker's ACL (broker_config.py) enforces exactly this split.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Final
 
+# The logins (a board's name is its login and a topic level), from the values layer:
+# a board's configuration checks the name too.
+from keezbord.host.club_settings import TOURNAMENT_USER as TOURNAMENT_USER
+from keezbord.host.club_settings import check_board_name as check_board_name
+
 PREFIX: Final = "keezbord"
-TOURNAMENT_USER: Final = "tournament"
 QOS: Final = 1
-BOARD_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 EVENT_KINDS: Final = frozenset({"started", "progress", "penalty", "time_limit"})
-
-
-def check_board_name(name: str) -> str:
-    """A board's name is its MQTT login and topic level: lower-case letters, digits, '-'."""
-    if not BOARD_NAME.match(name) or name == TOURNAMENT_USER:
-        raise ValueError(
-            f"board name {name!r}: 1 to 32 of a-z, 0-9 and '-' (not {TOURNAMENT_USER!r})"
-        )
-    return name
 
 
 def board_topic(board: str, leaf: str) -> str:

@@ -172,7 +172,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _mine(args: argparse.Namespace) -> int:
-    from keezbord.engine.bots import BOT_KINDS
+    from keezbord.engine.bot_kinds import BOT_KINDS
     from keezbord.engine.profiles import PROFILES
     from keezbord.engine.puzzles import mine
     from keezbord.host.puzzles import add

@@ -187,7 +187,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     import random
     from collections import Counter
 
-    from keezbord.engine.bots import BOT_KINDS, make_bot
+    from keezbord.engine.bot_kinds import BOT_KINDS, make_bot
     from keezbord.engine.describe import describe_move
     from keezbord.engine.game import play_game, play_game_positions
     from keezbord.engine.topology import SEAT_COLOURS

@@ -49,11 +49,12 @@ def add_service_arguments(p: argparse.ArgumentParser) -> None:
 def run_service(args: argparse.Namespace) -> int:
     from keezbord.host.appliance import service
     from keezbord.host.appliance.paths import Layout
+    from keezbord.host.appliance.system import Runner, system_runner
 
     layout = Layout(args.root)
-    runner: service.Runner
+    runner: Runner
     if args.root == Path("/"):
-        runner = service.system_runner
+        runner = system_runner
     else:
         note = Text("niet uitgevoerd", "not run").get(args.lang)
         runner = service.Recorder(

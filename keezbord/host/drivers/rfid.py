@@ -1,5 +1,6 @@
-"""What every card reader shares: the ``CardReader`` interface (taps as CardTap events),
-the repeat filter (a card lying on the reader is one tap), and opening a reader by kind.
+"""Card readers by kind: the ``CardReader`` interface (taps as CardTap events), the
+simulated reader, and opening a reader by kind. What the serial readers share (their port,
+the repeat filter) is in rfid_base.py, below them and this module.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from collections.abc import Iterable
 from typing import Literal, Protocol
 
 from keezbord.host.drivers.parts import DEFAULT_GAP_MS
+from keezbord.host.drivers.rfid_pn532 import PN532Reader
+from keezbord.host.drivers.rfid_rdm6300 import RDM6300Reader
 from keezbord.host.events import CardTap
 
 ReaderKind = Literal["pn532", "rdm6300", "sim"]
@@ -21,36 +24,6 @@ class CardReader(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-class SerialPort(Protocol):
-    """The part of pyserial's Serial the readers use (a fake may stand in)."""
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def write(self, data: bytes) -> int | None: ...
-
-    def reset_input_buffer(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class TapFilter:
-    """A tag read again and again while it lies on the reader is one tap, until it has
-    been absent (not read) for more than ``gap_ms``; a different tag is a new tap at once."""
-
-    def __init__(self, gap_ms: int = DEFAULT_GAP_MS) -> None:
-        self.gap_ms = gap_ms
-        self._last: str | None = None
-        self._last_seen = 0
-
-    def seen(self, tag: str, now: int) -> bool:
-        new = tag != self._last or now - self._last_seen > self.gap_ms
-        self._last, self._last_seen = tag, now
-        return new
 
 
 class SimReader:
@@ -70,15 +43,6 @@ class SimReader:
         self.closed = True
 
 
-def open_serial(path: str, baud: int, timeout: float) -> SerialPort:
-    import serial
-
-    # exclusive: a second keezbord (run beside enroll, say) gets a clear error instead of
-    # stealing half of the reader's answers.
-    port: SerialPort = serial.Serial(path, baud, timeout=timeout, exclusive=True)
-    return port
-
-
 def open_reader(kind: str, port: str | None, gap_ms: int = DEFAULT_GAP_MS) -> CardReader:
     """A reader of that kind on that serial port (``sim`` needs none)."""
     if kind == "sim":
@@ -88,9 +52,5 @@ def open_reader(kind: str, port: str | None, gap_ms: int = DEFAULT_GAP_MS) -> Ca
     if not port:
         raise ValueError(f"the {kind} card reader needs a serial port (--port or rfid.port)")
     if kind == "pn532":
-        from keezbord.host.drivers.rfid_pn532 import PN532Reader
-
         return PN532Reader.open(port, gap_ms=gap_ms)
-    from keezbord.host.drivers.rfid_rdm6300 import RDM6300Reader
-
     return RDM6300Reader.open(port, gap_ms=gap_ms)

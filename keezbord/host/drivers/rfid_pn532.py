@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from keezbord.host.drivers.parts import DEFAULT_GAP_MS
-from keezbord.host.drivers.rfid import SerialPort, TapFilter, open_serial
+from keezbord.host.drivers.rfid_base import SerialPort, TapFilter, open_serial
 from keezbord.host.events import CardTap
 
 BAUD: Final = 115200

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from keezbord.host.drivers.parts import DEFAULT_GAP_MS
-from keezbord.host.drivers.rfid import SerialPort, TapFilter, open_serial
+from keezbord.host.drivers.rfid_base import SerialPort, TapFilter, open_serial
 from keezbord.host.events import CardTap
 
 STX: Final = 0x02

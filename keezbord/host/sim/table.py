@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from keezbord.engine.bots import BOT_KINDS, Bot, make_bot
+from keezbord.engine.bot_kinds import BOT_KINDS, make_bot
+from keezbord.engine.bots import Bot
 from keezbord.engine.game import Game
 from keezbord.engine.movegen import playable_cards
 from keezbord.engine.notation import parse_move

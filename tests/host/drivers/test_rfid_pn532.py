@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keezbord.host.drivers.rfid import open_serial
+from keezbord.host.drivers.rfid_base import open_serial
 from keezbord.host.drivers.rfid_fakes import FakePN532
 from keezbord.host.drivers.rfid_pn532 import (
     ACK,
@@ -158,7 +158,7 @@ def test_driver_wakes_the_chip_and_configures_it(chip: FakePN532) -> None:
 
 
 def test_asleep_chip_without_wakeup_is_an_error(chip: FakePN532) -> None:
-    from keezbord.host.drivers.rfid import open_serial
+    from keezbord.host.drivers.rfid_base import open_serial
     from keezbord.host.drivers.rfid_pn532 import PN532
 
     pn = PN532(open_serial(chip.path, 115200, 0.01), ack_timeout=0.05)

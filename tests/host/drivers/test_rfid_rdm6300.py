@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keezbord.host.drivers.rfid import SimReader, TapFilter, open_reader
+from keezbord.host.drivers.rfid import SimReader, open_reader
+from keezbord.host.drivers.rfid_base import TapFilter
 from keezbord.host.drivers.rfid_fakes import FakeRDM6300
 from keezbord.host.drivers.rfid_rdm6300 import RDM6300Parser, RDM6300Reader, rdm6300_frame
 from keezbord.host.events import CardTap
