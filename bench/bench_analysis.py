@@ -36,7 +36,7 @@ from typing import Any
 
 from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
 from keezbord.engine.analysis import THRESHOLDS, iter_rows, label_of
-from keezbord.engine.game_record import GameRecord, bots_for, record_selfplay
+from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
 
 SMALL = 10  # playouts a candidate for the calibration
 BOTS = {  # name -> (kinds of seats 0..3, playouts of a search bot)

@@ -23,7 +23,7 @@ import statistics
 import time
 
 from keezbord.engine.alternatives import evaluate_moves
-from keezbord.engine.game_record import bots_for, record_selfplay
+from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.puzzles import BUDGETS
 
 MARGINS = (0.02, 0.03, 0.05, 0.08, 0.10)
