@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import time
 from collections.abc import Iterator
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
+
+from bench_search import wilson
 
 from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
 from keezbord.engine.analysis import THRESHOLDS, iter_rows, label_of
@@ -47,16 +48,6 @@ BOTS = {  # name -> (kinds of seats 0..3, playouts of a search bot)
     "calibration": (["greedy"] * 4, None),  # more greedy games, analysed small only
 }
 TESTED = (0, 2)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def play_and_analyse(job: tuple[str, int]) -> dict[str, Any]:

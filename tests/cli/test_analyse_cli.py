@@ -16,9 +16,7 @@ import pytest
 from clihelp import assert_one_line_error, exe, run, sealed_env
 
 from keezbord.host.referee import trace_lines
-from keezbord.host.session import GameSession
-from keezbord.host.sim.games import simulate
-from keezbord.host.sim.table import SimStore, sim_setup
+from keezbord.host.sim.games import into_journal, simulate
 
 FAST = ("--playouts", "4")
 
@@ -71,15 +69,7 @@ def test_a_trace_analysed_as_json_lines(trace: Path, tmp_path: Path) -> None:
 
 def _journal(tmp: Path) -> Path:
     db = tmp / "j.sqlite"
-    setup, info = sim_setup(4, "standard", 5, ["human", "random", "human", "random"])
-    s = GameSession.start(db, setup)
-    for ev in simulate(4, "standard", 5, max_turns=2000, quick_taps=0.0).events:
-        s.feed(ev)
-    s.tick(s.state.now + 1000)
-    s.close()
-    store = SimStore(db)
-    store.save(1, info)
-    store.close()
+    into_journal(db, 5, ["human", "random", "human", "random"])
     return db
 
 
@@ -104,6 +94,19 @@ def test_a_journal_game_kept_and_annotated_in_the_export(tmp_path: Path) -> None
         assert "{nl: " in line and "{en: " in line and str(d["comment"]) in line
     plain = [m for m in moves if not m.rstrip().endswith(("?", "}"))]
     assert len(plain) == len(moves) - len(labelled)
+    # The exported game analysed as a trace: the same decisions, the hands rebuilt from
+    # the cards tapped and shown (the round the game was won in only partly known).
+    r = run(tmp_path, "analyse", str(out), "--json", *FAST, timeout=300)
+    assert r.returncode == 0, r.stderr
+    again = [d for d in lines(r.stdout) if d["type"] == "decision"]
+    assert [d["move"] for d in again] == [d["move"] for d in decisions]
+    known = [a for a in again if a["hand_known"]]
+    assert known and len(known) < len(again)
+    assert all(
+        sorted(a["hand"]) == sorted(d["hand"])
+        for a, d in zip(again, decisions, strict=True)
+        if a["hand_known"]
+    )
     # --no-save keeps the journal as it was; the latest game by default.
     r = run(tmp_path, "analyse", "--db", str(db), "--json", "--no-save", *FAST, timeout=300)
     assert r.returncode == 0 and lines(r.stdout)[-1]["game"] == 1

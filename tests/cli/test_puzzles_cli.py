@@ -14,9 +14,7 @@ from clihelp import assert_one_line_error, run
 from keezbord.engine.movegen import successor_positions
 from keezbord.engine.position import Position
 from keezbord.engine.themes import THEMES
-from keezbord.host.session import GameSession
-from keezbord.host.sim.games import simulate
-from keezbord.host.sim.table import SimStore, sim_setup
+from keezbord.host.sim.games import into_journal
 
 FAST = ("--budgets", "12,24", "--screen", "10")
 
@@ -70,14 +68,7 @@ def test_trying_a_move(tmp_path: Path) -> None:
 
 def _journal_with_a_game(tmp: Path) -> Path:
     db = tmp / "club.sqlite"
-    setup, info = sim_setup(4, "standard", 7, ["human"] * 4)
-    session = GameSession.start(db, setup)
-    for ev in simulate(4, "standard", 7, max_turns=2000, quick_taps=0.0).events:
-        session.feed(ev)
-    session.close()
-    store = SimStore(db)
-    store.save(1, info)
-    store.close()
+    into_journal(db, 7, ["human"] * 4)
     return db
 
 

@@ -102,3 +102,38 @@ def test_a_finished_game_is_analysed_kept_and_tried_again(tmp_path: Path) -> Non
         assert get(client, "/api/analysis").json()["rows"] == data["rows"]
         v = get(client, "/api/retry", TOKENS.referee, n=row["n"], move=row["best"]["move"])
         assert v.json()["outcome"] == "best"
+
+
+def _seed_with(card: str) -> int:
+    """A deal whose first player is seat 0, holding ``card``."""
+    from keezbord.engine.game import Game
+
+    games = (Game(4, "standard", s) for s in range(1000))
+    return next(g.seed for g in games if g.table.turn == 0 and card in g.hands[0])
+
+
+def test_the_game_just_won_on_the_page_is_analysed_at_once(tmp_path: Path) -> None:
+    from web_helpers import sim_hub_at, ws_path
+
+    h4 = ["H1", "H2", "H3", "H4"]
+    pawns = [["T62", "H2", "H3", "H4"], ["T10", "N", "N", "N"], h4, ["T40", "N", "N", "N"]]
+    seed = _seed_with("3")
+    db = tmp_path / "j.sqlite"
+    make = sim_hub_at(db, seed, pawns, analysis_playouts=8)
+    app = create_app(make)
+    with TestClient(app) as client, client.websocket_connect(ws_path()) as ws:
+        assert ws.receive_json()["type"] == "hello"
+        assert ws.receive_json()["analysis"] is None
+        for msg in (
+            {"type": "card", "card": "3"},
+            {"type": "lift", "hole": "T62"},
+            {"type": "place", "hole": "H0.1"},
+        ):
+            ws.send_json(msg)
+            time.sleep(0.1)
+        st = wait_done(client, 60)
+        assert st["winner"] == [0, 2]
+        data = get(client, "/api/analysis", TOKENS.player).json()
+        (row,) = [r for r in data["rows"] if r["type"] == "decision"]
+        assert row["move"] == "3 0:T62-H1" and row["win"] == 1.0 and row["label"] is None
+        assert data["summary"]["teams"][0]["end"] == 1.0

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from keezbord.host.commands.journal_option import add_journal_arguments, journal_path
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
 
@@ -24,19 +25,7 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
         help="a sensor trace or an exported game (JSON lines); default: a game of the journal",
     )
     p.add_argument("--game", type=int, default=None, help="a journal game (default: the latest)")
-    p.add_argument(
-        "--config",
-        default=None,
-        metavar="FILE",
-        help="board TOML whose [files] journal to read (default ./board.toml, else "
-        "/etc/keezbord/board.toml)",
-    )
-    p.add_argument(
-        "--db",
-        default=None,
-        help="journal database (default: the journal of the configuration, else "
-        "keezbord.sqlite in the user's data folder, as every command)",
-    )
+    add_journal_arguments(p)
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
@@ -121,10 +110,9 @@ def _record(args: argparse.Namespace) -> tuple[Any, int | None, Path | None]:
             raise UsageError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
         return game_record(setup, events, source=path.name), None, None
     from keezbord.host.analysis.record import record_of_journal
-    from keezbord.host.config import find_config, journal_of
     from keezbord.host.journal import Journal, JournalError
 
-    db = journal_of(find_config(args.config), args.db)
+    db = journal_path(args)
     if not db.exists():
         raise UsageError(f"{db}: no such journal")
     try:

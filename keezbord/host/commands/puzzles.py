@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from keezbord.host.commands.journal_option import add_journal_arguments, journal_path
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
 
@@ -34,22 +35,6 @@ def _margin(text: str) -> float:
     return m
 
 
-def _journal_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--config",
-        default=None,
-        metavar="FILE",
-        help="board TOML whose [files] journal to use (default ./board.toml, else "
-        "/etc/keezbord/board.toml)",
-    )
-    p.add_argument(
-        "--db",
-        default=None,
-        help="journal database (default: the journal of the configuration, else "
-        "keezbord.sqlite in the user's data folder, as every command)",
-    )
-
-
 def add_puzzles_arguments(p: argparse.ArgumentParser) -> None:
     from keezbord.engine.puzzles import BUDGETS, JUDGE_PLAYOUTS, MARGIN, SCREEN
     from keezbord.engine.themes import THEMES
@@ -60,11 +45,11 @@ def add_puzzles_arguments(p: argparse.ArgumentParser) -> None:
     ls.add_argument("--theme", choices=sorted(THEMES), default=None, help="only this theme")
     ls.add_argument("--shipped", action="store_true", help="only the set keezbord ships")
     ls.add_argument("--file", default=None, help="list this puzzle file instead")
-    _journal_args(ls)
+    add_journal_arguments(ls)
     add_lang_argument(ls, "the themes")
 
     mine = sub.add_parser("mine", help="find puzzles in the journal's games and in self-play")
-    _journal_args(mine)
+    add_journal_arguments(mine)
     mine.add_argument(
         "--game",
         type=int,
@@ -118,7 +103,7 @@ def add_puzzles_arguments(p: argparse.ArgumentParser) -> None:
     )
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--file", default=None, help="the puzzle file to look in")
-    _journal_args(tr)
+    add_journal_arguments(tr)
     add_lang_argument(tr, "the verdict")
 
 
@@ -136,10 +121,9 @@ def run_puzzles(args: argparse.Namespace) -> int:
 
 
 def _club_file(args: argparse.Namespace) -> Path:
-    from keezbord.host.config import find_config, journal_of
     from keezbord.host.puzzles import club_file
 
-    return club_file(journal_of(find_config(args.config), args.db))
+    return club_file(journal_path(args))
 
 
 def _all(args: argparse.Namespace) -> list[Any]:
@@ -228,10 +212,9 @@ def _records(args: argparse.Namespace, kinds: list[str]) -> tuple[Iterator[Any],
     games: list[int] = []
     db: Path | None = None
     if not args.no_journal:
-        from keezbord.host.config import find_config, journal_of
         from keezbord.host.journal import Journal, JournalError
 
-        db = journal_of(find_config(args.config), args.db)
+        db = journal_path(args)
         if not db.exists():
             if args.game or not args.selfplay:
                 raise UsageError(f"{db}: no such journal")

@@ -12,9 +12,7 @@ from keezbord.engine.game import Game
 from keezbord.host.analysis.record import game_record, record_of_journal
 from keezbord.host.journal import Journal
 from keezbord.host.referee import setup_from_dict
-from keezbord.host.session import GameSession
-from keezbord.host.sim.games import simulate
-from keezbord.host.sim.table import SimStore, sim_setup
+from keezbord.host.sim.games import into_journal, simulate
 
 
 def true_hands(seats: int, seed: int) -> list[tuple[int, tuple[str, ...]]]:
@@ -63,20 +61,9 @@ def test_without_a_card_reader_no_hand_is_known() -> None:
 
 def test_the_simulators_hands_are_known_exactly_even_in_the_last_round(tmp_path: Path) -> None:
     db = tmp_path / "j.sqlite"
-    seed = 4
-    setup, info = sim_setup(4, "standard", seed, ["human"] * 4)
-    sim = simulate(4, "standard", seed, max_turns=2000, quick_taps=0.0)
-    assert setup["dealer"] == sim.setup["dealer"]
-    session = GameSession.start(db, setup)
-    for ev in sim.events:
-        session.feed(ev)
-    session.tick(session.state.now + 1000)
-    gid = session.game
-    session.close()
-    store = SimStore(db)
-    store.save(gid, info)
-    store.close()
-    truth = true_hands(4, seed)
+    gid = into_journal(db, 4, ["human"] * 4)
+    sim = simulate(4, "standard", 4, max_turns=5000, quick_taps=0.0)
+    truth = true_hands(4, 4)
     with Journal(db, readonly=True) as journal:
         rec = record_of_journal(db, journal, gid)
     assert rec.source == f"game {gid}" and rec.winner == sim.winner
