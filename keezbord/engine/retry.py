@@ -82,10 +82,9 @@ def judge_retry(
     puzzle = as_puzzle(turn, row)
     v = judge(puzzle, move, playouts=playouts, seed=seed, margin=GOOD_ENOUGH)
     if v.outcome == "solved":
-        reason = v.reason.nl if v.reason else ""
+        why = v.reason or Text("", "")
         text = Text(
-            f"De beste zet! {reason}".strip(),
-            f"The best move! {v.reason.en if v.reason else ''}".strip(),
+            f"De beste zet! {_cap(why.nl)}".strip(), f"The best move! {_cap(why.en)}".strip()
         )
         return RetryVerdict("best", v.played, v.solution, None, None, text)
     if v.outcome == "good":
@@ -99,6 +98,10 @@ def judge_retry(
         return RetryVerdict("good", v.played, v.solution, v.played_win, v.solution_win, text)
     text = Text(f"Nog steeds een fout. {v.text.nl}", f"Still a mistake. {v.text.en}")
     return RetryVerdict("mistake", v.played, v.solution, v.played_win, v.solution_win, text)
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:] + ("." if s and not s.endswith(".") else "")
 
 
 def _pct(x: float) -> str:

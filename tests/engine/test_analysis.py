@@ -151,7 +151,7 @@ def test_trying_a_mistake_again() -> None:
     assert retry_target(turn) == (pos, ("5", "2"))
     best = judge_retry(turn, row, "5 0:T9-T14")
     assert best.outcome == "best" and best.text.en.startswith("The best move!")
-    assert "captures blue's pawn" in best.text.en and best.text.nl.startswith("De beste zet!")
+    assert "Captures blue's pawn" in best.text.en and best.text.nl.startswith("De beste zet!")
     again = judge_retry(turn, row, "2 0:T9-T11", playouts=40)
     assert again.outcome == "mistake" and again.text.en.startswith("Still a mistake.")
     assert "Nog steeds een fout" in again.text.nl and again.best == "5 0:T9-T14"

@@ -170,22 +170,24 @@ def journal_game(journal: Any, gid: int) -> tuple[Setup, list[Input], dict[str, 
     return setup, [input_from_dict(d) for d in journal.inputs(gid)], raw
 
 
-def sim_hands(db: Path, journal: Any, gid: int) -> dict[int, tuple[str, ...]] | None:
+def sim_hands(journal: Any, gid: int) -> dict[int, tuple[str, ...]] | None:
     """The hand before each accepted move of a journal's simulator game (by its index
-    in the final history), dealt again from the simulator's record; None for a game
-    that is not the simulator's."""
-    from keezbord.host.sim.table import SimStore, SimTable
+    in the final history), dealt again from the simulator's record (read, never
+    written); None for a game that is not the simulator's."""
+    import sqlite3
 
-    store = SimStore(db)
+    from keezbord.host.sim.table import SimInfo, SimTable
+
     try:
-        info = store.load(gid)
-    finally:
-        store.close()
-    if info is None:
+        row = journal.db.execute("SELECT data FROM web_sim WHERE game = ?", (gid,)).fetchone()
+    except sqlite3.OperationalError:  # no simulator ever wrote to this journal
         return None
-    setup = setup_from_dict(journal.setup(gid))
-    pos = setup.position
-    start = pos if "position" in journal.setup(gid) else None
+    if row is None:
+        return None
+    info = SimInfo.from_json(row[0])
+    raw = journal.setup(gid)
+    pos = setup_from_dict(raw).position
+    start = pos if "position" in raw else None
     table = SimTable(info, pos.seats, pos.profile.name, None, gid, start)
     hands: list[tuple[str, ...]] = []
     for d in journal.iter_decisions(gid):
@@ -198,10 +200,12 @@ def sim_hands(db: Path, journal: Any, gid: int) -> dict[int, tuple[str, ...]] | 
     return dict(enumerate(hands))
 
 
-def record_of_journal(db: Path, journal: Any, gid: int) -> GameRecord:
+def record_of_journal(journal: Any, gid: int) -> GameRecord:
+    """A journal game as a ``GameRecord``: a simulator game with its hands dealt again,
+    any other with them rebuilt as on a board."""
     setup, events, _ = journal_game(journal, gid)
     try:
-        hands = sim_hands(db, journal, gid)
+        hands = sim_hands(journal, gid)
     except (ValueError, KeyError):  # a record that does not fit: rebuild as on a board
         hands = None
     return game_record(setup, events, hands=hands, source=f"game {gid}")

@@ -118,7 +118,7 @@ def _record(args: argparse.Namespace) -> tuple[Any, int | None, Path | None]:
     try:
         with Journal(db, readonly=True) as journal:
             gid = journal.game(args.game)
-            return record_of_journal(db, journal, gid), gid, db
+            return record_of_journal(journal, gid), gid, db
     except (JournalError, TraceError) as e:
         raise UsageError(str(e)) from None
 

@@ -233,7 +233,7 @@ def _records(args: argparse.Namespace, kinds: list[str]) -> tuple[Iterator[Any],
 
             with Journal(db, readonly=True) as journal:
                 for gid in games:
-                    yield record_of_journal(db, journal, gid)
+                    yield record_of_journal(journal, gid)
         for g in range(args.selfplay):
             seed = args.seed + g
             yield record_selfplay(

@@ -13,6 +13,7 @@ Nothing that reveals a hand reaches a page before the game is over, except the r
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping
@@ -116,7 +117,7 @@ class Analyst:
     def _work(self, gid: int, db: Path, cancel: threading.Event) -> None:
         try:
             with Journal(db, readonly=True) as journal:
-                record = record_of_journal(db, journal, gid)
+                record = record_of_journal(journal, gid)
             analysis = GameAnalysis(record, self.playouts, self.seed)
             with self.lock:
                 if cancel.is_set():  # a new game's analysis may have begun meanwhile
@@ -129,7 +130,7 @@ class Analyst:
                         return
                     analysis.rows.append(row)
                     self.done += isinstance(row, Row)
-                self.hub.call_soon(self.hub.changed)
+                self._changed()
             doc = document(gid, analysis)
             db_ = sqlite3.connect(db, isolation_level=None, timeout=30)
             try:
@@ -143,7 +144,12 @@ class Analyst:
             print(f"keezbord: the analysis of game {gid} failed: {e!r}")
             with self.lock:
                 self.state = "failed"
-        self.hub.call_soon(self.hub.changed)
+        self._changed()
+
+    def _changed(self) -> None:
+        """Tell the pages (from the worker: the hub's loop may be closing)."""
+        with contextlib.suppress(RuntimeError):
+            self.hub.call_soon(self.hub.changed)
 
     # -- what a page gets ------------------------------------------------------------------
 
@@ -212,7 +218,7 @@ class Analyst:
             )
         if record is None:  # a stored analysis (a resumed host): read the game again
             with Journal(self.hub.opts.db, readonly=True) as journal:
-                record = record_of_journal(Path(self.hub.opts.db), journal, doc["game"])
+                record = record_of_journal(journal, doc["game"])
             with self.lock:
                 self.record = record
         turn = record.turns[row["index"]]

@@ -65,7 +65,7 @@ def test_the_simulators_hands_are_known_exactly_even_in_the_last_round(tmp_path:
     sim = simulate(4, "standard", 4, max_turns=5000, quick_taps=0.0)
     truth = true_hands(4, 4)
     with Journal(db, readonly=True) as journal:
-        rec = record_of_journal(db, journal, gid)
+        rec = record_of_journal(journal, gid)
     assert rec.source == f"game {gid}" and rec.winner == sim.winner
     assert all(t.hand_known for t in rec.turns)
     assert [sorted(t.hand) for t in rec.turns] == [sorted(h) for _, h in truth]

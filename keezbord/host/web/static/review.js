@@ -209,8 +209,9 @@ function renderRetry() {
   }
   if (tr.verdict) {
     const v = tr.verdict;
-    kids.push(el("p", { id: "retry-verdict", class: `verdict ${v.outcome}`, "data-outcome": v.outcome },
-      el("strong", { text: `${t("retry_" + v.outcome)}: ` }), tx(v.text)));
+    // The verdict's words open with it ("The best move!", "Good enough: ...").
+    kids.push(el("p", { id: "retry-verdict", class: `verdict ${v.outcome}`, "data-outcome": v.outcome,
+                        title: t("retry_" + v.outcome), text: tx(v.text) }));
   }
   const back = el("button", { type: "button", id: "retry-back", text: t("retry_back") });
   back.addEventListener("click", () => { app.reviewing.retry = null; showReview(); });
