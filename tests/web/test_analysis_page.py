@@ -103,6 +103,10 @@ def test_a_spectator_sees_the_chart_but_cannot_try_again(
     page.goto(link(srv, "spectator", lang="nl"))
     page.wait_for_selector("#analysis-summary li.player", timeout=120_000)
     assert "nauwkeurigheid" in page.inner_text("#analysis-summary")
+    page.click("#lang")  # to English, and the panel with it
+    page.wait_for_function(
+        "() => document.querySelector('#analysis-summary').innerText.includes('accuracy')"
+    )
     page.locator("#analysis-chart .dot.blunder, #analysis-chart .dot").last.click()
     page.wait_for_selector("#review:not([hidden]) #review-facts li[data-fact='label']")
     assert page.locator("#retry-start").count() == 0

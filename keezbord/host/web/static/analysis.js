@@ -169,5 +169,7 @@ function setupAnalysis() {
   chart.addEventListener("click", pick);
   chart.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
   app.onState.push(onAnalysisState);
+  // After the game no state may come for a while: a language switch redraws the panel.
+  document.getElementById("lang").addEventListener("click", () => setTimeout(renderAnalysis));
 }
 document.addEventListener("DOMContentLoaded", setupAnalysis);
