@@ -36,7 +36,7 @@ from typing import Any
 from bench_search import wilson
 
 from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
-from keezbord.engine.analysis import THRESHOLDS, iter_rows, label_of
+from keezbord.engine.analysis import THRESHOLDS, decision_accuracy, iter_rows, label_of
 from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
 
 SMALL = 10  # playouts a candidate for the calibration
@@ -147,8 +147,8 @@ def report(args: argparse.Namespace) -> None:
             + " ".join(f"{x:>5.2f}" for x in per_c)
         )
     print("\nlosses at or above each level, per 100 decisions (to choose the thresholds):")
-    levels = (0.01, 0.02, 0.03, 0.05, 0.08, 0.10, 0.15, 0.20)
-    print(f"{'bot':<12} " + " ".join(f"{x:>6.2f}" for x in levels))
+    levels = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.08, 0.10, 0.15)
+    print(f"{'bot':<12} " + " ".join(f"{x:>6.3f}" for x in levels))
     for bot in ("random", "greedy", "search100", "search1000"):
         rows = [r for g in games if g["bot"] == bot for r in g.get("tested", [])]
         if rows:
@@ -158,6 +158,12 @@ def report(args: argparse.Namespace) -> None:
                     f"{100 * sum(r[1] >= x for r in rows) / len(rows):>6.2f}" for x in levels
                 )
             )
+    print("\naccuracy (the mean over the decisions with a choice, engine/analysis.py):")
+    for bot in ("random", "greedy", "search100", "search1000"):
+        rows = [r for g in games if g["bot"] == bot for r in g.get("tested", []) if r[2] > 1]
+        if rows:
+            acc = sum(decision_accuracy(r[1]) for r in rows) / len(rows)
+            print(f"  {bot:<12} {acc:5.1f}% over {len(rows)} choices")
     # Calibration: every decision at the small budget, the team's chance against the result.
     points: list[tuple[float, bool, str]] = []
     for g in games:

@@ -33,7 +33,7 @@ from .text import Text
 
 # Loss in the team's win chance (0 to 1) from which a decision is labelled; and its mark
 # in an annotated move list. docs/analysis.md gives the calibration.
-THRESHOLDS: Final = (("blunder", 0.10), ("mistake", 0.05), ("inaccuracy", 0.02))
+THRESHOLDS: Final = (("blunder", 0.05), ("mistake", 0.03), ("inaccuracy", 0.02))
 MARKS: Final = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 LABEL_WORDS: Final = {
     "inaccuracy": Text("onnauwkeurigheid", "inaccuracy"),
