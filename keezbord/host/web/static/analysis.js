@@ -21,13 +21,17 @@ Object.assign(UI.en, {
   win_after: "Win chance after the move", better_move: "Better move", label: "Verdict", team_of: "team",
   hand_unknown: "hand not known: only this card's moves compared",
 });
+/** @type {Record<AnalysisLabel, string>} */
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** @type {Record<AnalysisLabel, number>} */
 const LABEL_R = { inaccuracy: 3.5, mistake: 4.5, blunder: 5.5 };
 
+/** @type {{ data: AnalysisDoc | null, key: string, busy: boolean, again: boolean }} */
 const analysisView = { data: null, key: "", busy: false, again: false };
 
 // The analysis row of a move, by its number and notation (a move taken back and played
 // again has the same number: the notation tells them apart).
+/** @param {number} n @param {string} [move] @returns {AnalysisRow | null} */
 function analysisRow(n, move) {
   const d = analysisView.data;
   if (!d || !d.rows) return null;
@@ -49,9 +53,10 @@ async function fetchAnalysis() {
   if (analysisView.again) { analysisView.again = false; fetchAnalysis(); }
 }
 
+/** @param {PageState} st */
 function onAnalysisState(st) {
   const v = st.analysis;
-  const box = document.getElementById("analysis");
+  const box = byId("analysis");
   if (!v || v.state === "none") { box.hidden = true; analysisView.data = null; analysisView.key = ""; return; }
   const key = `${v.game}/${v.state}/${v.done}`;
   if (key !== analysisView.key) { analysisView.key = key; fetchAnalysis(); }
@@ -59,12 +64,12 @@ function onAnalysisState(st) {
 }
 
 function renderAnalysis() {
-  const box = document.getElementById("analysis");
+  const box = byId("analysis");
   const d = analysisView.data, v = app.state && app.state.analysis;
   if (!d || !v) { box.hidden = true; return; }
   box.hidden = false;
-  document.getElementById("analysis-title").textContent = t("analysis");
-  const prog = document.getElementById("analysis-progress");
+  byId("analysis-title").textContent = t("analysis");
+  const prog = byId("analysis-progress");
   prog.hidden = d.state === "done";
   prog.textContent = d.state === "failed" ? t("analysis_failed")
     : `${t("analysis_running")}: ${d.done}/${d.total} ${t("analysis_moves")}`;
@@ -73,20 +78,24 @@ function renderAnalysis() {
   markMoves();
 }
 
+/** @param {number[]} team */
 function teamColour(team) {
   const p = seatInfo(team[0]);
   return p ? p.colour.hex : "#666";
 }
+/** @param {number[]} team */
 function teamName(team) { return team.map((s) => seatName(s)).join(" + "); }
 
+/** @param {AnalysisDoc} d */
 function drawChart(d) {
-  const chart = document.getElementById("analysis-chart");
+  const chart = byId("analysis-chart");
   const W = 340, H = 150, L = 30, R = 6, T = 8, B = 18;
   const decisions = d.rows.filter((r) => r.type === "decision");
   const n = Math.max(d.total || decisions.length, 1);
-  const x = (k) => L + (W - L - R) * (n > 1 ? k / (n - 1) : 0.5);
-  const y = (p) => T + (H - T - B) * (1 - p);
+  const x = (/** @type {number} */ k) => L + (W - L - R) * (n > 1 ? k / (n - 1) : 0.5);
+  const y = (/** @type {number} */ p) => T + (H - T - B) * (1 - p);
   chart.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  /** @type {SVGElement[]} */
   const kids = [svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "frame" })];
   for (const p of [0, 0.5, 1]) {
     kids.push(svg("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? "mid" : "grid" }));
@@ -107,25 +116,29 @@ function drawChart(d) {
   });
   // The worse on top: blunders are drawn last (a long game's dots overlap).
   const order = ["inaccuracy", "mistake", "blunder"];
-  const labelled = decisions.map((r, k) => [r, k]).filter(([r, k]) => r.label && d.curve[k]);
-  labelled.sort((a, b) => order.indexOf(a[0].label) - order.indexOf(b[0].label) || a[1] - b[1]);
+  /** @type {[AnalysisRow, number][]} */
+  const labelled = decisions.map((r, k) => /** @type {[AnalysisRow, number]} */ ([r, k])).filter(([r, k]) => r.label && d.curve[k]);
+  labelled.sort((a, b) => order.indexOf(a[0].label ?? "") - order.indexOf(b[0].label ?? "") || a[1] - b[1]);
   labelled.forEach(([r, k]) => {
+    const label = /** @type {AnalysisLabel} */ (r.label);
     const ti = (d.teams || []).findIndex((team) => team.includes(r.seat));
-    const dot = svg("circle", { cx: x(k).toFixed(1), cy: y(d.curve[k][ti]).toFixed(1), r: LABEL_R[r.label],
-                                class: `dot ${r.label}`, stroke: teamColour(d.teams[ti]), tabindex: "0",
-                                role: "button", "data-n": String(r.n), "data-move": r.move, "data-label": r.label });
+    const dot = svg("circle", { cx: x(k).toFixed(1), cy: y(d.curve[k][ti]).toFixed(1), r: LABEL_R[label],
+                                class: `dot ${label}`, stroke: teamColour(d.teams[ti]), tabindex: "0",
+                                role: "button", "data-n": String(r.n), "data-move": r.move, "data-label": label });
     const title = svg("title");
-    title.textContent = `${r.n}. ${seatName(r.seat)} ${r.move} ${MARK[r.label]} ${t(r.label)} (−${Math.round(100 * r.loss)}%)`;
+    title.textContent = `${r.n}. ${seatName(r.seat)} ${r.move} ${MARK[label]} ${t(label)} (−${Math.round(100 * r.loss)}%)`;
     dot.append(title);
     kids.push(dot);
   });
   chart.replaceChildren(...kids);
 }
 
+/** @param {number} x */
 function pct(x) { return `${x >= 0 ? "+" : "−"}${Math.abs(Math.round(100 * x))}%`; }
 
+/** @param {AnalysisDoc} d */
 function renderSummary(d) {
-  const ul = document.getElementById("analysis-summary");
+  const ul = byId("analysis-summary");
   const s = d.summary;
   if (!s || d.state !== "done") { ul.replaceChildren(); return; }
   const items = [];
@@ -145,31 +158,31 @@ function renderSummary(d) {
 // The move list's labelled moves get their mark (re-applied whenever the list is drawn).
 function markMoves() {
   const d = analysisView.data;
-  for (const li of document.querySelectorAll("#moves li.move")) {
+  for (const li of /** @type {NodeListOf<HTMLLIElement>} */ (document.querySelectorAll("#moves li.move"))) {
     const r = d ? analysisRow(Number(li.dataset.n), li.dataset.move) : null;
-    const label = r && r.label;
+    const label = r?.label;
     const have = li.querySelector(".mark");
     if (!label) { if (have) have.remove(); li.removeAttribute("data-label"); continue; }
     li.dataset.label = label;
     if (have && have.textContent === ` ${MARK[label]}`) continue;
     if (have) have.remove();
-    li.querySelector("code").after(el("span", { class: `mark ${label}`, title: t(label), text: ` ${MARK[label]}` }));
+    li.querySelector("code")?.after(el("span", { class: `mark ${label}`, title: t(label), text: ` ${MARK[label]}` }));
   }
 }
 
 function setupAnalysis() {
-  const chart = document.getElementById("analysis-chart");
-  const pick = (ev) => {
-    const dot = ev.target.closest?.(".dot");
+  const chart = byId("analysis-chart");
+  const pick = (/** @type {Event} */ ev) => {
+    const dot = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest?.(".dot"));
     if (!dot || !app.state) return;
     const n = Number(dot.dataset.n);
     const entry = [...app.state.log].reverse().find((e) => e.kind === "move" && e.n === n && e.move === dot.dataset.move);
     if (entry) openReview(entry.i, "before");
   };
   chart.addEventListener("click", pick);
-  chart.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
+  chart.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
   app.onState.push(onAnalysisState);
   // After the game no state may come for a while: a language switch redraws the panel.
-  document.getElementById("lang").addEventListener("click", () => setTimeout(renderAnalysis));
+  byId("lang").addEventListener("click", () => setTimeout(renderAnalysis));
 }
 document.addEventListener("DOMContentLoaded", setupAnalysis);

@@ -28,8 +28,10 @@ Object.assign(UI.en, {
   retry_best: "The best move", retry_good: "Good enough", retry_mistake: "Still a mistake",
 });
 
+/** @param {LogEntry} e */
 function reviewable(e) { return e.kind === "move" || e.kind === "illegal"; }
 
+/** @param {number} i @param {"before" | "after"} side */
 async function openReview(i, side = "after") {
   const q = new URLSearchParams({ i: String(i) });
   if (app.token) q.set("token", app.token);
@@ -44,11 +46,12 @@ function closeReview() {
   if (!app.reviewing) return;
   app.reviewing = null;
   document.body.classList.remove("reviewing");
-  document.getElementById("review").hidden = true;
+  byId("review").hidden = true;
   for (const li of document.querySelectorAll("#moves li.reviewed")) li.classList.remove("reviewed");
   render();  // the live board again
 }
 
+/** @param {number} dir */
 function stepReview(dir) {
   const st = app.state;
   if (!st || !app.reviewing) return;
@@ -67,6 +70,7 @@ function showReviewBoard() {
   if (!rv || !live) return;
   const d = rv.data;
   const before = rv.side === "before" && d.kind !== "illegal";  // a flagged move: the board as sensed
+  /** @type {Record<string, string>} */
   const leds = {};
   let pawns = before ? d.before : d.after;
   const row = reviewRow(d), tr = rv.retry;
@@ -87,10 +91,10 @@ function showReview() {
   const rv = app.reviewing;
   if (!rv) return;
   const d = rv.data;
-  const box = document.getElementById("review");
+  const box = byId("review");
   box.hidden = false;
   const title = d.kind === "illegal" ? `${t("flagged")} (${t("move_no")} ${d.n + 1})` : `${t("move_no")} ${d.n}`;
-  document.getElementById("review-title").textContent = `${t("review")}: ${title}`;
+  byId("review-title").textContent = `${t("review")}: ${title}`;
   const facts = [];
   facts.push(el("li", { "data-fact": "words", text: tx(d.text) }));
   if (d.card) facts.push(el("li", { "data-fact": "card", text: `${t("review_card")}: ${d.card}` }));
@@ -100,37 +104,38 @@ function showReview() {
   if (d.reason) facts.push(el("li", { class: "err", "data-fact": "rule", text: `${t("review_rule")}: ${tx(d.reason)}` }));
   if (d.overruled) facts.push(el("li", { "data-fact": "overruled", text: `${t("overruled")}: ${d.overruled}` }));
   facts.push(...analysisFacts(d));
-  document.getElementById("review-facts").replaceChildren(...facts);
+  byId("review-facts").replaceChildren(...facts);
   renderRetry();
-  const bb = document.getElementById("review-before"), ab = document.getElementById("review-after");
+  const bb = byId("review-before"), ab = byId("review-after");
   bb.setAttribute("aria-pressed", String(rv.side === "before"));
   ab.setAttribute("aria-pressed", String(rv.side === "after"));
   bb.hidden = ab.hidden = d.kind === "illegal";
   for (const id of ["review-before", "review-after", "review-prev", "review-next", "review-live"])
-    document.getElementById(id).textContent = t(id.replace("review-", "review_").replace("review_live", "live"));
-  document.getElementById("review-keys").textContent = t("review_keys");
+    byId(id).textContent = t(id.replace("review-", "review_").replace("review_live", "live"));
+  byId("review-keys").textContent = t("review_keys");
   for (const li of document.querySelectorAll("#moves li.reviewed")) li.classList.remove("reviewed");
   document.querySelector(`#moves li[data-i="${d.i}"]`)?.classList.add("reviewed");
   showReviewBoard();
 }
 
 function setupReview() {
-  const moves = document.getElementById("moves");
-  const pick = (ev) => {
-    const li = ev.target.closest("li[data-i]");
+  const moves = byId("moves");
+  const pick = (/** @type {Event} */ ev) => {
+    const li = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("li[data-i]"));
     if (!li || !app.state) return;
     const e = app.state.log[Number(li.dataset.i)];
     if (e && reviewable(e)) openReview(e.i);
   };
   moves.addEventListener("click", pick);
   moves.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
-  document.getElementById("review-before").addEventListener("click", () => { app.reviewing.side = "before"; showReview(); });
-  document.getElementById("review-after").addEventListener("click", () => { app.reviewing.side = "after"; showReview(); });
-  document.getElementById("review-prev").addEventListener("click", () => stepReview(-1));
-  document.getElementById("review-next").addEventListener("click", () => stepReview(1));
-  document.getElementById("review-live").addEventListener("click", closeReview);
+  // The buttons show only during a review (#review is hidden otherwise).
+  byId("review-before").addEventListener("click", () => { if (app.reviewing) { app.reviewing.side = "before"; showReview(); } });
+  byId("review-after").addEventListener("click", () => { if (app.reviewing) { app.reviewing.side = "after"; showReview(); } });
+  byId("review-prev").addEventListener("click", () => stepReview(-1));
+  byId("review-next").addEventListener("click", () => stepReview(1));
+  byId("review-live").addEventListener("click", closeReview);
   document.addEventListener("keydown", (ev) => {
-    if (!app.reviewing || ev.target.closest?.("input, select, textarea, dialog")) return;
+    if (!app.reviewing || /** @type {Element} */ (ev.target).closest?.("input, select, textarea, dialog")) return;
     const k = ev.key;
     if (k === "Escape") closeReview();
     else if (k === "ArrowLeft") stepReview(-1);
@@ -146,10 +151,12 @@ function setupReview() {
 
 // -- after the game: the analysis of the reviewed move, and trying it again ------------------
 
+/** @param {Review} d */
 function reviewRow(d) {
   return d.kind === "move" && typeof analysisRow === "function" ? analysisRow(d.n, d.move) : null;
 }
 
+/** @param {Review} d @returns {HTMLLIElement[]} */
 function analysisFacts(d) {
   const row = reviewRow(d);
   if (!row) return [];
@@ -160,8 +167,8 @@ function analysisFacts(d) {
     out.push(el("li", { "data-fact": "better" }, `${t("better_move")}: `, el("code", { text: row.best.move }),
       ` (${Math.round(100 * row.best.win)}%)`));
     if (row.comment) out.push(el("li", { "data-fact": "reason", text: tx(row.comment) }));
-    const people = analysisView.data.people || [];
-    if (people.includes(row.seat) && mayDo("retry") && !app.reviewing.retry) {
+    const people = analysisView.data?.people || [];
+    if (people.includes(row.seat) && mayDo("retry") && !app.reviewing?.retry) {
       const b = el("button", { id: "retry-start", type: "button", text: t("try_again") });
       b.addEventListener("click", () => startRetry(row.n));
       out.push(el("li", { "data-fact": "retry" }, b));
@@ -171,22 +178,25 @@ function analysisFacts(d) {
   return out;
 }
 
+/** @param {Record<string, string>} extra */
 function retryQuery(extra) {
   const q = new URLSearchParams(extra);
   if (app.token) q.set("token", app.token);
   return `/api/retry?${q}`;
 }
 
+/** @param {number} n */
 async function startRetry(n) {
   const r = await fetch(retryQuery({ n: String(n) }));
   const data = await r.json();
   if (!r.ok) { addLog(tx(data.error), true); return; }
+  if (!app.reviewing) return;  // the review was closed meanwhile
   app.reviewing.retry = { data, card: null, move: null, verdict: null };
   showReview();
 }
 
 function renderRetry() {
-  const box = document.getElementById("retry");
+  const box = byId("retry");
   const tr = app.reviewing && app.reviewing.retry;
   if (!tr) { box.hidden = true; box.replaceChildren(); return; }
   box.hidden = false;
@@ -197,6 +207,7 @@ function renderRetry() {
     b.addEventListener("click", () => { Object.assign(tr, { card: c, move: null, verdict: null }); showReview(); });
     cards.append(b);
   }
+  /** @type {HTMLElement[]} */
   const kids = [el("p", { text: t("retry_pick") }), cards];
   if (tr.card) {
     const ul = el("ul", { class: "retry-moves" });
@@ -214,11 +225,12 @@ function renderRetry() {
                         title: t("retry_" + v.outcome), text: tx(v.text) }));
   }
   const back = el("button", { type: "button", id: "retry-back", text: t("retry_back") });
-  back.addEventListener("click", () => { app.reviewing.retry = null; showReview(); });
+  back.addEventListener("click", () => { if (app.reviewing) app.reviewing.retry = null; showReview(); });
   kids.push(back);
   box.replaceChildren(...kids);
 }
 
+/** @param {RetryMove} m */
 async function judgeRetry(m) {
   const tr = app.reviewing && app.reviewing.retry;
   if (!tr) return;
