@@ -4,6 +4,9 @@ over, except to the referee), the analysis kept in the journal, and GET /api/ret
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -31,7 +34,7 @@ def get(client: TestClient, path: str, token: str | None = None, **q: Any) -> An
     return client.get(path, params=params)
 
 
-def wait_done(client: TestClient, limit: float = 120) -> dict[str, Any]:
+def wait_done(client: TestClient, limit: float = 600) -> dict[str, Any]:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         st: dict[str, Any] = get(client, "/api/state").json()
@@ -95,6 +98,22 @@ def test_a_finished_game_is_analysed_kept_and_tried_again(tmp_path: Path) -> Non
     with Journal(db, readonly=True) as journal:
         kept = load(journal.db, gid)
     assert kept is not None and kept["rows"] == data["rows"]
+    # `keezbord analyse` judges the same game anew to the same rows, labels and all, for
+    # the same seed and playouts (the page's analyst: seed 0).
+    cli = subprocess.run(
+        [sys.executable, "-m", "keezbord", "analyse", "--db", str(db), "--game", str(gid)]
+        + ["--json", "--playouts", "4", "--seed", "0", "--no-save", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert cli.returncode == 0, cli.stderr
+    again = [json.loads(line) for line in cli.stdout.splitlines()][:-1]
+    assert [r.get("label") for r in again] == [r.get("label") for r in data["rows"]]
+    assert [r.get("win") for r in again] == [r.get("win") for r in data["rows"]]
+    assert [r["comment"] for r in again if r.get("label")] == [
+        r["comment"]["en"] for r in data["rows"] if r.get("label")
+    ]
     app = create_app(lambda: Hub.open_sim(options(db, analysis_playouts=4)))
     with TestClient(app) as client:
         st = get(client, "/api/state").json()

@@ -30,7 +30,7 @@ def test_the_chart_labels_and_trying_a_mistake_again(
     page.goto(link(srv, "player", lang="en"))
     page.wait_for_selector("#analysis:not([hidden])")
     # It fills in while the host analyses; then the progress goes and the summary comes.
-    page.wait_for_selector("#analysis-summary li.player", timeout=120_000)
+    page.wait_for_selector("#analysis-summary li.player", timeout=600_000)
     assert page.is_hidden("#analysis-progress")
     data = page.evaluate("analysisView.data")
     decisions = [r for r in data["rows"] if r["type"] == "decision"]
@@ -101,7 +101,7 @@ def test_a_spectator_sees_the_chart_but_cannot_try_again(
     finished_sim_game(db, seed=6)
     srv = serve(lambda: Hub.open_sim(options(db, analysis_playouts=3)))
     page.goto(link(srv, "spectator", lang="nl"))
-    page.wait_for_selector("#analysis-summary li.player", timeout=120_000)
+    page.wait_for_selector("#analysis-summary li.player", timeout=600_000)
     assert "nauwkeurigheid" in page.inner_text("#analysis-summary")
     page.click("#lang")  # to English, and the panel with it
     page.wait_for_function(
