@@ -100,9 +100,9 @@ def test_a_finished_game_is_analysed_kept_and_tried_again(tmp_path: Path) -> Non
     assert kept is not None and kept["rows"] == data["rows"]
     # `keezbord analyse` judges the same game anew to the same rows, labels and all, for
     # the same seed and playouts (the page's analyst: seed 0).
+    args = ["analyse", "--db", str(db), "--game", str(gid), "--json", "--no-save"]
     cli = subprocess.run(
-        [sys.executable, "-m", "keezbord", "analyse", "--db", str(db), "--game", str(gid)]
-        + ["--json", "--playouts", "4", "--seed", "0", "--no-save", "--lang", "en"],
+        [sys.executable, "-m", "keezbord", *args, "--playouts", "4", "--seed", "0", "--lang", "en"],
         capture_output=True,
         text=True,
         timeout=300,
