@@ -14,12 +14,14 @@ import tty
 from dataclasses import dataclass
 
 from keezbord.host.drivers.rfid_pn532 import (
-    ACK,
     CMD_GET_FIRMWARE_VERSION,
     CMD_IN_LIST_PASSIVE_TARGET,
     CMD_IN_RELEASE,
     CMD_RF_CONFIGURATION,
     CMD_SAM_CONFIGURATION,
+)
+from keezbord.host.drivers.rfid_pn532_frames import (
+    ACK,
     ERROR_TFI,
     HOST_TFI,
     Frame,

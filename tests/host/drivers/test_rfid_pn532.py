@@ -13,20 +13,22 @@ from hypothesis import strategies as st
 from keezbord.host.drivers.rfid_base import open_serial
 from keezbord.host.drivers.rfid_fakes import FakePN532
 from keezbord.host.drivers.rfid_pn532 import (
-    ACK,
     CMD_GET_FIRMWARE_VERSION,
     CMD_IN_LIST_PASSIVE_TARGET,
     CMD_IN_RELEASE,
     CMD_RF_CONFIGURATION,
     CMD_SAM_CONFIGURATION,
-    NACK,
     PN532,
+    PN532Error,
+    PN532Reader,
+)
+from keezbord.host.drivers.rfid_pn532_frames import (
+    ACK,
+    NACK,
     Ack,
     Frame,
     FrameParser,
     Nack,
-    PN532Error,
-    PN532Reader,
     build_frame,
     command_frame,
     parse_target,
