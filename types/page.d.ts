@@ -202,6 +202,102 @@ interface PageState {
   lesson: LessonView | null;
   club?: ClubBanner | null;
   instruction: Instruction | null;
+  analysis?: AnalysisProgress | null;
+}
+
+/** The state's `analysis`: how far the finished game's analysis is (docs/web.md). */
+interface AnalysisProgress {
+  game: number | null;
+  state: string; // running | done | failed | none
+  done: number;
+  total: number;
+}
+
+type AnalysisLabel = "inaccuracy" | "mistake" | "blunder";
+
+/** One row of an analysis (engine/analysis.py's to_json, as `keezbord analyse --json`
+ * writes it; a discard row has only type, index, seat, cards and deal). */
+interface AnalysisRow {
+  type: string; // decision | discard
+  index: number;
+  n: number;
+  seat: number;
+  card: string;
+  move: string;
+  win: number;
+  best: { move: string; win: number };
+  loss: number;
+  label: AnalysisLabel | null;
+  hand: string[];
+  hand_known: boolean;
+  candidates: number;
+  deal: number[];
+  comment: Bilingual | null;
+  best_holes: string[];
+  cards?: string[];
+}
+
+interface AnalysisSummary {
+  teams: { seats: number[]; swing: number; own: number; cards: number; others: number }[];
+  players: {
+    seat: number;
+    accuracy: number | null;
+    inaccuracy: number;
+    mistake: number;
+    blunder: number;
+  }[];
+}
+
+/** GET /api/analysis (docs/web.md). */
+interface AnalysisDoc {
+  game: number | null;
+  state: string; // running | done | failed
+  done: number;
+  total: number;
+  rows: AnalysisRow[];
+  summary: AnalysisSummary | null;
+  teams: number[][];
+  curve: number[][];
+  people: number[];
+}
+
+/** A move offered when trying a decision again (GET /api/retry?n=N). */
+interface RetryMove {
+  move: string;
+  text: Bilingual;
+  left: string[];
+  reached: string[];
+  after: SensedPawn[];
+}
+
+interface RetrySetup {
+  n: number;
+  seat: number;
+  before: SensedPawn[];
+  hand: string[];
+  hand_known: boolean;
+  played: string;
+  label: string;
+  moves: Record<string, RetryMove[]>;
+}
+
+/** GET /api/retry?n=N&move=M: the new move judged. */
+interface RetryVerdict {
+  n: number;
+  outcome: "best" | "good" | "mistake";
+  move: string;
+  best: string;
+  win: number | null;
+  best_win: number | null;
+  text: Bilingual;
+}
+
+/** Trying a decision again, as the review keeps it. */
+interface Retry {
+  data: RetrySetup;
+  card: string | null;
+  move: RetryMove | null;
+  verdict: RetryVerdict | null;
 }
 
 /** GET /api/geometry (hardware/geometry.py's to_json), the parts the page draws. */
@@ -302,7 +398,7 @@ interface App {
   lastVersion: number;
   onState: ((st: PageState) => void)[];
   // Set by the scripts as they go:
-  reviewing?: { data: Review; side: "before" | "after" } | null;
+  reviewing?: { data: Review; side: "before" | "after"; retry?: Retry | null } | null;
   fullBox?: [number, number, number, number];
   holeR?: number;
   cursor?: string;

@@ -216,7 +216,7 @@ def analyse(
     result = Analysis(seat, cands)
     if len(cands) <= 1 or playouts <= 0:
         if cands and playouts > 0 and single:
-            _pass(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon)
+            play_out(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon)
             result.playouts = cands[0].playouts
         return result
     alive = list(cands)
@@ -226,7 +226,7 @@ def analyse(
         if len(alive) == 1:
             break
         per = max(1, (left // (rounds - r)) // len(alive))
-        _pass(board, seat, hand, known, alive, per, rng, horizon)
+        play_out(board, seat, hand, known, alive, per, rng, horizon)
         left -= per * len(alive)
         alive.sort(key=lambda c: -c.win)
         alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive
@@ -237,7 +237,7 @@ def analyse(
     return result
 
 
-def _pass(
+def play_out(
     board: Board,
     seat: int,
     hand: Sequence[str],

@@ -17,7 +17,8 @@ A game is rebuilt by replaying its inputs through the pure referee (session.py).
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
 ``decisions`` (game, seq of the input that caused it, JSON with reasons in nl and en).
 The schema's version and its migrations (since version 1 ``games`` also holds the keezbord
-version that started the game): journal_schema.py.
+version that started the game, since 2 ``analyses`` a finished game's analysis:
+host/analysis/store.py): journal_schema.py.
 """
 
 from __future__ import annotations

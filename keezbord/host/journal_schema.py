@@ -23,6 +23,10 @@ MIGRATIONS: Final[dict[int, str]] = {
     2: "CREATE TABLE IF NOT EXISTS lesson_progress (learner TEXT NOT NULL, "
     "lesson TEXT NOT NULL, step INTEGER NOT NULL, at INTEGER NOT NULL, "
     "PRIMARY KEY (learner, lesson, step))",
+    # The analysis of a finished game (issue 27, host/analysis/store.py): one JSON
+    # document a game, the latest made; a table of its own, touching no other.
+    3: "CREATE TABLE IF NOT EXISTS analyses (game INTEGER PRIMARY KEY REFERENCES games(id), "
+    "data TEXT NOT NULL)",
 }
 SCHEMA_VERSION: Final = max(MIGRATIONS)
 

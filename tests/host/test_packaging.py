@@ -94,6 +94,13 @@ def test_the_wheel_carries_the_firmware(wheel: Path) -> None:
     assert main_py == (ROOT / "firmware" / "main.py").read_bytes()
 
 
+def test_the_wheel_carries_the_puzzle_set(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as z:
+        data = z.read("keezbord/host/puzzles/shipped.jsonl")
+    assert data == (ROOT / "keezbord" / "host" / "puzzles" / "shipped.jsonl").read_bytes()
+    assert len(data.splitlines()) >= 60
+
+
 # "keezbord": keezbord[appliance] (mDNS), which every board's Pi wants (issue 16).
 PI4 = {
     "rpi-lgpio",

@@ -6,9 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
+
+if TYPE_CHECKING:
+    from keezbord.host.journal import Journal
 
 
 def add_replay_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,6 +87,7 @@ def run_journal(args: argparse.Namespace) -> int:
     try:
         with Journal(db, readonly=True) as journal:
             lines, moves = journal.export(args.game)
+            moves = _annotated(journal, journal.game(args.game), moves)
     except JournalError as e:
         raise UsageError(str(e)) from None
     if args.out == "-":
@@ -114,6 +119,7 @@ def _export_all(db: Path, args: argparse.Namespace) -> int:
         games = journal.game_ids()
         for gid in games:
             lines, moves = journal.export(gid)
+            moves = _annotated(journal, gid, moves)
             _write_atomic(folder / f"game-{gid}.jsonl", "\n".join(lines) + "\n")
             _write_atomic(
                 folder / f"game-{gid}.moves.txt", "\n".join(moves) + ("\n" if moves else "")
@@ -127,3 +133,11 @@ def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
+
+
+def _annotated(journal: Journal, gid: int, moves: list[str]) -> list[str]:
+    """The move list with the game's analysis, if the journal holds one: each labelled
+    move's mark and comment (host/analysis/store.py, docs/analysis.md)."""
+    from keezbord.host.analysis.store import annotate, load
+
+    return annotate(moves, load(journal.db, gid))

@@ -6,7 +6,9 @@ card is shown as a discard."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from keezbord.engine.bots import RandomBot
@@ -69,3 +71,28 @@ def simulate(
         t += rng.randint(50, 490) if rng.random() < quick_taps else rng.randint(600, 2500)
     sim.winner = game.position.winner()
     return sim
+
+
+def into_journal(
+    db: Path, seed: int, kinds: Sequence[str], *, seats: int = 4, profile: str = "standard"
+) -> int:
+    """``simulate``'s game played into the journal ``db`` as the simulator would have
+    played it: a simulator game (``mode`` sim, the seat kinds and seed in its ``web_sim``
+    record; the same deals, so its hands are the table's), over when the trace ends. Its
+    id. For tests and the benchmarks: a finished game to open, analyse or mine."""
+    from keezbord.host.session import GameSession
+
+    from .table import SimStore, sim_setup
+
+    setup, info = sim_setup(seats, profile, seed, kinds)
+    game = simulate(seats, profile, seed, max_turns=5000, quick_taps=0.0)
+    session = GameSession.start(db, setup)
+    for ev in game.events:
+        session.feed(ev)
+    session.tick(session.state.now + 1000)  # the last move settles
+    gid = session.game
+    session.close()
+    store = SimStore(db)
+    store.save(gid, info)
+    store.close()
+    return gid

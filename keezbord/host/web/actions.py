@@ -340,7 +340,7 @@ def review(entry: Mapping[str, Any], state: RefereeState) -> dict[str, Any] | No
         )
         if rec is None:
             return None
-        before, after = _pawns(rec.before), _pawns(rec.after)
+        before, after = pawns_of(rec.before), pawns_of(rec.after)
         b = {p["hole"]: p["seat"] for p in before}
         a = {p["hole"]: p["seat"] for p in after}
         out.update(
@@ -360,7 +360,7 @@ def review(entry: Mapping[str, Any], state: RefereeState) -> dict[str, Any] | No
             if 0 < n <= len(history)
             else (history[0].before if history else state.pos)
         )
-        pawns = _pawns(pos)
+        pawns = pawns_of(pos)
         out.update(
             card=entry.get("card"),
             before=pawns,
@@ -373,7 +373,8 @@ def review(entry: Mapping[str, Any], state: RefereeState) -> dict[str, Any] | No
     return None
 
 
-def _pawns(pos: Any) -> list[dict[str, Any]]:
+def pawns_of(pos: Any) -> list[dict[str, Any]]:
+    """A position as the page draws it: every pawn on its hole, with its seat."""
     return sorted(
         ({"hole": h.name, "seat": s} for h, s in pos.occupancy().items()),
         key=lambda p: str(p["hole"]),

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,6 +28,7 @@ from keezbord.host.jsontext import loads
 from keezbord.host.roles import Role
 
 from . import actions, page
+from .analyst import AnalysisError, Analyst
 from .hub import Hub, HubError
 
 STATIC = Path(__file__).parent / "static"
@@ -55,14 +57,20 @@ def create_app(
         hub = make_hub()
         app.state.hub = hub
         await hub.start()
+        app.state.analyst = Analyst(hub)  # a finished game's analysis, in the background
         try:
             yield
         finally:
+            app.state.analyst.cancel()
             await hub.stop()
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
         return hub
+
+    def state_for(app: Any, role: Role) -> dict[str, Any]:
+        """The page's state for ``role``, with how far the analysis is (analyst.py)."""
+        return {**sent_state(app.state.hub, role), "analysis": app.state.analyst.view()}
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -77,7 +85,32 @@ def create_app(
     async def state(request: Request) -> Response:
         hub = hub_of(request)
         role = hub.role(request.query_params.get("token"))
-        return JSONResponse(sent_state(hub, role))
+        return JSONResponse(state_for(request.app, role))
+
+    async def analysis(request: Request) -> Response:
+        """The finished game's analysis so far (docs/web.md, "After the game")."""
+        role = hub_of(request).role(request.query_params.get("token"))
+        try:
+            return JSONResponse(request.app.state.analyst.payload(role))
+        except AnalysisError as e:
+            return JSONResponse({"error": e.text}, status_code=e.status)
+
+    async def retry(request: Request) -> Response:
+        """Try a person's labelled decision again: ``?n=`` what to set up, with ``&move=``
+        the new move judged (a search: off the loop)."""
+        role = hub_of(request).role(request.query_params.get("token"))
+        analyst = request.app.state.analyst
+        move = request.query_params.get("move")
+        try:
+            n = int(request.query_params.get("n", ""))
+        except ValueError:
+            return JSONResponse({"error": {"nl": "welke zet?", "en": "which move?"}}, 400)
+        try:
+            if move is None:
+                return JSONResponse(await run_in_threadpool(analyst.retry, n, role))
+            return JSONResponse(await run_in_threadpool(analyst.judge, n, move, role))
+        except AnalysisError as e:
+            return JSONResponse({"error": e.text}, status_code=e.status)
 
     async def review(request: Request) -> Response:
         """One entry of the move list for the review (a move or a flagged move)."""
@@ -176,7 +209,7 @@ def create_app(
         feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
 
         def state_text() -> str:
-            state = sent_state(hub, role)
+            state = state_for(websocket.app, role)
             return page.to_json(state if feed is None else feed.message(state))
 
         async def sender() -> None:
@@ -218,6 +251,8 @@ def create_app(
         Route("/api/state", state),
         Route("/api/review", review),
         Route("/api/lessons", lessons),
+        Route("/api/analysis", analysis),
+        Route("/api/retry", retry),
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
         Route("/api/qr.svg", qr_code),

@@ -61,6 +61,7 @@ class HubOptions:
     hint_ms: int = DEFAULT_HINT_MS  # search budgets (hints "full", "coach"), made playouts
     coach_ms: int = DEFAULT_COACH_MS  # once a process (host/advisor.py, search_budget.py)
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
+    analysis_playouts: int | None = None  # a finished game analysed (web/analyst.py); 0: not
 
 
 class Hub:

@@ -3,6 +3,10 @@
 // move, the rule broken in words (as `keezbord check` says it). Arrow keys: left/right the
 // previous/next move, up/down before/after; Escape (or the button) back to live.
 // Protocol: GET /api/review?i=<log entry> (docs/web.md).
+// After the game (analysis.js) a move's review also says its win chance, its label and
+// the better move (lit on the board before the move, role "hint") with the reason; a
+// person's labelled move can be tried again: the position before it with the same hand,
+// the new move judged (GET /api/retry).
 "use strict";
 
 Object.assign(UI.nl, {
@@ -11,6 +15,8 @@ Object.assign(UI.nl, {
   review_rule: "Overtreden regel", review_keys: "← → vorige/volgende zet, ↑ ↓ voor/na, Esc live",
   in_review: "Je kijkt terug: druk Esc om verder te spelen", review_gone: "Die zet is teruggenomen",
   flagged: "Afgekeurde zet",
+  try_again: "Probeer opnieuw", retry_pick: "Kies een kaart, dan een zet:", retry_back: "Terug",
+  retry_best: "De beste zet", retry_good: "Goed genoeg", retry_mistake: "Nog steeds een fout",
 });
 Object.assign(UI.en, {
   review: "Review", review_before: "Before the move", review_after: "After the move", live: "Back to live (Esc)",
@@ -18,6 +24,8 @@ Object.assign(UI.en, {
   review_rule: "Rule broken", review_keys: "← → previous/next move, ↑ ↓ before/after, Esc live",
   in_review: "You are reviewing: press Esc to play on", review_gone: "That move was taken back",
   flagged: "Flagged move",
+  try_again: "Try again", retry_pick: "Pick a card, then a move:", retry_back: "Back",
+  retry_best: "The best move", retry_good: "Good enough", retry_mistake: "Still a mistake",
 });
 
 /** @param {LogEntry} e */
@@ -29,7 +37,7 @@ async function openReview(i, side = "after") {
   if (app.token) q.set("token", app.token);
   const r = await fetch(`/api/review?${q}`);
   if (!r.ok) { addLog(t("review_gone"), true); return; }
-  app.reviewing = { data: await r.json(), side };
+  app.reviewing = { data: await r.json(), side, retry: null };
   document.body.classList.add("reviewing");
   showReview();
 }
@@ -64,10 +72,18 @@ function showReviewBoard() {
   const before = rv.side === "before" && d.kind !== "illegal";  // a flagged move: the board as sensed
   /** @type {Record<string, string>} */
   const leds = {};
-  if (d.kind === "illegal") for (const h of d.reached) leds[h] = "error";
-  else if (before) for (const h of d.left) leds[h] = "source";
-  else { for (const h of d.left) leds[h] = "source"; for (const h of d.reached) leds[h] = "target"; }
-  app.state = { ...live, pawns: before ? d.before : d.after, leds, held: [], last: null, flag: null };
+  let pawns = before ? d.before : d.after;
+  const row = reviewRow(d), tr = rv.retry;
+  if (tr) {  // trying the move again: the position before it, the new move's holes
+    const m = tr.move;
+    pawns = m && tr.verdict ? m.after : tr.data.before;
+    if (m) { for (const h of m.left) leds[h] = "source"; for (const h of m.reached) leds[h] = "target"; }
+  } else if (d.kind === "illegal") for (const h of d.reached) leds[h] = "error";
+  else if (before) {
+    for (const h of d.left) leds[h] = "source";
+    if (row && row.label) for (const h of row.best_holes || []) leds[h] = "hint";  // the better move
+  } else { for (const h of d.left) leds[h] = "source"; for (const h of d.reached) leds[h] = "target"; }
+  app.state = { ...live, pawns, leds, held: [], last: null, flag: null };
   try { render(); } finally { app.state = live; }
 }
 
@@ -87,7 +103,9 @@ function showReview() {
   if (d.move) facts.push(el("li", { "data-fact": "move" }, el("code", { text: d.move })));
   if (d.reason) facts.push(el("li", { class: "err", "data-fact": "rule", text: `${t("review_rule")}: ${tx(d.reason)}` }));
   if (d.overruled) facts.push(el("li", { "data-fact": "overruled", text: `${t("overruled")}: ${d.overruled}` }));
+  facts.push(...analysisFacts(d));
   byId("review-facts").replaceChildren(...facts);
+  renderRetry();
   const bb = byId("review-before"), ab = byId("review-after");
   bb.setAttribute("aria-pressed", String(rv.side === "before"));
   ab.setAttribute("aria-pressed", String(rv.side === "after"));
@@ -129,4 +147,99 @@ function setupReview() {
   });
   // A live state redraws the live board: the reviewed position goes back on top.
   app.onState.push(() => { if (app.reviewing) showReviewBoard(); });
+}
+
+// -- after the game: the analysis of the reviewed move, and trying it again ------------------
+
+/** @param {Review} d */
+function reviewRow(d) {
+  return d.kind === "move" && typeof analysisRow === "function" ? analysisRow(d.n, d.move) : null;
+}
+
+/** @param {Review} d @returns {HTMLLIElement[]} */
+function analysisFacts(d) {
+  const row = reviewRow(d);
+  if (!row) return [];
+  const out = [el("li", { "data-fact": "win", text: `${t("win_after")}: ${Math.round(100 * row.win)}%` })];
+  if (row.label) {
+    out.push(el("li", { class: `verdict ${row.label}`, "data-fact": "label",
+      text: `${t("label")}: ${t(row.label)} ${MARK[row.label]} (−${Math.round(100 * row.loss)}%)` }));
+    out.push(el("li", { "data-fact": "better" }, `${t("better_move")}: `, el("code", { text: row.best.move }),
+      ` (${Math.round(100 * row.best.win)}%)`));
+    if (row.comment) out.push(el("li", { "data-fact": "reason", text: tx(row.comment) }));
+    const people = analysisView.data?.people || [];
+    if (people.includes(row.seat) && mayDo("retry") && !app.reviewing?.retry) {
+      const b = el("button", { id: "retry-start", type: "button", text: t("try_again") });
+      b.addEventListener("click", () => startRetry(row.n));
+      out.push(el("li", { "data-fact": "retry" }, b));
+    }
+  }
+  if (!row.hand_known) out.push(el("li", { class: "note", "data-fact": "hand", text: t("hand_unknown") }));
+  return out;
+}
+
+/** @param {Record<string, string>} extra */
+function retryQuery(extra) {
+  const q = new URLSearchParams(extra);
+  if (app.token) q.set("token", app.token);
+  return `/api/retry?${q}`;
+}
+
+/** @param {number} n */
+async function startRetry(n) {
+  const r = await fetch(retryQuery({ n: String(n) }));
+  const data = await r.json();
+  if (!r.ok) { addLog(tx(data.error), true); return; }
+  if (!app.reviewing) return;  // the review was closed meanwhile
+  app.reviewing.retry = { data, card: null, move: null, verdict: null };
+  showReview();
+}
+
+function renderRetry() {
+  const box = byId("retry");
+  const tr = app.reviewing && app.reviewing.retry;
+  if (!tr) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  const cards = el("div", { class: "retry-cards", role: "group" });
+  for (const c of tr.data.hand) {
+    const b = el("button", { type: "button", class: "card", "data-card": c, "aria-pressed": String(tr.card === c), text: c });
+    b.disabled = !(tr.data.moves[c] || []).length;
+    b.addEventListener("click", () => { Object.assign(tr, { card: c, move: null, verdict: null }); showReview(); });
+    cards.append(b);
+  }
+  /** @type {HTMLElement[]} */
+  const kids = [el("p", { text: t("retry_pick") }), cards];
+  if (tr.card) {
+    const ul = el("ul", { class: "retry-moves" });
+    for (const m of tr.data.moves[tr.card] || []) {
+      const b = el("button", { type: "button", "data-move": m.move, "aria-pressed": String(tr.move === m) }, tx(m.text));
+      b.addEventListener("click", () => judgeRetry(m));
+      ul.append(el("li", {}, b));
+    }
+    kids.push(ul);
+  }
+  if (tr.verdict) {
+    const v = tr.verdict;
+    // The verdict's words open with it ("The best move!", "Good enough: ...").
+    kids.push(el("p", { id: "retry-verdict", class: `verdict ${v.outcome}`, "data-outcome": v.outcome,
+                        title: t("retry_" + v.outcome), text: tx(v.text) }));
+  }
+  const back = el("button", { type: "button", id: "retry-back", text: t("retry_back") });
+  back.addEventListener("click", () => { if (app.reviewing) app.reviewing.retry = null; showReview(); });
+  kids.push(back);
+  box.replaceChildren(...kids);
+}
+
+/** @param {RetryMove} m */
+async function judgeRetry(m) {
+  const tr = app.reviewing && app.reviewing.retry;
+  if (!tr) return;
+  Object.assign(tr, { move: m, verdict: null });
+  showReview();
+  const r = await fetch(retryQuery({ n: String(tr.data.n), move: m.move }));
+  const v = await r.json();
+  if (app.reviewing?.retry !== tr || tr.move !== m) return;  // another move was picked meanwhile
+  if (!r.ok) { addLog(tx(v.error), true); return; }
+  tr.verdict = v;
+  showReview();
 }

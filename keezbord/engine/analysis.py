@@ -1,0 +1,364 @@
+"""After the game: every decision judged with what its player knew, the moves that lost
+the game, and luck told apart from skill (issue 27, docs/analysis.md).
+
+For every decision of a game (engine/hand_record.py) the evaluator of alternatives
+(alternatives.py) plays out each candidate of the hand held on deals of the others' hands
+sampled from what the player knew: the team's win chance after the best choice and after
+the one made, and the loss between them. A decision whose hand is not fully known is
+judged among the moves of the card played only. Discards are never a choice (one is
+refused while a card can be played): they are rows of their own.
+
+Labels by loss (``THRESHOLDS``, calibrated for Keezen by bench/bench_analysis.py), an
+accuracy per player, and each team's swing over the game split into what its own
+decisions lost, what the other teams' decisions gave it, and what the cards changed
+(every step of the team's win chance between two decisions: a new deal, the next
+player's hand coming into view).
+
+Deterministic for a seed and a budget: each decision is seeded by the game's seed and its
+turn number, so it is judged the same whichever other decisions are analysed with it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .advice import move_reasons, remark_of
+from .alternatives import DEFAULT_PLAYOUTS, evaluate_moves
+from .board import from_move
+from .hand_record import GameRecord, TurnRecord
+from .text import Text
+
+# Loss in the team's win chance (0 to 1) from which a decision is labelled; and its mark
+# in an annotated move list. docs/analysis.md gives the calibration.
+THRESHOLDS: Final = (("blunder", 0.05), ("mistake", 0.03), ("inaccuracy", 0.02))
+MARKS: Final = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+LABEL_WORDS: Final = {
+    "inaccuracy": Text("onnauwkeurigheid", "inaccuracy"),
+    "mistake": Text("fout", "mistake"),
+    "blunder": Text("blunder", "blunder"),
+}
+# Accuracy of a decision: 100 exp(-loss / ACCURACY_SCALE), a blunder's loss counting half.
+ACCURACY_SCALE: Final = THRESHOLDS[0][1] / math.log(2)
+
+
+def label_of(loss: float) -> str | None:
+    for name, at in THRESHOLDS:
+        if loss >= at:
+            return name
+    return None
+
+
+def decision_accuracy(loss: float) -> float:
+    return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SCALE)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One decision judged."""
+
+    index: int  # the turn's number in the game, from 0
+    n: int  # the move's number among the moves (1 for the first), as the move lists count
+    seat: int
+    team: tuple[int, ...]
+    card: str
+    move: str  # FORMATS.md notation
+    win: float  # the team's win chance after the choice made
+    best_move: str
+    best_win: float  # after the best (may be below ``win``: judged again, it was not)
+    loss: float  # max(0, best_win - win)
+    label: str | None
+    hand: tuple[str, ...]
+    hand_known: bool  # False: judged among the card's moves only
+    candidates: int
+    deal: tuple[int, int]
+    comment: Text | None = None  # for a labelled decision: the better move, why (coach)
+    best_holes: tuple[str, ...] = ()  # the better move's pawns and targets (the board)
+
+    @property
+    def forced(self) -> bool:
+        return self.candidates <= 1
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        """``lang`` None: the comment in both languages (journal, page)."""
+        comment: Any = None
+        if self.comment is not None:
+            comment = self.comment.as_dict() if lang is None else self.comment.get(lang)
+        return {
+            "type": "decision",
+            "index": self.index,
+            "n": self.n,
+            "seat": self.seat,
+            "card": self.card,
+            "move": self.move,
+            "win": round(self.win, 4),
+            "best": {"move": self.best_move, "win": round(self.best_win, 4)},
+            "loss": round(self.loss, 4),
+            "label": self.label,
+            "hand": list(self.hand),
+            "hand_known": self.hand_known,
+            "candidates": self.candidates,
+            "deal": list(self.deal),
+            "comment": comment,
+            "best_holes": list(self.best_holes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardRow:
+    index: int
+    seat: int
+    cards: tuple[str, ...]
+    deal: tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "discard",
+            "index": self.index,
+            "seat": self.seat,
+            "cards": list(self.cards),
+            "deal": list(self.deal),
+        }
+
+
+def judge_turn(
+    turn: TurnRecord, n: int, *, playouts: int = DEFAULT_PLAYOUTS, total: int | None, seed: int
+) -> Row:
+    """One decision: the candidates of the hand (of the card played only when the hand
+    is not fully known) played out, the move made among them."""
+    assert turn.card is not None and turn.move is not None
+    pos, card, move = turn.pos, turn.card, turn.move
+    ev = evaluate_moves(
+        pos,
+        turn.hand,
+        turn.known,
+        playouts=playouts,
+        total=total,
+        seed=seed * 1_000_003 + turn.index,
+        include=(card, move),
+        cards=None if turn.hand_known else [card],
+    )
+    mine, best = ev.find(card, move, pos), ev.best
+    assert mine is not None and best is not None
+    win, best_win, judged = mine.win, best.win, ev
+    if mine is not best:
+        # The best of several noisy estimates stands higher than it is: the two moves
+        # are played out again, on fresh deals, for an unbiased difference (which may
+        # favour the move made: then it lost nothing).
+        judged = evaluate_moves(
+            pos,
+            turn.hand,
+            turn.known,
+            playouts=ev.playouts,
+            seed=seed * 1_000_003 + turn.index + 500_000_000,
+            only=((best.card, best.move), (card, move)),
+            cards=None if turn.hand_known else [card],
+        )
+        mine_again = judged.find(card, move, pos)
+        best_again = judged.find(best.card, best.move, pos)
+        assert mine_again is not None and best_again is not None
+        win, best_win = mine_again.win, best_again.win
+    loss = max(0.0, best_win - win)
+    label = label_of(loss)
+    comment = None
+    holes: tuple[str, ...] = ()
+    if label is not None:
+        remark = remark_of(pos, turn.hand, judged.to_analysis(), card, from_move(move), 0.0)
+        if remark is not None:
+            comment = remark.text
+            holes = remark.better.holes
+    return Row(
+        turn.index,
+        n,
+        turn.seat,
+        pos.team_of(turn.seat),
+        card,
+        str(move),
+        win,
+        str(best.move),
+        best_win,
+        loss,
+        label,
+        turn.hand,
+        turn.hand_known,
+        len(ev.ranked),
+        turn.deal,
+        comment,
+        holes,
+    )
+
+
+def why_better(turn: TurnRecord, row: Row) -> Text | None:
+    """The better move's reasons in words (for a labelled row)."""
+    if row.label is None:
+        return None
+    from .notation import parse_move
+
+    best = parse_move(row.best_move, turn.pos.topology)
+    reasons = move_reasons(turn.pos, best, turn.hand)
+    if not reasons:
+        return None
+    return Text("; ".join(r.nl for r in reasons), "; ".join(r.en for r in reasons))
+
+
+# -- the game --------------------------------------------------------------------------
+
+
+@dataclass
+class GameAnalysis:
+    """A game's rows (decisions and discards in order) and its summary."""
+
+    record: GameRecord
+    playouts: int
+    seed: int
+    rows: list[Row | DiscardRow] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> list[Row]:
+        return [r for r in self.rows if isinstance(r, Row)]
+
+    def teams(self) -> list[tuple[int, ...]]:
+        pos = self.record.start
+        return list(dict.fromkeys(pos.team_of(s) for s in range(pos.seats)))
+
+    def curve(self) -> list[list[float]]:
+        """Each team's win chance after every decision (teams in ``teams()`` order).
+
+        The evaluator gives the deciding team's chance; with two teams the other's is
+        the rest, with more the rest is shared among them as their last chances were."""
+        teams = self.teams()
+        now = [1.0 / len(teams)] * len(teams)
+        out = []
+        for r in self.decisions:
+            now = _after(now, teams.index(r.team), r.win)
+            out.append(list(now))
+        return out
+
+    def split(self) -> list[dict[str, Any]]:
+        """Each team's swing over the game (from an even start to the result) split into
+        its own decisions, the other teams' decisions, and the cards (every change
+        between two decisions, and the last decision to the result)."""
+        teams = self.teams()
+        now = [1.0 / len(teams)] * len(teams)
+        own = [0.0] * len(teams)
+        others = [0.0] * len(teams)
+        cards = [0.0] * len(teams)
+        for r in self.decisions:
+            x = teams.index(r.team)
+            before = _after(now, x, r.best_win)
+            after = _after(now, x, r.win)
+            for t in range(len(teams)):
+                cards[t] += before[t] - now[t]
+                (own if t == x else others)[t] += after[t] - before[t]
+            now = after
+        winner = self.record.winner
+        end = [1.0 if winner == team else 0.0 for team in teams] if winner else list(now)
+        out = []
+        for t, team in enumerate(teams):
+            cards[t] += end[t] - now[t]
+            out.append(
+                {
+                    "seats": list(team),
+                    "start": round(1.0 / len(teams), 4),
+                    "end": round(end[t], 4),
+                    "swing": round(end[t] - 1.0 / len(teams), 4),
+                    "own": round(own[t], 4),
+                    "cards": round(cards[t], 4),
+                    "others": round(others[t], 4),
+                }
+            )
+        return out
+
+    def players(self) -> list[dict[str, Any]]:
+        """Per seat: accuracy (the mean of ``decision_accuracy`` over its decisions that
+        had a choice), decisions, labels, and the win chance its decisions lost."""
+        out = []
+        for seat in range(self.record.start.seats):
+            mine = [r for r in self.decisions if r.seat == seat]
+            chosen = [r for r in mine if not r.forced]
+            acc = (
+                round(sum(decision_accuracy(r.loss) for r in chosen) / len(chosen), 1)
+                if chosen
+                else None
+            )
+            labels = {name: sum(1 for r in mine if r.label == name) for name in MARKS}
+            out.append(
+                {
+                    "seat": seat,
+                    "accuracy": acc,
+                    "decisions": len(mine),
+                    "choices": len(chosen),
+                    **labels,
+                    "lost": round(sum(r.loss for r in mine), 4),
+                }
+            )
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        winner = self.record.winner
+        return {
+            "type": "summary",
+            "source": self.record.source,
+            "winner": None if winner is None else list(winner),
+            "decisions": len(self.decisions),
+            "discards": sum(1 for r in self.rows if isinstance(r, DiscardRow)),
+            "unknown_hands": sum(1 for r in self.decisions if not r.hand_known),
+            "players": self.players(),
+            "teams": self.split(),
+            "playouts": self.playouts,
+            "seed": self.seed,
+        }
+
+
+def _after(now: list[float], x: int, win: float) -> list[float]:
+    """Every team's chance when team ``x``'s is ``win``: the others share the rest as
+    their chances stood."""
+    rest = sum(v for t, v in enumerate(now) if t != x)
+    out = []
+    for t, v in enumerate(now):
+        if t == x:
+            out.append(win)
+        else:
+            share = v / rest if rest > 0 else 1.0 / (len(now) - 1)
+            out.append((1.0 - win) * share)
+    return out
+
+
+def analyse_game(
+    record: GameRecord,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    total: int | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameAnalysis:
+    """Every decision of the game judged (``playouts`` per candidate, or ``total`` per
+    decision); ``progress(done, of)`` after each."""
+    out = GameAnalysis(record, playouts if total is None else total, seed)
+    for row in iter_rows(record, playouts=playouts, total=total, seed=seed, progress=progress):
+        out.rows.append(row)
+    return out
+
+
+def iter_rows(
+    record: GameRecord,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    total: int | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[Row | DiscardRow]:
+    """The rows one by one, as they are judged (a page fills its chart meanwhile)."""
+    of = len(record.decisions)
+    done = n = 0
+    for turn in record.turns:
+        if turn.card is None:
+            yield DiscardRow(turn.index, turn.seat, turn.shown, turn.deal)
+            continue
+        n += 1
+        yield judge_turn(turn, n, playouts=playouts, total=total, seed=seed)
+        done += 1
+        if progress is not None:
+            progress(done, of)
