@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from keezbord.engine.notation import Move, Swap
-from keezbord.host.events import CardTap, Discard, Tick
+from keezbord.host.events import CardTap, Discard, HoleEvent, Tick
 
 from .reading import judge_sensed, lift_verdict, move_on_board
-from .recognize import expectations
+from .recognize import board_of, expectations
 from .state import Decision, Effect, Input, RefereeState
 from .turns import accept
 
@@ -103,7 +103,7 @@ def _alternatives(state: RefereeState, t: int, feed: Feed) -> Iterator[Reading]:
     for pre, evs in state.held:
         effects: list[Effect] = []
         move = move_on_board(pre)
-        if move is None or not evs:
+        if move is None or not evs or _counted_on(pre, evs):
             continue
         alt = accept(pre, *move, evs[0].t, effects)
         alt = replace(alt, now=evs[0].t)
@@ -116,6 +116,26 @@ def _alternatives(state: RefereeState, t: int, feed: Feed) -> Iterator[Reading]:
         if state.flag is not None and pre.flag is None:  # (else the accept said it)
             effects.insert(0, Decision(evs[0].t, "resolved", {"seat": state.seat}))
         yield alt, effects
+
+
+def _counted_on(pre: RefereeState, evs: tuple[Input, ...]) -> bool:
+    """The pawn lifted stood on a track or home hole this turn's move filled, the board
+    not yet rested for the settle time, and went down on another such hole before
+    anything else happened: one hand counting it on (issue 22's game 621159: a 3 counted
+    T45, T46, T47, T0, 56 ms on T47), no end of the move. The next player reaches for
+    that pawn only to capture it (to its nest) or to swap it (another lift first); a
+    seat carrying on with it is one move anyway (docs/referee.md, known limits)."""
+    if len(evs) < 2 or evs[0].t - pre.since >= pre.config.settle_ms:
+        return False
+    lift, put = evs[0], evs[1]
+    return (
+        isinstance(lift, HoleEvent)
+        and isinstance(put, HoleEvent)
+        and put.action == "place"
+        and put.hole != lift.hole
+        and "N" not in (lift.hole[0], put.hole[0])
+        and lift.hole not in board_of(pre.pos)
+    )
 
 
 def _moves_other_pawns(state: RefereeState, move: Move) -> bool:

@@ -385,3 +385,42 @@ def test_fuzz_two_switches_bouncing_at_once_after_a_swap_keep_the_swap() -> None
     r = play(base, *head, *bounces, *tail)
     assert r.moves == want
     assert flags(r) == []
+
+
+# Seat 2 on T15 and T45, seat 0 on T3, seat 1 on T21; 3 seats (reiseditie), no reader.
+COUNTED_ON = position(
+    2,
+    ["N", "N", "N", "T3"],
+    ["N", "N", "T21", "H3"],
+    ["N", "N", "T15", "T45"],
+    seats=3,
+    profile="reiseditie",
+)
+
+
+def test_fuzz_pawn_counted_on_from_the_hole_just_filled_is_one_move() -> None:
+    # Seat 2's 3 counted hole by hole, T45, T46, T47, T0, quickly (56 ms on T47); seat 0
+    # at once captures seat 2's T15 pawn with a Q (victim first, counted T3..T15), then
+    # seat 1's 9. The board first rests after seat 0's move, wrong for seat 2's turn:
+    # the reading "seat 2's 2 ended on T47, seat 0 lifted that pawn on to T0" looked
+    # like seat 0's move in progress and, as the earliest split, was taken: the 3 read
+    # as a 2 and the game derailed (the fuzzer's game 621159). A pawn lifted from a hole
+    # this move filled, before the board rested, and put down on the next hole is the
+    # same hand counting it on: no end of the move.
+    count = [
+        ev(1000, "lift", "T45"),
+        ev(1069, "place", "T46"),
+        ev(1208, "lift", "T46"),
+        ev(1263, "place", "T47"),
+        ev(1319, "lift", "T47"),
+        ev(1473, "place", "T0"),
+    ]
+    capture = [ev(1939, "lift", "T15"), ev(2047, "place", "N2.3")]
+    t = 2087
+    for h in range(3, 15):
+        capture += [ev(t, "lift", f"T{h}"), ev(t + 60, "place", f"T{h + 1}")]
+        t += 140
+    tail = [ev(4396, "lift", "T21"), ev(4438, "place", "T30"), ev(9000, "tick")]
+    r = play({**setup(COUNTED_ON), "card_reader": False}, *count, *capture, *tail)
+    assert r.moves == ["3 2:T45-T0", "Q 0:T3-T15", "9 1:T21-T30"]
+    assert flags(r) == []
