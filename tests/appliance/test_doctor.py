@@ -4,6 +4,7 @@ passes."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -325,3 +326,19 @@ def test_a_config_problem_is_one_plain_line_with_the_fix_that_helps(tmp_path: Pa
         == f"FAIL config: {other} does not exist -> give board.toml's path to --config"
     )
     assert "Errno" not in bad.line("nl") and "bestaat niet" in bad.line("nl")
+
+
+def test_a_link_lost_again_during_the_wait_is_judged_by_what_it_heard() -> None:
+    # found by the rehearsal under load: a bare MicroPython behind the service makes the
+    # link reopen the port; doctor's last look fell between two opens and said "no link"
+    # (check the cable) where the Pico answered, just not with our firmware.
+    from keezbord.host.appliance import checks_devices
+
+    answers = iter(
+        [healthy_service(connected=True, firmware=None, ok=False, error="no HELLO")]
+        + [healthy_service(connected=False, firmware=None, ok=False, error="read failed")] * 50
+    )
+    probes = dataclasses.replace(good_probes(), ask_service=lambda web: next(answers), settle_s=0.6)
+    found = checks_devices._firmware_of_the_service(Layout(), "/dev/ttyACM0", probes)
+    bad = {f.check: f for f in found if not f.ok}
+    assert "bare MicroPython" in bad["firmware"].text.en, bad["firmware"].text.en

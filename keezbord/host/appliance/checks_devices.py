@@ -204,11 +204,23 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
     web = service_port(layout)
     end = time.monotonic() + probes.settle_s
     report = probes.ask_service(web)
+    reached = report  # the last answer whose link had the port open
     while report.version is not None and not report.link.get("firmware"):
         if time.monotonic() >= end:
             break
         time.sleep(0.5)  # the link opens the port each second and then hears a HELLO
         report = probes.ask_service(web)
+        if report.version is not None and report.link.get("connected"):
+            reached = report
+    if (
+        report.version is not None
+        and not report.link.get("connected")
+        and (reached.version is not None and reached.link.get("connected"))
+    ):
+        # The link reached the port during the wait and lost it again: a Pico that
+        # answers with something other than our frames (a bare MicroPython's REPL) makes
+        # the link give up and reopen. What it heard while open is the truer finding.
+        report = reached
     if report.version is None:
         return [
             Finding(
