@@ -177,7 +177,11 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         ),
     ),
     (2, "drivers", ("keezbord.host.drivers",)),
-    (3, "board", ("keezbord.host.config", "keezbord.host.selftest")),
+    (
+        3,
+        "board",
+        tuple(f"keezbord.host.{m}" for m in ("config", "config_table", "config_net", "selftest")),
+    ),
     (4, "referee", ("keezbord.host.referee",)),
     (
         5,

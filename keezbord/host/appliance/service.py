@@ -206,7 +206,7 @@ def tokens(layout: Layout) -> Tokens:
         raise ServiceError(
             f"{layout.tokens}: no tokens yet (install the service: sudo keezbord service install)"
         )
-    return TokenStore(layout.tokens).load()
+    return TokenStore(layout.tokens).read()
 
 
 def _run(runner: Runner, argv: list[str]) -> None:

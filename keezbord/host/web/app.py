@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
 from keezbord.host.jsontext import loads
-from keezbord.host.roles import Role
+from keezbord.host.roles import Access, Attempts, Role, tried
 
 from . import actions, page
 from .hub import Hub, HubError
@@ -45,10 +45,26 @@ def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, 
     }
 
 
+TOO_MANY = {
+    "nl": "te veel verkeerde links geprobeerd: wacht een minuut",
+    "en": "too many wrong links tried: wait a minute",
+}
+REVOKED = {
+    "nl": "deze link is ingetrokken: vraag de scheidsrechter om de nieuwe",
+    "en": "this link was revoked: ask the referee for the new one",
+}
+
+
 def create_app(
-    make_hub: Callable[[], Hub], *, styles: Mapping[str, RoleStyle] = DEFAULT_STYLES
+    make_hub: Callable[[], Hub],
+    *,
+    styles: Mapping[str, RoleStyle] = DEFAULT_STYLES,
+    attempts: Attempts | None = None,
 ) -> Starlette:
     palette = palette_json(styles)
+    # Failed token attempts per client address (behind a reverse proxy on this machine
+    # uvicorn takes the address from X-Forwarded-For: docs/remote.md).
+    tries = Attempts() if attempts is None else attempts
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -64,6 +80,22 @@ def create_app(
         hub: Hub = request.app.state.hub
         return hub
 
+    def access(request: Request | WebSocket) -> Access | None:
+        """What the request's token gives; None: refused, its client tried too many
+        wrong tokens (a request without a token only watches and is never refused)."""
+        hub = hub_of(request)
+        token = request.query_params.get("token")
+        client = request.client.host if request.client else "?"
+        if tried(token) and tries.blocked(client):
+            return None
+        got = hub.access(token)
+        if tried(token) and got.role is Role.SPECTATOR and hub.opts.tokens is not None:
+            tries.failed(client)
+        return got
+
+    def refused() -> Response:
+        return JSONResponse({"error": TOO_MANY}, status_code=429)
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -76,8 +108,10 @@ def create_app(
 
     async def state(request: Request) -> Response:
         hub = hub_of(request)
-        role = hub.role(request.query_params.get("token"))
-        return JSONResponse(page.for_role(hub.page_state(), role))
+        got = access(request)
+        if got is None:
+            return refused()
+        return JSONResponse(page.for_role(hub.page_state(), got.role, got.seat))
 
     async def review(request: Request) -> Response:
         """One entry of the move list for the review (a move or a flagged move)."""
@@ -106,8 +140,12 @@ def create_app(
 
     async def export_moves(request: Request) -> Response:
         hub = hub_of(request)
-        role = hub.role(request.query_params.get("token"))
-        moves = hub.log.lines(cards=role is not Role.SPECTATOR)  # exchanged cards: hidden
+        got = access(request)
+        if got is None:
+            return refused()
+        # The cards partners passed: for the players' and the referee's links only (a
+        # remote seat sees its own on the page).
+        moves = hub.log.lines(cards=got.role in (Role.PLAYER, Role.REFEREE))
         return PlainTextResponse(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )
@@ -131,7 +169,13 @@ def create_app(
     async def ws(websocket: WebSocket) -> None:
         hub = hub_of(websocket)
         await websocket.accept()
-        role = hub.role(websocket.query_params.get("token"))
+        got = access(websocket)
+        if got is None:
+            await websocket.send_json({"type": "error", "text": TOO_MANY})
+            await websocket.close(code=1008)
+            return
+        token = websocket.query_params.get("token")
+        role = got.role
         queue: asyncio.Queue[int] = asyncio.Queue()
         hub.listeners.add(queue)
         # ?history=delta (the page asks for it): each state carries only the history
@@ -139,14 +183,22 @@ def create_app(
         feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
 
         def state_text() -> str:
-            state = page.for_role(hub.page_state(), role)
+            state = page.for_role(hub.page_state(), role, got.seat)
             return page.to_json(state if feed is None else feed.message(state))
+
+        def revoked() -> bool:
+            """The link's token was made new (or its seat taken back) meanwhile."""
+            return role is not Role.SPECTATOR and hub.access(token) != got
 
         async def sender() -> None:
             while True:
                 await queue.get()
                 while not queue.empty():  # only the latest state matters
                     queue.get_nowait()
+                if revoked():
+                    await websocket.send_json({"type": "revoked", "text": REVOKED})
+                    await websocket.close(code=1008)
+                    return
                 await websocket.send_text(state_text())
 
         await websocket.send_json(
@@ -163,10 +215,14 @@ def create_app(
         try:
             while True:
                 text = await websocket.receive_text()
-                reply = _handle(hub, text, role)
+                if revoked():
+                    await websocket.send_json({"type": "revoked", "text": REVOKED})
+                    await websocket.close(code=1008)
+                    break
+                reply = _handle(hub, text, got)
                 if reply is not None:
                     await websocket.send_json(reply)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the sender
             pass
         finally:
             hub.listeners.discard(queue)
@@ -193,7 +249,7 @@ def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
+def _handle(hub: Hub, text: str, role: Access) -> dict[str, Any] | None:
     """One page message; the reply (an error, or an ack when the message has an id)."""
     try:
         msg = loads(text)
@@ -203,7 +259,7 @@ def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
         return {"type": "error", "text": {"nl": "onleesbaar bericht", "en": "unreadable message"}}
     ident = msg.get("id")
     try:
-        hub.request(msg, role)
+        answer = hub.request(msg, role)
     except HubError as e:
         return {"type": "error", "id": ident, "request": msg.get("type"), "text": e.text.as_dict()}
     except Exception as e:  # a bug must not take the page's connection down
@@ -214,4 +270,6 @@ def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
             "request": msg.get("type"),
             "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"},
         }
+    if answer is not None:  # a question's answer (the links, a card's moves)
+        return {**answer, "id": ident}
     return None if ident is None else {"type": "ack", "id": ident}

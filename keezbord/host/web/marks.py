@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from keezbord.engine.movegen import apply_part, forward_landings, legal_moves
-from keezbord.engine.notation import Step, Swap
+from keezbord.engine.notation import Move, Step, Swap
 from keezbord.engine.position import NEST, Position, location_hole
 from keezbord.host.referee import MoveRecord, RefereeState, board_of, board_sig
 
@@ -21,11 +21,16 @@ def _nest_hole(pos: Position, seat: int) -> str:
 
 def move_marks(rec: MoveRecord) -> dict[str, Any]:
     """The holes a move left and reached (a pawn brought out leaves its nest)."""
+    frm, to = from_to(rec.before, rec.move)
+    return {"seat": rec.seat, "card": rec.card, "move": rec.text, "from": frm, "to": to}
+
+
+def from_to(pos: Position, move: Move) -> tuple[list[str], list[str]]:
+    """The holes ``move`` leaves and reaches from ``pos``, part by part."""
     frm: list[str] = []
     to: list[str] = []
-    pos = rec.before
     topo = pos.topology
-    for part in rec.move.parts:
+    for part in move.parts:
         nxt = apply_part(pos, part)
         if isinstance(part, Swap):
             frm.append(f"T{part.a}")
@@ -37,7 +42,7 @@ def move_marks(rec: MoveRecord) -> dict[str, Any]:
                 frm.append(location_hole(topo, part.seat, part.frm).name)
             to.append(location_hole(topo, part.seat, part.to).name)
         pos = nxt
-    return {"seat": rec.seat, "card": rec.card, "move": rec.text, "from": frm, "to": to}
+    return frm, to
 
 
 def last_moves(history: Sequence[MoveRecord], seats: int) -> list[dict[str, Any]]:

@@ -14,20 +14,15 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import HINT_LEVELS, Overrule
-from keezbord.host.roles import REFEREE_ACTIONS, Role, may
+from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
 from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
+from . import remote
+from .errors import HubError as HubError
+
 if TYPE_CHECKING:
     from .hub import Hub
-
-
-class HubError(ValueError):
-    """A page's request that cannot be done; ``text`` is shown to the player."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.en)
-        self.text = text
 
 
 NOT_SIM = Text(
@@ -54,16 +49,34 @@ UNKNOWN_HOLE = Text("onbekend gat", "unknown hole")
 GIVE_FIRST = Text("geef eerst een kaart aan je partner", "pass a card to your partner first")
 NK_ONLY = Text("alleen bij het NK-profiel", "only with the nk profile")
 
+NOT_REMOTE = Text(
+    "met de link van een stoel op afstand speel je alleen die stoel",
+    "a remote seat's link plays its own seat only",
+)
+AWAY = Text(
+    "deze stoel speelt op afstand: zijn eigen link speelt zijn kaarten",
+    "this seat plays far away: its own link plays its cards",
+)
+
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
+BOARD_ONLY = ("lift", "place", "fix")  # the simulator's pawns (a real board has its own)
 
 
-def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
-    """One message from a page whose link gives it ``role`` (roles.py says who may)."""
+def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] | None:
+    """One message from a page whose link gives it ``access`` (roles.py says who may);
+    a question's answer, if it asked one."""
     kind = msg.get("type")
+    role = access.role
     if not may(role, str(kind)):
-        raise HubError(NEED_REFEREE if kind in REFEREE_ACTIONS else WATCH_ONLY)
+        if kind in REFEREE_ACTIONS:
+            raise HubError(NEED_REFEREE)
+        raise HubError(NOT_REMOTE if role is Role.REMOTE else WATCH_ONLY)
+    if role is Role.REMOTE or kind in remote.REMOTE_ONLY:
+        return remote.handle_remote(hub, msg, access)
+    if kind in remote.LINKS:
+        return remote.handle_links(hub, msg)
     if kind in SIM_ONLY:
-        if hub.sim is None:
+        if hub.sim is None or (kind in BOARD_ONLY and hub.opts.mode != "sim"):
             raise HubError(NOT_SIM)
         if hub.bot_busy is not None:
             raise HubError(BOT_BUSY)
@@ -93,7 +106,7 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
         if hub.bots is not None:
             hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
         hub.undo()
-        if hub.sim is not None:
+        if hub.sim is not None and hub.opts.mode == "sim":
             put_back_on(hub)  # the simulated table puts the pawns back itself
     elif kind == "penalty":
         offender = msg.get("seat")
@@ -125,6 +138,7 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
         hub.new_game(msg)
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
+    return None
 
 
 def _hole(hub: Hub, kind: str, msg: Mapping[str, Any]) -> None:
@@ -160,6 +174,8 @@ def _human_to_play(hub: Hub) -> int:
     assert hub.sim is not None
     if hub.sim.is_bot(seat):
         raise HubError(NOT_HUMAN)
+    if hub.sim.where(seat) != "table":
+        raise HubError(AWAY)
     return seat
 
 
@@ -184,20 +200,11 @@ def _fix(hub: Hub) -> None:
 def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
     sim = hub.sim
     assert sim is not None
-    seat = msg.get("seat", sim.waiting[0] if sim.waiting else None)
-    card = msg.get("card")
-    if not isinstance(seat, int) or not isinstance(card, str):
-        raise HubError(Text("kies een kaart", "choose a card"))
-    try:
-        sim.give(seat, card)
-    except ValueError as e:
-        raise HubError(
-            Text(
-                "die kaart kan nu niet doorgegeven worden", f"that card cannot be passed now ({e})"
-            )
-        ) from None
-    hub.log.exchanges(sim, hub.session.state)  # the exchange may be made now
-    hub.changed()
+    here = [s for s in sim.waiting if sim.where(s) == "table"]
+    seat = msg.get("seat", here[0] if here else None)
+    if isinstance(seat, int) and not isinstance(seat, bool) and sim.where(seat) != "table":
+        raise HubError(AWAY)
+    remote.give(hub, seat, msg.get("card"))
 
 
 def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo | None]:
