@@ -71,7 +71,7 @@ REFEREE_ACTIONS = frozenset(
 )
 # A remote seat's link: its own seat's cards and moves, nothing else (not even what a
 # players' link may: the pawns of a simulated board, "put the board right").
-REMOTE_ACTIONS = frozenset({"card", "discard", "give", "moves", "play"})
+REMOTE_ACTIONS = frozenset({"discard", "give", "moves", "play"})
 
 
 def may(role: Role, action: str) -> bool:
@@ -128,6 +128,14 @@ class Tokens:
         """With a new token for ``seat`` (made, or made again: the old link stops)."""
         rest = {s: t for s, t in self.seats if s != seat} | {seat: new_token()}
         return Tokens(self.referee, self.player, tuple(sorted(rest.items())))
+
+    def for_seats(self, seats: tuple[int, ...]) -> Tokens:
+        """A token for each of ``seats`` (those kept stay), none for any other seat."""
+        out = Tokens(self.referee, self.player, tuple(p for p in self.seats if p[0] in seats))
+        for seat in seats:
+            if out.seat(seat) is None:
+                out = out.with_seat(seat)
+        return out
 
     def without_seat(self, seat: int) -> Tokens:
         return Tokens(self.referee, self.player, tuple(p for p in self.seats if p[0] != seat))

@@ -178,17 +178,6 @@ def latest_deal(db: Path, mode: str) -> SimInfo | None:
     return info if info is not None and info.where else None
 
 
-def seat_tokens(tokens: Tokens, remote: tuple[int, ...]) -> Tokens:
-    """A token for every remote seat (kept ones stay), none for the others."""
-    for seat, _ in tokens.seats:
-        if seat not in remote:
-            tokens = tokens.without_seat(seat)
-    for seat in remote:
-        if tokens.seat(seat) is None:
-            tokens = tokens.with_seat(seat)
-    return tokens
-
-
 def seat_lines(url: str, tokens: Tokens, lang: str) -> list[str]:
     """One line per remote seat's own link (printed on a terminal only, as the others)."""
     out = []

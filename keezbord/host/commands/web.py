@@ -332,11 +332,13 @@ def run_run(args: argparse.Namespace) -> int:
         "hints": cfg.hints,
         "mode": "run",
     }
+    board_setup = dict(setup)
     plan = away.plan(args, cfg, setup, db)
-    tokens = away.seat_tokens(tokens, plan.remote)
+    tokens = tokens.for_seats(plan.remote)
     if store is not None and tokens != store.load():
         store.save(tokens)
     opts = HubOptions(mode="run", db=db, tokens=tokens, token_store=store)
+    opts.defaults["board_setup"] = dict(board_setup)  # a new game without seats far away
     opts.public_url = cfg.remote.public_url
     opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
     styles = cfg.leds.settings().styles

@@ -46,6 +46,7 @@ def next_touch(
 
     def full(holes: list[str]) -> list[str]:
         return [h for h in holes if h in sensed]
+
     sources, targets, victims = lit(frame, "source"), lit(frame, "target"), lit(frame, "victim")
     if full(sources):  # every pawn to lift first (a jack's two are in hand at once)
         return ("lift", full(sources)[0])

@@ -15,6 +15,7 @@ remote player or takes it back to the table (``seat_at``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -25,7 +26,7 @@ from keezbord.engine.position import Position
 from keezbord.engine.text import Text
 from keezbord.host.events import Discard
 from keezbord.host.roles import Access, Role, remote_may
-from keezbord.host.sim.table import REMOTE, TABLE
+from keezbord.host.sim.table import HUMAN, REMOTE, TABLE, SimInfo
 
 from .errors import HubError
 from .marks import from_to
@@ -86,6 +87,8 @@ def handle_remote(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str,
         if not isinstance(card, str) or card not in hand:
             raise HubError(NO_CARD)
         return {"type": "moves", "card": card, "moves": moves_of(pos, card)}
+    if kind != "play":
+        raise HubError(NOT_YOUR_TURN)
     # "play": the move the board lights for the people at the table.
     if hub.away.lit_move() is not None:
         raise HubError(LIT_ALREADY)
@@ -200,3 +203,47 @@ def handle_links(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any] | None:
     hub.away.set_tokens(tokens.with_seat(seat) if where == REMOTE else tokens.without_seat(seat))
     hub.away.replan()
     return handle_links(hub, {"type": "links"})
+
+
+# -- a new game with seats far away ------------------------------------------------------
+
+
+def seats_far(hub: Hub, msg: Mapping[str, Any], seats: int) -> tuple[int, ...]:
+    """A new game's remote seats: ``remote`` of the referee's ``new_game`` (a real
+    board), else those of the game now (a virtual deal stays one)."""
+    if hub.opts.mode != "run":
+        return ()
+    far = msg.get("remote")
+    if far is None:
+        sim = hub.sim
+        return () if sim is None else tuple(s for s in range(seats) if sim.where(s) == REMOTE)
+    if not isinstance(far, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats for s in far
+    ):
+        raise HubError(
+            Text(f"stoelen op afstand: 0 tot {seats - 1}", f"remote seats: 0 to {seats - 1}")
+        )
+    if len(set(far)) >= seats:
+        raise HubError(
+            Text("minstens één stoel speelt aan tafel", "at least one seat plays at the table")
+        )
+    return tuple(sorted(set(far)))
+
+
+def virtual_setup(
+    hub: Hub, setup: dict[str, Any], msg: Mapping[str, Any], far: tuple[int, ...], teams: Any
+) -> tuple[dict[str, Any], SimInfo]:
+    """A real board's new game with remote seats: every hand dealt by the board (cards
+    by name, the reader unused), hints off unless the referee asks for them, each remote
+    seat a link of its own."""
+    seats = int(setup.get("seats", hub.session.state.pos.seats))
+    setup.pop("tags", None)
+    setup["card_reader"] = True
+    if "hints" not in msg:
+        setup["hints"] = "off"
+    where = [REMOTE if s in far else TABLE for s in range(seats)]
+    info = SimInfo(random.randrange(2**31), [HUMAN] * seats, teams, {}, where)
+    tokens = hub.opts.tokens
+    if tokens is not None:
+        hub.away.set_tokens(tokens.for_seats(far))
+    return setup, info

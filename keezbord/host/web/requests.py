@@ -218,17 +218,24 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
         hub.session.setup_raw.get("hints", "targets"),
         hub.sim.info.kinds if hub.sim is not None else None,
     )
-    if kinds is not None:
+    if kinds is not None and hub.opts.mode == "sim":
         seed = msg.get("seed")
         if not isinstance(seed, int):
             seed = random.randrange(2**31)
         return sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
-    setup = dict(hub.session.setup_raw)
+    far = remote.seats_far(hub, msg, seats)
+    # A real board's own setup (its reader, its tags), kept by the command: a virtual
+    # deal's setup has them taken out.
+    setup = dict(hub.opts.defaults.get("board_setup") or hub.session.setup_raw)
     setup.pop("position", None)
     setup.pop("turn", None)
     setup.update({"hints": hints})
     if teams is not None:
         setup["teams"] = teams
+    if far:  # seats far away: a virtual deal, hints off unless asked for (remote.py)
+        return remote.virtual_setup(hub, setup, msg, far, teams)
+    if hub.opts.tokens is not None and hub.opts.tokens.seats:
+        hub.away.set_tokens(hub.opts.tokens.for_seats(()))  # no seat far away: no such link
     return setup, None
 
 

@@ -84,6 +84,7 @@ const app = {
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
   selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
   onState: [],  // hooks for tests and the benchmark
+  onMessage: [],  // every message from the server, after the above (remote.js)
 };
 window.keezbord = app;
 
@@ -133,6 +134,7 @@ function connect() {
     } else if (msg.type === "error") {
       addLog(tx(msg.text), true);
     }
+    for (const f of app.onMessage) f(msg);
   };
 }
 function setConn(key) { const c = document.getElementById("conn"); c.dataset.i18n = key; c.textContent = t(key); }

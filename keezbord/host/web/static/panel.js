@@ -56,7 +56,8 @@ function renderSide() {
   }
   if (focused) cards.querySelector(`[data-card="${focused}"]`)?.focus();
   }
-  document.getElementById("tray").hidden = app.mode !== "sim";
+  // A real board's virtual deal (docs/remote.md): the table's hand on the board's screen.
+  document.getElementById("tray").hidden = app.mode !== "sim" && !hand;
   document.getElementById("discard").disabled = !(hand && hand.active);
   document.getElementById("discard").hidden = !!ex;  // no hand to show while passing a card
   // The card tapped, under the hand only when it is this hand's own (never a bot's card).
