@@ -76,9 +76,12 @@ def link_section(top: Section, base: Path = Path()) -> LinkSettings:
     if board == peer:
         raise c.error("peer", "must be the other board's name, not this one's")
     tls = c.get_bool("tls", True)
+    password = c.data.get("password", "")  # may come from $KEEZBORD_LINK_PASSWORD instead
+    if not isinstance(password, str):
+        raise c.error("password", f"must be a string, not {password!r}")
     return LinkSettings(
         board,
-        c.get_str("password", ""),
+        password,
         peer,
         c.get_str("broker", "127.0.0.1"),
         c.get_int("port", 8883 if tls else 1883, 1, 65535),

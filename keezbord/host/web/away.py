@@ -12,7 +12,7 @@ every input (``decided``) and whenever the link's state changes (``replan``); th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from keezbord.engine.describe import colour, describe_move
@@ -40,6 +40,9 @@ class Peer(Protocol):
 
     def gave(self, seat: int, card: str) -> None:
         """A seat at this board passed its partner a card (partner exchange)."""
+
+    def new_game(self, msg: Mapping[str, Any]) -> None:
+        """The referee's new game (the host of record's only)."""
 
 
 WAIT_OTHER_BOARD = Text(

@@ -58,6 +58,9 @@ AWAY = Text(
     "this seat plays far away: its own link plays its cards",
 )
 
+NOT_LINKED = Text("niet in een spel op twee borden", "not in a game played on two boards")
+NOT_IN_STEP = Text("wacht tot het andere bord bij is", "wait until the other board is in step")
+
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give")
 BOARD_ONLY = ("lift", "place", "fix")  # the simulator's pawns (a real board has its own)
 
@@ -84,6 +87,11 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
             raise HubError(GIVE_FIRST)
     if kind in ("penalty", "time_limit") and hub.session.state.pos.profile.scoring != "nk":
         raise HubError(NK_ONLY)
+    if hub.away.peer is not None:  # a linked game (host/club/linked_board.py)
+        if kind in ("penalty", "time_limit", "overrule"):
+            raise HubError(NOT_LINKED)
+        if kind == "undo" and not hub.away.peer.in_step():
+            raise HubError(NOT_IN_STEP)
     if kind == "lift" or kind == "place":
         _hole(hub, kind, msg)
     elif kind == "card":
@@ -135,7 +143,10 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
             )
         hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
     elif kind == "new_game":
-        hub.new_game(msg)
+        if hub.away.peer is not None:
+            hub.away.peer.new_game(msg)  # the host of record's, for both boards
+        else:
+            hub.new_game(msg)
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
     return None
