@@ -6,46 +6,17 @@ is sent to it; the broker's last will says when a board vanished."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from club_helpers import Broker, free_port, wait_for
+from club_helpers import wait_for
+from link_helpers import link_broker
 
 from keezbord.host.club import link_protocol as lp
-from keezbord.host.club.broker_config import BrokerFiles
 from keezbord.host.club.game_link import GameLink
 from keezbord.host.club.mqtt_client import new_client
-from keezbord.host.config import load_config
-
-
-def link_broker(tmp: Path) -> tuple[Broker, dict[str, Any]]:
-    """``keezbord link broker-config`` run as a user would, then its broker started."""
-    port = free_port()
-    out = tmp / "keezlink"
-    r = subprocess.run(
-        [sys.executable, "-m", "keezbord", "link", "broker-config", "--boards", "oma,thuis",
-         "--out", str(out), "--host", "127.0.0.1", "--bind", "127.0.0.1", "--port", str(port)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    assert f"mosquitto -c {out / 'mosquitto.conf'}" in r.stdout
-    boards = {n: out / "boards" / f"{n}.toml" for n in ("oma", "thuis")}
-    broker = Broker(BrokerFiles(out / "mosquitto.conf", out / "passwd", out / "acl", boards), port)
-    broker.start()
-    settings = {}
-    for name, f in boards.items():
-        toml = tmp / name / "board.toml"
-        toml.parent.mkdir()
-        toml.write_text(f.read_text())
-        (toml.parent / "ca.crt").write_bytes((out / "boards" / "ca.crt").read_bytes())
-        cfg = load_config(toml)
-        assert cfg.link is not None
-        settings[name] = cfg.link
-    return broker, settings
 
 
 class Ear:

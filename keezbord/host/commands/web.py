@@ -354,6 +354,8 @@ def run_run(args: argparse.Namespace) -> int:
             from keezbord.host.drivers.boards import FakeBoard
 
             setup = {**setup, "mode": "simulated"}
+            if args.speed < 1:  # the simulated people's rests are as short: so the settling
+                setup["settle_ms"] = max(200, int(500 * args.speed))
             driver = FakeBoard()
         elif args.simulate is not None:
             from keezbord.host.drivers.boards import TraceBoard

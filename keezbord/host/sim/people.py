@@ -66,6 +66,7 @@ class People:
         self.hand: list[Held] = []
         self.slipped: str | None = None  # the lit move carried out wrong (once)
         self.lit_seen: list[str] = []  # lit moves met, in order
+        self._mine: tuple[int, int] | None = None  # (moves made, seat) of our own turn
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -102,8 +103,15 @@ class People:
         lit = getattr(st, "lit", None)
         if lit is not None or st.flag is not None or st.missing:
             return self._follow(st, None if lit is None else str(lit))
+        if self._mine is not None and self._mine != (len(st.history), st.seat):
+            self._mine = None  # our move was taken: the turn moved on
         if st.card is not None or st.touched:
-            return False  # a move of the table's is on the board: the referee settles it
+            if self._mine is not None or st.seat is None or sim.where(st.seat) != TABLE:
+                return False  # our move is on the board: the referee settles it
+            if st.card is None or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
+                return self._tidy(st)  # a turn cut off (a restart): the board put back
+            await self._play(st.seat, st, st.card)  # and played again, with its card
+            return True
         if self.hand or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
             return self._tidy(st)  # a new game, or a restart left pawns in hand
         here = [s for s in sim.waiting if sim.where(s) == TABLE]
@@ -169,19 +177,22 @@ class People:
         self._touch(action, hole)
         return True
 
-    async def _play(self, seat: int, st: RefereeState) -> None:
-        """A seat at the table plays: its card tapped on the page, its pawns moved."""
+    async def _play(self, seat: int, st: RefereeState, tapped: str | None = None) -> None:
+        """A seat at the table plays: its card tapped on the page, its pawns moved
+        (``tapped``: the card it had tapped before a restart)."""
         sim = self.host.sim
         assert sim is not None
+        self._mine = (len(st.history), seat)
         await self._pause(700)
         pos = st.pos
-        hand = sim.hand(seat)
+        hand = [tapped] if tapped is not None else sim.hand(seat)
         choice = make_bot("greedy", self.rng).choose(pos, hand)
         if choice is None:
             self.host.request({"type": "discard"}, Role.PLAYER)
             return
         card, move = choice
-        self.host.request({"type": "card", "card": card}, Role.PLAYER)
+        if tapped is None:
+            self.host.request({"type": "card", "card": card}, Role.PLAYER)
         await self._pause(400)
         after = apply(pos, card, move)
         events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
