@@ -39,6 +39,7 @@ def remote_hub(
     board: Any = None,
     hints: str = "off",
     profile: str = "standard",
+    seats: int = 4,
     **opts: Any,
 ) -> Callable[[], Hub]:
     """A real board's hub (a FakeBoard unless ``board``) with a virtual deal dealt from
@@ -50,12 +51,12 @@ def remote_hub(
     def make() -> Hub:
         from keezbord.engine.game import Game
 
-        where = [REMOTE if s in remote else TABLE for s in range(4)]
-        info = SimInfo(seed, ["human"] * 4, None, {}, where)
-        dealer = Game(4, profile, seed).table.dealer
+        where = [REMOTE if s in remote else TABLE for s in range(seats)]
+        info = SimInfo(seed, ["human"] * seats, None, {}, where)
+        dealer = Game(seats, profile, seed).table.dealer
         setup = {
-            "type": "setup", "seats": 4, "profile": profile, "dealer": dealer,
-            "hints": hints, "mode": "run",
+            "type": "setup", "seats": seats, "profile": profile, "dealer": dealer,
+            "hints": hints, "mode": "run", "settle_ms": 200,
         }  # fmt: skip
         opts.setdefault("tokens", REMOTE_TOKENS)
         return Hub.open_run(
