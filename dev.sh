@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # keezbord's two entry points, each bootstrapping what it needs on a fresh machine:
 #   ./dev.sh sim    run keezbord on its simulated board (no hardware needed)
-#   ./dev.sh test   run the whole test suite (ruff, mypy, pytest incl. browser, MicroPython
-#                   and emulated-Pico tests; KEEZBORD_EMULATOR=full for the long scenarios)
+#   ./dev.sh test   run the whole test suite (ruff, mypy, the scripts' checker, pytest incl.
+#                   browser, MicroPython and emulated-Pico tests; KEEZBORD_EMULATOR=full for
+#                   the long scenarios)
 #   ./dev.sh mypy   only the type check (package, bench and tests), as `test` runs it
+#   ./dev.sh tsc    only the check of the page's and the club's scripts, as `test` runs it
 # Anything after the verb is passed on (to `keezbord sim` or to pytest).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -77,22 +79,44 @@ typecheck() {
     return $rc
 }
 
+ensure_node() {
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        echo "== node/npm not found: installing Debian's nodejs" >&2
+        apt_install nodejs:node npm
+    fi
+}
+
+npm_ci() {
+    # `npm ci` in the folder when node_modules is missing or older than the lock file
+    # (the stamp names the lock's hash).
+    local dir=$1 what=$2 stamp
+    stamp=$dir/node_modules/.keezbord-$(sha1sum "$dir/package-lock.json" | cut -c1-12)
+    if [ ! -f "$stamp" ]; then
+        echo "== npm ci in $dir ($what)" >&2
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+        touch "$stamp"
+    fi
+}
+
+check_scripts() {
+    # The page's scripts (keezbord/host/web/static) and the club's (keezbord/host/club/
+    # static): TypeScript's checkJs over the plain scripts and their JSDoc types, nothing
+    # built or emitted; typescript pinned by ./package-lock.json. One program per page
+    # set (tsconfig.json, tsconfig.club.json): they share no globals.
+    ensure_node
+    npm_ci . "typescript, the scripts' checker"
+    local rc=0
+    node_modules/.bin/tsc -p tsconfig.json || rc=1
+    node_modules/.bin/tsc -p tsconfig.club.json || rc=1
+    return $rc
+}
+
 ensure_emulator() {
     # The emulated-Pico tests (tests/emulator) run rp2040js under Node 20, pinned by
     # tests/emulator/package-lock.json: `npm ci` when node_modules is missing or older
     # than the lock file (the stamp names the lock's hash; emu.py checks the same one).
-    local dir=tests/emulator
-    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-        echo "== node/npm not found: installing Debian's nodejs for the emulator tests" >&2
-        apt_install nodejs:node npm
-    fi
-    local stamp
-    stamp=$dir/node_modules/.keezbord-$(sha1sum "$dir/package-lock.json" | cut -c1-12)
-    if [ ! -f "$stamp" ]; then
-        echo "== npm ci in $dir (rp2040js for the emulated Pico)" >&2
-        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-        touch "$stamp"
-    fi
+    ensure_node
+    npm_ci tests/emulator "rp2040js for the emulated Pico"
 }
 
 ensure_appliance_tools() {
@@ -119,6 +143,8 @@ case "${1:-}" in
         "$VENV/bin/ruff" format --check .
         echo "== mypy" >&2
         typecheck
+        echo "== tsc (the page's and the club's scripts)" >&2
+        check_scripts
         echo "== pytest" >&2
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
@@ -126,8 +152,11 @@ case "${1:-}" in
         venv
         typecheck
         ;;
+    tsc)
+        check_scripts
+        ;;
     *)
-        echo "usage: ./dev.sh sim [options] | ./dev.sh test [pytest options] | ./dev.sh mypy" >&2
+        echo "usage: ./dev.sh sim [options] | ./dev.sh test [pytest options] | ./dev.sh mypy | ./dev.sh tsc" >&2
         exit 2
         ;;
 esac

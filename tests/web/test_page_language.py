@@ -52,3 +52,26 @@ def test_page_follows_the_browser_then_the_players_choice(
         assert page.get_attribute("html", "lang") == "nl"  # the choice beats the browser
     finally:
         ctx.close()
+
+
+def test_a_stored_language_the_page_has_not_falls_back_to_the_browsers(
+    serve: Serve, browser: Any, tmp_path: Path
+) -> None:
+    """Found by the scripts' checker (issue 23): a stored "de" left every text undefined
+    and stopped the page before it drew anything."""
+    opts = options(tmp_path / "g.sqlite", seed=1)
+    srv = serve(lambda: Hub.open_sim(opts, kinds=["human", "greedy", "greedy", "greedy"]))
+    ctx = browser.new_context(locale="en-GB")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(srv.url)
+        page.evaluate("() => localStorage.setItem('keezbord.lang', 'de')")
+        page.reload()
+        page.wait_for_function("() => window.keezbord && window.keezbord.state")
+        assert page.get_attribute("html", "lang") == "en"
+        page.wait_for_selector("#players li.player")  # the side panels drew
+        assert not errors
+    finally:
+        ctx.close()

@@ -3,13 +3,16 @@
 "use strict";
 (function () {
   const token = new URLSearchParams(location.search).get("token") || "";
-  const $ = (id) => document.getElementById(id);
+  // The page's element of that id (control.html has each one): typed as there.
+  const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+  /** @param {Record<string, unknown>} body */
   async function act(body) {
     const r = await fetch("/api/control", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...body }) });
     $("out").textContent = JSON.stringify(await r.json(), null, 1);
     refresh();
   }
   async function refresh() {
+    /** @type {ClubView} */
     const view = await (await fetch("/api/view")).json();
     const rows = view.tables.map((m) => {
       const tr = document.createElement("tr");
@@ -31,7 +34,7 @@
       return tr;
     });
     $("round-tables").replaceChildren(...rows);
-    $("round-no").textContent = view.round ?? "–";
+    $("round-no").textContent = String(view.round ?? "–");
   }
   $("add-team").onclick = () => act({ action: "add_team", name: $("team").value, players: $("players").value.split(",").map((s) => s.trim()).filter(Boolean) });
   $("pair").onclick = () => act({ action: "pair", minutes: Number($("minutes").value) });

@@ -1,6 +1,7 @@
 // The club scoreboard: redrawn from each view the tournament pushes over /ws.
 "use strict";
 (function () {
+  /** @type {Record<string, { nl: string, en: string }>} */
   const T = {
     tables: { nl: "Tafels", en: "Tables" },
     standings: { nl: "Stand", en: "Standings" },
@@ -28,26 +29,35 @@
     checked: { nl: "nagespeeld: klopt", en: "replayed: correct" },
     offline: { nl: "verbinding weg, opnieuw verbinden…", en: "connection lost, reconnecting…" },
   };
+  /** @type {"nl" | "en"} */
   let lang = new URLSearchParams(location.search).get("lang") === "en" ? "en" : "nl";
+  /** @type {ClubView | null} */
   let view = null;
   let skew = 0; // server clock minus ours, so the projector's clock agrees with the boards'
   const seen = new Map(); // match -> its state when last drawn (to flash fresh results)
+  /** @type {(k: string) => string} */
   const t = (k) => (T[k] ? T[k][lang] : k);
-  const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  // The page's element of that id (scoreboard.html has each one): typed as there.
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const table = (/** @type {string} */ id) => /** @type {HTMLTableElement} */ ($(id));
+  /** @type {(s: unknown) => string} */
+  const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
+  /** @param {HTMLTableElement} table @param {[string, number?][]} cols */
   function head(table, cols) {
-    table.tHead.innerHTML = "<tr>" + cols.map(([k, num]) => `<th class="${num ? "num" : ""}">${t(k)}</th>`).join("") + "</tr>";
+    /** @type {HTMLTableSectionElement} */ (table.tHead).innerHTML = "<tr>" + cols.map(([k, num]) => `<th class="${num ? "num" : ""}">${t(k)}</th>`).join("") + "</tr>";
   }
 
   function draw() {
     document.documentElement.lang = lang;
     $("lang").textContent = lang === "nl" ? "EN" : "NL";
-    document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-t]")).forEach((el) => {
+      el.textContent = t(/** @type {string} */ (el.dataset.t));
+    });
     if (!view) return;
     $("round").textContent = view.round ? `${t("round")} ${view.round}` : "";
-    head($("tables"), [["board"], ["home"], ["away"], ["pawns", 1], ["moves", 1], ["result", 1]]);
-    $("tables").tBodies[0].innerHTML = view.tables.map((m) => {
+    head(table("tables"), [["board"], ["home"], ["away"], ["pawns", 1], ["moves", 1], ["result", 1]]);
+    table("tables").tBodies[0].innerHTML = view.tables.map((m) => {
       const fresh = m.state === "done" && seen.has(m.match) && seen.get(m.match) !== "done";
       seen.set(m.match, m.state);
       const pawns = m.pawns ? `${m.pawns[0]} – ${m.pawns[1]}` : "";
@@ -57,8 +67,8 @@
         `<td class="num">${esc(pawns)}</td><td class="num">${esc(m.moves)}</td><td class="num result">${esc(res)}</td></tr>`;
     }).join("");
     $("late").textContent = view.late.length ? `${t("late")}: ` + view.late.map((l) => `${t("round")} ${l.round} ${l.board}`).join(", ") : "";
-    head($("standings"), [["#", 1], ["team"], ["played", 1], ["won", 1], ["pawns", 1], ["points", 1]]);
-    $("standings").tBodies[0].innerHTML = view.standings.map((r) =>
+    head(table("standings"), [["#", 1], ["team"], ["played", 1], ["won", 1], ["pawns", 1], ["points", 1]]);
+    table("standings").tBodies[0].innerHTML = view.standings.map((r) =>
       `<tr><td class="num">${r.rank}</td><td>${esc(r.team)}</td><td class="num">${r.played}</td><td class="num">${r.won}</td><td class="num">${r.pawns}</td><td class="num"><b>${r.points}</b></td></tr>`).join("");
     tick();
   }
@@ -75,7 +85,7 @@
   function connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     ws.onmessage = (ev) => {
-      view = JSON.parse(ev.data);
+      view = /** @type {ClubView} */ (JSON.parse(ev.data));
       skew = view.now - Date.now() / 1000;
       $("status").textContent = "";
       draw();

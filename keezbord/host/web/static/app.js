@@ -3,6 +3,7 @@
 // lift/place events a reed switch would report. Protocol: docs/web.md.
 "use strict";
 
+/** @type {Record<"nl" | "en", UiTexts>} */
 const UI = {
   nl: {
     connecting: "verbinden…", online: "verbonden", offline: "verbinding weg, opnieuw…",
@@ -69,17 +70,22 @@ const UI = {
                 resolved: "Board put right", missing: "Pawn missing" },
   },
 };
+/** @type {Record<string, string>} */
 const LED_MARK = { target: "●", error: "✕", restore: "↺", victim: "⌂", hint: "★" };
 const SVGNS = "http://www.w3.org/2000/svg";
 
 // The page's language: the player's own choice (the NL/EN button or ?lang=, remembered in
 // localStorage), else the browser's: Dutch unless it asks for English first.
+/** @returns {"nl" | "en"} */
 function browserLang() {
   const first = (navigator.languages && navigator.languages[0]) || navigator.language || "";
   return first.toLowerCase().startsWith("en") ? "en" : "nl";
 }
+const savedLang = localStorage.getItem("keezbord.lang");
+/** @type {App} */
 const app = {
-  lang: localStorage.getItem("keezbord.lang") || browserLang(),
+  // Only a language the page has (a stored "de" would leave every text undefined).
+  lang: savedLang === "nl" || savedLang === "en" ? savedLang : browserLang(),
   token: null, ws: null, control: false, role: "spectator", mode: "sim", lists: {},
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
   selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
@@ -88,27 +94,53 @@ const app = {
 };
 window.keezbord = app;
 
-function t(key) { return UI[app.lang][key] ?? key; }
+/** @param {string} key @returns {string} */
+function t(key) { return /** @type {string} */ (UI[app.lang][key] ?? key); }
+/** @param {Bilingual | string | null | undefined} text */
 function tx(text) { return text == null ? "" : (typeof text === "string" ? text : (text[app.lang] ?? text.en)); }
+/**
+ * An HTML element: ``class`` and ``text`` set as such, other attributes unless
+ * undefined, null or false.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | number | boolean | null | undefined>} [attrs]
+ * @param {...(Node | string)} kids
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
+    if (k === "class") e.className = /** @type {string} */ (v);
+    else if (k === "text") e.textContent = /** @type {string} */ (v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, String(v));
   }
   for (const kid of kids) e.append(kid);
   return e;
 }
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @returns {SVGElementTagNameMap[K]}
+ */
 function svg(tag, attrs = {}) {
   const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   return e;
 }
-function seatInfo(seat) { return app.state?.players?.[seat]; }
+// The page's element of that id, which index.html has (or a script made): as
+// document.getElementById, typed as there (a missing one fails where it is used, as before).
+/** @param {string} id */
+function byId(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+// A seat's player and name; "?" for a seat not given (or not in the game).
+/** @param {number | null | undefined} seat */
+function seatInfo(seat) { return app.state?.players?.[/** @type {number} */ (seat)]; }
+/** @param {number | null | undefined} seat */
 function seatName(seat) {
   const p = seatInfo(seat);
   return p ? `${p.colour.symbol} ${p.colour[app.lang]}` : `?`;
 }
+/** @param {string} hex */
 function inkFor(hex) {
   const n = parseInt(hex.slice(1), 16), r = n >> 16, g = (n >> 8) & 255, b = n & 255;
   return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? "#111" : "#fff";
@@ -137,13 +169,16 @@ function connect() {
     for (const f of app.onMessage) f(msg);
   };
 }
-function setConn(key) { const c = document.getElementById("conn"); c.dataset.i18n = key; c.textContent = t(key); }
+/** @param {string} key */
+function setConn(key) { const c = byId("conn"); c.dataset.i18n = key; c.textContent = t(key); }
 // What a role may ask for (keezbord/host/roles.py says the same; the server decides).
 const REFEREE_ACTIONS = new Set(["undo", "new_game", "penalty", "time_limit", "overrule"]);
+/** @param {string} kind */
 function mayDo(kind) {
   if (REFEREE_ACTIONS.has(kind)) return app.role === "referee";
   return app.role === "player" || app.role === "referee";
 }
+/** @param {PageRequest} msg */
 function send(msg) {
   if (app.reviewing && (msg.type === "lift" || msg.type === "place")) { addLog(t("in_review"), true); return; }
   if (!mayDo(msg.type)) { addLog(t(REFEREE_ACTIONS.has(msg.type) ? "need_referee" : "watch_only"), true); return; }
@@ -164,7 +199,7 @@ function render() {
 }
 
 function renderLegend() {
-  const ul = document.getElementById("legend");
+  const ul = byId("legend");
   ul.replaceChildren();
   for (const role of ["turn", "source", "target", "victim", "error", "restore", "hint"]) {
     const sw = el("span", { class: "sw" });
@@ -173,14 +208,16 @@ function renderLegend() {
   }
 }
 
+/** @param {PageState} st */
 async function onState(st) {
   // The server sends only the history entries this page does not have yet (from index
   // history_from on): keep the rest.
+  const fields = /** @type {Record<string, any>} */ (st);  // the lists by name
   for (const key of ["history", "log"]) {
-    const from = st[`${key}_from`];
+    const from = fields[`${key}_from`];
     if (from === undefined) continue;
-    app.lists[key] = (app.lists[key] || []).slice(0, from).concat(st[key]);
-    st[key] = app.lists[key];
+    app.lists[key] = (app.lists[key] || []).slice(0, from).concat(fields[key]);
+    fields[key] = app.lists[key];
   }
   app.state = st;
   await ensureBoard(st);
@@ -189,14 +226,16 @@ async function onState(st) {
   for (const f of app.onState) f(st);
 }
 
+/** @param {"nl" | "en"} lang */
 function setLang(lang, remember = false) {
   app.lang = lang;
   if (remember) localStorage.setItem("keezbord.lang", lang);  // only a choice is remembered
   document.documentElement.lang = lang;
-  const btn = document.getElementById("lang");
+  const btn = byId("lang");
   btn.textContent = lang === "nl" ? "EN" : "NL";
   btn.setAttribute("aria-label", lang === "nl" ? "English" : "Nederlands");
-  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]")))
+    e.textContent = t(/** @type {string} */ (e.dataset.i18n));
   renderLegend();
   render();
 }
@@ -207,11 +246,12 @@ function readQuery() {
   app.token = q.get("token") || sessionStorage.getItem("keezbord.token");
   if (app.token) sessionStorage.setItem("keezbord.token", app.token);
   if (app.token) { // the move list says the exchanged cards only to a page with a token
-    const moves = document.getElementById("export-moves");
+    const moves = /** @type {HTMLAnchorElement | null} */ (document.getElementById("export-moves"));
     if (moves) moves.href = `/api/export/moves?token=${encodeURIComponent(app.token)}`;
   }
-  if (q.get("lang") === "en" || q.get("lang") === "nl") {
-    app.lang = q.get("lang");
+  const lang = q.get("lang");
+  if (lang === "en" || lang === "nl") {
+    app.lang = lang;
     localStorage.setItem("keezbord.lang", app.lang);
   }
 }

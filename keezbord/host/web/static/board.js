@@ -7,33 +7,43 @@
 // state (no input while the server is gone). docs/web.md, "The board".
 "use strict";
 
+/** @typedef {{ zoom: string, whole: string, split_left: (n: number) => string, last_move: string, offline_note: string }} BoardTexts */
+/** @type {Record<"nl" | "en", BoardTexts>} */
 const BOARD_UI = {
   nl: { zoom: "Inzoomen", whole: "Heel bord", split_left: (n) => `7: nog ${n} ${n === 1 ? "stap" : "stappen"} — kies een pion die oplicht`,
         last_move: "laatste zet van", offline_note: "Geen verbinding met de server: het bord wacht." },
   en: { zoom: "Zoom in", whole: "Whole board", split_left: (n) => `7: ${n} ${n === 1 ? "step" : "steps"} left — pick a lit pawn`,
         last_move: "last move of", offline_note: "No connection to the server: the board waits." },
 };
+/** @template {keyof BoardTexts} K @param {K} key */
 function bt(key) { return BOARD_UI[app.lang][key]; }
+// The board's <svg> (index.html; getElementById's type says HTMLElement, whatever it finds).
+function boardSvg() {
+  return /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById("board")));
+}
 const MIN_HOLE_PX = 24;  // a finger-sized hole in the zoomed view (issue 13, defect 4)
 const FLIGHT_MS = 700;   // a bot's pawn flies from its hole to its target this long
 
 // -- drawing the board ----------------------------------------------------------------
 
+/** @param {PageState} st */
 async function ensureBoard(st) {
   const key = `${st.seats}/${st.segment}`;
   if (app.geoKey === key) return;
   const r = await fetch("/api/geometry");
   app.geometry = await r.json();
   app.geoKey = key;
-  drawBoard(app.geometry);
+  drawBoard(/** @type {Geometry} */ (app.geometry));
 }
 
 // Holes are drawn larger than the wood's (14 mm in 25 mm spacing) when there is room,
 // so 8 seats stay readable on a laptop.
+/** @param {Geometry} g */
 function drawScale(g) { return g.holes.length > 120 ? 1.4 : 1.2; }
 
+/** @param {Geometry} g */
 function drawBoard(g) {
-  const board = document.getElementById("board");
+  const board = boardSvg();
   board.replaceChildren();
   const pad = 6;
   app.fullBox = [-pad, -pad, g.width + 2 * pad, g.height + 2 * pad];
@@ -63,15 +73,16 @@ function drawBoard(g) {
     const label = svg("text", { class: "holelabel", y: -r - 5 });
     grp.append(label);
     board.append(grp);
-    app.holes.set(h.name, { g: grp, pawn, mark, label, info: h });
+    app.holes.set(h.name, { g: /** @type {HoleElement} */ (grp), pawn, mark, label, info: h });
   }
   const layer = svg("g", { class: "flights" });  // flying pawns above everything
   board.append(layer);
   if (!app.cursor || !app.holes.has(app.cursor)) app.cursor = g.holes[0]?.name;
-  app.holes.get(app.cursor)?.g.setAttribute("tabindex", "0");
+  app.holes.get(/** @type {string} */ (app.cursor))?.g.setAttribute("tabindex", "0");
   app.flownMove = null;
 }
 
+/** @param {string} hex */
 function isDark(hex) {
   const n = parseInt(hex.slice(1), 16);
   return (0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) < 90;
@@ -102,7 +113,7 @@ function renderBoard() {
                      (bad.has(name) ? " bad" : "") + (split.has(name) ? " split-source" : "") +
                      (lm ? ` last-${lm.end}` : "") + (labels.has(name) ? " labelled" : "") +
                      (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
-    if (lm) { h.g.dataset.lastSeat = String(lm.seat); h.g.firstChild.setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
+    if (lm) { h.g.dataset.lastSeat = String(lm.seat); /** @type {SVGCircleElement} */ (h.g.firstChild).setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
     else delete h.g.dataset.lastSeat;
     h.label.textContent = labels.has(name) ? name : "";
     let label = name + ": ";
@@ -112,7 +123,8 @@ function renderBoard() {
     } else {
       h.pawn.setAttribute("visibility", "visible");
       const p = seat === null ? null : seatInfo(seat);
-      const circle = h.pawn.firstChild, text = h.pawn.lastChild;
+      const circle = /** @type {SVGCircleElement} */ (h.pawn.firstChild);
+      const text = /** @type {SVGTextElement} */ (h.pawn.lastChild);
       if (p) {
         // A dark pawn on a dark hole gets a light outline (black must show on the pit).
         h.pawn.setAttribute("class", "pawn" + (isDark(p.colour.hex) ? " dark" : ""));
@@ -139,6 +151,7 @@ function renderBoard() {
 }
 
 // A thin line from each seat's last "from" to its "to" (the latest one bolder).
+/** @param {{ last_moves: LastMove[] }} st */
 function drawLastLines(st) {
   const layer = document.querySelector("#board .lastmarks");
   if (!layer) return;
@@ -156,6 +169,7 @@ function drawLastLines(st) {
 }
 
 // A bot's move flies across the board (a person can follow it), once per move.
+/** @param {PageState} st */
 function flyBotMove(st) {
   const moves = st.last_moves || [];
   const m = moves[moves.length - 1];
@@ -165,12 +179,12 @@ function flyBotMove(st) {
   app.flownMove = key;
   const p = seatInfo(m.seat);
   if (!p || p.kind === "human" || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const layer = document.querySelector("#board .flights");
+  const layer = /** @type {Element} */ (document.querySelector("#board .flights"));
   m.from.forEach((f, k) => {
     const a = app.holes.get(f)?.info, b = app.holes.get(m.to[k])?.info;
     if (!a || !b) return;
     const g = svg("g", { class: "pawn flying" });
-    g.append(svg("circle", { r: app.holeR + 0.5, fill: p.colour.hex }));
+    g.append(svg("circle", { r: /** @type {number} */ (app.holeR) + 0.5, fill: p.colour.hex }));
     layer.append(g);
     app.flights = (app.flights || 0) + 1;
     const anim = g.animate([{ transform: `translate(${a.x}px, ${a.y}px)` }, { transform: `translate(${b.x}px, ${b.y}px)` }],
@@ -180,6 +194,7 @@ function flyBotMove(st) {
 }
 
 // Under the board: the 7 split's steps left; offline.
+/** @param {PageState} st */
 function renderBoardNote(st) {
   const note = document.getElementById("boardnote");
   if (!note) return;
@@ -196,12 +211,13 @@ function renderBoardNote(st) {
 // play); the button switches to the whole board and back.
 // The drawn board's side in px (a square view box: the smaller of width and height).
 function boardPx() {
-  const r = document.getElementById("board").getBoundingClientRect();
+  const r = boardSvg().getBoundingClientRect();
   return Math.min(r.width, r.height) || 300;
 }
 function wholeHolePx() {
-  return app.fullBox ? (2 * app.holeR) * boardPx() / app.fullBox[2] : 0;
+  return app.fullBox ? (2 * /** @type {number} */ (app.holeR)) * boardPx() / app.fullBox[2] : 0;
 }
+/** @param {PageState} st */
 function actionHoles(st) {
   const lit = Object.entries(st.leds || {}).filter(([, role]) => role !== "turn").map(([h]) => h);
   if (lit.length) return lit;
@@ -213,7 +229,7 @@ function actionHoles(st) {
   return turn;
 }
 function applyZoom() {
-  const board = document.getElementById("board");
+  const board = boardSvg();
   const btn = document.getElementById("zoom");
   if (!app.fullBox || !app.state) return;
   const small = wholeHolePx() < MIN_HOLE_PX;
@@ -227,8 +243,8 @@ function applyZoom() {
   const zoom = small && !app.zoomOff;
   board.classList.toggle("zoomed", zoom);
   if (!zoom) { board.setAttribute("viewBox", app.fullBox.join(" ")); return; }
-  const side = Math.min(app.fullBox[2], (2 * app.holeR) * boardPx() / MIN_HOLE_PX);
-  const pts = actionHoles(app.state).map((n) => app.holes.get(n)?.info).filter(Boolean);
+  const side = Math.min(app.fullBox[2], (2 * /** @type {number} */ (app.holeR)) * boardPx() / MIN_HOLE_PX);
+  const pts = /** @type {DrawnHole["info"][]} */ (actionHoles(app.state).map((n) => app.holes.get(n)?.info).filter(Boolean));
   let cx, cy;
   if (pts.length) {
     cx = pts.reduce((s, p) => s + p.x, 0) / pts.length; cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
@@ -243,8 +259,10 @@ function applyZoom() {
 
 // -- playing on the drawn board (simulator) -------------------------------------------
 
+/** @param {string} name */
 function occupied(name) { return app.state && app.state.pawns.some((p) => p.hole === name); }
 
+/** @param {string} name */
 function activate(name) {
   if (app.mode !== "sim" || !app.state || app.offline) return;
   const st = app.state;
@@ -261,6 +279,7 @@ function activate(name) {
       send({ type: "lift", hole: name });
     }
   } else if (st.held.length) {
+    /** @type {PageRequest} */
     const msg = { type: "place", hole: name };
     if (app.selectedHeld !== null) msg.pawn = app.selectedHeld;
     app.selectedHeld = null;
@@ -271,20 +290,24 @@ function activate(name) {
 // The victim off, then the mover down: a hand needs longer than a switch bounce
 // (the referee's BOUNCE_MS, 25 ms) between the two, or the switch never opened.
 const CAPTURE_GAP_MS = 80;
+/** @param {string} hole @param {number} mover */
 function capture(hole, mover) {
   send({ type: "lift", hole });
   setTimeout(() => send({ type: "place", hole, pawn: mover }), CAPTURE_GAP_MS);
 }
 
+/** @param {number} x @param {number} y */
 function holeAt(x, y) {
   const e = document.elementFromPoint(x, y);
-  const g = e && e.closest ? e.closest(".hole") : null;
+  const g = /** @type {SVGGElement | null} */ (e && e.closest ? e.closest(".hole") : null);
   return g ? g.dataset.hole : null;
 }
 
 // Keyboard: the board is one tab stop (the hole last visited); the arrows go to the
 // nearest hole in their direction, Enter or Space lifts or places.
+/** @type {Record<string, [number, number]>} */
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+/** @param {string} from @param {[number, number]} direction */
 function nextHole(from, [dx, dy]) {
   const a = app.holes.get(from)?.info;
   if (!a) return null;
@@ -298,8 +321,9 @@ function nextHole(from, [dx, dy]) {
   }
   return best;
 }
+/** @param {string} name */
 function moveCursor(name) {
-  const old = app.holes.get(app.cursor), h = app.holes.get(name);
+  const old = app.holes.get(/** @type {string} */ (app.cursor)), h = app.holes.get(name);
   if (!h) return;
   if (old) old.g.setAttribute("tabindex", "-1");
   h.g.setAttribute("tabindex", "0");
@@ -307,6 +331,7 @@ function moveCursor(name) {
   h.g.focus();
 }
 
+/** @param {boolean} off */
 function setOffline(off) {
   // No input while the server is gone (a click would vanish): the board and the side
   // are inert, the note says why; the next state (after the reconnect) redraws all.
@@ -318,8 +343,15 @@ function setOffline(off) {
   if (app.state) renderBoardNote(app.state);
 }
 
+// The hole an event on the board happened in (its <g class="hole">), if any.
+/** @param {Event} ev */
+function eventHole(ev) {
+  const target = /** @type {Element} */ (ev.target);
+  return /** @type {HoleElement | null} */ (target.closest ? target.closest(".hole") : null);
+}
+
 function setupBoardInput() {
-  const board = document.getElementById("board");
+  const board = boardSvg();
   // The board is one tab stop: its hole (Chromium would also stop on the svg itself).
   board.setAttribute("tabindex", "-1");
   // The zoom button and the note live under the board (made here: the page's HTML
@@ -332,19 +364,19 @@ function setupBoardInput() {
   window.addEventListener("resize", () => applyZoom());
   board.addEventListener("click", (ev) => {
     if (app.suppressClick) { app.suppressClick = false; return; }
-    const g = ev.target.closest(".hole");
+    const g = eventHole(ev);
     if (g) activate(g.dataset.hole);
   });
   board.addEventListener("focusin", (ev) => {
-    const g = ev.target.closest && ev.target.closest(".hole");
+    const g = eventHole(ev);
     if (g && g.dataset.hole !== app.cursor) {
-      app.holes.get(app.cursor)?.g.setAttribute("tabindex", "-1");
+      app.holes.get(/** @type {string} */ (app.cursor))?.g.setAttribute("tabindex", "-1");
       g.setAttribute("tabindex", "0");
       app.cursor = g.dataset.hole;
     }
   });
   board.addEventListener("keydown", (ev) => {
-    const g = ev.target.closest && ev.target.closest(".hole");
+    const g = eventHole(ev);
     if (!g) return;
     if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); activate(g.dataset.hole); return; }
     const dir = ARROWS[ev.key];
@@ -357,7 +389,7 @@ function setupBoardInput() {
   // Drag: the reed switch opens as the pawn leaves (lift on the first move), closes
   // where it lands (place on release over an empty hole).
   board.addEventListener("pointerdown", (ev) => {
-    const g = ev.target.closest(".hole");
+    const g = eventHole(ev);
     if (!g || app.mode !== "sim" || app.offline || !occupied(g.dataset.hole)) return;
     app.drag = { hole: g.dataset.hole, x: ev.clientX, y: ev.clientY, lifted: false, ghost: null };
   });
@@ -367,15 +399,15 @@ function setupBoardInput() {
     if (!d.lifted && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 6) {
       d.lifted = true;
       send({ type: "lift", hole: d.hole });
-      const h = app.holes.get(d.hole);
-      d.ghost = h.pawn.cloneNode(true);
+      const h = /** @type {DrawnHole} */ (app.holes.get(d.hole));
+      d.ghost = /** @type {SVGElement} */ (h.pawn.cloneNode(true));
       d.ghost.setAttribute("class", "pawn ghost");
       d.ghost.setAttribute("visibility", "visible");
       board.append(d.ghost);
     }
     if (d.ghost) {
       const pt = board.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
-      const p = pt.matrixTransform(board.getScreenCTM().inverse());
+      const p = pt.matrixTransform(/** @type {DOMMatrix} */ (board.getScreenCTM()).inverse());
       d.ghost.setAttribute("transform", `translate(${p.x} ${p.y})`);
     }
   });
@@ -389,9 +421,9 @@ function setupBoardInput() {
     const target = holeAt(ev.clientX, ev.clientY);
     if (target && target !== d.hole && !occupied(target)) {
       send({ type: "place", hole: target });
-    } else if (target && target !== d.hole && app.state.leds[target] === "target") {
+    } else if (target && target !== d.hole && /** @type {PageState} */ (app.state).leds[target] === "target") {
       // Dropped on a lit, occupied target: a capture (the victim comes off first).
-      capture(target, app.state.held.length - 1);  // the dragged pawn: last in hand
+      capture(target, /** @type {PageState} */ (app.state).held.length - 1);  // the dragged pawn: last in hand
     } else if (target === d.hole) {
       send({ type: "place", hole: d.hole });  // put back where it stood
     }  // dropped off the board: the pawn stays in hand

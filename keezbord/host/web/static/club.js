@@ -2,16 +2,19 @@
 // table and the round's time left, from page_state's "club" (null when there is no club).
 "use strict";
 (function () {
-  const app = window.keezbord;
+  const app = /** @type {App} */ (window.keezbord);  // the board's page (app.js); else none
   if (!app) return;
   const T = {
     nl: { table: "Tafel", round: "Ronde", left: "nog", up: "tijd om", wait: "wacht op de start", none: "deze ronde geen partij aan deze tafel", off: "geen verbinding met het toernooi" },
     en: { table: "Table", round: "Round", left: "left", up: "time is up", wait: "waiting for the start", none: "no game at this table this round", off: "not connected to the tournament" },
   };
+  /** @type {ClubBanner | null} */
   let club = null;
   let skew = 0;
+  /** @type {HTMLElement | null} */
   let banner = null;
 
+  /** @param {ClubSide | null} side */
   function team(side) {
     if (!side) return "";
     const players = side.players && side.players.length ? ` (${side.players.join(", ")})` : "";

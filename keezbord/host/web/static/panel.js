@@ -4,32 +4,32 @@
 "use strict";
 
 function renderSide() {
-  const st = app.state;
+  const st = /** @type {PageState} */ (app.state);  // render() draws the side only with a state
   renderStatus(st);
   renderClock();
 
   // Flag with reason and restore guidance.
-  const flag = document.getElementById("flag");
+  const flag = byId("flag");
   flag.hidden = !st.flag;
   if (st.flag) {
-    document.getElementById("flag-reason").textContent = tx(st.flag.reason);
-    const ul = document.getElementById("flag-guidance");
+    byId("flag-reason").textContent = tx(st.flag.reason);
+    const ul = byId("flag-guidance");
     ul.replaceChildren(...(st.flag.guidance || []).map((g) => el("li", { text: tx(g) })));
-    document.getElementById("fix").hidden = app.mode !== "sim";
+    byId("fix").hidden = app.mode !== "sim";
   }
 
   // Card tray.
-  const cards = document.getElementById("cards");
+  const cards = byId("cards");
   const hand = st.hand;
   const ex = st.exchange;
-  document.getElementById("tray-title").textContent = ex
+  byId("tray-title").textContent = ex
     ? `${seatName(ex.seat)}: ${t("give_to")} (${seatName(ex.partner)})`
     : hand ? `${t("hand_of")} ${seatName(hand.seat)}` : t("hand");
   // Rebuild the tray only when it changes, and keep the keyboard focus on its card.
   const trayKey = JSON.stringify([hand, st.card, st.hints, app.lang, ex]);
   if (trayKey !== app.trayKey) {
   app.trayKey = trayKey;
-  const focused = document.activeElement?.dataset?.card;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.card;
   cards.replaceChildren();
   if (ex) {
     // Partner exchange (reiseditie): each card is a button that passes it, face down.
@@ -54,18 +54,18 @@ function renderSide() {
     });
     if (!hand.cards.length) cards.append(el("span", { text: t("no_cards") }));
   }
-  if (focused) cards.querySelector(`[data-card="${focused}"]`)?.focus();
+  if (focused) /** @type {HTMLElement | null} */ (cards.querySelector(`[data-card="${focused}"]`))?.focus();
   }
   // A real board's virtual deal (docs/remote.md): the table's hand on the board's screen.
-  document.getElementById("tray").hidden = app.mode !== "sim" && !hand;
-  document.getElementById("discard").disabled = !(hand && hand.active);
-  document.getElementById("discard").hidden = !!ex;  // no hand to show while passing a card
+  byId("tray").hidden = app.mode !== "sim" && !hand;
+  /** @type {HTMLButtonElement} */ (byId("discard")).disabled = !(hand && hand.active);
+  byId("discard").hidden = !!ex;  // no hand to show while passing a card
   // The card tapped, under the hand only when it is this hand's own (never a bot's card).
   const own = hand && hand.active && st.turn === hand.seat && st.bot_busy == null;
-  document.getElementById("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
+  byId("played").textContent = st.card && own ? `${t("played")}: ${st.card}` : "";
 
   // Pawns in hand (simulator): choose which one to put down.
-  const inhand = document.getElementById("inhand");
+  const inhand = byId("inhand");
   inhand.replaceChildren();
   if (app.mode === "sim" && st.held.length) {
     inhand.append(el("span", { text: `${t("in_hand")}:` }));
@@ -84,10 +84,10 @@ function renderSide() {
   }
 
   // Score.
-  const score = document.getElementById("score");
+  const score = byId("score");
   score.hidden = !st.score;
   if (st.score) {
-    document.getElementById("score-list").replaceChildren(...st.score.map((s) =>
+    byId("score-list").replaceChildren(...st.score.map((s) =>
       el("li", { text: `${s.seats.map(seatName).join(" + ")}: ${s.points} ${t("points")}` })));
   }
 
@@ -99,43 +99,44 @@ function renderSide() {
 
   // Controls. NK: the table penalty and the time limit.
   const nk = st.profile === "nk";
-  document.getElementById("nk-controls").hidden = !nk;
+  byId("nk-controls").hidden = !nk;
   if (nk) {
-    const sel = document.getElementById("penalty-seat");
+    const sel = /** @type {HTMLSelectElement} */ (byId("penalty-seat"));
     const key = JSON.stringify([st.seats, app.lang]);
     if (sel.dataset.key !== key) {
       sel.dataset.key = key;
       sel.replaceChildren(...st.players.map((p) => el("option", { value: String(p.seat), text: seatName(p.seat) })));
     }
     for (const id of ["penalty", "time-limit"]) {
-      document.getElementById(id).disabled = !app.control || !!st.winner || !!st.stopped;
+      /** @type {HTMLButtonElement} */ (byId(id)).disabled = !app.control || !!st.winner || !!st.stopped;
     }
     sel.disabled = !app.control;
   }
-  for (const id of ["undo", "overrule"]) document.getElementById(id).disabled = !app.control;
-  document.querySelector("#newgame button[type=submit]").disabled = !app.control;
-  for (const e of document.querySelectorAll(".sim-only")) e.hidden = app.mode !== "sim";
+  for (const id of ["undo", "overrule"]) /** @type {HTMLButtonElement} */ (byId(id)).disabled = !app.control;
+  /** @type {HTMLButtonElement} */ (document.querySelector("#newgame button[type=submit]")).disabled = !app.control;
+  for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".sim-only"))) e.hidden = app.mode !== "sim";
   renderRole(st);
 }
 
 // The page's role (the token in its link, docs/web.md): a badge in the header, and what the
 // role may not use is disabled (the referee's controls) or hidden (a hand: spectators) with
 // the reason next to it.
+/** @param {PageState} st */
 function renderRole(st) {
   const role = app.role;
   renderSoundToggle();
-  const badge = document.getElementById("role");
+  const badge = byId("role");
   badge.dataset.role = role;
   badge.textContent = t(`role_${role}`);
   badge.title = t(`role_${role}_says`);
-  const note = document.getElementById("token-note");
+  const note = byId("token-note");
   note.hidden = role === "referee";
   note.textContent = role === "player" ? t("need_referee") : t("need_token");
   if (role === "spectator") {
-    document.getElementById("tray").hidden = true;
-    document.getElementById("watch-note").hidden = false;
+    byId("tray").hidden = true;
+    byId("watch-note").hidden = false;
   } else {
-    document.getElementById("watch-note").hidden = true;
+    byId("watch-note").hidden = true;
   }
 }
 
@@ -160,9 +161,10 @@ Object.assign(UI.en, {
   watching: "You are watching: the players' hands are not shown.",
 });
 
+/** @param {PageState} st */
 function renderHealth(st) {
   // Run mode: the board's link (Pico serial or the Pi's own chain) and the switches.
-  const box = document.getElementById("health");
+  const box = byId("health");
   box.hidden = !st.health;
   if (!st.health) return;
   const items = [];
@@ -189,9 +191,10 @@ function renderHealth(st) {
   if (s) {
     items.push(el("li", { class: s.ok ? "" : "err", "data-health": "sensors", text: tx(s.text) }));
   }
-  document.getElementById("health-list").replaceChildren(...items);
+  byId("health-list").replaceChildren(...items);
 }
 
+/** @param {number} ms */
 function fmtTime(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -200,14 +203,15 @@ function fmtTime(ms) {
 function renderClock() {
   // Game time from the state, running on locally between states.
   const st = app.state, c = st && st.clock;
-  const out = document.getElementById("clock");
+  const out = byId("clock");
   if (!c) { out.textContent = ""; return; }
   if (app.clockVersion !== st.version) { app.clockVersion = st.version; app.clockAt = Date.now(); }
-  const ms = c.elapsed_ms + (c.running ? Date.now() - app.clockAt : 0);
+  const ms = c.elapsed_ms + (c.running ? Date.now() - /** @type {number} */ (app.clockAt) : 0);
   out.textContent = `${t("elapsed")} ${fmtTime(ms)}` + (c.limit_ms ? ` / ${fmtTime(c.limit_ms)}` : "");
   out.classList.toggle("over", !!c.limit_ms && ms >= c.limit_ms);
 }
 
+/** @param {string} text @param {boolean} err */
 function addLog(text, err) {
   app.localLog = text;
   if (app.state) renderSide();
@@ -218,10 +222,12 @@ function addLog(text, err) {
 
 // The new-game form starts from the game being played, once per game (so a player's own
 // edits of the form are not overwritten by every state update).
+/** @param {PageState} st */
 function prefillNewGame(st) {
   if (app.formGame === st.game) return;
   app.formGame = st.game;
-  const f = document.getElementById("newgame");
+  const f = /** @type {HTMLFormElement & { elements: Record<string, HTMLInputElement | HTMLSelectElement> }} */ (
+    byId("newgame"));
   f.elements.seats.value = String(st.seats);
   f.elements.profile.value = st.profile;
   f.elements.teams.value = st.teams || "";
@@ -231,28 +237,29 @@ function prefillNewGame(st) {
 
 // -- controls ------------------------------------------------------------------------
 
+/** @param {string} text @param {() => void} action */
 function confirmThen(text, action) {
-  const dlg = document.getElementById("confirm");
-  document.getElementById("confirm-text").textContent = text;
+  const dlg = /** @type {HTMLDialogElement} */ (byId("confirm"));
+  byId("confirm-text").textContent = text;
   dlg.returnValue = "";
   dlg.onclose = () => { if (dlg.returnValue === "yes") action(); };
   dlg.showModal();
 }
 
 function setupControls() {
-  document.getElementById("sound").addEventListener("click", () => {
+  byId("sound").addEventListener("click", () => {
     const on = localStorage.getItem("keezbord.sound") === "on";
     localStorage.setItem("keezbord.sound", on ? "off" : "on");
     renderSoundToggle();
   });
   renderSoundToggle();
-  document.getElementById("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
-  document.getElementById("discard").addEventListener("click", () => send({ type: "discard" }));
-  document.getElementById("fix").addEventListener("click", () => send({ type: "fix" }));
-  document.getElementById("undo").addEventListener("click", () =>
+  byId("lang").addEventListener("click", () => setLang(app.lang === "nl" ? "en" : "nl", true));
+  byId("discard").addEventListener("click", () => send({ type: "discard" }));
+  byId("fix").addEventListener("click", () => send({ type: "fix" }));
+  byId("undo").addEventListener("click", () =>
     confirmThen(t("confirm_undo"), () => send({ type: "undo" })));
   // Issue 11 item 15: a minimal control; the page rework will give it a proper form.
-  document.getElementById("overrule").addEventListener("click", () => {
+  byId("overrule").addEventListener("click", () => {
     const reason = window.prompt(t("overrule_reason"));
     if (!reason || !reason.trim()) return;
     let move = (window.prompt(t("overrule_move")) || "").trim();
@@ -260,16 +267,17 @@ function setupControls() {
     if (correct) move = move.replace(/^[^:]*:\s*/, "");
     send({ type: "overrule", reason: reason.trim(), move: move || null, correct });
   });
-  document.getElementById("penalty").addEventListener("click", () => {
-    const seat = Number(document.getElementById("penalty-seat").value);
+  byId("penalty").addEventListener("click", () => {
+    const seat = Number(/** @type {HTMLSelectElement} */ (byId("penalty-seat")).value);
     confirmThen(`${t("confirm_penalty")} ${seatName(seat)}?`, () => send({ type: "penalty", seat }));
   });
-  document.getElementById("time-limit").addEventListener("click", () =>
+  byId("time-limit").addEventListener("click", () =>
     confirmThen(t("confirm_time"), () => send({ type: "time_limit" })));
   setInterval(renderClock, 1000);
-  document.getElementById("newgame").addEventListener("submit", (ev) => {
+  byId("newgame").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const f = new FormData(ev.target);
+    const f = new FormData(/** @type {HTMLFormElement} */ (ev.target));
+    /** @type {PageRequest} */
     const msg = { type: "new_game", seats: Number(f.get("seats")), profile: f.get("profile"),
                   hints: f.get("hints") };
     if (f.get("teams")) msg.teams = f.get("teams");
@@ -281,11 +289,14 @@ function setupControls() {
 // -- status and your turn (defect 12) ----------------------------------------------------
 
 // The seat this page plays: the simulator's hand (its human seat), never for spectators.
+/** @param {PageState} st */
 function mySeat(st) { return app.role !== "spectator" && st.hand ? st.hand.seat : null; }
+/** @param {PageState} st */
 function myTurn(st) {
   return !!(st.hand && st.hand.active && app.role !== "spectator" && !st.winner && !st.stopped &&
             !st.exchange && !app.reviewing);
 }
+/** @param {PlayerInfo | undefined} p */
 function kindName(p) {
   if (!p) return "";
   if (p.kind === "human") return app.state && p.seat === mySeat(app.state) ? t("you") : t("person");
@@ -293,8 +304,9 @@ function kindName(p) {
   return `${t("bot")} ${p.kind}`;
 }
 
+/** @param {PageState} st */
 function renderStatus(st) {
-  const status = document.getElementById("status");
+  const status = byId("status");
   if (st.winner) {
     status.textContent = winText(st.winner);
   } else if (st.turn !== null) {
@@ -305,14 +317,14 @@ function renderStatus(st) {
       (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
   }
   if (st.stopped) status.textContent = t("stopped");
-  const win = document.getElementById("winner");
+  const win = byId("winner");
   win.hidden = !st.winner && !st.stopped;
   if (st.winner || st.stopped) win.textContent = status.textContent;
   // Your turn: a banner, the page's title, and (when switched on) a short sound.
   const mine = myTurn(st);
-  const banner = document.getElementById("yourturn");
+  const banner = byId("yourturn");
   banner.hidden = !mine;
-  if (mine) banner.textContent = `${t("your_turn")} — ${seatName(st.hand.seat)}` +
+  if (mine) banner.textContent = `${t("your_turn")} — ${seatName(/** @type {Hand} */ (st.hand).seat)}` +
     (st.card ? ` (${t("played")}: ${st.card})` : `: ${t("tap_card")}`);
   document.body.classList.toggle("my-turn", mine);
   document.title = mine ? `▶ ${t("your_turn")} — keezbord` : st.winner ? `${winText(st.winner)} — keezbord` : "keezbord";
@@ -320,6 +332,7 @@ function renderStatus(st) {
   app.wasMyTurn = mine;
 }
 
+/** @param {number[]} seats */
 function winText(seats) {
   const names = seats.map(seatName).join(" + ");
   return seats.length > 1 ? `${t("team")} ${names} ${t("win")}!` : `${names} ${t("wins")}!`;
@@ -338,7 +351,7 @@ function beep() {
 }
 
 function renderSoundToggle() {
-  const b = document.getElementById("sound");
+  const b = byId("sound");
   const on = localStorage.getItem("keezbord.sound") === "on";
   b.setAttribute("aria-pressed", String(on));
   b.textContent = "♪";  // compact in the header; the label and the look say on or off
@@ -349,8 +362,9 @@ function renderSoundToggle() {
 
 // -- player panels (defect 6) -------------------------------------------------------------
 
+/** @param {PageState} st */
 function renderPlayers(st) {
-  const ul = document.getElementById("players");
+  const ul = byId("players");
   const key = JSON.stringify([st.players, st.turn, st.table, st.winner, st.bot_busy, app.lang, st.teams]);
   if (ul.dataset.key === key) return;
   ul.dataset.key = key;
@@ -378,19 +392,22 @@ function renderPlayers(st) {
 // -- messages (defects 9, 13) -------------------------------------------------------------
 
 // The move a decision came after: the number of moves made before its time.
+/** @param {PageState} st @param {number} time */
 function moveNoAt(st, time) {
   let n = 0;
   for (const h of st.history) { if (h.t <= time) n = h.n; else break; }
   return n;
 }
 
+/** @param {PageState} st @param {number | null | undefined} seat */
 function isBot(st, seat) {
   const p = seat === null || seat === undefined ? null : st.players[seat];
   return !!p && p.kind !== "human" && p.kind !== "player";
 }
 
+/** @param {PageState} st */
 function renderMessages(st) {
-  const log = document.getElementById("log");
+  const log = byId("log");
   const types = ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit",
                  "resolved", "missing", "discard"];
   const now = st.history.length;
@@ -419,6 +436,7 @@ function renderMessages(st) {
                                        text: `#${st.coach.n} · ${t("coach")}: ${tx(st.coach.text)}` }));
 }
 
+/** @param {PageState} st @param {Decision} d @param {number} n */
 function messageItem(st, d, n) {
   let name = UI[app.lang].decision[d.type] || d.type;
   let detail = d.reason ? tx(d.reason) : "";
@@ -442,8 +460,9 @@ function messageItem(st, d, n) {
 
 // -- the move list: every action (defects 2, 15) --------------------------------------------
 
+/** @param {PageState} st */
 function renderMoves(st) {
-  const ol = document.getElementById("moves");
+  const ol = byId("moves");
   const key = `${st.game}/${st.log.length}/${app.lang}/${Object.keys(st.exchange_cards || {}).length}`;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
@@ -452,6 +471,7 @@ function renderMoves(st) {
   if (atEnd || !app.reviewing) ol.scrollTop = ol.scrollHeight;
 }
 
+/** @param {PageState} st @param {LogEntry} e */
 function logItem(st, e) {
   const secret = st.exchange_cards && st.exchange_cards[String(e.i)];
   const text = tx(secret ? secret.text : e.text);

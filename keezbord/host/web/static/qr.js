@@ -3,11 +3,13 @@
 // the server gives only to the Pi itself (keezbord/host/appliance/qr.py).
 "use strict";
 (() => {
+  /** @type {Record<"nl" | "en", Record<string, string>>} */
   const TEXT = {
     nl: { spectator: "Kijk mee: scan met je telefoon", player: "Spelers: scan om mee te spelen" },
     en: { spectator: "Watch: scan with your phone", player: "Players: scan to play" },
   };
   const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
+  /** @param {string} role */
   function figure(role) {
     const fig = document.createElement("figure");
     fig.dataset.role = role;
@@ -22,10 +24,10 @@
   }
   function caption() {
     const lang = document.documentElement.lang === "en" ? "en" : "nl";
-    for (const fig of document.querySelectorAll("#qr figure")) {
-      const text = TEXT[lang][fig.dataset.role];
-      fig.querySelector("figcaption").textContent = text;
-      fig.querySelector("img").alt = text;
+    for (const fig of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#qr figure"))) {
+      const text = TEXT[lang][/** @type {string} */ (fig.dataset.role)];
+      /** @type {HTMLElement} */ (fig.querySelector("figcaption")).textContent = text;
+      /** @type {HTMLImageElement} */ (fig.querySelector("img")).alt = text;
     }
   }
   document.addEventListener("DOMContentLoaded", () => {

@@ -20,8 +20,10 @@ Object.assign(UI.en, {
   flagged: "Flagged move",
 });
 
+/** @param {LogEntry} e */
 function reviewable(e) { return e.kind === "move" || e.kind === "illegal"; }
 
+/** @param {number} i @param {"before" | "after"} side */
 async function openReview(i, side = "after") {
   const q = new URLSearchParams({ i: String(i) });
   if (app.token) q.set("token", app.token);
@@ -36,11 +38,12 @@ function closeReview() {
   if (!app.reviewing) return;
   app.reviewing = null;
   document.body.classList.remove("reviewing");
-  document.getElementById("review").hidden = true;
+  byId("review").hidden = true;
   for (const li of document.querySelectorAll("#moves li.reviewed")) li.classList.remove("reviewed");
   render();  // the live board again
 }
 
+/** @param {number} dir */
 function stepReview(dir) {
   const st = app.state;
   if (!st || !app.reviewing) return;
@@ -59,6 +62,7 @@ function showReviewBoard() {
   if (!rv || !live) return;
   const d = rv.data;
   const before = rv.side === "before" && d.kind !== "illegal";  // a flagged move: the board as sensed
+  /** @type {Record<string, string>} */
   const leds = {};
   if (d.kind === "illegal") for (const h of d.reached) leds[h] = "error";
   else if (before) for (const h of d.left) leds[h] = "source";
@@ -71,10 +75,10 @@ function showReview() {
   const rv = app.reviewing;
   if (!rv) return;
   const d = rv.data;
-  const box = document.getElementById("review");
+  const box = byId("review");
   box.hidden = false;
   const title = d.kind === "illegal" ? `${t("flagged")} (${t("move_no")} ${d.n + 1})` : `${t("move_no")} ${d.n}`;
-  document.getElementById("review-title").textContent = `${t("review")}: ${title}`;
+  byId("review-title").textContent = `${t("review")}: ${title}`;
   const facts = [];
   facts.push(el("li", { "data-fact": "words", text: tx(d.text) }));
   if (d.card) facts.push(el("li", { "data-fact": "card", text: `${t("review_card")}: ${d.card}` }));
@@ -83,36 +87,37 @@ function showReview() {
   if (d.move) facts.push(el("li", { "data-fact": "move" }, el("code", { text: d.move })));
   if (d.reason) facts.push(el("li", { class: "err", "data-fact": "rule", text: `${t("review_rule")}: ${tx(d.reason)}` }));
   if (d.overruled) facts.push(el("li", { "data-fact": "overruled", text: `${t("overruled")}: ${d.overruled}` }));
-  document.getElementById("review-facts").replaceChildren(...facts);
-  const bb = document.getElementById("review-before"), ab = document.getElementById("review-after");
+  byId("review-facts").replaceChildren(...facts);
+  const bb = byId("review-before"), ab = byId("review-after");
   bb.setAttribute("aria-pressed", String(rv.side === "before"));
   ab.setAttribute("aria-pressed", String(rv.side === "after"));
   bb.hidden = ab.hidden = d.kind === "illegal";
   for (const id of ["review-before", "review-after", "review-prev", "review-next", "review-live"])
-    document.getElementById(id).textContent = t(id.replace("review-", "review_").replace("review_live", "live"));
-  document.getElementById("review-keys").textContent = t("review_keys");
+    byId(id).textContent = t(id.replace("review-", "review_").replace("review_live", "live"));
+  byId("review-keys").textContent = t("review_keys");
   for (const li of document.querySelectorAll("#moves li.reviewed")) li.classList.remove("reviewed");
   document.querySelector(`#moves li[data-i="${d.i}"]`)?.classList.add("reviewed");
   showReviewBoard();
 }
 
 function setupReview() {
-  const moves = document.getElementById("moves");
-  const pick = (ev) => {
-    const li = ev.target.closest("li[data-i]");
+  const moves = byId("moves");
+  const pick = (/** @type {Event} */ ev) => {
+    const li = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("li[data-i]"));
     if (!li || !app.state) return;
     const e = app.state.log[Number(li.dataset.i)];
     if (e && reviewable(e)) openReview(e.i);
   };
   moves.addEventListener("click", pick);
   moves.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
-  document.getElementById("review-before").addEventListener("click", () => { app.reviewing.side = "before"; showReview(); });
-  document.getElementById("review-after").addEventListener("click", () => { app.reviewing.side = "after"; showReview(); });
-  document.getElementById("review-prev").addEventListener("click", () => stepReview(-1));
-  document.getElementById("review-next").addEventListener("click", () => stepReview(1));
-  document.getElementById("review-live").addEventListener("click", closeReview);
+  // The buttons show only during a review (#review is hidden otherwise).
+  byId("review-before").addEventListener("click", () => { if (app.reviewing) { app.reviewing.side = "before"; showReview(); } });
+  byId("review-after").addEventListener("click", () => { if (app.reviewing) { app.reviewing.side = "after"; showReview(); } });
+  byId("review-prev").addEventListener("click", () => stepReview(-1));
+  byId("review-next").addEventListener("click", () => stepReview(1));
+  byId("review-live").addEventListener("click", closeReview);
   document.addEventListener("keydown", (ev) => {
-    if (!app.reviewing || ev.target.closest?.("input, select, textarea, dialog")) return;
+    if (!app.reviewing || /** @type {Element} */ (ev.target).closest?.("input, select, textarea, dialog")) return;
     const k = ev.key;
     if (k === "Escape") closeReview();
     else if (k === "ArrowLeft") stepReview(-1);

@@ -1,0 +1,267 @@
+// The shapes the board's web page (keezbord/host/web/static/*.js) works with, for the
+// type checker only (tsconfig.json; nothing here is served or run): the messages and
+// state the server sends (docs/web.md, keezbord/host/web/page.py) and the `app` object
+// the page's scripts share. A field the server may leave out is optional; null where it
+// sends null.
+
+/** A text in both languages (engine/text.py's Text as JSON). */
+interface Bilingual {
+  nl: string;
+  en: string;
+}
+
+interface Colour extends Bilingual {
+  hex: string;
+  symbol: string;
+}
+
+interface PlayerInfo {
+  seat: number;
+  kind: string; // human | greedy | random | search | player
+  colour: Colour;
+  cards: number | null;
+  team: number[];
+}
+
+interface SensedPawn {
+  hole: string;
+  seat: number | null; // null: a pawn of unknown colour
+}
+
+interface Flag {
+  reason: Bilingual;
+  error: string[];
+  restore: string[];
+  pairs: [string | null, string][];
+  guidance: Bilingual[];
+  finish?: [string, string][];
+  labels?: string[];
+}
+
+interface HistoryEntry {
+  n: number;
+  t: number;
+  seat: number;
+  card: string | null;
+  move: string;
+  round: number;
+  deal: number;
+  dealer: number;
+  overruled?: string;
+}
+
+/** One action of the game's log (web/actions.py); the fields after `text` by kind. */
+interface LogEntry {
+  i: number;
+  n: number;
+  kind: string; // deal | move | discard | exchange | undo | penalty | illegal | overrule | time_limit | win
+  text: Bilingual;
+  move?: string;
+  seat?: number;
+  to?: number;
+  overruled?: string;
+}
+
+/** One of the referee's recent decisions (its fields by type). */
+interface Decision {
+  type: string;
+  t: number;
+  seat?: number | null;
+  seats?: number[];
+  ok?: boolean;
+  card?: string | null;
+  move?: string | null;
+  reason?: Bilingual | null;
+}
+
+interface Hand {
+  seat: number;
+  cards: string[];
+  playable: string[];
+  active: boolean;
+}
+
+interface Exchange {
+  seat: number;
+  partner: number;
+  cards: string[];
+  waiting: number[];
+}
+
+interface LastMove {
+  n: number;
+  seat: number;
+  card: string | null;
+  move: string;
+  from: string[];
+  to: string[];
+}
+
+interface LinkHealth {
+  kind?: string; // pico-serial | gpio
+  ok?: boolean;
+  port?: string;
+  error?: string | null;
+  chain_ok?: boolean | null;
+  broken_reads?: number;
+  frames_bad?: number;
+  gaps?: number;
+  last_heartbeat_age_ms?: number | null;
+}
+
+interface SensorHealth {
+  ok: boolean;
+  bad: string[];
+  text: Bilingual;
+}
+
+interface ClubSide {
+  name: string;
+  players?: string[];
+}
+
+interface ClubBanner {
+  board: string;
+  connected: boolean;
+  round: number | null;
+  home: ClubSide | null;
+  away: ClubSide | null;
+  ends: number | null; // epoch seconds
+  now: number; // the server's epoch seconds
+}
+
+/** The `state` message (docs/web.md), as the page keeps it. */
+interface PageState {
+  version: number;
+  mode: string;
+  game: number;
+  seats: number;
+  segment: number;
+  profile: string;
+  teams: string | null;
+  hints: string;
+  players: PlayerInfo[];
+  turn: number | null;
+  card: string | null;
+  table: { dealer: number; sitting_out?: number[] } | null;
+  pawns: SensedPawn[];
+  held: (number | null)[];
+  leds: Record<string, string>;
+  flag: Flag | null;
+  history: HistoryEntry[];
+  history_from?: number;
+  log: LogEntry[];
+  log_from?: number;
+  exchange_cards?: Record<string, { card: string; text: Bilingual }>;
+  decisions: Decision[];
+  winner: number[] | null;
+  score: { seats: number[]; points: number }[] | null;
+  hand: Hand | null;
+  bot_busy: number | null;
+  last: { action: string; hole: string; by?: string } | null;
+  health: { sensors?: SensorHealth; link?: LinkHealth | null } | null;
+  clock: { elapsed_ms: number; running: boolean; limit_ms: number | null } | null;
+  stopped: boolean;
+  exchange: Exchange | null;
+  coach: { n: number; better: string; text: Bilingual } | null;
+  last_moves: LastMove[];
+  split: { left: number; sources: string[] } | null;
+  club?: ClubBanner | null;
+}
+
+/** GET /api/geometry (hardware/geometry.py's to_json), the parts the page draws. */
+interface Geometry {
+  width: number;
+  height: number;
+  hole_diameter: number;
+  outline_path: string;
+  seat_colours: { start: string; hex: string }[];
+  holes: { name: string; kind: string; x: number; y: number }[];
+}
+
+/** A drawn hole: its SVG group and the parts render() changes. */
+interface DrawnHole {
+  g: HoleElement;
+  pawn: SVGGElement;
+  mark: SVGTextElement;
+  label: SVGTextElement;
+  info: Geometry["holes"][number];
+}
+
+/** GET /api/review?i=N (docs/web.md). */
+interface Review {
+  i: number;
+  n: number;
+  kind: string; // move | illegal
+  seat: number | null;
+  text: Bilingual;
+  card: string | null;
+  move?: string;
+  before: SensedPawn[];
+  after: SensedPawn[];
+  left: string[];
+  reached: string[];
+  reason?: Bilingual;
+  overruled?: string;
+}
+
+/** A message to the server (docs/web.md, "Page to server"). */
+interface PageRequest {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What the page's scripts share (app.js makes it; window.keezbord for tests). */
+interface App {
+  lang: "nl" | "en";
+  token: string | null;
+  ws: WebSocket | null;
+  control: boolean;
+  role: string; // spectator | player | referee
+  mode: string; // sim | run
+  lists: Record<string, unknown[]>; // the history and log entries so far
+  state: PageState | null;
+  geometry: Geometry | null;
+  geoKey: string | null;
+  holes: Map<string, DrawnHole>;
+  palette: Record<string, { hex: string }> | null;
+  selectedHeld: number | null;
+  drag: { hole: string; x: number; y: number; lifted: boolean; ghost: SVGElement | null } | null;
+  suppressClick: boolean;
+  seq: number;
+  lastVersion: number;
+  onState: ((st: PageState) => void)[];
+  // Set by the scripts as they go:
+  reviewing?: { data: Review; side: "before" | "after" } | null;
+  fullBox?: [number, number, number, number];
+  holeR?: number;
+  cursor?: string;
+  flownMove?: string | null;
+  flights?: number;
+  zoomOff?: boolean;
+  zoomCentre?: [number, number];
+  offline?: boolean;
+  trayKey?: string | null;
+  localLog?: string | null;
+  logTimer?: number;
+  clockVersion?: number;
+  clockAt?: number;
+  formGame?: number;
+  wasMyTurn?: boolean;
+  audio?: AudioContext;
+  beeps?: number;
+}
+
+interface Window {
+  keezbord?: App;
+}
+
+/** The page's words in one language (app.js's UI, which the other scripts extend). */
+interface UiTexts {
+  [key: string]: string | Record<string, string>;
+  led: Record<string, string>;
+  decision: Record<string, string>;
+}
+
+/** A hole's <g class="hole" data-hole="..."> (board.js draws one per hole). */
+type HoleElement = SVGGElement & { dataset: DOMStringMap & { hole: string } };
