@@ -21,6 +21,7 @@ interface PlayerInfo {
   colour: Colour;
   cards: number | null;
   team: number[];
+  where?: string; // table | remote | a linked board's name (docs/remote.md)
 }
 
 interface SensedPawn {
@@ -79,6 +80,7 @@ interface Hand {
   cards: string[];
   playable: string[];
   active: boolean;
+  giving?: boolean; // a remote seat's own hand: its partner card to choose
 }
 
 interface Exchange {
@@ -167,6 +169,7 @@ interface PageState {
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
   club?: ClubBanner | null;
+  remote?: RemoteView | null;
 }
 
 /** GET /api/geometry (hardware/geometry.py's to_json), the parts the page draws. */
@@ -231,6 +234,7 @@ interface App {
   seq: number;
   lastVersion: number;
   onState: ((st: PageState) => void)[];
+  onMessage: ((msg: ServerMessage) => void)[]; // every server message (remote.js)
   // Set by the scripts as they go:
   reviewing?: { data: Review; side: "before" | "after" } | null;
   fullBox?: [number, number, number, number];
@@ -265,3 +269,49 @@ interface UiTexts {
 
 /** A hole's <g class="hole" data-hole="..."> (board.js draws one per hole). */
 type HoleElement = SVGGElement & { dataset: DOMStringMap & { hole: string } };
+
+// -- seats far away (docs/remote.md, web/away.py, web/remote.py, remote.js) -------------
+
+/** page_state's "remote": where each seat plays, the move lit for the table, the link. */
+interface RemoteView {
+  seats: string[]; // per seat: table | remote | a linked board's name
+  lit: { seat: number; card: string; move: string; text: Bilingual } | null;
+  hold: Bilingual | null;
+  link: LinkView | null;
+}
+
+/** A linked board's state (club/linked_board.py's view). */
+interface LinkView {
+  board: string;
+  peer: string;
+  host: string;
+  connected: boolean;
+  peer_online: boolean;
+  in_step: boolean;
+  to_copy: number;
+  unacked: number;
+  entries: number;
+  broken: string | null;
+}
+
+/** One legal move of a card, as a remote seat chooses it. */
+interface RemoteMove {
+  move: string;
+  text: Bilingual;
+  from: string[];
+  to: string[];
+}
+
+/** Any message from the server (hello, state, error, moves, links, revoked, ack). */
+interface ServerMessage {
+  type: string;
+  role?: string;
+  card?: string;
+  moves?: RemoteMove[];
+  base?: string | null;
+  player?: string;
+  referee?: string;
+  seats?: Record<string, string>;
+  text?: Bilingual;
+  [field: string]: unknown;
+}

@@ -11,7 +11,7 @@
 // Messages: moves, play, discard, give (the seat's own), links, renew, seat_at, new_game.
 "use strict";
 (function () {
-  const app = window.keezbord;
+  const app = /** @type {App} */ (window.keezbord);  // the board's page (app.js)
   if (!app) return;
   const T = {
     nl: {
@@ -26,7 +26,7 @@
       links: "Links", show_links: "Toon de links", players_link: "spelers (aan tafel)", new_link: "nieuwe link",
       seat_remote: "speelt op afstand", seat_table: "terug aan tafel", give_away: "op afstand laten spelen",
       new_remote: "Nieuw spel met stoelen op afstand", start: "Start", seats_far: "Stoelen op afstand (bv. 1,3)",
-      revoked: "Deze link is ingetrokken: je kijkt nu alleen mee.", copy: "kopieer",
+      revoked: "Deze link is ingetrokken: je kijkt nu alleen mee.",
     },
     en: {
       role_remote: "Remote", role_remote_says: "This link plays one seat from far away: your cards, your moves; the people at the board carry them out.",
@@ -40,20 +40,35 @@
       links: "Links", show_links: "Show the links", players_link: "players (at the table)", new_link: "new link",
       seat_remote: "plays remotely", seat_table: "back to the table", give_away: "let play remotely",
       new_remote: "New game with remote seats", start: "Start", seats_far: "Remote seats (e.g. 1,3)",
-      revoked: "This link was revoked: you are only watching now.", copy: "copy",
+      revoked: "This link was revoked: you are only watching now.",
     },
   };
   Object.assign(UI.nl, { role_remote: T.nl.role_remote, role_remote_says: T.nl.role_remote_says });
   Object.assign(UI.en, { role_remote: T.en.role_remote, role_remote_says: T.en.role_remote_says });
   const w = () => T[app.lang] || T.nl;
-  const txt = (x) => (x == null ? "" : typeof x === "string" ? x : (x[app.lang] ?? x.en));
-  let box = null, info = null, links = null;
-  let chosen = null, moves = [], shownLinks = null, seq = 1000000;
+  /** @param {Bilingual | string | null | undefined} x */
+  const txt = (x) => (x == null ? "" : typeof x === "string" ? x : x[app.lang]);
+  /** @type {HTMLElement | null} */
+  let box = null;
+  /** @type {HTMLElement | null} */
+  let info = null;
+  /** @type {HTMLElement | null} */
+  let links = null;
+  /** @type {string | null} */
+  let chosen = null;
+  /** @type {RemoteMove[]} */
+  let moves = [];
+  /** @type {ServerMessage | null} */
+  let shownLinks = null;
+  let seq = 1000000;
 
-  function ask(msg) {  // this script's own messages: the roles are the server's to check
+  /** This script's own messages: the roles are the server's to check.
+   * @param {PageRequest} msg */
+  function ask(msg) {
     if (!app.ws || app.ws.readyState !== 1) return;
     app.ws.send(JSON.stringify({ ...msg, id: ++seq }));
   }
+  /** @param {string} tag @param {Record<string, string>} attrs @param {(Node | string)[]} kids */
   function node(tag, attrs = {}, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
@@ -62,28 +77,37 @@
     e.append(...kids);
     return e;
   }
+  /** @param {string} text */
+  function button(text, attrs = {}) {
+    return /** @type {HTMLButtonElement} */ (node("button", { type: "button", text, ...attrs }));
+  }
+  /** @param {PageState} st @param {number} seat */
   function seatLabel(st, seat) {
-    const p = st.players?.[seat];
+    const p = st.players[seat];
     return p ? `${p.colour.symbol} ${p.colour[app.lang]}` : String(seat);
   }
+  /** @returns {[HTMLElement, HTMLElement, HTMLElement]} */
   function place() {
-    if (box) return;
-    const aside = document.querySelector("aside");
+    if (box && info && links) return [box, info, links];
+    const aside = /** @type {HTMLElement} */ (document.querySelector("aside"));
     box = node("section", { id: "remote", "aria-live": "polite" });
     info = node("section", { id: "remote-info", "aria-live": "polite" });
     links = node("section", { id: "remote-links" });
     aside.insertBefore(box, document.getElementById("tray"));
     aside.insertBefore(info, document.getElementById("players-box"));
-    document.getElementById("controls").append(links);
+    document.getElementById("controls")?.append(links);
+    return [box, info, links];
   }
 
   // -- a remote seat's own panel ------------------------------------------------------
 
-  function renderSeat(st) {
+  /** @param {HTMLElement} box @param {PageState} st */
+  function renderSeat(box, st) {
     const r = st.remote, hand = st.hand;
     box.hidden = app.role !== "remote" || !hand;
-    if (box.hidden) return;
-    document.getElementById("tray").hidden = true;  // the table's tray is not this link's
+    if (!hand || box.hidden) return;
+    const tray = document.getElementById("tray");
+    if (tray) tray.hidden = true;  // the table's tray is not this link's
     box.replaceChildren(node("h2", { text: `${w().yours}: ${seatLabel(st, hand.seat)}` }));
     const lit = r && r.lit;
     if (lit && lit.seat === hand.seat) {
@@ -101,21 +125,21 @@
       return;
     }
     if (!hand.playable.length) {
-      const b = node("button", { type: "button", id: "remote-discard", text: w().no_play });
+      const b = button(w().no_play, { id: "remote-discard" });
       b.addEventListener("click", () => ask({ type: "discard" }));
       box.append(cardRow(hand.cards, null), b);
       return;
     }
     if (chosen === null || !hand.cards.includes(chosen)) {
-      box.append(node("p", { text: w().choose_card }),
-                 cardRow(hand.cards, (c) => { chosen = c; moves = []; ask({ type: "moves", card: c }); render(); }, hand.playable));
+      const pick = (/** @type {string} */ c) => { chosen = c; moves = []; ask({ type: "moves", card: c }); render(); };
+      box.append(node("p", { text: w().choose_card }), cardRow(hand.cards, pick, hand.playable));
       return;
     }
-    const back = node("button", { type: "button", class: "back", text: `${chosen} · ${w().back}` });
+    const back = button(`${chosen} · ${w().back}`, { class: "back" });
     back.addEventListener("click", () => { chosen = null; render(); });
     const list = node("ol", { id: "remote-moves" });
     for (const m of moves) {
-      const b = node("button", { type: "button", class: "move", "data-move": m.move, text: txt(m.text) });
+      const b = button(txt(m.text), { class: "move", "data-move": m.move });
       b.addEventListener("click", () => ask({ type: "play", move: m.move }));
       b.addEventListener("mouseenter", () => mark(m));
       b.addEventListener("focus", () => mark(m));
@@ -123,17 +147,20 @@
     }
     box.append(back, node("p", { text: w().choose_move }), list);
   }
+  /** @param {string[]} cards @param {((c: string) => void) | null} onPick @param {string[] | null} playable */
   function cardRow(cards, onPick, playable = null) {
     const row = node("div", { class: "cards", role: "group" });
-    cards.forEach((c) => {
-      const b = node("button", { type: "button", class: "card", "data-card": c, text: c });
-      b.disabled = !onPick || (playable && !playable.includes(c));
+    for (const c of cards) {
+      const b = button(c, { class: "card", "data-card": c });
+      b.disabled = !onPick || (playable !== null && !playable.includes(c));
       if (onPick) b.addEventListener("click", () => onPick(c));
       row.append(b);
-    });
+    }
     return row;
   }
-  function mark(m) {  // the move's holes on the drawing, as a remote player thinks it over
+  /** The move's holes on the drawing, as a remote player thinks it over.
+   * @param {RemoteMove} m */
+  function mark(m) {
     for (const e of document.querySelectorAll(".hole.remote-from, .hole.remote-to")) e.classList.remove("remote-from", "remote-to");
     for (const h of m.from) document.querySelector(`.hole[data-hole="${h}"]`)?.classList.add("remote-from");
     for (const h of m.to) document.querySelector(`.hole[data-hole="${h}"]`)?.classList.add("remote-to");
@@ -141,7 +168,8 @@
 
   // -- every page: where the seats play, the lit move, the link --------------------------
 
-  function renderInfo(st) {
+  /** @param {HTMLElement} info @param {PageState} st */
+  function renderInfo(info, st) {
     const r = st.remote;
     info.hidden = !r;
     if (!r) return;
@@ -160,40 +188,43 @@
       if (!l.connected) says = w().link_off;
       else if (!l.peer_online) says = w().peer_off;
       if (l.broken) says = `${w().broken} ${l.broken}`;
-      info.append(node("p", { id: "remote-link", "data-in-step": String(!!l.in_step), text: `${says} (${w().host}: ${l.host})` }));
+      info.append(node("p", { id: "remote-link", "data-in-step": String(l.in_step), text: `${says} (${w().host}: ${l.host})` }));
     }
   }
 
   // -- the referee's links --------------------------------------------------------------
 
-  function renderLinks(st) {
+  /** @param {HTMLElement} links @param {PageState} st */
+  function renderLinks(links, st) {
     links.hidden = app.role !== "referee" || app.mode !== "run";
     if (links.hidden) return;
     links.replaceChildren(node("h3", { text: w().links }));
-    const show = node("button", { type: "button", id: "show-links", text: w().show_links });
+    const show = button(w().show_links, { id: "show-links" });
     show.addEventListener("click", () => ask({ type: "links" }));
     links.append(show);
-    if (shownLinks) {
-      const base = shownLinks.base || `${location.origin}/`;
+    const given = shownLinks;
+    if (given) {
+      const base = given.base || `${location.origin}/`;
       const ul = node("ul", { id: "link-list" });
-      const row = (label, token, renew, extra) => {
-        const url = `${base}?token=${token}`;
-        const a = node("input", { readonly: "", value: url, size: "40", "aria-label": label });
-        const b = node("button", { type: "button", class: "renew", text: w().new_link });
+      /** @param {string} label @param {string} token @param {PageRequest} renew @param {HTMLElement[]} extra */
+      const row = (label, token, renew, extra = []) => {
+        const field = node("input", { readonly: "", value: `${base}?token=${token}`, size: "40", "aria-label": label });
+        const b = button(w().new_link, { class: "renew" });
         b.addEventListener("click", () => ask(renew));
-        ul.append(node("li", {}, node("span", { text: `${label}: ` }), a, b, ...(extra || [])));
+        ul.append(node("li", {}, node("span", { text: `${label}: ` }), field, b, ...extra));
       };
-      row(w().players_link, shownLinks.player, { type: "renew", link: "player" });
-      for (const [seat, token] of Object.entries(shownLinks.seats)) {
-        const back = node("button", { type: "button", class: "to-table", text: w().seat_table });
+      row(w().players_link, given.player || "", { type: "renew", link: "player" });
+      for (const [seat, token] of Object.entries(given.seats || {})) {
+        const back = button(w().seat_table, { class: "to-table" });
         back.addEventListener("click", () => ask({ type: "seat_at", seat: Number(seat), where: "table" }));
         row(`${seatLabel(st, Number(seat))} ${w().seat_remote}`, token, { type: "renew", link: "seat", seat: Number(seat) }, [back]);
       }
       links.append(ul);
-      if (st.remote && !st.remote.link) {
-        st.remote.seats.forEach((where, seat) => {
+      const remote = st.remote;
+      if (remote && !remote.link) {
+        remote.seats.forEach((where, seat) => {
           if (where !== "table") return;
-          const b = node("button", { type: "button", class: "give-away", "data-seat": String(seat), text: `${seatLabel(st, seat)}: ${w().give_away}` });
+          const b = button(`${seatLabel(st, seat)}: ${w().give_away}`, { class: "give-away", "data-seat": String(seat) });
           b.addEventListener("click", () => ask({ type: "seat_at", seat, where: "remote" }));
           links.append(b);
         });
@@ -201,7 +232,7 @@
     }
     if (!st.remote || !st.remote.link) {
       const f = node("form", { id: "new-remote" });
-      const seats = node("input", { name: "remote", placeholder: "1,3", size: "6", "aria-label": w().seats_far });
+      const seats = /** @type {HTMLInputElement} */ (node("input", { name: "remote", placeholder: "1,3", size: "6", "aria-label": w().seats_far }));
       f.append(node("label", { text: `${w().new_remote}: ` }, seats), node("button", { type: "submit", text: w().start }));
       f.addEventListener("submit", (ev) => {
         ev.preventDefault();
@@ -215,10 +246,10 @@
   function render() {
     const st = app.state;
     if (!st) return;
-    place();
-    renderSeat(st);
-    renderInfo(st);
-    renderLinks(st);
+    const [b, i, l] = place();
+    renderSeat(b, st);
+    renderInfo(i, st);
+    renderLinks(l, st);
   }
 
   app.onState.push(render);
@@ -229,7 +260,7 @@
       app.token = null;
       sessionStorage.removeItem("keezbord.token");
     } else if (msg.type === "moves" && msg.card === chosen) {
-      moves = msg.moves;
+      moves = msg.moves || [];
       render();
     } else if (msg.type === "links") {
       shownLinks = msg;
@@ -237,8 +268,7 @@
     } else if (msg.type === "revoked") {
       app.token = null;
       sessionStorage.removeItem("keezbord.token");
-      const log = document.getElementById("log");
-      log?.prepend(node("li", { class: "err", text: w().revoked }));
+      document.getElementById("log")?.prepend(node("li", { class: "err", text: w().revoked }));
     }
   });
   document.addEventListener("DOMContentLoaded", () => {
