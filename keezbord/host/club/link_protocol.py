@@ -19,8 +19,11 @@ An action is ``{"kind": "move", "seat", "move"}`` (notation, the card first),
 
 from __future__ import annotations
 
-import json
-from typing import Any, Final
+from typing import Final
+
+# JSON on the wire as for the club (one encoding for every keezbord MQTT message).
+from .protocol import decode as decode
+from .protocol import encode as encode
 
 PREFIX: Final = "keezbord/link"
 QOS: Final = 1
@@ -38,18 +41,6 @@ def split(topic_: str) -> tuple[str, str, str] | None:
     if len(parts) != 5 or "/".join(parts[:2]) != PREFIX or parts[4] not in LEAVES:
         return None
     return parts[2], parts[3], parts[4]
-
-
-def encode(msg: dict[str, Any]) -> bytes:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def decode(payload: bytes) -> dict[str, Any] | None:
-    try:
-        msg = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return msg if isinstance(msg, dict) else None
 
 
 def _seat(v: object) -> bool:
