@@ -45,6 +45,7 @@ class TimedBoard:
 
         self.board = FakeBoard()
         self.lit_at: list[float] = []
+        self._lit_before = False
         inner = self.board.show_leds
 
         def show(holes: Mapping[str, str], t: int) -> None:
@@ -53,7 +54,6 @@ class TimedBoard:
             self._lit_before = bool(LIT & set(holes.values()))
             inner(holes, t)
 
-        self._lit_before = False
         self.board.show_leds = show  # type: ignore[method-assign]
 
 
