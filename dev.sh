@@ -4,7 +4,7 @@
 #   ./dev.sh test   run the whole test suite (ruff, mypy, the scripts' checker, pytest incl.
 #                   browser, MicroPython and emulated-Pico tests; KEEZBORD_EMULATOR=full for
 #                   the long scenarios)
-#   ./dev.sh mypy   only the type check (package, bench and tests), as `test` runs it
+#   ./dev.sh mypy   only the type check (package, firmware, bench and tests), as `test` runs it
 #   ./dev.sh tsc    only the check of the page's and the club's scripts, as `test` runs it
 # Anything after the verb is passed on (to `keezbord sim` or to pytest).
 set -euo pipefail
@@ -71,6 +71,9 @@ typecheck() {
     # games (a bench).
     local d rc=0
     "$VENV/bin/mypy" || rc=1
+    # firmware/ is MicroPython: checked against the Pico's MicroPython 1.28 stubs, and its
+    # fakes against the same interfaces (firmware/hw_types.pyi; CONTRIBUTING.md says how)
+    "$VENV/bin/python" tests/firmware/check_firmware.py typecheck firmware || rc=1
     MYPYPATH=tests/web:tests/host/referee:tests/engine:tests/club "$VENV/bin/mypy" bench || rc=1
     "$VENV/bin/mypy" tests/*.py || rc=1
     for d in tests/*/; do

@@ -7,12 +7,19 @@
 # frames are handled in place (tests/firmware/test_fw_alloc.py checks it under the unix
 # port with gc.mem_alloc()).
 
+from array import array
+
 import patterns
 import protocol as P
 from debounce import Debouncer
 from leds import link_lost_into, link_lost_phase, render_into
 from link import Link
 from scan import FAULT_TEXT
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import Clock, Stream, Strip, TestChain, Watchdog
+    from scan import ChainScanner
 
 try:
     # Written by `keezbord firmware install` from the package's version (pyproject.toml).
@@ -22,6 +29,10 @@ except ImportError:  # run from the source tree (tests, the unix port)
 ANIM_MS = 20  # pattern levels are re-evaluated at most this often (50 Hz)
 ANNOUNCE_MS = 200  # heartbeat period while no host talks
 MAX_CHANGES = 400  # CHANGES entries per frame (4 + 2 * 400 bytes fits a frame)
+# Host frames handled per step: then the LEDs get their turn, so a host that floods the
+# port still sees its latest colours drawn (the rest wait in the USB buffers, not lost).
+FRAMES_PER_STEP = 4
+N_BEAT = 1 + len(P.HEARTBEAT_FIELDS)  # t (u32) and the counters (u32 each)
 
 
 class WatchdogGate:
@@ -30,7 +41,7 @@ class WatchdogGate:
     last feed. A silent host is not a fault (the LEDs show "link lost" instead), but a
     loop wedged in a scan or a blocked write lets the watchdog reset the Pico."""
 
-    def __init__(self, wdt):
+    def __init__(self, wdt: "Watchdog | None") -> None:
         self.wdt = wdt
         self.last_scans = 0
         self.last_polls = 0
@@ -49,17 +60,29 @@ class WatchdogGate:
 
 
 class App:
-    def __init__(self, cfg, scanner, stream, strip, clock, wdt=None, test_chain=None):
+    def __init__(
+        self,
+        cfg: dict,
+        scanner: "ChainScanner",
+        stream: "Stream",
+        strip: "Strip",
+        clock: "Clock",
+        wdt: "Watchdog | None" = None,
+        test_chain: "TestChain | None" = None,
+    ) -> None:
         self.cfg = cfg
         self.scanner = scanner
         self.debouncer = Debouncer(scanner.chips, cfg["debounce"])
+        scanner.stable = self.debouncer.stable  # the scanner compares each read with it
         self.link = Link(stream)
+        # usb_cdc sends from its transfer callbacks; a PollStream needs a pass each step
+        self.flush_needed = getattr(stream, "needs_flush", True)
         self.strip = strip
         self.clock = clock
         self.gate = WatchdogGate(wdt)
         # A FakeChain under tests; None on a real board, where TEST_* commands are refused.
         self.test_chain = test_chain
-        self.config_problems = []  # board.json values replaced by defaults (main.py)
+        self.config_problems: "list[str]" = []  # board.json values replaced by defaults (main.py)
         n = cfg["leds"]
         self.n_leds = n
         self.brightness = cfg["brightness"]
@@ -90,35 +113,69 @@ class App:
         self.maintenance = False
         self.primed = False  # the debouncer starts from the first good sample
         self.last_fault = 0
-        self.counters = [0] * len(P.HEARTBEAT_FIELDS)
+        self.beat = array("I", [0] * N_BEAT)  # t, then the HEARTBEAT_FIELDS counters
 
-    def start_watchdog(self, wdt):
+    def start_watchdog(self, wdt: "Watchdog") -> None:
         """Arm the watchdog: the last step of booting, once everything is built."""
         self.gate.wdt = wdt
 
     # -- the loop --------------------------------------------------------------------
 
+    # MicroPython allocates a function's frame on the heap, and frees it after, on every
+    # call when its locals and stack need more than 11 words (py/objfun.c,
+    # VM_MAX_STATE_ON_STACK): the functions run every step are kept small for that
+    # (one more local in step() cost 12 % of the CPU at 500 scans a second).
+
     def step(self):
         clock = self.clock
         now = clock.ms()
-        if clock.diff(now, self.next_scan) >= 0:
-            self._scan(now)
-            self.next_scan = clock.add(self.next_scan, self.period_ms)
-            if clock.diff(now, self.next_scan) >= self.period_ms:
-                self.overruns += 1  # fell behind: skip, don't burst
-                self.next_scan = clock.add(now, self.period_ms)
-        link = self.link
-        while link.poll(now):
-            self._handle(now)
+        scanned = self._scan_if_due(now)
+        if self._take_frames(now):
+            scanned = True
+        if self.flush_needed:
+            self.link.flush()
         if clock.diff(now, self.next_heartbeat) >= 0:
-            # With no host talking, beat faster: a host that opens the port waits for
-            # the firmware's first frame before it sends anything.
-            self.next_heartbeat = clock.add(
-                now, min(self.heartbeat_ms, ANNOUNCE_MS) if self.link_lost else self.heartbeat_ms
-            )
-            self._send_heartbeat(now)
-        self._leds(now)
-        self.gate.check(self.scanner.scans, link.polls)
+            self._heartbeat_due(now)
+        self._leds(clock.ms())
+        if scanned:  # the gate wants a new scan: no need to ask in between
+            self.gate.check(self.scanner.scans, self.link.polls)
+
+    def _take_frames(self, now):
+        """Handle what the host sent, at most FRAMES_PER_STEP frames, scanning between
+        them when a scan is due (queued frames never hold a scan up); True if it scanned."""
+        link = self.link
+        if not link.pending():  # the common case, without the call into poll()
+            link.polls += 1
+            return False
+        scanned = False
+        k = 0
+        while k < FRAMES_PER_STEP and link.poll(now):
+            self._handle(now)
+            now = self.clock.ms()
+            if self._scan_if_due(now):
+                scanned = True
+            k += 1
+        return scanned
+
+    def _heartbeat_due(self, now):
+        # With no host talking, beat faster: a host that opens the port waits for the
+        # firmware's first frame before it sends anything.
+        period = self.heartbeat_ms
+        if self.link_lost and period > ANNOUNCE_MS:
+            period = ANNOUNCE_MS
+        self.next_heartbeat = self.clock.add(now, period)
+        self._send_heartbeat(now)
+
+    def _scan_if_due(self, now):
+        clock = self.clock
+        if clock.diff(now, self.next_scan) < 0:
+            return False
+        self._scan(now)
+        self.next_scan = clock.add(self.next_scan, self.period_ms)
+        if clock.diff(now, self.next_scan) >= self.period_ms:
+            self.overruns += 1  # fell behind: skip, don't burst
+            self.next_scan = clock.add(now, self.period_ms)
+        return True
 
     def _scan(self, now):
         sc = self.scanner
@@ -139,6 +196,9 @@ class App:
             # greets at our first heartbeat): tell it the real state now.
             self._send_snapshot(now)
             return
+        if sc.same and db.quiet >= db.samples:
+            db.quiet += 1  # nothing moved, nothing moving: the history is all `stable`
+            return
         n = db.step(sc.sample)
         if n:
             self._send_changes(now, db.changed, n)
@@ -158,43 +218,51 @@ class App:
     # -- the LEDs ----------------------------------------------------------------------
 
     def _leds(self, now):
-        clock = self.clock
         last = self.link.last_rx_ms
-        if last is None or clock.diff(now, last) > self.link_timeout_ms:
-            if not self.link_lost:
-                self.link_lost = True
-                self.lost_phase = -1
-            phase = link_lost_phase(now)
-            if phase != self.lost_phase and self._ready():
-                self.lost_phase = phase
-                self._write(link_lost_into(self.out, self.n_leds, phase))
+        if last is None or self.clock.diff(now, last) > self.link_timeout_ms:
+            self._link_lost(now)
             return
         if self.link_lost:
             self.link_lost = False
             self.dirty = True
-        if clock.diff(now, self.next_anim) >= 0:
-            self.next_anim = clock.add(now, ANIM_MS)
-            levels = self.levels
-            counts = self.pat_count
-            for pid in range(patterns.N_PATTERNS):
-                if counts[pid] and patterns.ANIMATED[pid]:
-                    v = patterns.level(pid, now)
-                    if v != levels[pid]:
-                        levels[pid] = v
-                        self.dirty = True
+        if self.clock.diff(now, self.next_anim) >= 0:
+            self._animate(now)
         if self.dirty and self._ready():
             self.dirty = False
-            self._write(
-                render_into(
-                    self.rgb,
-                    self.pats,
-                    self.levels,
-                    self.n_leds,
-                    self.brightness,
-                    self.max_ma,
-                    self.out,
-                )
+            self._draw()
+
+    def _link_lost(self, now):
+        if not self.link_lost:
+            self.link_lost = True
+            self.lost_phase = -1
+        phase = link_lost_phase(now)
+        if phase != self.lost_phase and self._ready():
+            self.lost_phase = phase
+            self._write(link_lost_into(self.out, self.n_leds, phase))
+
+    def _animate(self, now):
+        self.next_anim = self.clock.add(now, ANIM_MS)
+        levels = self.levels
+        counts = self.pat_count
+        for pid in range(patterns.N_PATTERNS):
+            if counts[pid] and patterns.ANIMATED[pid]:
+                v = patterns.level(pid, now)
+                if v != levels[pid]:
+                    levels[pid] = v
+                    self.dirty = True
+
+    def _draw(self):
+        self._write(
+            render_into(
+                self.rgb,
+                self.pats,
+                self.levels,
+                self.n_leds,
+                self.brightness,
+                self.max_ma,
+                self.out,
             )
+        )
 
     def _ready(self):
         return self.strip.ready()
@@ -264,7 +332,7 @@ class App:
         j = first * 3
         n = min(end - 5, len(self.rgb) - j)
         if n > 0:
-            P.copy(self.rgb, j, buf, 5, n)  # type: ignore[arg-type]  # viper ptr8
+            P.copy(self.rgb, j, buf, 5, n)
 
     def _set_patterns(self, buf, first, end):
         pats = self.pats
@@ -309,7 +377,7 @@ class App:
         P.put_u16(body, 7, sc.n_bits)
         body[9] = 1 if sc.chain_ok else 0
         n = len(self.debouncer.stable)
-        P.copy(body, 10, self.debouncer.stable, 0, n)  # type: ignore[arg-type]  # viper
+        P.copy(body, 10, self.debouncer.stable, 0, n)
         lk.finish(P.MSG_SNAPSHOT, 7 + n)
 
     def snapshot_payload(self, now):
@@ -330,23 +398,23 @@ class App:
         return flags
 
     def _send_heartbeat(self, now):
+        # t and the counters as one word array, packed by one viper call
         sc = self.scanner
         lk = self.link
-        c = self.counters
-        c[0] = sc.scans
-        c[1] = sc.chain_errors
-        c[2] = lk.rx_bad
-        c[3] = lk.rx_gaps
-        c[4] = self.led_frames
-        c[5] = self.overruns
-        c[6] = lk.tx_dropped
-        c[7] = self.strip_writes
+        c = self.beat
+        c[0] = now
+        c[1] = sc.scans
+        c[2] = sc.chain_errors
+        c[3] = lk.reader.frames_bad
+        c[4] = lk.rx_gaps
+        c[5] = self.led_frames
+        c[6] = self.overruns
+        c[7] = lk.tx_dropped
+        c[8] = self.strip_writes
         body = lk.body()
-        P.put_u32(body, 3, now)
-        for k in range(len(c)):
-            P.put_u32(body, 7 + 4 * k, c[k])
-        body[7 + 4 * len(c)] = self.flags()
-        lk.finish(P.MSG_HEARTBEAT, 4 + 4 * len(c) + 1)
+        P.put_words(body, 3, c, N_BEAT)
+        body[3 + 4 * N_BEAT] = self.flags()
+        lk.finish(P.MSG_HEARTBEAT, 4 * N_BEAT + 1)
 
     def heartbeat_payload(self, now):
         sc = self.scanner
@@ -372,6 +440,9 @@ def run(app, stream):
     clock = app.clock
     while not app.maintenance:
         app.step()
-        wait = clock.diff(app.next_scan, clock.ms())
-        if wait > 0:
-            stream.wait(wait)
+        # Step again only when a scan is due or bytes came in: a step for nothing costs
+        # as much as a quarter of a scan period.
+        while True:
+            wait = clock.diff(app.next_scan, clock.ms())
+            if wait <= 0 or stream.wait(wait):
+                break

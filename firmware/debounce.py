@@ -32,7 +32,7 @@ class Debouncer:
         self.changed). Allocation-free."""
         hist = self.hist
         n = self.n_bytes
-        copy(hist[self.pos], 0, sample, 0, n)  # type: ignore[arg-type]  # viper ptr8
+        copy(hist[self.pos], 0, sample, 0, n)
         self.pos = (self.pos + 1) % self.samples
         stable = self.stable
         if sample == stable:

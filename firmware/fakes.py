@@ -4,6 +4,8 @@
 
 HISTORY_MAX = 2000
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+
 
 def _record(history, item, limit=HISTORY_MAX):
     history.append(item)
@@ -295,6 +297,12 @@ class ListStream:
         self.sent.extend(bytes(buf[:n]))
         return True
 
+    def flush(self):
+        return True
+
+    def pending(self):
+        return self.pos < len(self.incoming)
+
 
 class PreloadedStream:
     """A stream that allocates nothing: one preallocated buffer, `load`ed with what the
@@ -328,3 +336,42 @@ class PreloadedStream:
     def write(self, buf, n):
         self.sent += n
         return True
+
+    def flush(self):
+        return True
+
+    def pending(self):
+        return self.pos < self.n
+
+
+if TYPE_CHECKING:
+    # The interfaces of hw_types.pyi, checked both ways: the Pico's real parts (the
+    # MicroPython 1.28 stubs of machine) and the firmware's own implementations offer
+    # what the firmware asks of them, and so does every stand-in above. A call the firmware
+    # makes that the real part lacks fails here, not on a Pico.
+    import machine
+    from hw_types import ChainSpi, Clock, LatchPin, Stream, Strip, TestChain, UsbDevice, Watchdog
+    from main import PicoClock
+    from stream import PollStream
+    from usb_cdc import UsbCdc
+    from ws2812 import PioStrip
+
+    def _real_parts(
+        pin: machine.Pin, spi: machine.SPI, wdt: machine.WDT, usbd: machine.USBDevice
+    ) -> "tuple[LatchPin, ChainSpi, Watchdog, UsbDevice, Clock, Strip, Stream, Stream]":
+        return pin, spi, wdt, usbd, PicoClock(), PioStrip(6, 8), UsbCdc(usbd), PollStream(0, 0, 0)
+
+    def _stand_ins(
+        chain: FakeChain,
+    ) -> "tuple[LatchPin, ChainSpi, TestChain, Watchdog, Clock, Clock, Strip, Stream, Stream]":
+        return (
+            chain.latch,
+            chain.spi(),
+            chain,
+            FakeWDT(),
+            FakeClock(),
+            UnixClock(),
+            FakeStrip(),
+            ListStream(),
+            PreloadedStream(8),
+        )

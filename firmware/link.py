@@ -2,19 +2,27 @@
 # allocating (preallocated buffers; received bytes go straight into a FrameReader).
 #
 # `stream` has read_into(buf, pos, n) -> count (non-blocking: the bytes waiting, at most
-# n, stopping after a 00 byte; 0 when nothing is waiting) and write(buf, n) -> bool
-# (False if the n bytes could not be sent whole; the stream never blocks: a frame it
-# cannot take at once is dropped). On the Pico it wraps USB CDC stdin/stdout, under tests
-# a pty or a list.
+# n, stopping after a 00 byte; 0 when nothing is waiting), write(buf, n) -> bool (False
+# if the n bytes could not be queued whole: the frame is dropped, never waited for),
+# flush() (send what is queued, as far as the port takes it now), pending() (bytes are
+# waiting) and max_read (bytes per poll). On the Pico it is usb_cdc.UsbCdc (bulk reads
+# from USB packet buffers) or, as a fallback, stream.PollStream on the built-in CDC;
+# under tests a pty or a list.
 
 import protocol as P
 
-MAX_READ = 64  # bytes per poll (about 1 ms of Pico time): a long frame never delays a scan
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import Stream
+
+MAX_READ = 64  # bytes per poll for a stream that says nothing (see stream.max_read)
 
 
 class Link:
-    def __init__(self, stream):
+    def __init__(self, stream: "Stream") -> None:
         self.stream = stream
+        self.max_read = getattr(stream, "max_read", MAX_READ)
+        self.pending = stream.pending  # bytes waiting? (bound once: called every step)
         self.reader = P.FrameReader()
         self.tx_body = bytearray(P.MAX_BODY + 2)
         self.tx_wire = bytearray(P.MAX_WIRE + 2)
@@ -38,8 +46,10 @@ class Link:
         self.reader (type self.msg_type(), payload self.reader.buf[3:self.reader.end]).
         Call again until False."""
         self.polls += 1
+        if not self.stream.pending():
+            return False
         reader = self.reader
-        if not reader.read_from(self.stream, MAX_READ):
+        if not reader.read_from(self.stream, self.max_read):
             return False
         buf = reader.buf
         seq = buf[1] | (buf[2] << 8)
@@ -51,6 +61,10 @@ class Link:
         self.rx_frames += 1
         self.last_rx_ms = now_ms
         return True
+
+    def flush(self):
+        """Send what the stream still holds (writes never wait: see stream.py)."""
+        self.stream.flush()
 
     def msg_type(self):
         return self.reader.buf[0]

@@ -3,7 +3,9 @@
 #  1. Ctrl-C off at once: MicroPython enables it just before main.py and USB is already up,
 #     so a host sending frames (their COBS bytes include 0x03) could otherwise interrupt
 #     the boot and leave the Pico at the REPL with no watchdog.
-#  2. Safe-mode pin and maintenance flag checked before the heavy imports.
+#  2. Safe-mode pin and maintenance flag checked before the heavy imports (boot.py has
+#     checked them too: in a normal boot it started the firmware's own USB serial port,
+#     usb_cdc.py, and the built-in CDC with its REPL never came up).
 #  3. The app built from a validated board.json (bad values: defaults, reported to the
 #     host in LOG frames after its HELLO), then the watchdog, last: a bad configuration
 #     can never boot-loop the board.
@@ -18,46 +20,28 @@ import micropython
 
 micropython.kbd_intr(-1)
 
-import os  # noqa: E402
 import time  # noqa: E402
 
 import board_config  # noqa: E402
 import machine  # noqa: E402
-
-MAINTENANCE_FLAG = "maintenance"
+from boot_mode import MAINTENANCE_FLAG, stop_reason  # noqa: E402
 
 
 class PicoClock:
-    def ms(self):
-        return time.ticks_ms()
+    """The firmware's milliseconds: the builtins themselves, called without a Python
+    frame in between (the loop asks for the time several times a step)."""
 
-    def diff(self, a, b):
-        return time.ticks_diff(a, b)
-
-    def add(self, a, b):
-        return time.ticks_add(a, b)
-
-
-def stop_reason(cfg):
-    """Why not to start the firmware (safe-mode pin, maintenance flag), or None."""
-    pin = machine.Pin(cfg["safe_pin"], machine.Pin.IN, machine.Pin.PULL_UP)
-    time.sleep_ms(5)
-    if pin.value() == 0:
-        return "safe-mode pin held low"
-    try:
-        os.remove(MAINTENANCE_FLAG)
-    except OSError:
-        return None
-    return "maintenance requested by the host"
+    def __init__(self):
+        self.ms = time.ticks_ms
+        self.diff = time.ticks_diff
+        self.add = time.ticks_add
 
 
 def build(cfg):
     """The app and its strip on the real hardware (no watchdog yet)."""
-    import sys
-
     from app import App
-    from scan import SPI_PHASE, SPI_POLARITY, ChainScanner
-    from stream import PollStream
+    from chain_dma import make_scanner
+    from scan import SPI_PHASE, SPI_POLARITY
     from ws2812 import PioStrip
 
     # MISO pulled down explicitly, before the SPI takes the pin (its function changes,
@@ -75,18 +59,27 @@ def build(cfg):
         miso=machine.Pin(cfg["miso_pin"]),
     )
     latch = machine.Pin(cfg["latch_pin"], machine.Pin.OUT, value=1)
-    scanner = ChainScanner(
-        spi,
-        latch,
-        cfg["chips"],
-        cfg["tail_bytes"],
-        cfg["tail_level"],
-        cfg["active_low"],
-        cfg["signature"],
-    )
+    scanner = make_scanner(cfg, spi, latch)  # DMA reads (chain_dma.py), else blocking
     strip = PioStrip(cfg["led_pin"], cfg["leds"])
-    stream = PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer, sys.stdout)
+    stream = usb_stream()
     return App(cfg, scanner, stream, strip, PicoClock()), stream, strip
+
+
+def usb_stream():
+    """The USB serial port boot.py started (bulk reads, writes that never wait), or, if it
+    could not, MicroPython's built-in CDC through stdin/stdout."""
+    import usb_cdc
+
+    cdc = usb_cdc.running()
+    if cdc is not None:
+        return cdc
+    import sys
+
+    from stream import PollStream
+
+    # POLLOUT on the built-in CDC means one byte free: write a byte at a time, never more
+    # than is known to fit (a longer write waits up to 500 ms for a host that stopped).
+    return PollStream(sys.stdin, sys.stdin.buffer, sys.stdout.buffer, sys.stdout, chunk=1)
 
 
 def main():

@@ -10,6 +10,19 @@
 # Pure MicroPython/CPython code: no typing, no machine. The host has its own typed copy
 # (keezbord/host/drivers/link_protocol.py), tested byte for byte against this one.
 
+from byteops import (  # noqa: F401 -- re-exported
+    _CRC_TABLE,
+    cobs_decode_inplace,
+    cobs_encode_into,
+    copy,
+    crc16_n,
+    put_words,
+    read_slots,
+    ring_get,
+    ring_put,
+    xor_copy,
+)
+
 PROTOCOL_VERSION = 2  # 2: CMD_PATTERNS, strip_writes in HEARTBEAT, CONFIG max_ma 0 = none
 
 # Pico -> host
@@ -34,28 +47,6 @@ MAINTENANCE_MAGIC = b"REPL"
 CLOSED_FLAG = 0x8000  # in CHANGES and TEST_SWITCHES entries: bit index | CLOSED_FLAG
 MAX_BODY = 1024  # type + seq + payload + crc, before COBS
 MAX_WIRE = MAX_BODY + MAX_BODY // 254 + 1  # COBS worst case, without the zeros
-
-
-def _make_table():
-    table = []
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        table.append(c & 0xFFFF)
-    return table
-
-
-_CRC_TABLE = _make_table()
-
-
-def _crc16_n_py(buf, start, end):
-    """crc16 of buf[start:end] without slicing (allocation-free)."""
-    t = _CRC_TABLE
-    crc = 0xFFFF
-    for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ buf[i]) & 0xFF]
-    return crc ^ 0xFFFF
 
 
 def crc16(data):
@@ -125,89 +116,13 @@ def encode_frame(msg_type, seq, payload=b""):
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
-def _cobs_decode_inplace_py(buf, n):
-    """Decode the COBS block buf[:n] in place (the output never overtakes the input);
-    the decoded length, or -1 if malformed. Allocation-free."""
-    i = 0
-    j = 0
-    while i < n:
-        code = buf[i]
-        if code == 0:
-            return -1
-        end = i + code
-        if end > n:
-            return -1
-        i += 1
-        while i < end:
-            buf[j] = buf[i]
-            j += 1
-            i += 1
-        if code != 0xFF and i < n:
-            buf[j] = 0
-            j += 1
-    return j
-
-
-def _copy_py(dst, doff, src, soff, n):
-    for i in range(n):
-        dst[doff + i] = src[soff + i]
-
-
-def _xor_copy_py(dst, src, n, x):
-    for i in range(n):
-        dst[i] = src[i] ^ x
-
-
-try:  # native code on MicroPython (proto_viper.py), the Python above elsewhere
-    from array import array
-
-    import proto_viper as _V
-
-    _CRC_ARRAY = array("H", _CRC_TABLE)
-
-    def crc16_n(buf, start, end):
-        return _V.crc16_n(buf, start, end, _CRC_ARRAY)  # type: ignore[arg-type]  # viper ptr16
-
-    cobs_decode_inplace = _V.cobs_decode_inplace
-    copy = _V.copy
-    xor_copy = _V.xor_copy
-except ImportError:
-    crc16_n = _crc16_n_py
-    cobs_decode_inplace = _cobs_decode_inplace_py
-    copy = _copy_py
-    xor_copy = _xor_copy_py
-
-
 def encode_frame_into(out, body, n):
     """Frame body[:n] (type, seq, payload; the CRC is appended here, body needs 2 spare
     bytes) into `out` as 00 COBS 00; returns the wire length. Allocation-free."""
     crc = crc16_n(body, 0, n)
     body[n] = crc >> 8
     body[n + 1] = crc & 0xFF
-    n += 2
-    out[0] = 0
-    code_at = 1
-    k = 2
-    code = 1
-    for i in range(n):
-        b = body[i]
-        if b == 0:
-            out[code_at] = code
-            code_at = k
-            k += 1
-            code = 1
-        else:
-            out[k] = b
-            k += 1
-            code += 1
-            if code == 0xFF:
-                out[code_at] = code
-                code_at = k
-                k += 1
-                code = 1
-    out[code_at] = code
-    out[k] = 0
-    return k + 1
+    return cobs_encode_into(out, body, n + 2)
 
 
 class FrameReader:
@@ -218,6 +133,7 @@ class FrameReader:
 
     def __init__(self, size=MAX_WIRE):
         self.buf = bytearray(size)
+        self.size = size
         self.n = 0
         self.end = 0
         self.overflow = False
@@ -242,22 +158,21 @@ class FrameReader:
     def read_from(self, stream, max_bytes):
         """Take bytes from stream.read_into() (which stops after a 00) until a frame
         ends or max_bytes were read or nothing is waiting; True if a good frame is in."""
-        buf = self.buf
-        size = len(buf)
         while max_bytes > 0:
             n = self.n
-            room = size - n
+            room = self.size - n
             if room <= 0:  # too long for a frame: drop it, read on to the next 00
                 self.overflow = True
-                self.n = 0
-                n = 0
-                room = size
-            k = stream.read_into(buf, n, min(room, max_bytes))
+                self.n = n = 0
+                room = self.size
+            if room > max_bytes:
+                room = max_bytes
+            k = stream.read_into(self.buf, n, room)
             if k <= 0:
                 return False
             max_bytes -= k
             n += k
-            if buf[n - 1] == 0:
+            if self.buf[n - 1] == 0:
                 self.n = n - 1
                 if self.frame_done():
                     return True
@@ -276,7 +191,7 @@ class FrameReader:
         if n == 0:
             return False
         buf = self.buf
-        m = cobs_decode_inplace(buf, n)  # type: ignore[arg-type]  # viper ptr8
+        m = cobs_decode_inplace(buf, n)
         if m < 5 or crc16_n(buf, 0, m - 2) != (buf[m - 2] << 8) | buf[m - 1]:
             self.frames_bad += 1
             return False

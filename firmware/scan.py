@@ -14,7 +14,37 @@
 # the chain must read right RECOVER_SCANS times in a row before samples count again (a
 # floating input can pass one check by chance, not four).
 
-from protocol import xor_copy
+
+from array import array
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:
+    from hw_types import ChainSpi, LatchPin
+
+
+def _check_sample_py(buf, p, sample, stable):
+    n, chips, sig, tail, invert = p[0], p[1], p[2], p[3], p[4]
+    for j in range(chips if sig > 255 else chips + 1, n):
+        if buf[j] != tail:
+            for k in range(n):
+                if buf[k]:
+                    return FAULT_TAIL
+            return FAULT_OPEN
+    if sig < 256 and buf[chips] != sig:
+        return FAULT_SIGNATURE
+    same = True
+    for i in range(chips):
+        v = buf[i] ^ invert
+        sample[i] = v
+        if v != stable[i]:
+            same = False
+    return 0 if same else 4
+
+
+try:
+    from scan_viper import check_sample
+except ImportError:  # CPython (tests)
+    check_sample = _check_sample_py
 
 SPI_POLARITY = 0  # SPI mode 0: the 74HC165 shifts on the rising edge of CP, and mode 0
 SPI_PHASE = 0  # samples on that same edge, so the bit before the shift is read
@@ -34,8 +64,15 @@ RECOVER_SCANS = 4
 
 class ChainScanner:
     def __init__(
-        self, spi, latch, chips, tail_bytes=1, tail_level=1, active_low=True, signature=None
-    ):
+        self,
+        spi: "ChainSpi",
+        latch: "LatchPin",
+        chips: int,
+        tail_bytes: int = 1,
+        tail_level: int = 1,
+        active_low: bool = True,
+        signature: "int | None" = None,
+    ) -> None:
         self.spi = spi
         self.latch = latch
         self.chips = chips
@@ -44,8 +81,16 @@ class ChainScanner:
         self.sig_bytes = 0 if signature is None else 1
         self.buf = bytearray(chips + self.sig_bytes + tail_bytes)
         self.sample = bytearray(chips)
+        self.stable = bytearray(chips)  # the app puts the debouncer's state here
+        self.same = True
         self.tail = 0xFF if tail_level else 0x00
         self.invert = 0xFF if active_low else 0x00
+        # what check_sample needs, as one word array (a call with fewer arguments: see
+        # app.py on MicroPython's frame limit)
+        self.params = array(
+            "i",
+            [len(self.buf), chips, 256 if signature is None else signature, self.tail, self.invert],
+        )
         self.scans = 0
         self.chain_errors = 0
         self.chain_ok = False  # trusted only after RECOVER_SCANS good reads
@@ -53,29 +98,27 @@ class ChainScanner:
         self.good_run = 0
 
     def check(self):
-        """The verdict on self.buf (a FAULT_* code); allocation-free."""
-        buf = self.buf
-        n = len(buf)
-        chips = self.chips
-        tail = self.tail
-        for j in range(chips + self.sig_bytes, n):
-            if buf[j] != tail:
-                for k in range(n):
-                    if buf[k]:
-                        return FAULT_TAIL
-                return FAULT_OPEN
-        if self.sig_bytes and buf[chips] != self.signature:
-            return FAULT_SIGNATURE
-        return FAULT_NONE
+        """The verdict on self.buf (a FAULT_* code); allocation-free. A good read is also
+        inverted into self.sample (1 = closed) and compared with self.stable (self.same)."""
+        r = check_sample(self.buf, self.params, self.sample, self.stable)
+        if r == 4:
+            self.same = False
+            return FAULT_NONE
+        self.same = True
+        return r
 
     def scan(self):
         """Read the chain once into self.sample; False if the sample is not to be trusted
-        (a fault now, or too soon after one)."""
+        (a fault now, or too soon after one). self.same says whether it equals
+        self.stable (the debounced state the app shares with the scanner)."""
         latch = self.latch
         latch.value(0)  # /PL low: load the parallel inputs
         latch.value(1)  # high again: shift mode
-        buf = self.buf
-        self.spi.readinto(buf)
+        self.spi.readinto(self.buf)
+        return self.take()
+
+    def take(self):
+        """Judge the read now in self.buf (scan() above; chain_dma.py on the Pico)."""
         self.scans += 1
         fault = self.check()
         self.fault = fault
@@ -89,5 +132,4 @@ class ChainScanner:
             if self.good_run < RECOVER_SCANS:
                 return False
             self.chain_ok = True
-        xor_copy(self.sample, buf, self.chips, self.invert)  # type: ignore[arg-type]  # viper ptr8
         return True

@@ -1,18 +1,25 @@
-# A non-blocking byte stream over MicroPython's stdin/stdout (USB CDC on the Pico, a
-# pty under the unix port), allocation-free.
+# A non-blocking byte stream over MicroPython's stdin/stdout, allocation-free: the unix
+# port's pty in tests, and on the Pico the built-in USB CDC if usb_cdc.py could not take
+# the port over.
 #
 # Reading: stdin reads block until their buffer is full, so one byte at a time, and only
 # while poll says input is waiting (all in one tight loop: the per-byte cost matters).
-# Writing: MicroPython's CDC write waits up to 500 ms for a host that does not read and
-# then drops what is left, so a frame is written only
-# when poll says the port can take data; a frame that cannot be written, or only in
-# part, counts as dropped (the host's decoder discards the half frame at the next 00).
+# Writing never waits: a frame goes whole into an output ring or, if the ring cannot take
+# it, is dropped whole (counted by the link); flush() writes from the ring only while poll
+# says the port takes data, at most `chunk` bytes a write, and keeps what the port did not
+# take for the next loop pass. `chunk` is what a write can be sure to place at once: on
+# the built-in CDC POLLOUT means one byte free (a longer write would wait up to 500 ms for
+# a host that stopped reading), on a non-blocking pty the write itself says how much went.
 
 import select
 
+from protocol import ring_put
+
+OUT_SIZE = 2048
+
 
 class PollStream:
-    def __init__(self, poll_in, rx, tx, poll_out=None):
+    def __init__(self, poll_in, rx, tx, poll_out=None, chunk=OUT_SIZE):
         self.rx = rx
         self.tx = tx
         self.poller = select.poll()
@@ -21,7 +28,13 @@ class PollStream:
         self.out_poller.register(poll_out if poll_out is not None else tx, select.POLLOUT)
         self.one = bytearray(1)
         self.hangup = False
-        self.partial = 0  # writes the port took only in part
+        self.chunk = chunk
+        self.out = bytearray(OUT_SIZE)
+        self.out_head = 0
+        self.out_tail = 0
+        self.out_count = 0
+        self.partial = 0  # writes the port took only in part (the rest went later)
+        self.max_read = 64  # bytes per link poll: each costs a poll and a read here
 
     def _readable(self, timeout_ms):
         for ev in self.poller.ipoll(timeout_ms):
@@ -62,16 +75,46 @@ class PollStream:
         return k
 
     def write(self, buf, n):
-        if not self.writable():
-            return False
-        try:
-            w = self.tx.write(buf, n)
-        except OSError:
-            return False
-        if w is not None and w < n:
-            self.partial += 1
-            return False
+        """Queue buf[:n] whole, or nothing (False) if the ring cannot take it; then send
+        what the port takes now."""
+        if n > OUT_SIZE - self.out_count:
+            self.flush()
+            if n > OUT_SIZE - self.out_count:
+                return False
+        ring_put(self.out, OUT_SIZE, self.out_head, buf, n)
+        h = self.out_head + n
+        self.out_head = h - OUT_SIZE if h >= OUT_SIZE else h
+        self.out_count += n
+        self.flush()
         return True
+
+    def flush(self):
+        """Write from the ring while the port polls writable; True when it is empty."""
+        while self.out_count and self.writable():
+            n = OUT_SIZE - self.out_tail  # contiguous part
+            if n > self.out_count:
+                n = self.out_count
+            if n > self.chunk:
+                n = self.chunk
+            try:
+                w = self.tx.write(self.out, self.out_tail, n)
+            except OSError:
+                return False
+            if w is None:  # EAGAIN on a non-blocking port: nothing went
+                return False
+            if w < n:
+                self.partial += 1
+            t = self.out_tail + w
+            self.out_tail = t - OUT_SIZE if t >= OUT_SIZE else t
+            self.out_count -= w
+            if w < n:
+                return False
+        return not self.out_count
+
+    def pending(self):
+        for ev in self.poller.ipoll(0):
+            return bool(ev[1] & select.POLLIN)
+        return False
 
     def wait(self, timeout_ms):
         """Sleep until input arrives or timeout_ms passes; True if input is waiting."""

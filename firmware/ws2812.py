@@ -86,7 +86,7 @@ class PioStrip:
             return False
         w = self.words
         n = self.n
-        pack_words(grb, w, n)  # type: ignore[arg-type]  # viper takes the array as ptr32
+        pack_words(grb, w, n)
         self.pacer.started()
         if self.dma is not None:
             self.dma.config(read=w, write=self.sm, count=n, ctrl=self.ctrl, trigger=True)

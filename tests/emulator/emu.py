@@ -109,6 +109,7 @@ class EmulatedPico:
         firmware_dir: Path = FIRMWARE,
         echo_rx: bool = False,
         inject: list[tuple[int, bytes]] | None = None,
+        usb_packet: int = 64,
     ) -> None:
         if node_binary() is None:
             raise HarnessError("node is not installed")
@@ -144,6 +145,7 @@ class EmulatedPico:
             "safe_pin_low": safe_pin_low,
             "echo_rx": echo_rx,
             "inject": [{"at": at, "bytes": list(data)} for at, data in inject or []],
+            "usb_packet": usb_packet,
         }
         conf_path = workdir / "harness.json"
         conf_path.write_text(json.dumps(conf))
@@ -253,6 +255,15 @@ class EmulatedPico:
         if at_ns is not None:
             kw["at"] = at_ns
         self.call("inject", **kw)
+
+    def hold_output(self, hold: bool) -> int:
+        """The host stops (True) or resumes (False) reading what the Pico sends over USB:
+        its IN packets stay pending, as with a host program that stopped reading."""
+        return int(self.call("hold_output", hold=hold)["t"])
+
+    def usb_packet(self, size: int) -> None:
+        """At most `size` bytes per OUT packet from now on (64 is full-speed USB's)."""
+        self.call("usb_packet", size=size)
 
     def wait_event(self, pred: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any]:
         end = time.monotonic() + timeout

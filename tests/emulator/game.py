@@ -17,7 +17,7 @@ from typing import Any
 
 import patterns as FWP  # firmware/patterns.py
 from app import ANIM_MS  # firmware/app.py
-from emu import MS, EmulatedPico
+from emu import FIRMWARE, MS, EmulatedPico
 from leds import render_into  # firmware/leds.py
 
 from keezbord.engine.topology import Topology
@@ -92,7 +92,9 @@ class GameRun:
 class EmulatedTable:
     """The host side of `keezbord run` on an emulated Pico, driven in simulated time."""
 
-    def __init__(self, trace: Path, workdir: Path, *, pace: float = 1.0) -> None:
+    def __init__(
+        self, trace: Path, workdir: Path, *, pace: float = 1.0, firmware_dir: Path = FIRMWARE
+    ) -> None:
         self.setup, self.events = parse_trace(trace.read_text().splitlines())
         topo: Topology = self.setup.position.topology
         self.wiring = default_wiring(topo)
@@ -111,6 +113,7 @@ class EmulatedTable:
                 "closed": closed,
             },
             pace=pace,
+            firmware_dir=firmware_dir,
         )
         self.settings = LedSettings()
         self.link = SerialLink(self.pico.path)

@@ -316,10 +316,22 @@ let holdHostInput = false;
 
 let pendingRead = null;
 
+// The most bytes one OUT packet carries (`usb_packet`): 64 is full-speed USB's bulk
+// packet, 1 a host that writes byte by byte. The device arms buffers of its own size (64
+// for TinyUSB's CDC and for the firmware's usb_cdc.py), so larger values change nothing
+// but are accepted: a 512-byte host write arrives as packets back to back either way.
+let usbPacket = cfg.usb_packet || 64;
+let holdOutput = false; // `hold_output`: the host stops reading (IN packets not taken)
+let heldIn = []; // [endpoint, data] of IN packets the host has not taken yet
+let heldSince = null;
+const outPackets = []; // [t, bytes] of each OUT packet the device took
+
 function completeRead() {
   if (pendingRead === null || cdc.txFIFO.itemCount === 0) return;
-  const buffer = new Uint8Array(Math.min(pendingRead, cdc.txFIFO.itemCount));
+  const buffer = new Uint8Array(Math.min(pendingRead, cdc.txFIFO.itemCount, usbPacket));
   for (let i = 0; i < buffer.length; i++) buffer[i] = cdc.txFIFO.pull();
+  outPackets.push([nowNs(), buffer.length]);
+  if (outPackets.length > 8192) outPackets.splice(0, 4096);
   pendingRead = null;
   rp.usbCtrl.endpointReadDone(cdc.outEndpoint, buffer);
 }
@@ -538,6 +550,37 @@ function boot() {
     event({ event: 'usb', t: usbConnectedAt });
   };
   cdc.onSerialData = fromDevice;
+  // A host that stops reading takes no IN packet: the device's buffer stays armed (its
+  // data neither delivered nor confirmed) until `hold_output` is released.
+  const usb = rp.usbCtrl;
+  const bufferReady = usb.indicateBufferReady.bind(usb);
+  const cdcWrite = usb.onEndpointWrite;
+  heldIn = [];
+  usb.indicateBufferReady = (endpoint, out) => {
+    if (!out && holdOutput && endpoint !== 0 && endpoint === cdc.inEndpoint) {
+      heldIn.push([endpoint, null]);
+      return;
+    }
+    bufferReady(endpoint, out);
+  };
+  usb.onEndpointWrite = (endpoint, buffer) => {
+    if (endpoint !== 0 && endpoint === cdc.inEndpoint) {
+      const held = heldIn.find((h) => h[1] === null);
+      if (held) {
+        held[1] = buffer;
+        return;
+      }
+    }
+    cdcWrite(endpoint, buffer);
+  };
+  releaseOutput = () => {
+    const held = heldIn;
+    heldIn = [];
+    for (const [endpoint, buffer] of held) {
+      if (buffer) cdcWrite(endpoint, buffer);
+      bufferReady(endpoint, false);
+    }
+  };
   // The stock host answers every armed OUT buffer at once, with zero bytes when it has
   // nothing: 100,000 zero-length packets a second that keep the CPU in TinyUSB. A real
   // host NAKs until it has data; so does this one.
@@ -554,6 +597,7 @@ function boot() {
 }
 
 let pendingReboot = false;
+let releaseOutput = () => {};
 
 // ---------------------------------------------------------------------------------------
 // Running: as fast as the host CPU allows, but (with pace > 0) never ahead of wall time,
@@ -750,6 +794,22 @@ async function handle(msg) {
       timedInjections.push({ at: msg.at !== undefined ? msg.at : nowNs(), bytes: msg.bytes });
       return { t: nowNs() };
     }
+    case 'hold_output': {
+      // The host stops (true) or resumes (false) reading what the device sends.
+      const was = holdOutput;
+      holdOutput = !!msg.hold;
+      if (holdOutput && !was) heldSince = nowNs();
+      if (!holdOutput && was) {
+        heldSince = null;
+        releaseOutput();
+      }
+      return { t: nowNs(), held_packets: heldIn.length };
+    }
+    case 'out_packets':
+      return { log: outPackets.filter(([t]) => t >= (msg.since || 0)) };
+    case 'usb_packet':
+      usbPacket = Math.max(1, msg.size | 0);
+      return { t: nowNs(), size: usbPacket };
     case 'hold_input':
       holdHostInput = !!msg.hold;
       return { t: nowNs() };

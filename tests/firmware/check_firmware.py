@@ -26,8 +26,19 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 BIN = Path(sys.executable).parent
 
 
-def firmware_files() -> list[Path]:
-    return sorted(FIRMWARE.glob("*.py"))
+def firmware_files(folder: Path = FIRMWARE) -> list[Path]:
+    return sorted(folder.glob("*.py"))
+
+
+def checked_files(folder: Path = FIRMWARE) -> list[str]:
+    """What mypy reads: each module's .py, or its .pyi where one says what a viper
+    module's ptr8/ptr16/ptr32 arguments take (any buffer); and hw_types.pyi, the
+    interfaces of the parts (no .py: it is never run)."""
+    out = [
+        f.stem + ".pyi" if f.with_suffix(".pyi").exists() else f.name
+        for f in firmware_files(folder)
+    ]
+    return out + sorted(p.name for p in folder.glob("*.pyi") if not p.with_suffix(".py").exists())
 
 
 def compile_all(out_dir: Path) -> list[tuple[Path, int, str]]:
@@ -53,7 +64,7 @@ def _stub_dists(site: Path) -> Path | None:
     return None
 
 
-def typecheck() -> tuple[int, str]:
+def typecheck(folder: Path = FIRMWARE) -> tuple[int, str]:
     site = Path(sysconfig.get_paths()["purelib"])
     dist = _stub_dists(site)
     if dist is None or not (site / "stdlib" / "VERSIONS").exists():
@@ -85,9 +96,9 @@ def typecheck() -> tuple[int, str]:
                 str(site),
                 "--config-file",
                 str(ini),
-                *[f.name for f in firmware_files()],
+                *checked_files(folder),
             ],
-            cwd=FIRMWARE,
+            cwd=folder,
             env=env,
             capture_output=True,
             text=True,
@@ -96,12 +107,24 @@ def typecheck() -> tuple[int, str]:
         return p.returncode, p.stdout + p.stderr
 
 
-if __name__ == "__main__":
+def main(argv: list[str]) -> int:
+    """`check_firmware.py [typecheck] [FOLDER]`: both checks, or only mypy (dev.sh)."""
+    only_types = bool(argv) and argv[0] == "typecheck"
+    args = argv[1:] if only_types else argv
+    folder = Path(args[0]).resolve() if args else FIRMWARE
+    if only_types:
+        rc, out = typecheck(folder)
+        print(f"firmware ({folder.name}/) against the Pico stubs:", out.strip())
+        return 1 if rc else 0
     with tempfile.TemporaryDirectory() as d:
         bad = [(f.name, out) for f, rc, out in compile_all(Path(d)) if rc]
     print(f"mpy-cross: {len(firmware_files()) - len(bad)}/{len(firmware_files())} compiled")
     for name, out in bad:
         print(f"  {name}: {out.strip()}")
-    rc, out = typecheck()
+    rc, out = typecheck(folder)
     print("mypy (Pico stubs):", out.strip())
-    sys.exit(1 if bad or rc else 0)
+    return 1 if bad or rc else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

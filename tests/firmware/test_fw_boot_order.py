@@ -93,9 +93,9 @@ def test_main_checks_safe_mode_before_heavy_imports_and_arms_the_watchdog_last()
     assert {w.split()[1] for _, w in build if w.startswith("import ")} >= {
         "app",
         "scan",
-        "stream",
         "ws2812",
     }
+    assert "usb_stream" in [w for _, w in build]  # the port boot.py started, or stdin
     assert all(
         ln > stop_line for ln, w in main if w.startswith("import ") and w.split()[1] in HEAVY
     )
@@ -105,7 +105,28 @@ def test_main_checks_safe_mode_before_heavy_imports_and_arms_the_watchdog_last()
     assert builds and all(ln < wdt[0] for ln in builds), "watchdog before the app"
     assert [w for _, w in build].count("App") == 1 and "WDT" not in [w for _, w in build]
     # the checks themselves import nothing heavy
-    assert not [w for _, w in _calls_in_order(fns["stop_reason"]) if w.startswith("import")]
+    checks = _functions(_tree("boot_mode.py"))["stop_reason"]
+    assert not [w for _, w in _calls_in_order(checks) if w.startswith("import")]
+
+
+def test_boot_py_takes_the_usb_port_only_when_the_firmware_will_start() -> None:
+    """boot.py runs before MicroPython brings USB up: it starts the firmware's own CDC
+    (no Ctrl-C handling at all) unless the safe-mode pin or the maintenance flag say the
+    REPL is wanted, and it only looks at the flag (main.py removes it and stops)."""
+    tree = _tree("boot.py")
+    top = [n for n in tree.body if not isinstance(n, ast.Expr)]
+    assert all(isinstance(n, ast.Import) for n in top[:-1])
+    assert {a.name for n in top[:-1] if isinstance(n, ast.Import) for a in n.names} == {
+        "board_config",
+        "boot_mode",
+    }
+    guard = top[-1]
+    assert isinstance(guard, ast.If)
+    cond = ast.unparse(guard.test)
+    assert "stop_reason(" in cond and "remove_flag=False" in cond and "is None" in cond
+    inner = ast.unparse(guard)
+    assert "import usb_cdc" in inner and "usb_cdc.start()" in inner
+    assert not guard.orelse
 
 
 def test_main_pulls_miso_down_before_the_spi_takes_the_pin_in_mode_0() -> None:

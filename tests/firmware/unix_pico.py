@@ -7,6 +7,7 @@ tests and by bench/bench_link.py.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -31,6 +32,10 @@ class UnixPico:
             raise RuntimeError("the MicroPython unix port is not installed")
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo before pyserial opens it
+        # The firmware's end never blocks, as the Pico's USB port never does (usb_cdc.py):
+        # a write the pty cannot take returns at once with what it took (EAGAIN for none),
+        # and the firmware keeps the rest for its next pass (stream.PollStream).
+        fcntl.fcntl(master, fcntl.F_SETFL, fcntl.fcntl(master, fcntl.F_GETFL) | os.O_NONBLOCK)
         self.slave_fd = slave  # held open: the "cable" stays plugged while the host reopens
         self.path = os.ttyname(slave)
         self.record = record

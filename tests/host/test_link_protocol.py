@@ -4,6 +4,7 @@ decodes, and the host decoder's behaviour on garbage."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,6 +16,8 @@ from keezbord.host.drivers import link_protocol as P
 
 def _load_firmware_protocol() -> ModuleType:
     path = Path(__file__).resolve().parents[2] / "firmware" / "protocol.py"
+    if str(path.parent) not in sys.path:  # protocol.py imports its sibling byteops.py
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location("keezbord_fw_protocol", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
