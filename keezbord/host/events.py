@@ -125,7 +125,8 @@ def event_to_dict(e: Event) -> dict[str, Any]:
     if isinstance(e, HoleEvent):
         return {"t": e.t, "type": e.action, "hole": e.hole}
     if isinstance(e, CardTap):
-        return {"t": e.t, "type": "card", **({"card": e.card} if e.card else {"tag": e.tag})}
+        named = {"card": e.card} if e.card is not None else {"tag": e.tag}  # "" is a name
+        return {"t": e.t, "type": "card", **named}
     if isinstance(e, Discard):
         return {"t": e.t, "type": "discard", "cards": list(e.cards)}
     if isinstance(e, Penalty):

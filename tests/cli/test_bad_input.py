@@ -83,14 +83,13 @@ def files(tmp_path: Path) -> Path:
         "hole-digits.jsonl",
         setup + "\n" + json.dumps({"t": 1, "type": "place", "hole": "T\u0663"}) + "\n",
     )
+    # A card event whose card is no text is no event; an odd card name or tag is one
+    # (the referee's card_rejected, tests/host/referee/test_issue22.py).
+    put("card-number.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card", "card": 5}) + "\n")
+    put("card-none.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card"}) + "\n")
     put(
-        "card-newline.jsonl",
-        setup + "\n" + json.dumps({"t": 1, "type": "card", "card": "K\n"}) + "\n",
-    )
-    put("card-bad.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card", "card": "Z"}) + "\n")
-    put(
-        "tag-bad.jsonl",
-        setup + "\n" + json.dumps({"t": 1, "type": "card", "tag": "04A1B2C3\n"}) + "\n",
+        "discard-number.jsonl",
+        setup + "\n" + json.dumps({"t": 1, "type": "discard", "cards": [5]}) + "\n",
     )
     put(
         "time-back.jsonl",
@@ -132,9 +131,9 @@ MALFORMED: list[tuple[list[str], str]] = [
     (["replay", "deepsetup.jsonl"], "line 1: JSON nested too deeply"),
     (["replay", "hole-newline.jsonl"], "not a hole name"),
     (["replay", "hole-digits.jsonl"], "not a hole name"),
-    (["replay", "card-newline.jsonl"], "not a card"),
-    (["replay", "card-bad.jsonl"], "not a card"),
-    (["replay", "tag-bad.jsonl"], "not a tag"),
+    (["replay", "card-number.jsonl"], "needs exactly one of 'card' or 'tag'"),
+    (["replay", "card-none.jsonl"], "needs exactly one of 'card' or 'tag'"),
+    (["replay", "discard-number.jsonl"], "needs a list of 'cards'"),
     (["replay", "time-back.jsonl"], "before the previous"),
     (["replay", "empty.jsonl"], "empty trace"),
     (["replay", "notutf8.json"], "UTF-8"),
@@ -246,6 +245,27 @@ def test_trace_parser_refuses_a_phantom_hole_and_keeps_good_lines() -> None:
     assert len(events) == 2
     with pytest.raises(TraceError, match="'tags'"):
         parse_trace([json.dumps({**SETUP, "tags": {"04A1B2C3": "K\n"}})])
+
+
+def test_odd_card_events_are_rejected_by_the_referee_not_refused(tmp_path: Path) -> None:
+    # FORMATS.md: an unknown card name or tag in a card event is card_rejected and the
+    # game goes on (issue 22, misreading 2); the trace stays readable.
+    events = [
+        {"t": 1, "type": "card", "card": "Z"},
+        {"t": 2, "type": "card", "card": "K\n"},
+        {"t": 3, "type": "card", "tag": "04A1B2C3\n"},
+        {"t": 4, "type": "card", "card": "K"},
+        {"t": 5, "type": "lift", "hole": "N0.1"},
+        {"t": 200, "type": "place", "hole": "T0"},
+    ]
+    trace = tmp_path / "odd-cards.jsonl"
+    trace.write_text("\n".join(json.dumps(x) for x in [SETUP, *events]) + "\n", encoding="utf-8")
+    r = run(tmp_path, "replay", str(trace))
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    rejected = [d for d in out if d["type"] == "card_rejected"]
+    assert [d.get("card") or d.get("tag") for d in rejected] == ["Z", "K\n", "04A1B2C3\n"]
+    assert [d["move"] for d in out if d["type"] == "move"] == ["K 0:N-S"]
 
 
 def test_json_depth_guard() -> None:

@@ -45,8 +45,8 @@ def frame(state: RefereeState) -> dict[str, str]:
     if state.missing:
         for h in state.missing:
             put(h, "restore")
-    elif state.flag is not None:
-        fix = repair(topo, state.sensed, references(pos, exps))
+    elif state.flag is not None and state.flagged:
+        fix = repair(topo, state.sensed, references(pos, exps, state.flag.shown))
         for h in fix.error:
             put(h, "error")
         for h in fix.restore:

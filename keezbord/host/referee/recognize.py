@@ -12,7 +12,7 @@ boards look alike (jack swaps) and refuses colourings no hand could have made.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
@@ -51,11 +51,10 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
     th: list[str] = []
     nests = [0] * seats
     for h in board:
-        s = nest_seat(h)
-        if s is None:
-            th.append(h)
+        if h[0] == "N":  # (nest_seat inlined: every event reads the board)
+            nests[int(h[1 : h.index(".")])] += 1
         else:
-            nests[s] += 1
+            th.append(h)
     return frozenset(th), tuple(nests)
 
 
@@ -65,6 +64,7 @@ def board_sig(board: Iterable[str], seats: int) -> Sig:
 # track) alive, and its hole names are the board's shared strings, not new ones.
 SIG_CACHE = 128  # a turn needs tens; each entry of the two is about 1 kB (8 seats)
 EXPECTATION_CACHE = 32
+PAIRS_CACHE = 32  # the candidate positions of the boards a turn judges (hands.shows)
 
 
 @lru_cache(maxsize=16)
@@ -96,6 +96,17 @@ def _colours(segment: int, pawns: tuple[tuple[int, ...], ...]) -> dict[str, int]
             else:
                 out[track[seat * segment if loc == FRESH else loc]] = seat
     return out
+
+
+def colour_pairs(pos: Position) -> frozenset[tuple[str, int]]:
+    """(hole, seat) of each track and home pawn (hands.py compares the colours the
+    touches carried with every candidate move's position)."""
+    return _colour_pairs(pos.topology.segment, pos.pawns)
+
+
+@lru_cache(maxsize=PAIRS_CACHE)
+def _colour_pairs(segment: int, pawns: tuple[tuple[int, ...], ...]) -> frozenset[tuple[str, int]]:
+    return frozenset(_colours(segment, pawns).items())
 
 
 def pos_sig(pos: Position) -> Sig:
@@ -333,7 +344,7 @@ def expectation(pos: Position, card: str) -> Expectation:
 def clear_caches() -> None:
     """Empty the caches above: after a long game was replayed to resume it, they hold
     positions long past (the web host calls this once it has opened a game)."""
-    for f in (_colours, _pos_sig, expectation):
+    for f in (_colours, _colour_pairs, _pos_sig, expectation):
         f.cache_clear()
 
 
@@ -384,6 +395,23 @@ def in_lift_order(pos: Position, moves: Sequence[Successor], lifted: Sequence[st
     return moves[0]
 
 
+def _in_order(pos: Position, move: Move, lifted: Sequence[str]) -> bool:
+    """A 7 whose second part lands where its first landed captures the first part's
+    pawn: that pawn must have left its hole before the capturing one did (a pawn moved
+    and then another of the same seat sent to the nest is no such 7: its pawn never
+    stood on the landing hole)."""
+    if len(move.parts) != 2 or not lifted:
+        return True
+    a, b = move.parts
+    topo = pos.topology
+    if not (isinstance(a, Step) and isinstance(b, Step)) or step_to(topo, a) != step_to(topo, b):
+        return True
+    fa, fb = step_from(topo, a), step_from(topo, b)
+    if fa not in lifted or fb not in lifted:
+        return True
+    return lifted.index(fa) < lifted.index(fb)
+
+
 def judge(
     pos: Position,
     exps: Sequence[Expectation],
@@ -392,7 +420,12 @@ def judge(
     co_empty: frozenset[tuple[str, str]],
     amb_touched: frozenset[str] = frozenset(),
     lifted: Sequence[str] = (),
+    carried: Callable[[Move, Position], bool] | None = None,
 ) -> Judgement:
+    """The board at rest read against the legal moves of ``exps``. ``carried``: whether
+    a move and its position are what the touches carried (hands.py: colours, and each
+    moved pawn where the move takes it); a move they contradict is no candidate (a swap
+    undone one pawn at a time is undone)."""
     sig = board_sig(sensed, pos.seats)
     before = pos_sig(pos)
     # Distinct positions that fit, each with its first move (rank order, then generator;
@@ -406,7 +439,7 @@ def judge(
             if a.pawns in fits:
                 continue
             d = move_holes(pos, m)
-            if d <= touched:
+            if d <= touched and (carried is None or carried(m, a)) and _in_order(pos, m, lifted):
                 made.setdefault(a.pawns, []).append(((m, a), d))
         for pawns, group in made.items():
             (m, a) = in_lift_order(pos, [s for s, _ in group], lifted)
@@ -445,11 +478,12 @@ class Repair:
     pairs: tuple[tuple[str | None, str | None], ...]
 
 
-def references(pos: Position, exps: Sequence[Expectation]) -> list[Sig]:
+def references(pos: Position, exps: Sequence[Expectation], shown: Sig | None = None) -> list[Sig]:
     """Boards the players may be asked to restore: the position before the move, every
     legal move's result (a knocked pawn is put back, the move itself stays), and for a 7
-    every legal first part. The nearest wins; on a tie, the position before the move."""
-    refs = [pos_sig(pos)]
+    every legal first part. The nearest wins; on a tie, the legal move's board ``shown``
+    at rest before a pawn of it was lifted (a knocked pawn), else the position before."""
+    refs = [pos_sig(pos)] if shown is None else [shown, pos_sig(pos)]
     for exp in exps:
         refs.extend(exp.by_sig)
         if exp.card == "7":
@@ -513,24 +547,34 @@ def _pair(
     return tuple(out)
 
 
-def guess_after(pos: Position, sensed: frozenset[str]) -> Position | None:
+def guess_after(
+    pos: Position, sensed: frozenset[str], owners: Mapping[str, int] | None = None
+) -> Position | None:
     """A coloured reading of the sensed board for ``explain``: pawns that left a hole
     are paired with the holes that filled (nest arrivals and home holes with pawns of
-    that seat, the rest nearest first). None when no such reading exists."""
+    that seat, the rest nearest first). ``owners``: the colours on the track and home
+    holes where the touches tell them (hands.py), which then decide. None when no such
+    reading exists."""
     topo = pos.topology
     before = colours(pos)
+    known = owners or {}
     sth, snests = board_sig(sensed, pos.seats)
     pool: list[tuple[int, int]] = []  # (seat, loc) of pawns that moved
     pawns = [list(p) for p in pos.pawns]
     for seat, locs in enumerate(pos.pawns):
         for loc in locs:
-            if loc != NEST and location_hole(topo, seat, loc).name not in sth:
+            if loc == NEST:
+                continue
+            hole = location_hole(topo, seat, loc).name
+            if hole not in sth or known.get(hole, seat) != seat:
                 pool.append((seat, loc))
         leave = locs.count(NEST) - snests[seat]
         pool.extend([(seat, NEST)] * max(0, leave))
     for seat, loc in pool:
         pawns[seat].remove(loc)
-    arrivals: list[tuple[str, int | None]] = [(h, None) for h in sth - before.keys()]
+    arrivals: list[tuple[str, int | None]] = [
+        (h, known.get(h)) for h in sth if h not in before or known.get(h, before[h]) != before[h]
+    ]
     for seat in range(pos.seats):
         arrivals.extend(("N", seat) for _ in range(snests[seat] - pos.pawns[seat].count(NEST)))
     for hole, owner in sorted(arrivals, key=lambda a: (a[0][0] != "N" and a[0][0] != "H", a[0])):

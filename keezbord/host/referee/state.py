@@ -101,6 +101,12 @@ Effect = Decision | Leds | AdviceWanted
 # A board as the switches can tell it: occupied track and home holes, pawns per nest.
 Sig = tuple[frozenset[str], tuple[int, ...]]
 
+# The pawns as the touches carried them (hands.py): on the holes as (hole, seat) and
+# (hole, origin: where the pawn stood when the turn began), and in hand as (seat,
+# origin); one world for each reading, () when lost.
+World = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, str]], tuple[tuple[int, str], ...]]
+Worlds = tuple[World, ...]
+
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
@@ -166,6 +172,9 @@ class Flag:
     error: tuple[str, ...]  # holes with a pawn that should be empty
     restore: tuple[str, ...]  # holes that must get a pawn back
     pairs: tuple[tuple[str | None, str | None], ...]  # (from, to): nearest pairing
+    # The legal move's board the board showed at rest before a pawn of it was lifted
+    # (a held lift): a knocked pawn goes back there, the move stands (wins a tie).
+    shown: Sig | None = None
 
 
 # What the last judgement of a board at rest found.
@@ -198,10 +207,16 @@ class RefereeState:
     leds: Mapping[str, str] = field(default_factory=dict)  # the last frame sent
     hint: tuple[str, ...] = ()  # holes of the suggested move (hints "full"), this turn
     # The last lift, while its hole may still bounce back: (hole, t, co-empty pairs it
-    # added, since and stage before it). A place on the same hole within BOUNCE_MS,
-    # nothing between, undoes it for judging: the board never changed.
-    bounce: tuple[str, int, frozenset[tuple[str, str]], int, int] | None = None
+    # added, since, stage, worlds and lift order before it). A place on the same hole
+    # within BOUNCE_MS, nothing between, undoes it for judging: the board never changed.
+    bounce: (
+        tuple[str, int, frozenset[tuple[str, str]], int, int, Worlds, tuple[str, ...]] | None
+    ) = None
+    worlds: Worlds = ()  # which colour stands where, as the touches tell (hands.py)
     restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
+    # The flagged board was put back exactly (the touches say so): what follows is a
+    # new attempt; the flag's "resolved" is still to be said (at the settle time or tap).
+    put_right: bool = False
     multi_hand: bool = False  # since then, a pawn was placed with two or more in hand
     ask: tuple[str, ...] = ()  # holes of a swap-or-restore question (lit "source")
     card_tag: str | None = None  # the RFID tag of the turn's card
@@ -224,6 +239,11 @@ class RefereeState:
     @property
     def over(self) -> bool:
         return self.winner is not None or self.stopped
+
+    @property
+    def flagged(self) -> bool:
+        """A flag stands and its board is not yet put right."""
+        return self.flag is not None and not self.put_right
 
     @property
     def at_rest(self) -> bool:

@@ -73,3 +73,14 @@ def test_session_start_freezes_the_heap(tmp_path: Path) -> None:
     finally:
         s.close()
         gc.unfreeze()
+
+
+def test_the_colour_pairs_cache_is_bounded_and_keyed_on_pawns() -> None:
+    # hands.py compares the colours the touches carried with candidate positions.
+    assert recognize._colour_pairs.cache_info().maxsize == recognize.PAIRS_CACHE <= 64
+    pos = Position.start(4)
+    for _, after in successors(pos, "A"):
+        assert recognize.colour_pairs(after) == frozenset(colours(after).items())
+    assert recognize._colour_pairs.cache_info().currsize <= recognize.PAIRS_CACHE
+    recognize.clear_caches()
+    assert recognize._colour_pairs.cache_info().currsize == 0

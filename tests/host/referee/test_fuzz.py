@@ -6,7 +6,11 @@
   switch names the board does not have, a card read twice);
 - every illegal mutation is flagged and recoverable (restore pairs, undo for a second card);
 - at the pace of a real table (the next player acts 100-500 ms after the previous
-  placement), with and without a card reader, games do not derail.
+  placement), with and without a card reader, games do not derail;
+- at a table with trouble (fuzz_table.py: noise, card trouble, illegal moves put right,
+  pawns knocked and put back, no reader), the referee's position has the colours the
+  touches put on the board once a flag is put right (issue 22), every game is taken
+  exactly as played, and its trace reads back.
 
 The default run is a small slice. ``KEEZBORD_FUZZ_GAMES=300`` (any number) runs that many
 games per property; the test prints what it covered.
@@ -25,6 +29,8 @@ from fuzz_games import (
     pace_game,
     referee,
 )
+from fuzz_run import table_game
+from fuzz_table import KINDS
 
 GAMES = int(os.environ.get("KEEZBORD_FUZZ_GAMES", "0") or 0)
 
@@ -108,3 +114,28 @@ def test_illegal_mutations_are_flagged_and_recoverable(seed: int) -> None:
     assert moves > 0
     if seed < 6:
         assert mutations > 0
+
+
+# Seeds of the table fuzzer's own findings (fixed with a trace test each in
+# test_issue22.py): a knocked pawn put back on the move's hole, a pawn put back holding
+# a swapped pawn too, a switch name the board does not have settling a closing lift,
+# the next player's capture read as a 7 capturing its own pawn (no reader).
+FORMER_TABLE = (2, 38, 40, 511531)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_table_trouble_keeps_the_colours_and_the_game(kind: str) -> None:
+    n = GAMES or 6
+    k = list(KINDS).index(kind)
+    seeds = [9000 + k + len(KINDS) * i for i in range(n)]
+    seeds += [s for s in FORMER_TABLE if s % len(KINDS) == k] if not GAMES else []
+    runs = [table_game(seed) for seed in seeds]
+    problems = [p for r in runs for p in r.problems]
+    total = {c: sum(getattr(r, c) for r in runs) for c in ("moves", "flags", "knocks", "asks")}
+    print(f"table, {kind}: {len(runs)} games, {total}, {len(problems)} with a problem")
+    assert problems == []
+    assert total["moves"] > 0
+    if kind == "illegal":
+        assert total["flags"] > 0 and total["knocks"] > 0
+    if kind == "cards":
+        assert sum(r.rejected for r in runs) > 0

@@ -1,0 +1,142 @@
+"""Cards: a tap checked (names and tags matched whole, the cards of the deal, a card with
+no legal move), card discipline (a card shown is a card played: a second card in a turn
+is flagged until undone), and the search's hint for the tapped card (hints "full")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from keezbord.engine.cards import RANKS
+from keezbord.engine.explain import no_move_reason
+from keezbord.engine.notation import InvalidMoveError, parse_move
+from keezbord.engine.search import Known
+from keezbord.host.events import CardTap
+
+from . import reasons
+from .recognize import expectation
+from .state import Advice, AdviceWanted, Decision, Effect, Flag, RefereeState
+
+
+def admit(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> str | None:
+    """The card tapped (by name or by its enrolled tag), or None when it is refused
+    before any move on the board is taken: not a card, or the game is over."""
+    if ev.tag is not None and ev.card is None:
+        card = state.config.tags.get(ev.tag)
+        problem = None if card is not None else reasons.unknown_tag(ev.tag)
+    else:
+        card = ev.card
+        problem = None
+    if problem is None and card not in RANKS:
+        # Names as FORMATS writes them, whole: "K\n" or "k" is no king.
+        problem = reasons.unknown_card(card)
+    if problem is None and state.over:
+        problem = reasons.GAME_OVER
+    if problem is not None:
+        effects.append(Decision(t, "card_rejected", _ident(ev, card), problem))
+        return None
+    return card
+
+
+def _ident(ev: CardTap, card: str | None) -> dict[str, Any]:
+    ident: dict[str, Any] = {"card": card if card in RANKS else ev.card}  # as read
+    if ev.tag is not None:
+        ident["tag"] = ev.tag
+    return ident
+
+
+def tap(state: RefereeState, ev: CardTap, card: str, t: int, effects: list[Effect]) -> RefereeState:
+    """The card admitted, once a move already on the board was taken: the turn's card,
+    or refused (the deal's cards, no legal move, a question pending), or a second card."""
+    ident = _ident(ev, card)
+    if state.winner is not None:
+        effects.append(Decision(t, "card_rejected", ident, reasons.GAME_OVER))
+        return state
+    if state.ambiguous:
+        effects.append(Decision(t, "card_rejected", ident, reasons.RESOLVE_FIRST))
+        return state
+    pos = state.pos
+    if state.card is not None and (
+        ev.tag == state.card_tag
+        if ev.tag is not None
+        else state.card_tag is None and card == state.card
+    ):
+        return state  # the turn's own card read again
+    if ev.tag is not None and any(tag == ev.tag for _, tag in state.cards_played):
+        effects.append(Decision(t, "card_rejected", ident, reasons.tag_played(card, ev.tag)))
+        return state
+    if sum(1 for c, _ in state.cards_played if c == card) >= pos.seats:
+        effects.append(Decision(t, "card_rejected", ident, reasons.rank_played(card, pos.seats)))
+        return state
+    if not expectation(pos, card).legal:
+        why = no_move_reason(pos, card).text
+        effects.append(Decision(t, "card_rejected", {**ident, "seat": state.seat}, why))
+        return state
+    if state.card is not None:
+        # A card shown is a card played: a second card in the turn is flagged, the
+        # first still holds; undo takes the second back (issue 11, item 8).
+        if state.second_card is not None:
+            effects.append(Decision(t, "card_rejected", ident, reasons.TWO_CARDS))
+            return state
+        flag = Flag(reasons.TWO_CARDS, (), (), ())
+        data = {"seat": state.seat, "holes": [], "restore": [], "cards": [state.card, card]}
+        effects.append(Decision(t, "illegal", data, reasons.TWO_CARDS))
+        return replace(state, second_card=card, flag=flag, missing=(), since=t, stage=0)
+    state = replace(
+        state,
+        card=card,
+        card_tag=ev.tag,
+        since=t,
+        stage=0,
+        outcome="none",
+        cards_played=(*state.cards_played, (card, ev.tag)),
+    )
+    if state.config.hints == "full" and state.seat is not None:
+        # The search's move for this card (the referee knows no other card of the hand):
+        # asked of the host, which searches off the event loop and feeds the answer back
+        # as an Advice input (seeded by the move number: the same game, the same hint).
+        effects.append(
+            AdviceWanted(
+                t,
+                state.seat,
+                card,
+                len(state.history),
+                pos.replace(turn=state.seat),
+                known_cards(state),
+            )
+        )
+    return state
+
+
+def advice(state: RefereeState, ev: Advice, t: int, effects: list[Effect]) -> RefereeState:
+    """The host's answer to AdviceWanted: shown (decision "hint", LED role "hint") if the
+    turn and card it was asked for still stand and it is a legal move of that card;
+    otherwise ignored (the player was quicker than the search)."""
+    if (
+        state.config.hints != "full"
+        or state.seat != ev.seat
+        or state.card != ev.card
+        or len(state.history) != ev.n
+        or state.hint
+        or state.second_card is not None
+    ):
+        return state
+    try:
+        move = parse_move(ev.move, state.pos.topology)
+    except InvalidMoveError:
+        return state
+    if move.card != ev.card or move not in expectation(state.pos, ev.card).legal:
+        return state
+    names = set(state.pos.topology.hole_names)
+    holes = tuple(h for h in ev.holes if h in names)
+    data = {"seat": ev.seat, "move": ev.move, "holes": list(holes), "win": round(ev.win, 3)}
+    effects.append(Decision(t, "hint", data, ev.reason))
+    return replace(state, hint=holes)
+
+
+def known_cards(state: RefereeState) -> Known:
+    """What the referee knows of the cards: those played since the shuffle, and how many
+    each seat holds."""
+    shuffle = state.table.shuffle_no
+    seen = tuple(r.card for r in state.history if r.table_before.shuffle_no == shuffle)
+    return Known(seen, state.table.cards_left)
