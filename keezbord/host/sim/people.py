@@ -100,7 +100,7 @@ class People:
         sim = self.host.sim
         if sim is None or st.over:
             return False
-        lit = getattr(st, "lit", None)
+        lit = st.lit
         if lit is not None or st.flag is not None or st.missing:
             return self._follow(st, None if lit is None else str(lit))
         if self._mine is not None and self._mine != (len(st.history), st.seat):
@@ -121,7 +121,7 @@ class People:
                 self.host.request({"type": "give", "seat": here[0], "card": card}, Role.PLAYER)
             return True
         seat = st.seat
-        if seat is None or sim.where(seat) != TABLE or getattr(st, "hold", None) is not None:
+        if seat is None or sim.where(seat) != TABLE or st.hold is not None:
             return False
         await self._play(seat, st)
         return True

@@ -18,12 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from keezbord.engine.describe import colour, describe_move
 from keezbord.engine.notation import Move
 from keezbord.engine.text import Text
+from keezbord.host.referee import Hold, Lit
 from keezbord.host.roles import Tokens
-
-try:  # TEMPORARY until the referee's Lit and Hold land (after i22)
-    from keezbord.host.referee import Hold, Lit  # type: ignore[attr-defined]
-except ImportError:
-    Hold = Lit = None
 from keezbord.host.sim.table import REMOTE, TABLE
 
 if TYPE_CHECKING:
@@ -68,9 +64,6 @@ class Away:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.peer: Peer | None = None  # a linked board (club/linked_board.py)
-        # Called with every move the referee accepted that this board lit (a remote
-        # seat's or the linked board's), e.g. to time the LEDs (bench/bench_remote.py).
-        self.on_lit: list[Callable[[Move], None]] = []
         # Run when the hub's loop starts and stops (a linked board's link).
         self.on_start: list[Callable[[], None]] = []
         self.on_stop: list[Callable[[], None]] = []
@@ -80,7 +73,7 @@ class Away:
 
     def lit_move(self) -> Move | None:
         """The move lit for the people at the table, until the referee accepts it."""
-        return getattr(self.hub.session.state, "lit", None)
+        return self.hub.session.state.lit
 
     def light(self, move: Move) -> None:
         """Light ``move`` (of the seat to play) for the people at the table."""
@@ -104,9 +97,7 @@ class Away:
         """Hold the referee, or let it go, as ``hold_wanted`` says (a journalled input
         only when that changes)."""
         want = self.hold_wanted()
-        if Hold is None:
-            return
-        if want != getattr(self.hub.session.state, "hold", None):
+        if want != self.hub.session.state.hold:
             self.hub.feed(Hold(self.hub.now(), want))
 
     def set_tokens(self, tokens: Tokens) -> None:
@@ -139,7 +130,7 @@ class Away:
         st = hub.session.state
         lit = None
         lit_move = self.lit_move()
-        hold = getattr(st, "hold", None)
+        hold = st.hold
         if lit_move is not None and st.seat is not None:
             lit = {
                 "seat": st.seat,
