@@ -34,24 +34,23 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "club"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 
-LIT = frozenset({"source", "target"})
-
 
 class TimedBoard:
-    """A board driver (FakeBoard) noting when each frame lighting a move arrives."""
+    """A board driver (FakeBoard) noting when the first LED frame lighting each lit move
+    arrives: (the move's number in the game, its notation) -> perf_counter."""
 
     def __init__(self) -> None:
         from keezbord.host.drivers.boards import FakeBoard
 
         self.board = FakeBoard()
-        self.lit_at: list[float] = []
-        self._lit_before = False
+        self.hub: Any = None  # set once the hub is made
+        self.lit_at: dict[tuple[int, str], float] = {}
         inner = self.board.show_leds
 
         def show(holes: Mapping[str, str], t: int) -> None:
-            if LIT & set(holes.values()) and not (self.lit_at and self._lit_before):
-                self.lit_at.append(time.perf_counter())
-            self._lit_before = bool(LIT & set(holes.values()))
+            st = None if self.hub is None else self.hub.session.state
+            if st is not None and st.lit is not None:
+                self.lit_at.setdefault((len(st.history), str(st.lit)), time.perf_counter())
             inner(holes, t)
 
         self.board.show_leds = show  # type: ignore[method-assign]
@@ -89,6 +88,7 @@ def bench_remote(n: int, tmp: Path) -> list[float]:
 
         seed = next(s for s in range(500) if Game(2, "standard", s).table.turn == 1)
         hub = remote_hub(tmp / "remote.sqlite", seed, remote=(1,), board=timed.board, seats=2)()
+        timed.hub = hub
         people = People(hub, timed.board, seed=1, speed=0.05)
         hub.away.on_start.append(people.start)
         made.append(hub)
@@ -121,13 +121,13 @@ def bench_remote(n: int, tmp: Path) -> list[float]:
             moves = _answer(ws, "moves")
             if not moves or not moves["moves"]:
                 continue
-            before = len(timed.lit_at)
+            key = (len(st["history"]), moves["moves"][0]["move"])
             t0 = time.perf_counter()
-            ws.send(json.dumps({"type": "play", "move": moves["moves"][0]["move"], "id": 2}))
-            while len(timed.lit_at) == before and time.perf_counter() - t0 < 5:
+            ws.send(json.dumps({"type": "play", "move": key[1], "id": 2}))
+            while key not in timed.lit_at and time.perf_counter() - t0 < 5:
                 time.sleep(0.0005)
-            if len(timed.lit_at) > before:
-                out.append((timed.lit_at[before] - t0) * 1000)
+            if key in timed.lit_at:
+                out.append((timed.lit_at[key] - t0) * 1000)
     server.should_exit = True
     thread.join(10)
     return out
@@ -162,12 +162,12 @@ def _answer(ws: Any, kind: str) -> dict[str, Any] | None:
 def bench_linked(n: int, tmp: Path) -> list[float]:
     from link_helpers import link_broker
 
-    from keezbord.host.club.linked_board import open_linked
+    from keezbord.host.commands.linked import open_linked
     from keezbord.host.sim.people import People
     from keezbord.host.web.hub import Hub, HubOptions
 
     broker, settings = link_broker(tmp)
-    accepted: dict[str, list[tuple[float, str]]] = {"oma": [], "thuis": []}
+    accepted: dict[str, list[tuple[float, tuple[int, str]]]] = {"oma": [], "thuis": []}
     boards: dict[str, TimedBoard] = {}
     hubs: dict[str, Hub] = {}
     base = {"type": "setup", "seats": 4, "profile": "standard", "hints": "off",
@@ -179,6 +179,7 @@ def bench_linked(n: int, tmp: Path) -> list[float]:
         opts = HubOptions(mode="run", db=tmp / f"{name}.sqlite")
         hub = open_linked(opts, settings[name], dict(base), timed.board, tmp / f"{name}.sqlite")
         hubs[name] = hub
+        timed.hub = hub
 
         def note(records: list[dict[str, Any]]) -> None:
             for r in records:
@@ -187,7 +188,11 @@ def bench_linked(n: int, tmp: Path) -> list[float]:
                     and hub.sim is not None
                     and hub.sim.where(r["seat"]) == "table"
                 ):
-                    accepted[name].append((time.perf_counter(), r["move"]))
+                    n = next(
+                        i for i in range(len(hub.session.state.history) - 1, -1, -1)
+                        if hub.session.state.history[i].text == r["move"]
+                    )  # fmt: skip
+                    accepted[name].append((time.perf_counter(), (n, r["move"])))
 
         hub.observers.insert(0, note)
         people = People(hub, timed.board, seed=hash(name) % 100, speed=0.05)
@@ -215,14 +220,13 @@ def bench_linked(n: int, tmp: Path) -> list[float]:
     for th in threads:
         th.join(20)
     broker.stop()
-    # Pair each move accepted at one board with the first lit frame at the other after it.
+    # Each move accepted at one board, to the first frame lighting it at the other.
     out: list[float] = []
     for src, dst in (("oma", "thuis"), ("thuis", "oma")):
         lits = boards[dst].lit_at
-        for t, _move in accepted[src]:
-            later = [x for x in lits if x >= t]
-            if later and later[0] - t < 5:
-                out.append((later[0] - t) * 1000)
+        for t, key in accepted[src]:
+            if key in lits and lits[key] >= t:
+                out.append((lits[key] - t) * 1000)
     return out
 
 

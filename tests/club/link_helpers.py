@@ -69,7 +69,7 @@ class Board:
         )  # fmt: skip
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\\n"))
+            self.lines.append(line.rstrip("\n"))
             if line.startswith("keezbord run: http://"):
                 self.url = line.split()[2].rstrip("/")
                 break
@@ -79,7 +79,7 @@ class Board:
 
         def drain() -> None:
             for line in out:
-                self.lines.append(line.rstrip("\\n"))
+                self.lines.append(line.rstrip("\n"))
 
         threading.Thread(target=drain, daemon=True).start()
 

@@ -45,15 +45,13 @@ def remote_hub(
     """A real board's hub (a FakeBoard unless ``board``) with a virtual deal dealt from
     ``seed`` and ``remote`` seats played far away, the tests' remote tokens."""
     from keezbord.host.drivers.boards import FakeBoard
-    from keezbord.host.sim.table import REMOTE, TABLE, SimInfo
+    from keezbord.host.sim.table import REMOTE, TABLE, SimInfo, deal_dealer
     from keezbord.host.web.hub import Hub
 
     def make() -> Hub:
-        from keezbord.engine.game import Game
-
         where = [REMOTE if s in remote else TABLE for s in range(seats)]
         info = SimInfo(seed, ["human"] * seats, None, {}, where)
-        dealer = Game(seats, profile, seed).table.dealer
+        dealer = deal_dealer(seats, profile, info)
         setup = {
             "type": "setup", "seats": seats, "profile": profile, "dealer": dealer,
             "hints": hints, "mode": "run", "settle_ms": 200,

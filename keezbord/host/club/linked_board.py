@@ -30,16 +30,14 @@ from keezbord.host.club_settings import LinkSettings
 from keezbord.host.events import Discard
 from keezbord.host.journal import Journal
 from keezbord.host.referee import setup_from_dict
-from keezbord.host.session import GameSession
-from keezbord.host.sim.table import HUMAN, TABLE, SimInfo, SimStore
+from keezbord.host.sim.table import HUMAN, TABLE, SimInfo, SimStore, deal_dealer
 
 from .game_link import GameLink
 from .link_sync import LinkSync, Outcome, same
-from .linked_store import LinkedStore, linked_path
+from .linked_store import LinkedStore
 
 if TYPE_CHECKING:
-    from keezbord.host.drivers.boards import BoardDriver
-    from keezbord.host.web.hub import Hub, HubOptions
+    from keezbord.host.web.hub import Hub
 
 GUEST_NO_NEW = Text(
     "het andere bord begint nieuwe spellen (het is de gastheer van dit spel)",
@@ -79,8 +77,9 @@ def local_game(spec: Mapping[str, Any], me: str, mode: str) -> tuple[dict[str, A
     ):
         raise ValueError("not a linked game for this board")
     where = [TABLE if b == me else str(b) for b in seats_at]
-    teams = setup.get("teams")
-    return setup, SimInfo(seed, [HUMAN] * len(where), teams, {}, where)
+    info = SimInfo(seed, [HUMAN] * len(where), setup.get("teams"), {}, where)
+    setup["dealer"] = deal_dealer(len(where), parsed.position.profile.name, info)
+    return setup, info
 
 
 def action_of(record: Mapping[str, Any], shown: tuple[str, ...]) -> dict[str, Any] | None:
@@ -106,43 +105,8 @@ def journal_actions(journal: Journal, game: int) -> list[dict[str, Any]]:
     return out
 
 
-def open_linked(
-    opts: HubOptions,
-    settings: LinkSettings,
-    base: dict[str, Any],
-    driver: BoardDriver | None,
-    db: Path,
-) -> Hub:
-    """The hub of a linked board: the latest linked game resumed (its journal has it),
-    else the host of record's new one, else (a guest that has none yet) the latest game
-    of the board's mode, on hold until the host's game comes."""
-    from keezbord.host.web.hub import Hub
-    from keezbord.host.web.options import table_of
-
-    store = LinkedStore(linked_path(db))
-    mode = str(base.get("mode", "run"))
-    found = store.latest()
-    hub = None
-    if found is not None and found[1] is not None:
-        gid = found[1]
-        with Journal(db, readonly=True) as j:
-            known = gid in j.game_ids()
-        if known and _deal(db, gid) is not None:
-            session = GameSession.resume(db, gid)
-            hub = Hub(session, opts, table_of(SimStore(db), session), driver)
-    if hub is None and settings.host:
-        spec = game_spec(settings, base, random.randrange(2**31))
-        store.add_game(spec["game"], spec)
-        setup, info = local_game(spec, settings.board, mode)
-        hub = Hub.open_run(opts, setup, driver, resume=False, deal=info)
-        store.bind(spec["game"], hub.session.game)
-    if hub is None:
-        hub = Hub.open_run(opts, base, driver, resume=True)
-    LinkedBoard(hub, settings, store, mode, base)
-    return hub
-
-
-def _deal(db: Path, game: int) -> SimInfo | None:
+def deal_of(db: Path, game: int) -> SimInfo | None:
+    """The virtual deal the journal ``db`` keeps for ``game`` (None: none)."""
     sims = SimStore(db)
     try:
         return sims.load(game)
@@ -232,12 +196,11 @@ class LinkedBoard:
         if self.sync is not None and self.link.connected.is_set():
             self._send(self.sync.up())
 
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        """The referee's "new game" on the host of record: a new linked game for both."""
-        from keezbord.host.web.errors import HubError
-
+    def new_game(self, msg: Mapping[str, Any]) -> Text | None:
+        """The referee's "new game" on the host of record: a new linked game for both
+        (the refusal on the guest)."""
         if not self.host:
-            raise HubError(GUEST_NO_NEW)
+            return GUEST_NO_NEW
         base = dict(self.base)
         for key in ("profile", "hints"):
             if isinstance(msg.get(key), str):
@@ -250,6 +213,7 @@ class LinkedBoard:
         self._bind(spec["game"], spec)
         self._publish_game()
         self.hub.away.replan()
+        return None
 
     def _publish_game(self) -> None:
         if self.host and self.spec is not None:

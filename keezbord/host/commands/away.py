@@ -80,7 +80,7 @@ def plan(args: argparse.Namespace, cfg: BoardConfig, setup: dict[str, Any], db: 
     """Which game ``run`` opens. Asked for remote seats (``--remote-seats``, else
     ``[remote] seats``): the latest real game if it has exactly those, else a new one
     with a virtual deal. Not asked: the latest real game, whatever it has."""
-    from keezbord.host.sim.table import HUMAN, REMOTE, TABLE, SimInfo
+    from keezbord.host.sim.table import HUMAN, REMOTE, TABLE, SimInfo, deal_dealer
 
     asked = args.remote_seats if args.remote_seats is not None else cfg.remote.seats
     seats = cfg.seats
@@ -101,6 +101,7 @@ def plan(args: argparse.Namespace, cfg: BoardConfig, setup: dict[str, Any], db: 
     seed = args.simulate if simulate else random.randrange(2**31)
     deal = SimInfo(seed, [HUMAN] * seats, None, {}, where)
     virtual(setup, cfg)
+    setup["dealer"] = deal_dealer(seats, str(setup.get("profile", "standard")), deal)
     names = ", ".join(f"{s} ({colour(s).en})" for s in asked)
     namen = ", ".join(f"{s} ({colour(s).nl})" for s in asked)
     return AwayPlan(

@@ -370,7 +370,7 @@ def run_run(args: argparse.Namespace) -> int:
             from keezbord.host.extras import require
 
             require("club", "the link's MQTT client (--link, [link])")
-            from keezbord.host.club.linked_board import open_linked
+            from keezbord.host.commands.linked import open_linked
 
             away.virtual(setup, cfg)
             hub = open_linked(opts, link, setup, driver, db)

@@ -267,6 +267,13 @@ class SimTable:
         return [len(h) for h in self.game.hands]
 
 
+def deal_dealer(seats: int, profile: str, info: SimInfo) -> int:
+    """The dealer of ``info``'s deck: a virtual deal's setup names it, so that its hands
+    and the referee's turns follow one dealer (the setup's default, the last seat, would
+    not)."""
+    return Game(seats, profile, info.seed).table.dealer
+
+
 def sim_setup(
     seats: int,
     profile: str,

@@ -37,8 +37,8 @@ class Peer(Protocol):
     def gave(self, seat: int, card: str) -> None:
         """A seat at this board passed its partner a card (partner exchange)."""
 
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        """The referee's new game (the host of record's only)."""
+    def new_game(self, msg: Mapping[str, Any]) -> Text | None:
+        """The referee's new game (the host of record's only: the refusal otherwise)."""
 
 
 WAIT_OTHER_BOARD = Text(
@@ -125,7 +125,7 @@ class Away:
         table, why the table waits, and the linked board's state."""
         hub = self.hub
         sim = hub.sim
-        if sim is None or not sim.info.where:
+        if (sim is None or not sim.info.where) and self.peer is None:
             return None
         st = hub.session.state
         lit = None
@@ -138,8 +138,9 @@ class Away:
                 "move": str(lit_move),
                 "text": describe_move(st.pos, lit_move).as_dict(),
             }
+        # (A guest before the host's game came: the link alone, every seat at the table.)
         return {
-            "seats": [sim.where(s) for s in range(st.pos.seats)],
+            "seats": [TABLE if sim is None else sim.where(s) for s in range(st.pos.seats)],
             "lit": lit,
             "hold": None if hold is None else hold.as_dict(),
             "link": None if self.peer is None else self.peer.view(),

@@ -26,7 +26,7 @@ from keezbord.engine.position import Position
 from keezbord.engine.text import Text
 from keezbord.host.events import Discard
 from keezbord.host.roles import Access, Role, remote_may
-from keezbord.host.sim.table import HUMAN, REMOTE, TABLE, SimInfo
+from keezbord.host.sim.table import HUMAN, REMOTE, TABLE, SimInfo, deal_dealer
 
 from .errors import HubError
 from .marks import from_to
@@ -246,4 +246,5 @@ def virtual_setup(
     tokens = hub.opts.tokens
     if tokens is not None:
         hub.away.set_tokens(tokens.for_seats(far))
+    setup["dealer"] = deal_dealer(seats, str(setup.get("profile", "standard")), info)
     return setup, info

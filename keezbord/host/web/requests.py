@@ -144,7 +144,9 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
         hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
     elif kind == "new_game":
         if hub.away.peer is not None:
-            hub.away.peer.new_game(msg)  # the host of record's, for both boards
+            refused = hub.away.peer.new_game(msg)  # the host of record's, for both boards
+            if refused is not None:
+                raise HubError(refused)
         else:
             hub.new_game(msg)
     else:
