@@ -61,6 +61,21 @@ def _actions(folder: Path) -> tuple[list[dict[str, Any]], list[Any]]:
         return journal_actions(j, found[1]), [(e.seq, e.by, dict(e.action)) for e in log]
 
 
+def _said(b: Board) -> str:
+    """What a board shows and printed, for a failure's message."""
+    try:
+        st = b.state()
+        remote = st["remote"] or {}
+        now = (
+            f"moves {len(st['history'])}, turn {st['turn']}, card {st['card']}, "
+            f"flag {st['flag'] and st['flag']['text']}, lit {remote.get('lit')}, "
+            f"hold {remote.get('hold')}, link {remote.get('link')}"
+        )
+    except OSError as e:
+        now = f"no state ({e})"
+    return f"{b.folder.name}: {now}\n" + "\n".join(b.lines[-15:])
+
+
 def test_two_boards_play_one_game_through_cuts_and_a_restart(tmp_path: Path) -> None:
     broker, _ = link_broker(tmp_path)
     cut = Cutter(broker.port)
@@ -106,6 +121,8 @@ def test_two_boards_play_one_game_through_cuts_and_a_restart(tmp_path: Path) -> 
         assert a["winner"] == b["winner"]
         assert a["position"] == b["position"]
         assert [h["move"] for h in a["history"]] == [h["move"] for h in b["history"]]
+    except AssertionError as e:
+        raise AssertionError(f"{e}\n{_said(oma)}\n{_said(thuis)}") from None
     finally:
         oma.stop()
         thuis.stop()

@@ -67,6 +67,22 @@ def next_touch(
     return None
 
 
+def carry(hand: list[Held], touch: Touch, frame: Mapping[str, str]) -> Held | None:
+    """The person's hand after ``touch``: a lifted pawn taken (remembering its hole's
+    role), or the pawn put down returned: the victim on its nest, a moved pawn on its
+    target, anything on a restore hole."""
+    action, hole = touch
+    if action == "lift":
+        hand.append(Held(hole, frame.get(hole)))
+        return None
+    want = {"victim": "target", "target": "source"}.get(frame.get(hole, ""))
+    pick = next(
+        (i for i in range(len(hand) - 1, -1, -1) if want is None or hand[i].role == want),
+        len(hand) - 1,
+    )
+    return hand.pop(pick)
+
+
 def slip(hole: str, sensed: frozenset[str], frame: Mapping[str, str], names: Sequence[str],
          rng: random.Random) -> str:  # fmt: skip
     """A careless person's hole instead of ``hole``: one beside it on the track, free and

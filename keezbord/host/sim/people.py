@@ -28,7 +28,7 @@ from keezbord.host.referee import RefereeState, board_sig, pos_sig
 from keezbord.host.roles import Role
 
 from .bot_player import paced
-from .led_person import Held, next_touch, slip
+from .led_person import Held, carry, next_touch, slip
 from .physical import events_for_move
 from .restore import put_back
 from .table import TABLE, SimTable
@@ -134,33 +134,21 @@ class People:
         if touch is None:
             return False
         action, hole = touch
-        if action == "lift":
-            self.hand.append(Held(hole, frame.get(hole)))
-        else:
-            pawn = self.hand.pop(self._which(hole, frame))
-            if (
-                lit is not None
-                and pawn.role == "source"
-                and self.mistakes > 0
-                and self.slipped != lit
-                and frame.get(hole) == "target"
-            ):
-                wrong = slip(hole, st.sensed, frame, st.pos.topology.hole_names, self.rng)
-                if wrong != hole:
-                    self.mistakes -= 1
-                    self.slipped = lit
-                    hole = wrong
+        pawn = carry(self.hand, touch, frame)
+        if pawn is not None and (
+            lit is not None
+            and pawn.role == "source"
+            and self.mistakes > 0
+            and self.slipped != lit
+            and frame.get(hole) == "target"
+        ):
+            wrong = slip(hole, st.sensed, frame, st.pos.topology.hole_names, self.rng)
+            if wrong != hole:
+                self.mistakes -= 1
+                self.slipped = lit
+                hole = wrong
         self._touch(action, hole)
         return True
-
-    def _which(self, hole: str, frame: Mapping[str, str]) -> int:
-        """The pawn in hand a person puts on ``hole``: the victim on its nest, a moved
-        pawn on its target, anything on a restore hole."""
-        want = {"victim": "target", "target": "source"}.get(frame.get(hole, ""))
-        for i in range(len(self.hand) - 1, -1, -1):
-            if want is None or self.hand[i].role == want:
-                return i
-        return len(self.hand) - 1
 
     def _tidy(self, st: RefereeState) -> bool:
         """Put the board as the position says, one pawn at a time (after a restart with

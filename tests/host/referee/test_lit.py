@@ -31,7 +31,7 @@ from keezbord.host.referee import (
     step,
 )
 from keezbord.host.referee.recognize import board_of
-from keezbord.host.sim.led_person import Held, next_touch
+from keezbord.host.sim.led_person import Held, carry, next_touch
 
 LIT_ROLES = ("source", "target", "victim", "error", "restore")
 WAIT = Text("blauw speelt op afstand", "blue plays remotely")
@@ -68,14 +68,8 @@ class Table:
             touch = next_touch(frame, st.sensed, self.hand)
             if touch is None:
                 return n
-            action, hole = touch
-            if action == "lift":
-                self.hand.append(Held(hole, frame.get(hole)))
-            else:
-                want = {"victim": "target", "target": "source"}.get(frame.get(hole, ""))
-                i = next((i for i, p in enumerate(self.hand) if p.role == want), -1)
-                self.hand.pop(i)
-            self.touch(action, hole)
+            carry(self.hand, touch, frame)
+            self.touch(*touch)
             n += 1
         raise AssertionError(f"the person kept touching: {self.state.leds}")
 
