@@ -166,6 +166,7 @@ class Hub:
         if self.driver is not None:
             self.driver.start(self.post, self.now)
             self.driver.show_leds(self.session.state.leds, self.now())
+        self.away.replan()  # a seat far away to play first: the table waits
         for begin in self.away.on_start:
             begin()
 
@@ -356,6 +357,7 @@ class Hub:
         self._recolour()
         if self.driver is not None:
             self.driver.show_leds(self.session.state.leds, self.now())
+        self.away.replan()
         self.changed()
 
     # -- what a page shows -----------------------------------------------------------------

@@ -90,7 +90,7 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
     if hub.away.peer is not None:  # a linked game (host/club/linked_board.py)
         if kind in ("penalty", "time_limit", "overrule"):
             raise HubError(NOT_LINKED)
-        if kind == "undo" and not hub.away.peer.in_step():
+        if kind in ("undo", "discard") and not hub.away.peer.in_step():
             raise HubError(NOT_IN_STEP)
     if kind == "lift" or kind == "place":
         _hole(hub, kind, msg)
