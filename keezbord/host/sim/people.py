@@ -106,10 +106,17 @@ class People:
         if self._mine is not None and self._mine != (len(st.history), st.seat):
             self._mine = None  # our move was taken: the turn moved on
         if st.card is not None or st.touched:
-            if self._mine is not None or st.seat is None or sim.where(st.seat) != TABLE:
-                return False  # our move is on the board: the referee settles it
-            if st.card is None or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
+            if st.seat is None or sim.where(st.seat) != TABLE:
+                return False
+            as_before = board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+            if self._mine is not None:
+                if not (as_before and st.outcome == "before" and st.stage >= 1):
+                    return False  # our move is on the board: the referee settles it
+                self._mine = None  # put back (moved while the table was held): again
+            if st.card is None or not as_before:
                 return self._tidy(st)  # a turn cut off (a restart): the board put back
+            if self.hand or st.hold is not None:
+                return False
             await self._play(st.seat, st, st.card)  # and played again, with its card
             return True
         if self.hand or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
