@@ -124,8 +124,11 @@ ensure_emulator() {
 
 ensure_appliance_tools() {
     # tests/appliance: systemd-analyze verifies the generated units (Debian's systemd),
-    # zbarimg reads the page's QR code back (zbar-tools).
-    apt_install systemd:systemd-analyze zbar-tools:zbarimg
+    # zbarimg reads the page's QR code back (zbar-tools). tests/rehearsal: debootstrap
+    # builds the Bookworm root once (cached in /var/cache/keezbord-rehearsal), and
+    # systemd-nspawn (systemd-container) boots it.
+    apt_install systemd:systemd-analyze zbar-tools:zbarimg debootstrap \
+        systemd-container:systemd-nspawn
 }
 
 case "${1:-}" in

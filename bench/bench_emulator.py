@@ -2,15 +2,19 @@
 cycle-accurate for the CPU (8 ns a cycle at 125 MHz).
 
     .venv/bin/python bench/bench_emulator.py [--minutes 5] [--skip-game]
+        [--only-game | --only-latencies] [--game g101-4seats-standard] [--events 90]
+        [--led-burst 3]
 
-Prints: scans per second idle, under full LED frames at the host's cap (20/s) and with
-every LED animating a pattern; CPU cycles per scan and per LED frame; switch change to
-host event (debounce included); host LED frame to last bit on the pin; free heap over
-`--minutes` simulated minutes of play and its trend; the longest gap between two scans
-(what a GC pause in the scan loop would show as); magnet lifted to target LEDs lit through
-the emulated Pico and the host referee (a recorded game). The host runs on a clock that
-reads simulated time, so the emulator may run flat out (pace 0) without the link timing
-out.
+Prints: scans per second idle, under full LED frames at the host's cap (20/s)
+and with every LED animating a pattern; CPU cycles per scan and per LED frame; switch
+change to host event (debounce included); host LED frame to last bit on the pin (and an
+update asked 5-45 ms after another, the host's pacing included); free heap
+over `--minutes` simulated minutes of play and its trend; the longest gap between two
+scans (what a GC pause in the scan loop would show as); magnet lifted to target LEDs lit
+through the emulated Pico and the host referee (a recorded game, its first `--events`
+trace events; 400 plays any of them whole). The host runs on a clock that reads simulated
+time, so the emulator may run flat out (pace 0) without the link timing out, and the
+host's LED pacing is what it is on a real Pico however slowly the emulator runs.
 """
 
 # mypy: disable-error-code="import-not-found"
@@ -33,7 +37,9 @@ sys.path.insert(0, str(ROOT / "firmware"))
 from emu import FIRMWARE, MS, EmulatedPico  # noqa: E402
 
 from keezbord.host.drivers import link_protocol as P  # noqa: E402
+from keezbord.host.drivers import link_session  # noqa: E402
 from keezbord.host.drivers.link_serial import SerialLink  # noqa: E402
+from keezbord.host.drivers.link_session import LED_MIN_INTERVAL_MS  # noqa: E402
 
 CLK = 125_000_000
 # The largest board the firmware's defaults describe: 24 chips, 192 LEDs, reference chain.
@@ -62,7 +68,7 @@ class SimHost:
     def __init__(self, pico: EmulatedPico, ping_ms: int = 500) -> None:
         self.pico = pico
         self.link = SerialLink(pico.path, clock=lambda: pico.now_ns() // MS, ping_ms=ping_ms)
-        pico.wait_first_frame()
+        pico.wait_first_frame(timeout=600)  # wall seconds: a heavily loaded machine
         assert self.link.connect(), self.link.last_error
         self.until(lambda: self.link.session.state is not None)
 
@@ -113,14 +119,18 @@ def colours(k: int) -> list[tuple[int, int, int]]:
     return [((i * 7 + k) % 64, (i * 3 + 2 * k) % 64, (i + 5 * k) % 64) for i in range(N_LEDS)]
 
 
-def bench_rates(work: Path, fw: Path = FIRMWARE) -> dict[str, Any]:
-    pico = EmulatedPico(
+def rates_pico(work: Path, fw: Path) -> EmulatedPico:
+    return EmulatedPico(
         work / "rates",
         BOARD,
         chain={"chips": 24, "tail_level": 1, "signature": 0xA5},
         pace=0,
         firmware_dir=fw,
     )
+
+
+def bench_rates(work: Path, fw: Path = FIRMWARE) -> dict[str, Any]:
+    pico = rates_pico(work, fw)
     try:
         host = SimHost(pico)
         host.run_sim(500)
@@ -196,7 +206,29 @@ def bench_latencies(pico: EmulatedPico, host: SimHost) -> dict[str, Any]:
         fr = pico.frames(before)["frames"]
         if tx and fr:
             (full if trial % 2 == 0 else span).append((fr[-1]["end"] - tx[0][0]) / MS)
-    return {"switch_to_host": sw, "led_full": full, "led_span": span}
+    # An LED update right after another (a lift's targets 5-45 ms after the place's LEDs):
+    # from the host's request to the last bit on the pin, the host's LED pacing included.
+    follow: list[float] = []
+    base = colours(3000)
+    host.link.set_leds(base)
+    for trial in range(12):
+        host.run_sim(300)  # quiet: the pacing's tokens are back
+        place = list(base)
+        lift = list(base)
+        for j in range(4):
+            place[20 + j] = (60, trial, 0)
+            lift[120 + j] = (0, 60, trial)
+        host.link.set_leds(place)
+        host.run_sim(5 + 40 * trial / 11)
+        before = pico.frames()["next"]
+        asked = pico.now_ns()
+        host.link.set_leds(lift)
+        host.run_sim(150)
+        fr = pico.frames(before)["frames"]
+        if fr:
+            follow.append((fr[-1]["end"] - asked) / MS)
+        base = lift
+    return {"switch_to_host": sw, "led_full": full, "led_span": span, "led_follow": follow}
 
 
 def bench_heap(work: Path, minutes: float, fw: Path = FIRMWARE) -> dict[str, Any]:
@@ -260,17 +292,21 @@ def bench_heap(work: Path, minutes: float, fw: Path = FIRMWARE) -> dict[str, Any
         pico.stop()
 
 
-def bench_game(work: Path, fw: Path = FIRMWARE, events: int = 90) -> dict[str, Any]:
+def bench_game(
+    work: Path, fw: Path = FIRMWARE, events: int = 90, game: str = "g101-4seats-standard"
+) -> dict[str, Any]:
     from game import EmulatedTable, consistent
 
-    trace = ROOT.parent / "shared" / "conformance" / "games" / "g101-4seats-standard.trace.jsonl"
-    table = EmulatedTable(trace, work / "game", firmware_dir=fw)
+    trace = ROOT.parent / "shared" / "conformance" / "games" / f"{game}.trace.jsonl"
+    # The link on simulated time: its LED pacing as a real host's, at any emulator speed.
+    table = EmulatedTable(trace, work / "game", firmware_dir=fw, sim_clock=True)
     try:
         run = table.play(events)
         frames = table.frames()
         boot_at = table.boot_at()
         rx = frames_with_times(table.pico.call("rx_log")["log"])
         tx = frames_with_times(table.pico.call("tx_log")["log"])
+        gaps = table.pico.call("scan_gaps")  # since the boot: the whole game
     finally:
         table.close()
     lit: list[float] = []
@@ -278,8 +314,12 @@ def bench_game(work: Path, fw: Path = FIRMWARE, events: int = 90) -> dict[str, A
     host_ms: list[float] = []
     host_sim: list[float] = []
     pin_part: list[float] = []
+    since_led: list[float] = []  # the lift's CHANGES in, after the LED update before it
+    led_tx = sorted({t for t, f in tx if f.type in (P.CMD_LEDS, P.CMD_PATTERNS)})
     superseded = 0
-    for now_ms, hole, cs, ids, wall_ms in run.lifts:
+    host_cpu: list[float] = []
+    on_own_core: list[float] = []
+    for (now_ms, hole, cs, ids, wall_ms), cpu_ms in zip(run.lifts, run.lift_cpu_ms, strict=True):
         if not any(c != (0, 0, 0) for c in cs):
             continue  # a lift that lights nothing (no card yet, or not the player's pawn)
         # The switch opened at the last scheduled lift of that hole before the host had it
@@ -302,6 +342,9 @@ def bench_game(work: Path, fw: Path = FIRMWARE, events: int = 90) -> dict[str, A
         ch = [t for t, f in rx if t >= t_lift and f.type == P.MSG_CHANGES]
         if ch:
             fw_part.append((ch[0] - t_lift) / MS)
+            before = [t for t in led_tx if t < ch[0]]
+            if before:
+                since_led.append((ch[0] - before[-1]) / MS)
             led = [
                 t
                 for t, f in tx
@@ -310,6 +353,9 @@ def bench_game(work: Path, fw: Path = FIRMWARE, events: int = 90) -> dict[str, A
             if led:
                 host_sim.append((led[0] - ch[0]) / MS)
                 pin_part.append((shown[0]["end"] - led[0]) / MS)
+                host_cpu.append(cpu_ms)
+                # the lift with the host on a core of its own: its CPU for the host part
+                on_own_core.append(fw_part[-1] + cpu_ms + pin_part[-1])
     return {
         "lit": lit,
         "fw_part": fw_part,
@@ -317,6 +363,11 @@ def bench_game(work: Path, fw: Path = FIRMWARE, events: int = 90) -> dict[str, A
         "superseded": superseded,
         "host_sim": host_sim,
         "pin_part": pin_part,
+        "since_led": since_led,
+        "game": game,
+        "scan_gaps": gaps,
+        "host_cpu": host_cpu,
+        "on_own_core": on_own_core,
     }
 
 
@@ -348,19 +399,46 @@ def trend(samples: list[tuple[float, int]]) -> float:
 
 def print_game(gm: dict[str, Any]) -> None:
     print(
-        f"  magnet lifted -> targets lit:  {stats(gm['lit'])}  (g101 opening through "
-        "SerialLink, SerialBoard and the referee, 4-seat board; host time counted as the "
-        "emulator saw it pass)"
+        f"  magnet lifted -> targets lit:  {stats(gm['lit'])}  ({gm['game']} through "
+        "SerialLink, SerialBoard and the referee; the link's clock simulated time, the host's "
+        f"work counted as the emulator saw it pass; LED pacing bursts of {link_session.LED_BURST})"
     )
     print(
         f"    90th percentile {pct(gm['lit'], 90):.1f} ms, 99th {pct(gm['lit'], 99):.1f} ms;"
         " lifts whose lit targets were "
         f"superseded before they showed: {gm['superseded']}"
     )
+    near = [x for x in gm["since_led"] if x < LED_MIN_INTERVAL_MS]
+    print(
+        f"    lifts within {LED_MIN_INTERVAL_MS} ms of an earlier LED update (one pacing "
+        f"interval): "
+        f"{len(near)} (closest {min(gm['since_led'], default=float('nan')):.1f} ms); "
+        f"longest gap between scans over the game {gm['scan_gaps']['max'] / MS:.2f} ms"
+    )
     print(f"    of which Pico to host:       {stats(gm['fw_part'])}")
     print(f"    host (CHANGES in -> LED message out): {stats(gm['host_sim'])}")
     print(f"      its referee step for the lift (wall, this machine): {stats(gm['host_ms'])}")
+    print(f"      host CPU in the pump that took the lift: {stats(gm['host_cpu'])}")
     print(f"    LED message in -> last bit:  {stats(gm['pin_part'])}")
+    own = gm["on_own_core"]
+    print(
+        f"    Pico parts + host CPU (the host on a core of its own): {stats(own)}, "
+        f"p90 {pct(own, 90):.1f}, p99 {pct(own, 99):.1f} ms"
+    )
+
+
+def print_latencies(r: dict[str, Any]) -> None:
+    print(
+        f"  switch change -> host event:   {stats(r['switch_to_host'])}  "
+        "(debounce included; arrival in the host's USB buffer)"
+    )
+    print(f"  host LED frame -> last bit:    full 192-LED frame {stats(r['led_full'])}")
+    print(f"                                 4-LED span {stats(r['led_span'])}")
+    print(
+        f"  LED update 5-45 ms after another, asked -> last bit: {stats(r['led_follow'])}"
+        f"  (pacing: bursts of {link_session.LED_BURST}, "
+        f"at most {1000 // LED_MIN_INTERVAL_MS} in any second)"
+    )
 
 
 def main() -> None:
@@ -373,16 +451,41 @@ def main() -> None:
     )
     ap.add_argument("--skip-game", action="store_true", help="no recorded-game latency")
     ap.add_argument("--only-game", action="store_true", help="only the recorded-game latency")
+    ap.add_argument(
+        "--only-latencies", action="store_true", help="only the switch and LED latencies"
+    )
     ap.add_argument("--firmware", type=Path, default=FIRMWARE, help="firmware folder to boot")
     ap.add_argument(
-        "--events", type=int, default=90, help="trace events of g101 to play (default 90)"
+        "--events", type=int, default=90, help="trace events of the game to play (default 90)"
+    )
+    ap.add_argument(
+        "--game",
+        default="g101-4seats-standard",
+        help="recorded game of ../shared/conformance/games (default g101-4seats-standard)",
+    )
+    ap.add_argument(
+        "--led-burst",
+        type=int,
+        default=link_session.LED_BURST,
+        help="the host's LED pacing burst (default %(default)s; 1 is the pacing before "
+        "issue 29's host change: one update per 50 ms)",
     )
     args = ap.parse_args()
+    link_session.LED_BURST = args.led_burst  # read by LinkSession.pump_leds at each call
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
         began = time.monotonic()
         if args.only_game:
-            print_game(bench_game(work, args.firmware, args.events))
+            print_game(bench_game(work, args.firmware, args.events, args.game))
+            return
+        if args.only_latencies:
+            pico = rates_pico(work, args.firmware)
+            try:
+                host = SimHost(pico)
+                host.run_sim(500)
+                print_latencies(bench_latencies(pico, host))
+            finally:
+                pico.stop()
             return
         r = bench_rates(work, args.firmware)
         i, le, an = r["idle"], r["leds"], r["anim"]
@@ -413,12 +516,7 @@ def main() -> None:
             f"({r['per_led_frame'] / CLK * 1e3:.2f} ms: receive 588 bytes, render, "
             "hand to the PIO)"
         )
-        print(
-            f"  switch change -> host event:   {stats(r['switch_to_host'])}  "
-            "(debounce 4 scans included; arrival in the host's USB buffer)"
-        )
-        print(f"  host LED frame -> last bit:    full 192-LED frame {stats(r['led_full'])}")
-        print(f"                                 4-LED span {stats(r['led_span'])}")
+        print_latencies(r)
         h = bench_heap(work, args.minutes, args.firmware)
         free = [f for _, f in h["samples"]]
         print(
@@ -442,7 +540,7 @@ def main() -> None:
         )
         print(f"  (heap run: {h['wall']:.0f} s wall for {h['sim_s']:.0f} s simulated)")
         if not args.skip_game:
-            print_game(bench_game(work, args.firmware, args.events))
+            print_game(bench_game(work, args.firmware, args.events, args.game))
         print(f"(bench took {time.monotonic() - began:.0f} s wall)")
 
 

@@ -8,9 +8,11 @@ Prints, for a 96-LED board (12 chips + signature) and a 192-LED board (24 + sign
   - LED message -> end of its WS2812 output: from the moment the message's last byte is
     handed to USB (it enters the emulated host's CDC FIFO) to the last bit of the frame that
     shows it on the pin; for a full frame and for a 4-LED span;
-  - the longest gap between two scans (/PL latches) while the host sends full frames at its
-    cap (20/s), while it floods the port (frames back to back, as fast as USB takes them) and
-    while it sends nothing; idle CPU (busy cycles / all cycles);
+  - the longest gap between two scans (/PL latches) while the host sends full frames 20 a
+    second, while it wants a new full frame at every poll (its LED pacing then sends a burst
+    and 20 a second), while it sends the pacing's worst bunching (a full burst of frames
+    whenever the bucket is full again), while it floods the port (frames back to back, as
+    fast as USB takes them) and while it sends nothing; idle CPU (busy / all cycles);
   - a host that stops reading for 3 s (its IN packets not taken) while the firmware beats
     every 50 ms: the longest gap between scans then (the firmware's worst write stall) and
     the frames it dropped.
@@ -35,6 +37,7 @@ from bench_emulator import CLK, SimHost, window  # noqa: E402
 from emu import FIRMWARE, MS, EmulatedPico  # noqa: E402
 
 from keezbord.host.drivers import link_protocol as P  # noqa: E402
+from keezbord.host.drivers.link_session import LED_BURST, LED_MIN_INTERVAL_MS  # noqa: E402
 
 
 def board(chips: int, leds: int, **extra: Any) -> dict[str, Any]:
@@ -103,9 +106,18 @@ def gaps_under(
     port = host.link._port
     assert port is not None
 
-    def cap(_now: int) -> None:  # the host's own pacing: 20 updates a second, whole frames
+    def cap(_now: int) -> None:  # whole frames at the host's cap, 20 a second
         k[0] += 1
         host.link.send_leds(colours(n, k[0]))
+
+    def paced(_now: int) -> None:  # a new whole frame at every poll, through the pacing
+        k[0] += 1
+        host.link.set_leds(colours(n, k[0]))
+
+    def bursts(_now: int) -> None:  # the bucket's worst bunching: a full burst, then quiet
+        for _ in range(LED_BURST):
+            k[0] += 1
+            host.link.set_leds(colours(n, k[0]))
 
     def flood(_now: int) -> None:  # raw frames back to back whenever the port drains
         if int(getattr(port, "out_waiting", 0)) < 2048:
@@ -117,6 +129,10 @@ def gaps_under(
 
     if how == "cap":
         return window(pico, host, ms, cap, 50)
+    if how == "paced":
+        return window(pico, host, ms, paced, 2)
+    if how == "bursts":
+        return window(pico, host, ms, bursts, LED_BURST * LED_MIN_INTERVAL_MS)
     if how == "flood":
         return window(pico, host, ms, flood, 2)
     return window(pico, host, ms)
@@ -166,6 +182,8 @@ def main() -> None:
                 lat = led_latency(pico, host, n, args.trials)
                 idle = gaps_under(pico, host, n, "idle")
                 cap = gaps_under(pico, host, n, "cap")
+                paced = gaps_under(pico, host, n, "paced")
+                bursts = gaps_under(pico, host, n, "bursts")
                 flood = gaps_under(pico, host, n, "flood", 2000)
                 h = host.link.health()
             finally:
@@ -174,7 +192,13 @@ def main() -> None:
             print(f"{n} LEDs ({chips} chips + signature):")
             print(f"  full frame ({wire} B), last byte -> output end: {stats(lat['full'])}")
             print(f"  4-LED span, last byte -> output end:       {stats(lat['span'])}")
-            for name, w in (("idle", idle), ("20 full frames/s", cap), ("flood", flood)):
+            for name, w in (
+                ("idle", idle),
+                ("20 full frames/s", cap),
+                ("paced, every poll", paced),
+                (f"paced, bursts of {LED_BURST}", bursts),
+                ("flood", flood),
+            ):
                 print(
                     f"  {name:17s} scans/s {w['rate']:6.1f}, longest gap {w['max_gap_ms']:5.2f} ms,"
                     f" CPU busy {w['busy_pct']:5.1f} %, frames on the pin {w['frames']}"

@@ -7,9 +7,10 @@ the host's SerialLink (pyserial) on the other end.
 Prints: ping round trip; latency from a (fake) switch change inside the firmware to the
 host's SwitchChange, debounce included; switch events a second when every switch
 toggles as fast as the debounce allows; raw LED frames (192 LEDs) a second; then the LED
-updates the host really sends (SerialLink.set_leds: on change, changed span only, at most
-20 a second) in play (SerialBoard, an 8-player board) and in the selftest walk, in a
-calm and in a worst case (a new frame at every poll), with the firmware's scan rate.
+updates the host really sends (SerialLink.set_leds: on change, changed span only, paced:
+bursts of 3, at most 20 in any second) in play (SerialBoard, an 8-player board) and in the
+selftest walk, in a calm and in a worst case (a new frame at every poll), with the
+firmware's scan rate.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from keezbord.engine.topology import Topology  # noqa: E402
 from keezbord.hardware.wiring import default_wiring  # noqa: E402
 from keezbord.host.drivers.leds import ROLES, LedRenderer, LedSettings  # noqa: E402
 from keezbord.host.drivers.link_serial import SerialLink, SwitchChange  # noqa: E402
+from keezbord.host.drivers.link_session import LED_BURST, LED_UPDATES_PER_S  # noqa: E402
 from keezbord.host.drivers.polled import SerialBoard  # noqa: E402
 from keezbord.host.selftest import link_led_show  # noqa: E402
 
@@ -200,7 +202,10 @@ def paced_updates(link: SerialLink, seconds: float) -> None:
             f"strip writes {writes:4.0f}/s"
         )
 
-    print(f"LED updates the host sends (SerialLink.set_leds, cap {1000 // 50} a second):")
+    print(
+        f"LED updates the host sends (SerialLink.set_leds, paced: bursts of {LED_BURST}, "
+        f"at most {LED_UPDATES_PER_S} in any second):"
+    )
     board = SerialBoard(link, WIRING, settings, timeout_s=0)
     roles = list(ROLES)
 

@@ -190,6 +190,7 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     ),
     (6, "simulator", ("keezbord.host.sim",)),
     (6, "appliance", ("keezbord.host.appliance",)),
+    (6, "lessons", ("keezbord.host.lessons",)),
     (7, "web", ("keezbord.host.web",)),
     (7, "club", ("keezbord.host.club",)),
     (8, "commands", ("keezbord.host.cli", "keezbord.host.commands")),
@@ -310,13 +311,13 @@ def test_the_layer_rule_names_an_import_up_or_across_and_a_module_in_no_layer() 
     graph["keezbord.host.config"]["keezbord.host.club.board_link"] = [up]
     across = Import("keezbord.host.sim.table", "keezbord.host.appliance.qr", 3)
     graph["keezbord.host.sim.table"]["keezbord.host.appliance.qr"] = [across]
-    graph["keezbord.host.lessons"] = {}
+    graph["keezbord.host.tutor"] = {}
     assert layer_violations(graph) == [
         "keezbord.host.config:18 imports keezbord.host.club.board_link.ClubSettings "
         "(board imports club, above it)",
-        "keezbord.host.lessons is in no layer (HOST_LAYERS here, docs/architecture.md)",
         "keezbord.host.sim.table:3 imports keezbord.host.appliance.qr "
         "(simulator imports appliance, a peer)",
+        "keezbord.host.tutor is in no layer (HOST_LAYERS here, docs/architecture.md)",
     ]
     assert host_layer("keezbord.host.web.hub") == (7, "web")
     assert host_layer("keezbord.host.journal_schema") == (5, "session")

@@ -106,9 +106,18 @@ interface LinkHealth {
   error?: string | null;
   chain_ok?: boolean | null;
   broken_reads?: number;
+  chain_faults?: Record<string, number>; // by kind: bus, count, open, broken
   frames_bad?: number;
   gaps?: number;
   last_heartbeat_age_ms?: number | null;
+  leds?: PartHealth | null; // the Pi's own strip (drivers/strip_guard.py)
+  reader?: PartHealth | null; // the card reader (a PN532 that does not answer)
+}
+
+/** The health of one part of the board: the Pi's strip, the card reader. */
+interface PartHealth {
+  ok: boolean;
+  error?: string | null;
 }
 
 interface SensorHealth {
@@ -168,6 +177,8 @@ interface PageState {
   coach: { n: number; better: string; text: Bilingual } | null;
   last_moves: LastMove[];
   split: { left: number; sources: string[] } | null;
+  setup: SetUpView | null;
+  lesson: LessonView | null;
   club?: ClubBanner | null;
   remote?: RemoteView | null;
 }
@@ -209,6 +220,41 @@ interface Review {
 }
 
 /** A message to the server (docs/web.md, "Page to server"). */
+// The set-up mode's instruction (docs/setup.md).
+interface SetUpView {
+  kind: "move" | "ask" | "done";
+  seat: number | null;
+  text: Bilingual;
+  holes: string[];
+  left: number;
+  left_text: Bilingual | null;
+  told: number;
+  target: string;
+  errors: string[];
+  colours: Record<string, number | null>;
+}
+
+// A lesson's step played on the board (docs/lessons.md).
+interface LessonView {
+  id: string;
+  title: Bilingual;
+  step: number;
+  steps: number;
+  task: Bilingual;
+  card: string | null;
+  hand: string[];
+  learner: string | null;
+  verdict: { result: "right" | "other" | "wrong"; text: Bilingual } | null;
+}
+
+// One lesson of GET /api/lessons.
+interface LessonEntry {
+  id: string;
+  title: Bilingual;
+  steps: unknown[];
+  done: number[];
+}
+
 interface PageRequest {
   type: string;
   [field: string]: unknown;
@@ -246,6 +292,7 @@ interface App {
   zoomCentre?: [number, number];
   offline?: boolean;
   trayKey?: string | null;
+  lessonKey?: string;
   localLog?: string | null;
   logTimer?: number;
   clockVersion?: number;

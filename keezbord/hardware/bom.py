@@ -8,7 +8,7 @@ from typing import Any
 
 from keezbord.engine.topology import PAWNS_PER_SEAT
 from keezbord.hardware.geometry import Geometry
-from keezbord.hardware.wiring import REFERENCE_SIGNATURE, Wiring, wire_length
+from keezbord.hardware.wiring import BUS_SERIES_OHMS, REFERENCE_SIGNATURE, Wiring, wire_length
 
 WS2812_FULL_WHITE_MA = 60.0  # all three colours at 255 (drivers/leds.py: 20 mA a channel)
 WS2812_IDLE_MA = 1.0  # each LED's own draw when dark
@@ -225,16 +225,30 @@ def bill_of_materials(
         BomLine("10 kΩ resistor (pull-up)", holes, "pcs", "one per switch input"),
         BomLine(
             "10 kΩ resistor (pull-down)",
-            1,
+            2,
             "pcs",
-            "data line (chip 0's QH) to GND at the reader: an open line reads 0",
+            "data line (chip 0's QH) to GND at the reader: an open line reads 0; and the "
+            "74AHCT125's 1A (pin 2) to GND: LED data never floats while the reader is off",
+        ),
+        BomLine(
+            f"{BUS_SERIES_OHMS} Ω resistor",
+            2,
+            "pcs",
+            "in series with CLK and with /PL at the reader's pins (the long bus)",
+        ),
+        BomLine(
+            "74LVC2G17 dual Schmitt-trigger buffer (SOT-23-6)",
+            pieces,
+            "pcs",
+            "one per board piece, where the signal connector enters: re-drives CLK and /PL "
+            "for its chips and the next piece (keezbord board wiring)",
         ),
         BomLine("WS2812B LED", holes, "pcs", "one under every hole, chained in LED order"),
         BomLine(
             "100 nF ceramic capacitor",
-            holes + chips + sig_chips + 1,
+            holes + chips + sig_chips + 1 + pieces,
             "pcs",
-            "one per WS2812, per 74HC165 and the 74AHCT125",
+            "one per WS2812, per 74HC165, per 74LVC2G17 and the 74AHCT125",
         ),
         BomLine(
             "1000 µF 10 V electrolytic capacitor",
@@ -326,7 +340,10 @@ def bill_of_materials(
                 f"each piece's 5 V/GND feed, {wire}",
             ),
         )
-    per_piece = power.strip_ma / g.seats
+    # One piece's feed at worst: all its LEDs lit (the budget caps the whole board, so a
+    # piece may draw far more than the average share), never more than the whole strip.
+    piece_leds = math.ceil(holes / g.seats)
+    piece_ma = min(piece_leds * WS2812_FULL_WHITE_MA * power.brightness, power.strip_ma)
     notes = (
         f"Fuse: {power.fuse_a:g} A slow-blow at the supply's + output. It must blow before "
         f"the thinnest 5 V/GND conductor after it overheats: every one (supply lead, feeds, "
@@ -334,15 +351,20 @@ def bill_of_materials(
         f"5 V/GND into every piece: from the distribution block, one red/black feed of "
         f"{wire} to each of the {g.seats} seat pieces (about {max(feeds):.1f} m at most), "
         f"with 1000 µF across it where it enters; a bus of the same wire along that piece's "
-        f"LEDs. Each feed carries up to {per_piece:.0f} mA; LED current never runs through "
-        f"the signal connector ({JST_XH_PIN_A:g} A a pin) or from one piece into the next.",
+        f"LEDs. Each feed carries up to {piece_ma:.0f} mA (all {piece_leds} LEDs of its piece "
+        f"lit at brightness {power.brightness:g}; {power.strip_ma / g.seats:.0f} mA is the "
+        f"average share); LED current never runs through the signal connector "
+        f"({JST_XH_PIN_A:g} A a pin) or from one piece into the next.",
         "Logic ground: the reader's GND (Pico or Pi), every 74HC165 and the 74AHCT125 share "
         "a separate logic GND wire in the signal connector, joined to the LED power GND at "
         "one point only (the distribution block). LED current must not flow in it.",
         "74AHCT125: VCC (pin 14) to 5 V with 100 nF at the pin, GND (pin 7); /1OE (pin 1) to "
-        "GND, 1A (pin 2) from the reader's LED pin, 1Y (pin 3) through 330 Ω to LED 0; "
-        "unused /2OE, /3OE, /4OE (pins 4, 10, 13) to VCC and 2A, 3A, 4A (pins 5, 9, 12) to "
-        "GND.",
+        "GND, 1A (pin 2) from the reader's LED pin with 10 kΩ to GND (it must not float "
+        "while the reader is off and the board's 5 V on), 1Y (pin 3) through 330 Ω to LED "
+        "0; unused /2OE, /3OE, /4OE (pins 4, 10, 13) to VCC and 2A, 3A, 4A (pins 5, 9, 12) "
+        "to GND.",
+        f"CLK and /PL: {BUS_SERIES_OHMS} Ω in series at the reader, a 74LVC2G17 Schmitt "
+        "buffer in every piece re-driving both for its chips and the next piece.",
         (
             "Never tie the board's 5 V to the Pi's 5 V pins (header pins 2 and 4): the LED "
             "supply and the Pi's own supply would feed each other. The Pi runs from its own "

@@ -73,6 +73,9 @@ AHCT125_PINS: dict[str, int] = {
     "/4OE": 13,
     "VCC": 14,
 }
+# 74LVC2G17 (SOT-23-6, DBV): two Schmitt-trigger buffers, 5 V tolerant inputs (TI).
+LVC2G17_PINS: dict[str, int] = {"1A": 1, "GND": 2, "2A": 3, "2Y": 4, "VCC": 5, "1Y": 6}
+BUS_SERIES_OHMS = 33  # at the reader, in CLK and in /PL: damps the long bus's ringing
 TAIL_LEVEL = 1  # the far end's DS to 3V3; the reader's data line pulled down
 REFERENCE_SIGNATURE = 0xA5  # the reference design's signature chip
 # Header pin numbers of the readers' default pins: the Pico's 40 pins (pin 1 = GP0) and
@@ -93,6 +96,7 @@ PI_HEADER: dict[str, int] = {
     "GPIO11": 23,
     "GPIO17": 11,
     "GPIO18": 12,
+    "GPIO20": 38,
     "GPIO22": 15,
     "GPIO27": 13,
 }
@@ -109,8 +113,9 @@ READER_PINS = {
     "power": f"Pico 3V3(OUT) (Pico pin {PICO_HEADER['3V3(OUT)']}) and GND (Pico pin "
     f"{PICO_HEADER['GND']}) | Pi 3V3 (header pin {PI_HEADER['3V3']} or 17) and GND "
     f"(header pin {PI_HEADER['GND']}, 9, 14, 20 or 25)",
-    "LED": f"Pico GP6 (Pico pin {PICO_HEADER['GP6']}) | Pi GPIO18 (header pin "
-    f"{PI_HEADER['GPIO18']}; leds.pin)",
+    "LED": f"Pico GP6 (Pico pin {PICO_HEADER['GP6']}) | Pi 4 GPIO20 (header pin "
+    f"{PI_HEADER['GPIO20']}, SPI1 MOSI) | Pi 5 GPIO18 (header pin {PI_HEADER['GPIO18']}); "
+    "leds.pin",
 }
 
 
@@ -154,8 +159,34 @@ def level_shifter_connections() -> list[str]:
         f"LED data: {READER_PINS['LED']} to 1A (pin {p['1A']}); 1Y "
         f"(pin {p['1Y']}) through 330 Ω to LED 0's DIN; /1OE (pin {p['/1OE']}) to GND "
         "(active low: tied low, the buffer is always on).",
+        f"1A (pin {p['1A']}): 10 kΩ to GND at the 74AHCT125. With the Pico or the Pi off or "
+        "unplugged while the board's 5 V is on, the input would float (the reader's pad "
+        "pull-downs exist only while it is powered) and random data could light LED 0 "
+        "onward at full current, past any software budget; pulled down it reads 0: dark.",
         f"Unused buffers: /2OE, /3OE, /4OE (pins {p['/2OE']}, {p['/3OE']}, {p['/4OE']}) "
         f"to VCC; 2A, 3A, 4A (pins {p['2A']}, {p['3A']}, {p['4A']}) to GND; 2Y, 3Y, 4Y open.",
+    ]
+
+
+def bus_connections(pieces: int) -> list[str]:
+    """CLK and /PL: one bus to every 74HC165 of the board, through up to eight pieces
+    (3 to 6 m, 13 to 25 inputs without Schmitt triggers, VIH about 2.3 V at 3.3 V), from
+    a 4 mA pad. A series resistor at the driver and a Schmitt buffer per piece keep its
+    edges clean: a ringing or slow edge is clocked twice by some chip, which shifts every
+    bit behind it (read as a signature or tail fault, never as switches)."""
+    p = LVC2G17_PINS
+    return [
+        f"CLK and /PL leave the reader each through a {BUS_SERIES_OHMS} Ω resistor at its "
+        "pin (series termination of the long bus).",
+        f"Every piece ({pieces}): one 74LVC2G17 where the signal connector enters it, VCC "
+        f"(pin {p['VCC']}) to 3V3 with 100 nF at the pin, GND (pin {p['GND']}) to logic "
+        f"GND; CLK in to 1A (pin {p['1A']}), 1Y (pin {p['1Y']}) to this piece's chips' CLK "
+        f"and on to the next piece; /PL in to 2A (pin {p['2A']}), 2Y (pin {p['2Y']}) to "
+        "this piece's chips' /PL and on. Each piece re-drives the bus for the next; the "
+        "farther chips clock a few ns later, the safe way (data flows towards the reader).",
+        "The chain's fault counters name the bus: a signature read one to seven bits off "
+        "is a double clock or a missed load (keezbord reports a bus fault), eight bits off "
+        "a chip too many or too few, all 0s an open or unpowered line.",
     ]
 
 

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("rules", "say whether one position follows from another by a card"),
     "selfplay": ("rules", "let bots play complete games and print a summary"),
     "hint": ("hint", "suggest a move for a card or a hand, with the reason (search)"),
+    "lessons": ("lessons", "the course for newcomers; judge a move for a lesson's step"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "journal": ("referee", "export a game from the referee's journal"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),

@@ -24,17 +24,18 @@ from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colou
 from keezbord.host.drivers.parts import (
     DEFAULT_GAP_MS,
     DEFAULT_SPI_HZ,
-    NEOPIXEL_PINS,
     READ_METHODS,
     SPI0_PINS,
+    SPI_LED_PINS,
     SPI_MAX_HZ,
     ReadMethod,
+    led_pin_problem,
 )
 
 ScannerKind = Literal["pico-serial", "gpio"]
 Hints = Literal["off", "targets", "full", "coach"]
 SCANNER_KINDS: Final = ("pico-serial", "gpio")
-LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "none")
+LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "neopixel-spi", "none")
 RFID_READERS: Final = ("pn532", "rdm6300", "none")
 HINTS: Final = ("off", "targets", "full", "coach")
 DEFAULT_CONFIG_NAME: Final = "board.toml"
@@ -55,19 +56,34 @@ class ScannerConfig:
     spi_hz: int = DEFAULT_SPI_HZ
 
 
+def _this_pis_generation() -> int | None:
+    return pi.pi_generation(pi.pi_model(pi.PI_MODEL_PATH))
+
+
 @dataclass(frozen=True, slots=True)
 class LedConfig:
-    driver: str = "auto"  # auto: over the Pico with pico-serial, NeoPixel with gpio
-    pin: int = 18
+    # auto: over the Pico with pico-serial; with gpio the Pi's backend that runs as the
+    # service's user (no root): a Pi 5's PIO ("neopixel"), else SPI ("neopixel-spi").
+    driver: str = "auto"
+    pin: int | None = None  # None: the backend's own (neopixel GPIO18, neopixel-spi GPIO20)
     brightness: float = 0.4
     budget_ma: float | None = 2000.0
     palette: Mapping[str, str] = field(default_factory=dict)
     patterns: Mapping[str, str] = field(default_factory=dict)
 
-    def led_driver_for(self, kind: str) -> str:
+    def led_driver_for(self, kind: str, generation: int | None = -1) -> str:
+        """The backend: ``generation`` is the Pi's (-1: this machine's)."""
         if self.driver != "auto":
             return self.driver
-        return "pico-serial" if kind == "pico-serial" else "neopixel"
+        if kind == "pico-serial":
+            return "pico-serial"
+        gen = _this_pis_generation() if generation == -1 else generation
+        return "neopixel" if gen == 5 else "neopixel-spi"
+
+    def pin_for(self, driver: str) -> int:
+        if self.pin is not None:
+            return self.pin
+        return SPI_LED_PINS[0] if driver == "neopixel-spi" else 18
 
     def settings(self) -> LedSettings:
         return LedSettings(brightness=self.brightness, budget_ma=self.budget_ma).with_overrides(
@@ -110,6 +126,10 @@ class BoardConfig:
     @property
     def led_driver(self) -> str:
         return self.leds.led_driver_for(self.scanner.kind)
+
+    @property
+    def led_pin(self) -> int:
+        return self.leds.pin_for(self.led_driver)
 
     def load_wiring(self) -> Any:
         """The board's keezbord.hardware.wiring.Wiring (default, or from the JSON file)."""
@@ -194,13 +214,7 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     )
 
     le = top.table("leds", ("driver", "pin", "brightness", "budget_ma", "palette", "patterns"))
-    pin = le.get_int("pin", 18, *_GPIO_PINS)
-    if pin not in NEOPIXEL_PINS:
-        raise le.error(
-            "pin",
-            f"must be one of GPIO {', '.join(map(str, NEOPIXEL_PINS))} "
-            f"(pins with a NeoPixel driver), not {pin}",
-        )
+    given_pin = le.get_int("pin", 0, *_GPIO_PINS) if "pin" in le.data else None
     pal = le.table("palette", ROLES)
     for role in pal.data:
         try:
@@ -213,31 +227,18 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     brightness = le.get_float("brightness", 0.4, 0.0, 1.0)
     leds = LedConfig(
         le.get_str("driver", "auto", LED_DRIVERS),
-        pin,
+        given_pin,
         0.4 if brightness is None else brightness,
         le.get_float("budget_ma", 2000.0, 50.0, 100000.0),
         dict(pal.data),
         dict(pat.data),
     )
-    if (
-        kind == "gpio"
-        and method == "spi"
-        and leds.led_driver_for(kind) == "neopixel"
-        and pin in SPI0_PINS.values()
-    ):
-        raise le.error(
-            "pin", f"GPIO{pin} is SPI0 MOSI, taken by the chain's SPI read; use GPIO 18, 12 or 21"
-        )
-    if kind == "gpio" and leds.led_driver_for(kind) == "neopixel":
-        # The strip's data pin and the chain's pins are driven by different libraries:
-        # sharing one would garble both (SPI leaves only /PL on a GPIO of its own).
-        used = {"load_pin": pins["load_pin"]} if method == "spi" else pins
-        for key, gpio in used.items():
-            if gpio == pin:
-                raise le.error(
-                    "pin",
-                    f"GPIO{pin} is already scanner.{key}; the LED strip needs a pin of its own",
-                )
+    driver = leds.led_driver_for(kind)
+    pin = leds.pin_for(driver)
+    used = {} if kind != "gpio" else {"load_pin": pins["load_pin"]} if method == "spi" else pins
+    why = led_pin_problem(driver, pin, given_pin, kind == "gpio" and method == "spi", used)
+    if why is not None:
+        raise le.error("pin", why)
     if kind == "gpio" and leds.driver == "pico-serial":
         raise le.error("driver", 'pico-serial LEDs need scanner.kind = "pico-serial"')
 

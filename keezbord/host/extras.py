@@ -42,11 +42,22 @@ class MissingExtraError(UsageError):
     """A command needs an extra that is not installed (one line, exit 2)."""
 
 
+# Where docs/install-pi.md puts keezbord on the Pi: its own virtual environment (Bookworm
+# refuses a system-wide pip, PEP 668) from the wheel copied to /home/pi (not on PyPI).
+PI_PIP: Final = "sudo /opt/keezbord/bin/pip install"
+PI_WHEEL: Final = '"$(ls -t /home/pi/keezbord-*.whl | head -n 1)'
+
+
+def pi_install(extras: str) -> str:
+    """The command that adds ``extras`` (e.g. "pi4", "web,pico,pi5") to the Pi's keezbord."""
+    return f'{PI_PIP} {PI_WHEEL}[{extras}]"'
+
+
 def install_hint(extra: str) -> str:
     if extra == "pi":
         return (
-            "install the 'pi4' extra on a Raspberry Pi 4 or 'pi5' on a Pi 5: "
-            "pip install 'keezbord[pi4]'"
+            "install the 'pi4' extra on a Raspberry Pi 4 or 'pi5' on a Pi 5, into the Pi's "
+            f"venv (docs/install-pi.md step 3): {pi_install('pi4')}"
         )
     return f"install the '{extra}' extra: pip install 'keezbord[{extra}]'"
 

@@ -18,6 +18,11 @@ MIGRATIONS: Final[dict[int, str]] = {
     # The keezbord version that started each game (NULL: a game from before), so an
     # exported game says which rules' release referee'd it.
     1: "ALTER TABLE games ADD COLUMN version TEXT",
+    # A learner's steps done in the course (issue 26, host/lessons/progress.py): a table
+    # of its own, so this step composes with any other branch's migration.
+    2: "CREATE TABLE IF NOT EXISTS lesson_progress (learner TEXT NOT NULL, "
+    "lesson TEXT NOT NULL, step INTEGER NOT NULL, at INTEGER NOT NULL, "
+    "PRIMARY KEY (learner, lesson, step))",
 }
 SCHEMA_VERSION: Final = max(MIGRATIONS)
 

@@ -30,6 +30,7 @@ from .referee import (
     RefereeState,
     Setup,
     Undo,
+    begin,
     board_of,
     clear_caches,
     deadline,
@@ -37,7 +38,6 @@ from .referee import (
     freeze_heap,
     input_from_dict,
     input_to_dict,
-    new_game,
     setup_from_dict,
     step,
     trace_lines,
@@ -73,7 +73,7 @@ class GameSession:
         parsed = setup_from_dict(setup)
         journal = Journal(path)
         game = journal.new_game(setup)
-        state, effects = new_game(parsed.position, parsed.dealer, parsed.config, turn=parsed.turn)
+        state, effects = begin(parsed)
         recent = [e.to_record() for e in effects if isinstance(e, Decision)]
         freeze_heap()
         return cls(journal, game, parsed, setup, state, 0, recent)
@@ -85,7 +85,7 @@ class GameSession:
         gid = journal.game(game)
         raw = journal.setup(gid)
         parsed = setup_from_dict(raw)
-        state, _ = new_game(parsed.position, parsed.dealer, parsed.config, turn=parsed.turn)
+        state, _ = begin(parsed)
         seq = 0
         for d in journal.iter_inputs(gid):
             state, _ = step(state, input_from_dict(d))

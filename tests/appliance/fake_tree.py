@@ -11,6 +11,7 @@ from typing import Any
 
 from keezbord.host.appliance.doctor import PicoReport, Probes
 from keezbord.host.appliance.paths import Layout
+from keezbord.host.appliance.probes import ServiceReport
 from keezbord.host.appliance.service import Recorder, install
 
 MODELS = {
@@ -27,8 +28,7 @@ seats = 4
 kind = "gpio"
 method = "spi"
 [leds]
-driver = "neopixel"
-pin = 18
+driver = "auto"
 [rfid]
 reader = "pn532"
 """
@@ -65,19 +65,21 @@ def pi5_pico(root: Path) -> Layout:
 
 
 def pi4_direct(root: Path) -> Layout:
-    """A good Pi 4 without a Pico: the Pi scans by SPI, drives the LEDs by PWM on GPIO18,
-    reads cards on the header UART; config.txt in its older place (/boot/config.txt)."""
+    """A good Pi 4 without a Pico: the Pi scans by SPI0, drives the LEDs by SPI1's MOSI
+    (GPIO20, no root), reads cards on the header UART; config.txt in its older place
+    (/boot/config.txt)."""
     write(root, "/proc/device-tree/model", MODELS[4] + "\x00")
     write(root, "/etc/os-release", BOOKWORM)
     write(
         root,
         "/boot/config.txt",
-        "dtparam=audio=off\n# dtparam=spi=off\ndtparam=i2c_arm=on,spi=on\n"
-        "[pi4]\ndtoverlay=disable-bt\n[cm4]\notg_mode=1\n",
+        "dtparam=audio=on\n# dtparam=spi=off\ndtparam=i2c_arm=on,spi=on\n"
+        "dtoverlay=spi1-1cs\n[pi4]\ndtoverlay=disable-bt\ncore_freq_min=500\n[cm4]\notg_mode=1\n",
     )
     write(root, "/boot/cmdline.txt", "console=tty1 root=PARTUUID=1234-02\n")
     _users(root)
-    for node in ("/dev/serial0", "/dev/spidev0.0", "/dev/spidev0.1", "/dev/gpiochip0"):
+    for node in ("/dev/serial0", "/dev/spidev0.0", "/dev/spidev0.1", "/dev/spidev1.0",
+                 "/dev/gpiochip0"):  # fmt: skip
         write(root, node, "", 0o660)
     layout = Layout(root)
     write(root, "/etc/keezbord/board.toml", PI4_DIRECT + f'[files]\njournal = "{layout.journal}"\n')
@@ -99,14 +101,27 @@ def _users(root: Path) -> None:
     write(root, "/etc/passwd", f"root:x:0:0::/root:/bin/bash\nkeezbord:x:{os.getuid()}:990::/:\n")
 
 
+def healthy_service(**link: Any) -> ServiceReport:
+    from keezbord import __version__
+
+    return ServiceReport(
+        __version__,
+        {"link": {"kind": "pico-serial", "connected": True, "ok": True, "firmware": FIRMWARE,
+                  "port": "/dev/ttyACM0", "error": None, "leds": None, **link}},
+    )  # fmt: skip
+
+
 def good_probes(
     *,
     active: bool = True,
     ports: Iterable[Any] = (Port("/dev/ttyACM0", 0x2E8A, 0x0005),),
     firmware: PicoReport | None = None,
+    service: ServiceReport | None = None,
     missing: frozenset[str] = frozenset(),
     free: int = 8 * 1024**3,
 ) -> Probes:
+    """A Pi where all is well; ``service`` is what the running service answers on
+    /api/health (default: this keezbord, its link to the Pico's firmware healthy)."""
     answers = {
         "systemctl is-enabled keezbord.service": (0, "enabled"),
         "systemctl is-active keezbord.service": (0, "active") if active else (3, "inactive"),
@@ -116,6 +131,8 @@ def good_probes(
         usb_ports=lambda: list(ports),
         importable=lambda m: m not in missing,
         ask_pico=lambda port: firmware or PicoReport(FIRMWARE, True),
+        ask_service=lambda web: service or healthy_service(),
+        settle_s=0.0,
         free_bytes=lambda p: free,
         expected_firmware=FIRMWARE,
     )

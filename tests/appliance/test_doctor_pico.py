@@ -60,3 +60,38 @@ def test_a_silent_pico_is_reported(tmp_path: Path) -> None:
         os.close(master)
         os.close(slave)
     assert not report.ok
+
+
+def test_doctor_waits_for_a_service_that_is_still_binding_its_port() -> None:
+    # `systemctl start` returns before the service listens; doctor typed right after it
+    # must not call the service dead.
+    import socket
+    import threading
+    import time
+
+    from keezbord.host.appliance.probes import ask_service_over_http
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+
+    def serve_later() -> None:
+        time.sleep(1.0)
+        srv = socket.socket()
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind(("127.0.0.1", port))
+        srv.listen(1)
+        conn, _ = srv.accept()
+        conn.recv(4096)
+        body = b'{"version": "9.9", "health": null}'
+        conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+        conn.close()
+        srv.close()
+
+    th = threading.Thread(target=serve_later)
+    th.start()
+    report = ask_service_over_http(port, wait_s=10)
+    th.join()
+    assert report.version == "9.9" and report.error is None
+    assert ask_service_over_http(port, wait_s=0.3).version is None  # nobody there now

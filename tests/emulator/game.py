@@ -23,7 +23,7 @@ from leds import render_into  # firmware/leds.py
 from keezbord.engine.topology import Topology
 from keezbord.hardware.wiring import REFERENCE_SIGNATURE, Wiring, default_wiring
 from keezbord.host.drivers.leds import LedSettings
-from keezbord.host.drivers.link_serial import SerialLink
+from keezbord.host.drivers.link_serial import SerialLink, monotonic_ms
 from keezbord.host.drivers.polled import SerialBoard
 from keezbord.host.events import HoleEvent, Tick
 from keezbord.host.referee.replay import replay
@@ -86,6 +86,9 @@ class GameRun:
     lifts: list[tuple[int, str, list[tuple[int, int, int]], list[int], float]] = field(
         default_factory=list
     )
+    # Per lift, the host process's CPU ms in the pump that took it (read, decode, referee,
+    # render, LED message written): what the host costs when it has a core to itself
+    lift_cpu_ms: list[float] = field(default_factory=list)
     state: RefereeState | None = None
 
 
@@ -93,7 +96,13 @@ class EmulatedTable:
     """The host side of `keezbord run` on an emulated Pico, driven in simulated time."""
 
     def __init__(
-        self, trace: Path, workdir: Path, *, pace: float = 1.0, firmware_dir: Path = FIRMWARE
+        self,
+        trace: Path,
+        workdir: Path,
+        *,
+        pace: float = 1.0,
+        firmware_dir: Path = FIRMWARE,
+        sim_clock: bool = False,
     ) -> None:
         self.setup, self.events = parse_trace(trace.read_text().splitlines())
         topo: Topology = self.setup.position.topology
@@ -116,7 +125,11 @@ class EmulatedTable:
             firmware_dir=firmware_dir,
         )
         self.settings = LedSettings()
-        self.link = SerialLink(self.pico.path)
+        # sim_clock: the link's own clock (pings, LED pacing) reads simulated time as of the
+        # current pump, so its pacing is what a real host's is, however slowly the emulator
+        # runs on a loaded machine (on the wall clock, 50 ms is 15 simulated ms at 30 %).
+        self._now_ms = 0
+        self.link = SerialLink(self.pico.path, clock=self._sim_ms if sim_clock else monotonic_ms)
         self.board = SerialBoard(self.link, self.wiring, self.settings)
         self.run = GameRun()
         self.lift_times: list[tuple[int, str]] = []
@@ -139,8 +152,12 @@ class EmulatedTable:
         self.state, effects = step(self.state, inp)
         self._apply(effects, now)
 
+    def _sim_ms(self) -> int:
+        return self._now_ms
+
     def pump(self) -> int:
-        now = self.pico.now_ns() // MS
+        now = self._now_ms = self.pico.now_ns() // MS
+        cpu0 = time.thread_time()
         for inp in self.board.pump(now):
             began = time.perf_counter()
             before = self.state.leds
@@ -150,11 +167,13 @@ class EmulatedTable:
                 self.run.lifts.append(
                     (now, inp.hole, colours, ids, (time.perf_counter() - began) * 1000)
                 )
+                self.run.lift_cpu_ms.append((time.thread_time() - cpu0) * 1000)
         self.feed(Tick(max(now, self.state.now)), now)
         return now
 
     def connect(self) -> None:
-        self.pico.wait_first_frame()
+        self.pico.wait_first_frame(timeout=600)  # wall seconds: a heavily loaded machine
+        self._now_ms = self.pico.now_ns() // MS
         assert self.link.connect(), self.link.last_error
         end = time.monotonic() + 60
         while self.link.session.state is None or not self.board._synced:

@@ -67,7 +67,7 @@ def test_recorded_game_through_the_emulated_pico(
     missing = []
     for t_cp, colours, ids in run.checkpoints:
         # What the strip showed then (its last frame before), or shows soon after (the
-        # host paces LED updates at 20 a second).
+        # host paces LED updates, at most 20 in any second).
         before = [f for f in frames if f["start"] <= t_cp][-1:]
         near = before + [f for f in frames if t_cp < f["start"] <= t_cp + 1000 * MS]
         if not any(

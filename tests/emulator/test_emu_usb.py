@@ -1,6 +1,7 @@
 """The firmware's own USB serial port (firmware/usb_cdc.py) on the emulated Pico: a frame
 in 1-, 64- and 512-byte host writes, a frame cut off mid-way, bytes arriving while a
-frame is decoded, a host that stops reading, and the device the host sees."""
+frame is decoded, a host that stops reading, the host's LED bursts, and the device the
+host sees."""
 
 # mypy: disable-error-code="import-not-found"
 from __future__ import annotations
@@ -13,6 +14,7 @@ from emu import MS, EmulatedPico
 from test_emu_link import decoded_frames, expected_words
 
 from keezbord.host.drivers import link_protocol as P
+from keezbord.host.drivers.link_session import LED_BURST, LED_MIN_INTERVAL_MS
 
 pytestmark = [pytest.mark.emulator, needs_node, pytest.mark.timeout(300)]
 
@@ -145,6 +147,42 @@ def test_a_host_that_stops_reading_costs_no_scans(make_pico: MakePico, host_for:
     assert h.firmware_counters["tx_dropped"] > 0
     closed = {i for i in range(10) if host.link.session.closed(i)}
     assert closed == {0, 2, 4, 6, 8}  # after a resync the host knows the board
+
+
+def test_the_hosts_led_bursts_cost_no_scans(make_pico: MakePico, host_for: MakeHost) -> None:
+    """The host's LED pacing at its burstiest (issue 29: a token bucket): a full burst of
+    whole frames whenever the bucket is full again, on the link's own clock in simulated
+    time. The firmware scans on (no gap over 5 ms, as many scans as idle) and the strip
+    ends on the last state."""
+    pico = make_pico({"leds": N_LEDS, "heartbeat_ms": 100})
+    host = host_for(pico, clock=lambda: pico.now_ns() // MS)
+    host.connect()
+    host.synced()
+    s = host.link.session
+
+    def window(ms: int, burst: bool) -> dict[str, int]:
+        pico.call("scan_gaps", reset=True)
+        t0 = nxt = pico.now_ns()
+        while (now := pico.now_ns()) < t0 + ms * MS:
+            if burst and now >= nxt:
+                for _ in range(LED_BURST):
+                    k[0] += 1
+                    host.link.set_leds(colours(k[0]))
+                nxt += LED_BURST * LED_MIN_INTERVAL_MS * MS
+            host.changes += host.link.poll(0.002)
+        return dict(pico.call("scan_gaps"))
+
+    k = [0]
+    idle = window(600, burst=False)
+    u0, since = s.led_updates, pico.frames()["next"]
+    busy = window(1500, burst=True)
+    bursts = 1500 // (LED_BURST * LED_MIN_INTERVAL_MS)
+    assert s.led_updates - u0 >= (bursts - 1) * LED_BURST  # the bursts really went
+    assert busy["max"] < 5 * MS, busy
+    assert busy["n"] >= 0.95 * idle["n"] * 1500 / 600, (busy, idle)
+    want = expected_words(colours(k[0]), N_LEDS, 96, 1500)
+    host.poll_until(shown(pico, since, want), what="the last state of the bursts")
+    assert host.link.health().frames_bad == 0 and counters(host)["rx_bad"] == 0
 
 
 def test_the_host_sees_the_same_usb_device(make_pico: MakePico) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -245,6 +246,7 @@ PI_40 = {
     21: "GPIO9",
     23: "GPIO11",
     25: "GND",
+    38: "GPIO20",
 }
 PICO_40 = {4: "GP2", 6: "GP4", 7: "GP5", 9: "GP6", 36: "3V3(OUT)", 38: "GND"}
 
@@ -263,8 +265,11 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     assert code == 0
     pi = re.findall(r"Pi (GPIO\d+|3V3) \(header pin (\d+)", text)
     pi += re.findall(r"(GPIO\d+) = header pin (\d+)", text)
+    pi += re.findall(r"Pi [45] (GPIO\d+) \(header pin (\d+)", text)
     pico = re.findall(r"Pico (GP\d+|3V3\(OUT\)) \(Pico pin (\d+)", text)
-    assert {n for n, _ in pi} >= {"GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO27", "GPIO22", "3V3"}
+    assert {n for n, _ in pi} >= {
+        *("GPIO17", "GPIO11", "GPIO9", "GPIO18", "GPIO20", "GPIO27", "GPIO22", "3V3")
+    }
     assert {n for n, _ in pico} >= {"GP5", "GP2", "GP4", "GP6", "3V3(OUT)"}
     for name, pin in pi:
         assert PI_40[int(pin)] == name
@@ -274,12 +279,9 @@ def test_wiring_sheet_header_pins_match_the_pinouts_and_the_defaults(
     fw = runpy.run_path(str(ROOT / "firmware" / "board_config.py"))["DEFAULTS"]
     assert (fw["latch_pin"], fw["sck_pin"], fw["miso_pin"], fw["led_pin"]) == (5, 2, 4, 6)
     d = BoardConfig()
-    assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin, d.leds.pin) == (
-        17,
-        27,
-        22,
-        18,
-    )
+    assert (d.scanner.load_pin, d.scanner.clock_pin, d.scanner.data_pin) == (17, 27, 22)
+    # The LED pin follows the backend: a Pi 4's SPI1 MOSI, a Pi 5's PIO pin.
+    assert (d.leds.pin_for("neopixel-spi"), d.leds.pin_for("neopixel")) == (20, 18)
 
 
 def test_bom_for_a_pi_direct_board_has_no_pico(
@@ -297,3 +299,42 @@ def test_bom_for_a_pi_direct_board_has_no_pico(
     d = json.loads(text)
     assert "Raspberry Pi Pico" in {x["part"] for x in d["parts"]}
     assert "VBUS (pin 40)" in " ".join(d["notes"])
+
+
+def test_the_led_data_input_is_pulled_down_on_the_sheet_and_in_the_bom(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # issue 24 item 7: with the reader off and the board's 5 V on, the 74AHCT125's 1A must
+    # not float (random data at full current, past any software budget).
+    code, sheet, _ = _run(capsys, "wiring", "--seats", "4")
+    assert code == 0 and "1A (pin 2): 10 kΩ to GND at the 74AHCT125" in sheet
+    code, bom, _ = _run(capsys, "bom", "--seats", "4", "--puzzle")
+    pulls = re.search(r"10 kΩ resistor \(pull-down\)\s+(\d+)\s+pcs\s+(.*)", bom)
+    assert code == 0 and pulls is not None and pulls.group(1) == "2"
+    assert "74AHCT125's 1A (pin 2) to GND" in pulls.group(2)
+    assert "1A (pin 2) from the reader's LED pin with 10 kΩ to GND" in bom
+
+
+@pytest.mark.parametrize("seats", [2, 4, 8])
+def test_the_clk_and_pl_bus_has_a_series_resistor_and_a_schmitt_buffer_per_piece(
+    capsys: pytest.CaptureFixture[str], seats: int
+) -> None:
+    # issue 24 item 8: 3-6 m of CLK and /PL through every piece, 13-25 non-Schmitt inputs.
+    code, sheet, _ = _run(capsys, "wiring", "--seats", str(seats))
+    assert code == 0 and "through a 33 Ω resistor at its pin" in sheet
+    assert f"Every piece ({seats}): one 74LVC2G17" in sheet
+    assert "1Y (pin 6) to this piece's chips' CLK" in sheet and "2Y (pin 4)" in sheet
+    code, bom, _ = _run(capsys, "bom", "--seats", str(seats), "--puzzle")
+    buffers = re.search(r"74LVC2G17 dual Schmitt-trigger buffer \(SOT-23-6\)\s+(\d+)", bom)
+    assert buffers is not None and int(buffers.group(1)) == seats
+    assert re.search(r"33 Ω resistor\s+2\s+pcs", bom)
+
+
+def test_a_feed_carries_its_pieces_worst_case_not_the_average(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # issue 24 item 10: at brightness 0.4 one piece's 24 LEDs draw 576 mA, while the 2 A
+    # budget shared by 4 pieces is 500 mA each on average.
+    code, bom, _ = _run(capsys, "bom", "--seats", "4", "--puzzle")
+    assert code == 0 and "Each feed carries up to 576 mA (all 24 LEDs of its piece lit" in bom
+    assert "500 mA is the average share" in bom

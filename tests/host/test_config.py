@@ -46,12 +46,17 @@ def test_a_gpio_board() -> None:
         base=Path("/boards"),
     )
     assert cfg.topology().ring == 96
-    assert cfg.led_driver == "neopixel"
+    # auto: the backend that runs without root: SPI1 on GPIO20, a Pi 5's PIO on GPIO18
+    assert cfg.leds.led_driver_for("gpio", 4) == "neopixel-spi"
+    assert cfg.leds.led_driver_for("gpio", 5) == "neopixel"
+    assert cfg.leds.pin_for("neopixel-spi") == 20 and cfg.leds.pin_for("neopixel") == 18
     assert cfg.wiring == "/boards/w.json"
     assert cfg.leds.settings().styles["error"].colour == (255, 0, 0)
     # SPI reads the chain on GPIO9/11: data_pin is unused then and may be the LED pin
-    spi = parse_config({"scanner": {"kind": "gpio", "data_pin": 18}})
-    assert spi.scanner.method == "spi" and spi.leds.pin == 18
+    spi = parse_config(
+        {"scanner": {"kind": "gpio", "data_pin": 18}, "leds": {"driver": "neopixel"}}
+    )
+    assert spi.scanner.method == "spi" and spi.led_pin == 18
     # GPIO14/15 are free when the reader sits on a USB serial adapter (or there is none)
     usb = parse_config(
         {"scanner": {"kind": "gpio", "load_pin": 14}, "rfid": {"port": "/dev/ttyUSB0"}}
@@ -85,7 +90,21 @@ def test_a_gpio_board() -> None:
         ({"scanner": {"spi_hz": 20_000_000}}, "scanner.spi_hz", "10000 to 8000000"),
         ({"scanner": {"kind": "gpio", "load_pin": 9}}, "scanner.load_pin", "SPI0"),
         ({"scanner": {"kind": "gpio"}, "leds": {"pin": 10}}, "leds.pin", "SPI0 MOSI"),
-        ({"scanner": {"kind": "gpio", "load_pin": 18}}, "leds.pin", "scanner.load_pin"),
+        (
+            {"scanner": {"kind": "gpio", "load_pin": 18}, "leds": {"driver": "neopixel"}},
+            "leds.pin",
+            "scanner.load_pin",
+        ),
+        (
+            {"scanner": {"kind": "gpio", "load_pin": 20}, "leds": {"driver": "neopixel-spi"}},
+            "leds.pin",
+            "scanner.load_pin",
+        ),
+        (
+            {"scanner": {"kind": "gpio"}, "leds": {"driver": "neopixel-spi", "pin": 18}},
+            "leds.pin",
+            "GPIO20 (SPI1",
+        ),
         ({"scanner": {"kind": "gpio", "load_pin": 14}}, "scanner.load_pin", "card reader's UART"),
         (
             {
@@ -96,7 +115,10 @@ def test_a_gpio_board() -> None:
             "card reader's UART",
         ),
         (
-            {"scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 21}, "leds": {"pin": 21}},
+            {
+                "scanner": {"kind": "gpio", "method": "bitbang", "data_pin": 21},
+                "leds": {"pin": 21, "driver": "neopixel"},
+            },
             "leds.pin",
             "scanner.data_pin",
         ),

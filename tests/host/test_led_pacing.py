@@ -1,6 +1,8 @@
 """LED traffic from the host to the Pico (issue 9, item 2): only on change, only the
-changed span, at most 20 updates a second in play and in the selftest, and a port that
-stops taking data causes neither a reconnect storm nor a backlog."""
+changed span, paced by a token bucket (issue 29: an update right after another goes at
+once, up to LED_BURST of them) and never more than LED_UPDATES_PER_S in any second, in
+play and in the selftest, and a port that stops taking data causes neither a reconnect storm
+nor a backlog."""
 
 # mypy: disable-error-code="import-not-found"
 from __future__ import annotations
@@ -17,12 +19,12 @@ from keezbord.hardware.wiring import default_wiring
 from keezbord.host.drivers import link_protocol as P
 from keezbord.host.drivers.leds import LedRenderer, LedSettings
 from keezbord.host.drivers.link_serial import (
-    LED_UPDATES_PER_S,
     PICO_PID,
     PICO_VID,
     SerialLink,
     find_pico_port,
 )
+from keezbord.host.drivers.link_session import LED_BURST, LED_MIN_INTERVAL_MS, LED_UPDATES_PER_S
 from keezbord.host.drivers.polled import SerialBoard
 from keezbord.host.selftest import link_led_show
 
@@ -108,7 +110,53 @@ def test_only_the_changed_span_goes() -> None:
     assert pico.app.rgb[3 * i : 3 * i + 3] == bytes((r, g, b))
 
 
-def test_never_more_than_the_cap_and_the_last_state_arrives() -> None:
+def update_times(port: RecordingPort, since: int = 0) -> list[int]:
+    """When each LED update went (its LEDS/PATTERNS messages leave in one write)."""
+    return sorted({t for t, _ in port.led_frames()[since:]})
+
+
+def one_lit(k: int) -> list[tuple[int, int, int]]:
+    return [(k + 1, 0, 0) if i == k else (0, 0, 0) for i in range(len(WIRING.led_order))]
+
+
+def test_an_update_right_after_another_goes_at_once() -> None:
+    """A lift's targets right after the place before it (the old rule held the second
+    update 50 ms): up to LED_BURST updates at the same moment go at once, the next when
+    a token is back, and after a quiet spell the burst is there again."""
+    pico, link, ports = rig()
+    board = SerialBoard(link, WIRING, SETTINGS, timeout_s=0)
+    for k in range(100):  # connected, the first state sent, then quiet
+        board.pump(k * 5)
+    n0 = len(ports[0].led_frames())
+    board.show_leds({HOLES[40]: "target"}, 500)  # a place's LEDs
+    board.pump(500)
+    board.show_leds({HOLES[41]: "target", HOLES[42]: "target"}, 505)  # the lift 5 ms on
+    place, lift = update_times(ports[0], n0)
+    assert lift - place <= 5  # in the same or the next poll, not a pacing slot later
+    for k in range(101, 101 + LED_BURST * LED_MIN_INTERVAL_MS // 5):
+        board.pump(k * 5)  # quiet: every token back
+    u0 = link.session.led_updates  # the first state, the place, the lift
+    for burst in range(2):
+        n0 = len(ports[0].led_frames())
+        t0 = pico.clock.ms()
+        for j in range(LED_BURST + 1):
+            link.set_leds(one_lit(j))  # a new state each time, all at t0
+        assert update_times(ports[0], n0) == [t0]
+        assert link.session.led_updates == u0 + burst * (LED_BURST + 1) + LED_BURST
+        while len(update_times(ports[0], n0)) < 2:
+            link.poll()
+        late = update_times(ports[0], n0)[1]
+        assert t0 + LED_MIN_INTERVAL_MS <= late <= t0 + LED_MIN_INTERVAL_MS + 5
+        for _ in range(LED_BURST * LED_MIN_INTERVAL_MS // 5):  # quiet: every token back
+            link.poll()
+        i = LED_BURST  # the last state is the one shown
+        assert any(pico.app.rgb[3 * i : 3 * i + 3]) and sum(pico.app.rgb) == sum(
+            pico.app.rgb[3 * i : 3 * i + 3]
+        )
+    assert link.session.led_updates == u0 + 2 * (LED_BURST + 1)  # each state once
+
+
+def test_a_flood_of_changes_stays_within_the_bucket_and_the_last_state_arrives() -> None:
     pico, link, ports = rig()
     board = SerialBoard(link, WIRING, SETTINGS, timeout_s=0)
     for k in range(800):  # 4 s, a different frame at every poll
@@ -116,12 +164,16 @@ def test_never_more_than_the_cap_and_the_last_state_arrives() -> None:
         board.pump(k * 5)
     for k in range(800, 820):
         board.pump(k * 5)
-    times = sorted({t for t, _ in ports[0].led_frames()})
-    assert len(times) >= 3 * LED_UPDATES_PER_S
-    gaps = [b - a for a, b in itertools.pairwise(times)]
-    assert min(gaps) >= 1000 // LED_UPDATES_PER_S
+    times = update_times(ports[0])
+    span = times[-1] - times[0]
+    # the bucket's bound, between any two updates: n updates take (n - burst) intervals
+    for i, j in itertools.combinations(range(len(times)), 2):
+        assert times[j] - times[i] >= (j - i + 1 - LED_BURST) * LED_MIN_INTERVAL_MS
     per_s = max(sum(1 for t in times if s <= t < s + 1000) for s in times)
-    assert per_s <= LED_UPDATES_PER_S
+    assert per_s <= LED_UPDATES_PER_S  # issue 9's cap, in every second, bursts included
+    assert len(times) <= LED_BURST + span // LED_MIN_INTERVAL_MS  # on average the rate
+    assert len(times) >= 3 * LED_UPDATES_PER_S  # and the flood gets it, no less
+    assert sum(1 for a, b in itertools.pairwise(times) if b - a < LED_MIN_INTERVAL_MS) >= 1
     last = HOLES[799 % len(HOLES)]
     i = WIRING.led_index(last)
     assert any(pico.app.rgb[3 * i : 3 * i + 3]) and sum(pico.app.rgb) == sum(

@@ -113,6 +113,8 @@ def test_install_runs_mpremote(
         return subprocess.CompletedProcess(cmd, 0)
 
     monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setattr("keezbord.host.drivers.port_holder.service_active", lambda: False)
+    monkeypatch.setattr(fwcmd, "_wait_for_firmware", lambda port: "keezbord-fw x answers")
     assert (
         main(["firmware", "install", "--chips", "3", "--port", "/dev/x", "--no-maintenance"]) == 0
     )
@@ -146,9 +148,50 @@ def test_install_opens_the_port_exclusively() -> None:
     path = os.ttyname(slave)
     held = serial.Serial(path, 115200, exclusive=True)  # what `keezbord run` holds
     try:
-        with pytest.raises(UsageError, match="cannot open"):
+        # One line: who holds it (this test's process) and how to free it.
+        with pytest.raises(UsageError, match=rf"{path} is held by pid {os.getpid()} \("):
             fwcmd._request_maintenance(path, reappear_s=0)
     finally:
         held.close()
+        os.close(master)
+        os.close(slave)
+
+
+def test_install_is_refused_while_the_service_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The service takes the Pico's port whenever it is free, also between mpremote's
+    # commands: refused before anything is copied, in one line with the way out.
+    monkeypatch.setattr("keezbord.host.drivers.port_holder.service_active", lambda: True)
+    ran: list[Any] = []
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: ran.append(a))
+    assert main(["firmware", "install", "--chips", "3", "--port", "/dev/x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ran == []
+    assert "sudo systemctl stop keezbord" in err and "sudo systemctl start keezbord" in err
+
+
+@pytest.mark.micropython
+@pytest.mark.skipif(micropython_binary() is None, reason="no MicroPython unix port")
+@pytest.mark.timeout(60)
+def test_install_ends_only_when_the_new_firmware_answers(tmp_path: Path) -> None:
+    # After `mpremote reset` the Pico's port is gone for a moment: install waits for the
+    # firmware to answer with this keezbord's version (found by the rehearsal: a doctor
+    # right after it found no Pico). The source tree's firmware says "keezbord-fw dev".
+    from keezbord.host.errors import UsageError
+
+    pico = UnixPico(tmp_path / "strip.txt", "--chips", "1", "--leds", "2")
+    try:
+        with pytest.raises(UsageError, match=r"answers keezbord-fw dev, not keezbord-fw "):
+            fwcmd._wait_for_firmware(pico.path, within_s=15)
+    finally:
+        pico.stop()
+    import os
+
+    master, slave = os.openpty()
+    try:
+        with pytest.raises(UsageError, match="did not answer within 1 s"):
+            fwcmd._wait_for_firmware(os.ttyname(slave), within_s=1)
+    finally:
         os.close(master)
         os.close(slave)

@@ -4,6 +4,7 @@ client on the other end."""
 # mypy: disable-error-code="import-not-found"
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -207,8 +208,9 @@ def test_ports_are_opened_exclusively(pico: UnixPico) -> None:
     first = SerialLink(pico.path)
     assert first.connect()
     second = SerialLink(pico.path)
-    assert not second.connect() and "exclusive" in (second.last_error or "").lower()
-    with pytest.raises(UsageError, match="cannot open"):
+    assert not second.connect()
+    assert f"{pico.path} is held by pid {os.getpid()}" in (second.last_error or "")
+    with pytest.raises(UsageError, match="is held by pid"):
         fwcmd._request_maintenance(pico.path, reappear_s=0)
     first.close()
     assert second.connect()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import queue
+import time
 from typing import Any
 
 import pytest
@@ -22,7 +24,7 @@ from keezbord.host.drivers.pins import MockPinFactory
 from keezbord.host.drivers.polled import GpioBoard, SerialBoard
 from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
 from keezbord.host.drivers.strip_neopixel import NeoPixelStrip
-from keezbord.host.events import HoleEvent, SwitchRead
+from keezbord.host.events import CardTap, HoleEvent, SwitchRead
 
 WIRING = default_wiring(Topology(4, 16))
 SETTINGS = LedSettings(brightness=0.5, budget_ma=None)
@@ -217,3 +219,40 @@ def test_serial_board_never_takes_an_untrusted_snapshot_as_the_board() -> None:
     assert reads and reads[0].holes == frozenset({"N1.2"})
     assert not [e for e in got if isinstance(e, HoleEvent)]
     board.close()
+
+
+class FlakyReader:
+    """A card reader whose driver raises once (an error it does not handle itself), then
+    reads a tag; it records its polls."""
+
+    def __init__(self) -> None:
+        self.polls = 0
+
+    def poll(self, now: int) -> list[CardTap]:
+        self.polls += 1
+        if self.polls == 1:
+            raise RuntimeError("read failed: device disconnected")
+        return [CardTap(now, tag="04A1B2C3")] if self.polls == 2 else []
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_reader_poll_that_raises_does_not_end_the_card_thread(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    board, _, _ = gpio_board()
+    reader = FlakyReader()
+    board.reader = reader
+    got = queue.Queue[object]()
+    board.start(got.put, lambda: 0)
+    try:
+        deadline = time.monotonic() + 20
+        tap = None
+        while tap is None and time.monotonic() < deadline:
+            ev = got.get(timeout=20)
+            tap = ev if isinstance(ev, CardTap) else None
+        assert tap == CardTap(0, tag="04A1B2C3")
+    finally:
+        board.close()
+    assert "card reader poll failed" in capsys.readouterr().out

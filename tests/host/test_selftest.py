@@ -187,3 +187,30 @@ def test_cli_selftest_sim_writes_json_and_text(
     capsys.readouterr()
     assert main([*args, "--faults", "melt:T1"]) == 2
     assert "bad fault" in capsys.readouterr().err
+
+
+def test_selftest_on_a_pico_whose_port_is_held_says_who_holds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 24 item 3: with the service running (it holds the Pico's port), the walk used
+    # to start and wait for pawns that no switch could report. Now: one line, exit 2.
+    import os
+
+    serial = pytest.importorskip("serial")
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    held = serial.Serial(path, 115200, exclusive=True)  # what the service holds
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(
+        f'[board]\nseats = 4\n[scanner]\nkind = "pico-serial"\nport = "{path}"\n'
+        '[leds]\ndriver = "pico-serial"\n'
+    )
+    try:
+        assert main(["selftest", "--config", str(cfg)]) == 2
+    finally:
+        held.close()
+        os.close(master)
+        os.close(slave)
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and f"{path} is held by pid {os.getpid()} (" in err, err
+    assert "put a pawn" not in out

@@ -29,6 +29,7 @@ def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
     cfg = tmp_path / "board.toml"
     cfg.write_text(
         '[board]\nseats = 2\nsegment = 8\n[scanner]\nkind = "gpio"\nmethod = "bitbang"\n'
+        '[leds]\ndriver = "neopixel"\n'  # Blinka's backend (a Pi 5's PIO, a Pi 4's PWM)
     )
     factories: list[pins.MockPinFactory] = []
 
@@ -49,8 +50,8 @@ def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert "LED strip" in err and str(error) in err
     assert factories and factories[0].closed  # the chain's GPIOs are released
-    if isinstance(error, ImportError):
-        assert "keezbord[pi4]" in err  # says what to install
+    if isinstance(error, ImportError):  # says what to install, into the Pi's venv
+        assert 'sudo /opt/keezbord/bin/pip install "$(ls -t /home/pi/keezbord-' in err
 
 
 def test_no_gpio_library_says_which_extra_to_install(
@@ -68,5 +69,30 @@ def test_no_gpio_library_says_which_extra_to_install(
         == 2
     )
     err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "keezbord[pi4]" in err
+    assert len(err.strip().splitlines()) == 1 and '[pi4]"' in err
+    assert "sudo /opt/keezbord/bin/pip install" in err
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_pi4s_spi_strip_without_spi1_says_the_config_txt_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # leds.driver auto on a Pi 4: the SPI strip on GPIO20; without /dev/spidev1.0 the
+    # one line names dtoverlay=spi1-1cs.
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(
+        '[board]\nseats = 2\nsegment = 8\n[scanner]\nkind = "gpio"\nmethod = "bitbang"\n'
+        '[leds]\ndriver = "neopixel-spi"\n'
+    )
+
+    def factory() -> pins.MockPinFactory:
+        f = pins.MockPinFactory()
+        Hc165Chain(f, 4, ChainPins(17, 27, 22))
+        return f
+
+    monkeypatch.setattr(pins, "RPiGPIOFactory", factory)
+    code = main(["selftest", "--config", str(cfg), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "LED strip (leds.driver = neopixel-spi, GPIO20)" in err
+    assert "dtoverlay=spi1-1cs" in err

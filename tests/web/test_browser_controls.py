@@ -1,20 +1,30 @@
 """The newer page controls in real headless Chromium: the partner exchange (reiseditie)
 by keyboard, the NK penalty with its restore guidance, and the board-health panel of
-run mode fed by the fake GPIO board. Screenshots go to test-artifacts/web/."""
+run mode fed by the fake GPIO board (a chattering switch, a failing strip, a reader not
+yet switched on). Screenshots go to test-artifacts/web/."""
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from test_run_mode import FakeGpio, nests
+from test_run_mode import CFG, WIRING, FakeGpio, nests
 from web_helpers import link, opening_seed, options
 
 from keezbord.engine.game import Game
+from keezbord.host.drivers.build import gpio_board
+from keezbord.host.drivers.fakes import FakePixels, FakeShiftChain, FakeWs281x
+from keezbord.host.drivers.pins import MockPinFactory
+from keezbord.host.drivers.rfid_fakes import FakePN532
+from keezbord.host.drivers.rfid_pn532 import PN532Reader
+from keezbord.host.drivers.scanner_gpio import ChainPins
+from keezbord.host.drivers.strip_guard import GuardedStrip
+from keezbord.host.drivers.strip_neopixel import NeoPixelStrip
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
@@ -155,3 +165,50 @@ def test_board_health_panel_shows_a_chattering_switch(
     assert "bad switch" in page.get_attribute(".hole[data-hole='T9']", "aria-label")
     assert not page.is_visible("#tray")  # run mode: the board is the input
     shot(page, "11-health-chatter")
+
+
+@pytest.fixture
+def unpowered_reader() -> Iterator[FakePN532]:
+    """A PN532 not yet switched on; closed after the server (set up before it)."""
+    chip = FakePN532(powered=False)
+    yield chip
+    chip.close()
+
+
+def test_board_health_panel_names_a_failing_strip_and_a_missing_reader_until_they_work(
+    unpowered_reader: FakePN532, serve: Serve, page: Any, tmp_path: Path
+) -> None:
+    # issue 24 items 2 and 6: a strip whose init raises (Blinka's -5 without root) and a
+    # PN532 not yet switched on are said on the page, and go from it once they work.
+    ticks = itertools.count()
+    factory = MockPinFactory(clock=lambda: next(ticks))
+    chain = FakeShiftChain(factory, WIRING.chips, ChainPins(5, 6, 13))
+    for h in nests():
+        chain.close_switch(WIRING.switch_index(h), True)
+    ws = FakeWs281x(init_errors=10**6)
+    pixels: list[FakePixels] = []
+
+    def make() -> NeoPixelStrip:
+        pixels.append(FakePixels(len(WIRING.led_order), backend=ws))
+        return NeoPixelStrip(pixels[-1])
+
+    strip = GuardedStrip(make, forget=ws.forget, retry_s=0.2)
+    chip = unpowered_reader
+    reader = PN532Reader.open(chip.path)
+    board = gpio_board(CFG, WIRING, factory, strip, reader)
+    opts = options(tmp_path / "r.sqlite", mode="run", health_ms=50)
+    setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": True}
+    srv = serve(lambda: Hub.open_run(opts, setup, board))
+    page.goto(link(srv, lang="en"))
+    page.wait_for_selector("[data-health='leds'].err")
+    page.wait_for_selector("[data-health='reader'].err")
+    leds = page.inner_text("[data-health='leds']")
+    assert leds.startswith("LED strip not working") and "sudo" in leds, leds
+    assert page.inner_text("[data-health='reader']").startswith("card reader not answering")
+    assert ws.writes == 0  # never shown through a strip whose init failed
+    shot(page, "12-health-leds-reader")
+    ws.init_errors = 0  # the strip's next build works
+    chip.power_on()  # the reader is switched on
+    page.wait_for_selector("[data-health='leds']", state="detached", timeout=15000)
+    page.wait_for_selector("[data-health='reader']", state="detached", timeout=15000)
+    assert ws.writes > 0 and page.locator("#health-list li.err").count() == 0

@@ -207,3 +207,61 @@ def test_serial_link_health_is_in_the_state(tmp_path: Path) -> None:
         assert link["ok"] is False and link["frames_bad"] == 3 and link["gaps"] == 2
         assert link["last_heartbeat_age_ms"] == 4200 and link["error"] == "read failed"
     assert board.health_calls > 0
+
+
+def test_the_health_endpoint_answers_the_pi_itself_or_the_referee_only(tmp_path: Path) -> None:
+    # keezbord doctor asks the running service (127.0.0.1) for its version and the
+    # board's link; a spectator's browser on the network is refused.
+    from keezbord import __version__
+    from keezbord.host.roles import Tokens
+    from keezbord.host.web.hub import HubOptions
+
+    tokens = Tokens(referee="ref-token", player="play-token")
+
+    def client(host: str) -> Any:
+        fake = FakeGpio(nests())
+        opts = HubOptions(db=tmp_path / f"{host}.sqlite", mode="run", tokens=tokens)
+        setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
+        return TestClient(
+            create_app(lambda: Hub.open_run(opts, setup, fake.board)), client=(host, 50000)
+        )
+
+    with client("192.168.1.23") as lan:
+        assert lan.get("/api/health").status_code == 403
+        assert lan.get("/api/health?token=play-token").status_code == 403
+        h = lan.get("/api/health?token=ref-token").json()
+        assert h["version"] == __version__ and h["mode"] == "run"
+        assert h["health"]["link"]["kind"] == "gpio"
+        assert h["health"]["link"]["leds"]["ok"] is True
+    for host in ("127.0.0.1", "::1"):
+        with client(host) as local:
+            assert local.get("/api/health").json()["version"] == __version__
+
+
+def test_a_pawn_brought_out_from_the_first_nest_hole_leaves_no_stuck_switch(
+    tmp_path: Path,
+) -> None:
+    # Found by the rehearsal's game (tests/rehearsal): board_of puts nest pawns in the
+    # lowest nest holes, so after N0.1 -> T0 the closed N0.4 read as "no pawn".
+    from keezbord.host.health import HealthMonitor
+
+    gpio = FakeGpio(nests())
+    app = run_app_opts(tmp_path / "r.sqlite", gpio.board)
+    with TestClient(app) as c, c.websocket_connect(ws_path()) as ws:
+        hello(ws)
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        topo = hub.session.state.pos.topology
+        hub.monitor = HealthMonitor(
+            topo.hole_names, hub.session.state.sensed, start=hub.now(), stuck_ms=100
+        )
+        gpio.set("N0.1", False)
+        gpio.set("T0", True)
+        until(ws, lambda s: bool(s["history"]))
+        time.sleep(0.4)  # past stuck_ms: N0.2-N0.4 closed, three nest pawns
+        health = hub.health()
+        assert health is not None and health["sensors"]["stuck_closed"] == []
+        assert sorted(h for h in hub.session.state.sensed if h.startswith("N0.")) == [
+            "N0.2",
+            "N0.3",
+            "N0.4",
+        ]

@@ -111,7 +111,8 @@ def boot_config_checks(layout: Layout, board: Board, gen: int | None) -> list[Fi
     path = config_txt(layout)
     needs_uart = board.reader != "none" and board.reader_port in pi.HEADER_UARTS
     needs_audio_off = gen == 4 and board.led_driver == "neopixel" and board.led_pin in PWM_PINS
-    if not (board.needs_spi or needs_uart or needs_audio_off):
+    spi_leds = board.led_driver == "neopixel-spi"
+    if not (board.needs_spi or needs_uart or needs_audio_off or spi_leds):
         return []
     want = str(layout.boot_configs[0])
     if path is None:
@@ -166,9 +167,10 @@ def boot_config_checks(layout: Layout, board: Board, gen: int | None) -> list[Fi
                 ),
             )
         )
-        out.append(_console(layout, path))
+        out.append(_console(layout, path, gen))
     if needs_audio_off:
-        ok = _param(lines, "audio") == "off"
+        # Audio is off unless a line turns it on (Raspberry Pi OS's config.txt has one).
+        ok = _param(lines, "audio") != "on"
         out.append(
             Finding(
                 "audio",
@@ -190,21 +192,23 @@ def boot_config_checks(layout: Layout, board: Board, gen: int | None) -> list[Fi
                 ),
             )
         )
-    return out
+    from keezbord.host.appliance.checks_leds import led_checks
+
+    return out + led_checks(layout, board, gen, lines, where)
 
 
-def _console(layout: Layout, config: Path) -> Finding:
-    """The serial console must not sit on the reader's UART (cmdline.txt beside config.txt)."""
+def _console(layout: Layout, config: Path, gen: int | None = None) -> Finding:
+    """The serial console must not sit on the reader's UART (cmdline.txt beside config.txt).
+    On a Pi 5 ``serial0`` is the 3-pin debug UART (ttyAMA10), not GPIO14/15: a console
+    there is harmless; ``ttyAMA0`` is UART0, the reader's."""
+    taken = ("ttyAMA0",) if gen == 5 else ("serial0", "ttyAMA0", "ttyS0", "ttyAMA10")
     cmdline = config.with_name("cmdline.txt")
     try:
         words = cmdline.read_text(encoding="utf-8").split()
     except OSError:
         words = []
     bad = [
-        w
-        for w in words
-        if w.startswith("console=")
-        and w.split("=", 1)[1].split(",")[0] in ("serial0", "ttyAMA0", "ttyS0", "ttyAMA10")
+        w for w in words if w.startswith("console=") and w.split("=", 1)[1].split(",")[0] in taken
     ]
     if bad:
         cmd = "sudo raspi-config nonint do_serial_cons 1"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from keezbord.engine.text import Text
 from keezbord.host.appliance.paths import SERVICE, USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, Probes
+from keezbord.host.appliance.unit import sudo_keezbord
 
 MIN_FREE_BYTES = 100 * 1024 * 1024
 
@@ -29,19 +31,25 @@ def extra_checks(board: Board, gen: int | None, probes: Probes) -> list[Finding]
         # Pi 5: its RP1 chip drives the strip (PIO); Pi 4: rpi_ws281x behind neopixel.
         direct += ["adafruit_blinka_raspberry_pi5_neopixel"] if gen == 5 else ["rpi_ws281x"]
         direct.append("neopixel")
+    if board.led_driver == "neopixel-spi" and "spidev" not in direct:
+        direct.append("spidev")  # strip_spi.py: our encoder on py-spidev
     if direct:
         needs[pi_extra] = direct
+    from keezbord.host.extras import PI_WHEEL
+
     out = []
-    pip = f"{sys.executable} -m pip install"
+    # The venv keezbord runs from (/opt/keezbord), the wheel install-pi.md copied over.
+    pip = f"sudo {Path(sys.executable).parent / 'pip'} install {PI_WHEEL}"
     for extra, mods in needs.items():
         gone = [m for m in mods if not probes.importable(m)]
         if gone:
+            fix = f'{pip}[{extra}]"'
             out.append(
                 Finding(
                     f"extra {extra}",
                     False,
                     Text(f"ontbreekt: {', '.join(gone)}", f"missing: {', '.join(gone)}"),
-                    Text(f"{pip} 'keezbord[{extra}]'", f"{pip} 'keezbord[{extra}]'"),
+                    Text(fix, fix),
                 )
             )
         else:
@@ -60,8 +68,8 @@ def journal_check(board: Board, probes: Probes, owner: int | None = None) -> Fin
             False,
             Text(f"{folder} bestaat niet", f"{folder} does not exist"),
             Text(
-                f"sudo keezbord service install (maakt {folder})",
-                f"sudo keezbord service install (makes {folder})",
+                f"{sudo_keezbord('service install')} (maakt {folder})",
+                f"{sudo_keezbord('service install')} (makes {folder})",
             ),
         )
     st = folder.stat()
@@ -94,7 +102,7 @@ def service_check(layout: Layout, probes: Probes) -> Finding:
             "service",
             False,
             Text(f"{SERVICE} is niet geïnstalleerd", f"{SERVICE} is not installed"),
-            Text("sudo keezbord service install", "sudo keezbord service install"),
+            Text(sudo_keezbord("service install"), sudo_keezbord("service install")),
         )
     enabled = probes.runner(["systemctl", "is-enabled", SERVICE])[0] == 0
     active = probes.runner(["systemctl", "is-active", SERVICE])[0] == 0

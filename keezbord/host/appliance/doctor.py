@@ -18,9 +18,10 @@ from keezbord.host.appliance.checks_system import extra_checks, journal_check, s
 from keezbord.host.appliance.paths import USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
 from keezbord.host.appliance.system import user_id
+from keezbord.host.appliance.unit import sudo_keezbord
 from keezbord.host.drivers import pi
 
-__all__ = ["Board", "Finding", "PicoReport", "Probes", "board_ports", "read_board", "run_checks"]
+__all__ = ["Board", "Finding", "PicoReport", "Probes", "read_board", "run_checks"]
 
 
 def read_board(layout: Layout, config: Path | None = None) -> Board:
@@ -30,6 +31,7 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
 
     path = config or layout.config
     cfg = load_config(path)
+    gen = pi.pi_generation(pi.pi_model(layout.model))  # this tree's Pi, not the machine's
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     given_port = isinstance(raw.get("rfid"), dict) and "port" in raw["rfid"]
     reader_port = cfg.rfid.port if given_port else pi.default_rfid_port(layout.model)
@@ -39,28 +41,13 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         scanner=cfg.scanner.kind,
         method=cfg.scanner.method,
         scanner_port=cfg.scanner.port,
-        led_driver=cfg.led_driver,
-        led_pin=cfg.leds.pin,
+        led_driver=(driver := cfg.leds.led_driver_for(cfg.scanner.kind, gen)),
+        led_pin=cfg.leds.pin_for(driver),
         reader=cfg.rfid.reader,
         reader_port=reader_port,
         journal=cfg.journal or data_dir() / JOURNAL_NAME,
+        leds=len(cfg.load_wiring().led_order),
     )
-
-
-def board_ports(layout: Layout) -> list[str]:
-    """The serial ports of the installed configuration (none when there is none yet)."""
-    try:
-        b = read_board(layout)
-    except (OSError, ValueError):
-        return []
-    return [
-        p
-        for p, used in (
-            (b.reader_port, b.reader != "none"),
-            (b.scanner_port, b.scanner == "pico-serial"),
-        )
-        if used
-    ]
 
 
 # -- the checks -------------------------------------------------------------------------
@@ -84,8 +71,8 @@ def config_problem(path: Path, e: BaseException, *, given: bool) -> Finding:
             False,
             Text(f"{path} bestaat niet", f"{path} does not exist"),
             Text(
-                "sudo keezbord service install (maakt het uit het voorbeeld)",
-                "sudo keezbord service install (makes it from the example)",
+                f"{sudo_keezbord('service install')} (maakt het uit het voorbeeld)",
+                f"{sudo_keezbord('service install')} (makes it from the example)",
             ),
         )
     why = short(e).removeprefix(f"{path}: ")  # the config's errors name the file first

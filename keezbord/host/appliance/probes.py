@@ -68,6 +68,47 @@ def ask_pico_over_usb(port: str) -> PicoReport:
     return PicoReport(health.firmware, health.ok, health.error)
 
 
+@dataclass(frozen=True)
+class ServiceReport:
+    """The running service's word on itself (``GET /api/health``, docs/web.md)."""
+
+    version: str | None  # its keezbord's version; None: it did not answer
+    health: dict[str, Any] | None = None  # the board's health: sensors, link, leds, reader
+    error: str | None = None
+
+    @property
+    def link(self) -> dict[str, Any]:
+        return dict((self.health or {}).get("link") or {})
+
+
+def ask_service_over_http(port: int, wait_s: float = 15.0) -> ServiceReport:
+    """Ask the service on this machine (loopback: answered without a token). A service
+    systemd calls active may still be starting (its port not bound yet, a second or two
+    on a Pi): a refused connection is tried again for up to ``wait_s``."""
+    import json
+    import time
+    import urllib.error
+    import urllib.request
+
+    url = f"http://127.0.0.1:{port}/api/health"
+    end = time.monotonic() + wait_s
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                data = json.loads(r.read())
+            break
+        except urllib.error.URLError as e:
+            refused = isinstance(e.reason, ConnectionRefusedError)
+            if not refused or time.monotonic() >= end:
+                return ServiceReport(None, None, f"{url}: {short(e)}")
+            time.sleep(0.25)
+        except (OSError, ValueError) as e:
+            return ServiceReport(None, None, f"{url}: {short(e)}")
+    if not isinstance(data, dict):
+        return ServiceReport(None, None, f"{url}: not a health answer")
+    return ServiceReport(data.get("version"), data.get("health"))
+
+
 def _free(path: Path) -> int:
     return shutil.disk_usage(path).free
 
@@ -80,6 +121,9 @@ class Probes:
     usb_ports: Callable[[], Iterable[Any]] = _usb_ports
     importable: Callable[[str], bool] = _find_spec
     ask_pico: Callable[[str], PicoReport] = ask_pico_over_usb
+    ask_service: Callable[[int], ServiceReport] = ask_service_over_http
+    # A service just started has not heard the Pico's firmware yet: asked again for so long.
+    settle_s: float = 8.0
     free_bytes: Callable[[Path], int] = _free
     user: str | None = None  # whose groups to check (default: the service's user)
     expected_firmware: str | None = field(default=None)
@@ -92,21 +136,23 @@ class Board:
     scanner: str  # pico-serial | gpio
     method: str  # spi | bitbang
     scanner_port: str
-    led_driver: str  # pico-serial | neopixel | none
+    led_driver: str  # pico-serial | neopixel | neopixel-spi | none
     led_pin: int
     reader: str  # pn532 | rdm6300 | none
     reader_port: str
     journal: Path
+    leds: int = 0  # LEDs on the strip (the wiring's)
 
     @property
     def needs_spi(self) -> bool:
+        """SPI0 (dtparam=spi=on): the chain's SPI read, or a strip on GPIO10."""
         return (self.scanner == "gpio" and self.method == "spi") or (
-            self.led_driver == "neopixel" and self.led_pin == 10
+            self.led_driver in ("neopixel", "neopixel-spi") and self.led_pin == 10
         )
 
     @property
     def needs_gpio(self) -> bool:
-        return self.scanner == "gpio" or self.led_driver == "neopixel"
+        return self.scanner == "gpio" or self.led_driver in ("neopixel", "neopixel-spi")
 
 
 def short(e: BaseException) -> str:

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from keezbord.engine.text import Text
-from keezbord.host.appliance.doctor import board_ports
 from keezbord.host.appliance.paths import (
     DEFAULT_PORT,
     GROUPS,
@@ -28,7 +27,7 @@ from keezbord.host.appliance.paths import (
 )
 from keezbord.host.appliance.system import Runner as Runner
 from keezbord.host.appliance.system import user_id as user_id
-from keezbord.host.appliance.unit import kiosk_unit, service_unit
+from keezbord.host.appliance.unit import kiosk_unit, service_unit, sudo_keezbord
 from keezbord.host.roles import Tokens, TokenStore
 
 
@@ -88,11 +87,6 @@ def user_exists(layout: Layout, user: str = USER) -> bool:
     return user_id(layout, user) is not None
 
 
-def board_devices(layout: Layout) -> list[str]:
-    """The serial ports the configured board uses (the reader's, the Pico's)."""
-    return [p for p in board_ports(layout) if p]
-
-
 def install(
     layout: Layout,
     runner: Runner,
@@ -143,7 +137,7 @@ def install(
     _run(runner, ["chown", "-R", f"{USER}:{USER}", str(layout.state)])
     layout.unit.parent.mkdir(parents=True, exist_ok=True)
     layout.unit.write_text(
-        service_unit(layout, command, groups=groups, devices=board_devices(layout), port=port),
+        service_unit(layout, command, groups=groups, port=port),
         encoding="utf-8",
     )
     said.append(Text(f"{layout.unit}: geschreven", f"{layout.unit}: written"))
@@ -156,11 +150,14 @@ def install(
         said.append(Text(f"{layout.kiosk_unit}: geschreven", f"{layout.kiosk_unit}: written"))
         units.append(KIOSK_SERVICE)
     _run(runner, ["systemctl", "daemon-reload"])
-    _run(runner, ["systemctl", "enable", "--now", *units])
+    _run(runner, ["systemctl", "enable", *units])
+    # restart, not start: after an upgrade (docs/install-pi.md, step 11) a running
+    # service must run the new keezbord; a stopped one is started.
+    _run(runner, ["systemctl", "restart", *units])
     said.append(
         Text(
-            f"{SERVICE} aan en gestart; `keezbord service token` geeft de links",
-            f"{SERVICE} enabled and started; `keezbord service token` prints the links",
+            f"{SERVICE} aan en (her)start; `keezbord service token` geeft de links",
+            f"{SERVICE} enabled and (re)started; `keezbord service token` prints the links",
         )
     )
     return said
@@ -204,7 +201,8 @@ def tokens(layout: Layout) -> Tokens:
     """The service's tokens (made by install; read-only here)."""
     if not layout.tokens.exists():
         raise ServiceError(
-            f"{layout.tokens}: no tokens yet (install the service: sudo keezbord service install)"
+            f"{layout.tokens}: no tokens yet (install the service: "
+            f"{sudo_keezbord('service install')})"
         )
     return TokenStore(layout.tokens).read()
 

@@ -19,20 +19,6 @@ from pathlib import Path
 from keezbord.host.appliance.paths import DEFAULT_PORT, SERVICE, USER, Layout
 
 
-def device_unit(path: str) -> str:
-    """systemd's unit name for a device node (``/dev/ttyAMA0`` -> ``dev-ttyAMA0.device``),
-    escaped as ``systemd-escape --path`` does."""
-    out = []
-    for i, ch in enumerate(path.strip("/")):
-        if ch == "/":
-            out.append("-")
-        elif ch.isascii() and (ch.isalnum() or ch in "_:" or (ch == "." and i > 0)):
-            out.append(ch)
-        else:
-            out.append("".join(f"\\x{b:02x}" for b in ch.encode()))
-    return "".join(out) + ".device"
-
-
 def keezbord_command() -> list[str]:
     """How systemd starts this keezbord: the console script beside this interpreter (the
     virtual environment's), else the interpreter with the module."""
@@ -42,16 +28,25 @@ def keezbord_command() -> list[str]:
     return [sys.executable, "-m", "keezbord.host.cli"]
 
 
+def sudo_keezbord(args: str) -> str:
+    """A fix line's command: sudo with this keezbord's full path (sudo's secure_path does
+    not hold the venv's bin, /opt/keezbord/bin)."""
+    return f"sudo {shlex.join(keezbord_command())} {args}"
+
+
 def service_unit(
     layout: Layout,
     command: Sequence[str],
     *,
     groups: Sequence[str],
-    devices: Sequence[str] = (),
     port: int = DEFAULT_PORT,
 ) -> str:
-    """The text of ``keezbord.service``. ``devices``: the serial ports the board needs
-    (the reader's, the Pico's), started after; ``groups``: the device groups that exist."""
+    """The text of ``keezbord.service``; ``groups``: the device groups that exist.
+
+    No ordering on the serial ports' device units: a hot-plug port (the Pico's
+    ``/dev/ttyACM0``), or a UART that config.txt does not enable, may never appear, and a
+    unit ordered after it waits systemd's 90 s device timeout at every boot and at
+    ``enable --now``. The link and the card reader find their ports when they appear."""
     exec_start = shlex.join(
         [
             *command,
@@ -64,7 +59,6 @@ def service_unit(
             str(port),
         ]
     )
-    device_units = " ".join(device_unit(d) for d in devices)
     lines = [
         "# Written by `keezbord service install`; `keezbord service uninstall` removes it.",
         "# keezbord's docs/install-pi.md explains each line; `keezbord doctor` checks the Pi.",
@@ -73,10 +67,6 @@ def service_unit(
         "Wants=network-online.target",
         "After=network-online.target",
     ]
-    if device_units:
-        # Wants, not Requires: without its reader the board still referees (every card
-        # is tried), and a Pico plugged in later is found by the link.
-        lines += [f"Wants={device_units}", f"After={device_units}"]
     lines += [
         "StartLimitIntervalSec=300",
         "StartLimitBurst=20",

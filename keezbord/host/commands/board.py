@@ -17,6 +17,7 @@ from keezbord.hardware.geometry import (
 from keezbord.hardware.wiring import (
     REFERENCE_SIGNATURE,
     Wiring,
+    bus_connections,
     chain_connections,
     default_wiring,
     input_pin,
@@ -213,6 +214,8 @@ def _wiring_text(fmt: str, g: Geometry, w: Wiring, signature: int | None) -> str
         "",
         "Switch chain (data flows towards chip 0; chip k's DS is fed by chip k+1's QH):",
         *(f"  {line}" for line in chain_connections(w.chips, signature)),
+        "CLK and /PL bus:",
+        *(f"  {line}" for line in bus_connections(g.seats)),
         "Bit i = the i-th bit read after /PL (SPI mode 0, MSB first): chip i//8, "
         "input H first; bit 0 = chip 0's H (pin 6).",
         "",

@@ -307,9 +307,11 @@ def _selftest_hardware(
                 closers.append(factory.close)
                 scanner = scanner_from_config(cfg.scanner, wiring, factory)
             except ImportError as e:
+                from keezbord.host.extras import pi_install
+
                 raise UsageError(
-                    f'scanner.kind = "gpio" needs the Pi\'s GPIO (pip install '
-                    f"'keezbord[pi4]' or [pi5]): {e}"
+                    f'scanner.kind = "gpio" needs the Pi\'s GPIO ({pi_install("pi4")}, or '
+                    f"pi5 on a Pi 5): {e}"
                 ) from None
             except (RuntimeError, ValueError) as e:
                 raise UsageError(f"scanner: {e}") from None
@@ -334,6 +336,8 @@ def _selftest_hardware(
 
             link = SerialLink(cfg.scanner.port or None)
             closers.append(getattr(link, "close", lambda: None))
+            if not link.connect() and link.busy:  # the service's, say: never a silent walk
+                raise UsageError(link.last_error or "the Pico's port is held")
             state: set[int] = set()
             end = _monotonic_ms() + 1500  # the link reports the closed switches on connect
             while _monotonic_ms() < end:
@@ -346,22 +350,24 @@ def _selftest_hardware(
 
             period = 0.005
         show: Callable[[dict[str, str], int], object]
-        if cfg.led_driver == "neopixel":
+        if cfg.led_driver in ("neopixel", "neopixel-spi"):
             from keezbord.host.drivers.strip_neopixel import (
                 NeoPixelStrip,
                 StripLeds,
-                open_neopixel,
+                open_pixels,
             )
 
             try:
-                strip = NeoPixelStrip(open_neopixel(len(wiring.led_order), cfg.leds.pin))
+                strip = NeoPixelStrip(
+                    open_pixels(cfg.led_driver, len(wiring.led_order), cfg.led_pin)
+                )
             except (ImportError, RuntimeError, OSError, ValueError) as e:
                 # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
-                hint = (
-                    " (pip install 'keezbord[pi4]' or [pi5])" if isinstance(e, ImportError) else ""
-                )
+                from keezbord.host.extras import pi_install
+
+                hint = f" ({pi_install('pi4')}, or pi5)" if isinstance(e, ImportError) else ""
                 raise UsageError(
-                    f"LED strip (leds.driver = neopixel, GPIO{cfg.leds.pin}): {e}{hint}"
+                    f"LED strip (leds.driver = {cfg.led_driver}, GPIO{cfg.led_pin}): {e}{hint}"
                 ) from None
             closers.append(strip.close)
             leds = StripLeds(strip, renderer)

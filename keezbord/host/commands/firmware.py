@@ -207,6 +207,7 @@ def _install(args: argparse.Namespace) -> int:
         from keezbord.host.extras import require
 
         require("pico", "installing the firmware")
+        _refuse_beside_the_service()
     files = [fw_dir / name for name in FIRMWARE_FILES]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
@@ -243,12 +244,57 @@ def _install(args: argparse.Namespace) -> int:
             print(shlex.join(cmd), file=sys.stderr)
             done = subprocess.run([sys.executable, "-m", "mpremote", *cmd[1:]], check=False)
             if done.returncode != 0:
+                from keezbord.host.drivers.port_holder import busy_message, holders
+
+                if holders(port):
+                    raise UsageError(f"mpremote failed: {busy_message(port)}")
                 raise UsageError(
                     f"mpremote failed (exit {done.returncode}); if the firmware "
                     "is stuck, hold the safe-mode pin (GP22) to GND at power-up"
                 )
-    print(f"firmware installed on {port}: {cfg['chips']} chips, {cfg['leds']} LEDs")
+    said = _wait_for_firmware(port)
+    print(f"firmware installed on {port}: {cfg['chips']} chips, {cfg['leds']} LEDs; {said}")
     return 0
+
+
+def _wait_for_firmware(port: str, within_s: float = 20.0) -> str:
+    """After the reset: the port back and the firmware answering with this keezbord's
+    version (a doctor or a service started right after finds it there). Found by the
+    rehearsal: the USB port is gone for a moment after ``mpremote reset``."""
+    from keezbord.host.drivers.link_serial import SerialLink
+
+    want = version_module().split("VERSION = ", 1)[1].strip().strip("'\"")
+    end = time.monotonic() + within_s
+    while time.monotonic() < end and not Path(port).exists():
+        time.sleep(0.2)
+    link = SerialLink(port, retry_ms=200)
+    try:
+        while time.monotonic() < end:
+            link.poll(0.05)
+            got = link.health().firmware
+            if got == want:
+                return f"{got} answers"
+            if got is not None:
+                raise UsageError(f"{port}: the Pico answers {got}, not {want}: install again")
+        why = link.last_error or "no answer"
+    finally:
+        link.close()
+    raise UsageError(
+        f"{port}: the firmware did not answer within {within_s:.0f} s after the reset ({why}); "
+        "keezbord firmware status shows what the Pico says"
+    )
+
+
+def _refuse_beside_the_service() -> None:
+    """The service takes the Pico's port whenever it is free, also between mpremote's
+    commands (when the Pico resets): a half-installed Pico. Refused before anything."""
+    from keezbord.host.drivers.port_holder import SERVICE, START, STOP, service_active
+
+    if service_active():
+        raise UsageError(
+            f"the keezbord service ({SERVICE}) is running and takes the Pico's port whenever "
+            f"it is free: stop it first with `{STOP}` (and `{START}` after)"
+        )
 
 
 def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
@@ -256,10 +302,16 @@ def _request_maintenance(port: str, reappear_s: float = 10.0) -> None:
     import serial
 
     from keezbord.host.drivers import link_protocol as P
+    from keezbord.host.drivers.port_holder import PortBusy, open_exclusive
 
     try:
         # exclusive: never share the port with a running `keezbord run`
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.1, exclusive=True)
+        s = open_exclusive(
+            lambda: serial.serial_for_url(port, baudrate=115200, timeout=0.1, exclusive=True),
+            port,
+        )
+    except PortBusy as e:
+        raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"{port}: cannot open: {e}") from None
     answered = False

@@ -21,6 +21,7 @@ from keezbord.host.errors import UsageError
 from keezbord.host.roles import MIN_TOKEN_CHARS, Role, Tokens, links
 
 if TYPE_CHECKING:
+    from keezbord.engine.position import Position
     from keezbord.host.club.board_link import ClubSettings
     from keezbord.host.config import BoardConfig
     from keezbord.host.drivers.boards import BoardDriver
@@ -289,6 +290,14 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         help="pace of --simulate: multiplies the delays, so smaller is faster "
         "(0.5: twice as fast; default 1)",
     )
+    p.add_argument(
+        "--setup",
+        default=None,
+        metavar="POSITION",
+        help="begin by setting the board up as POSITION (a position file or the one-line "
+        "text, docs/setup.md): the lights show what to change, the game begins from it; "
+        "with --simulate a simulated person does what the lights say",
+    )
 
 
 def run_run(args: argparse.Namespace) -> int:
@@ -334,6 +343,10 @@ def run_run(args: argparse.Namespace) -> int:
     }
     board_setup = dict(setup)
     plan = away.plan(args, cfg, setup, db)
+    if args.setup is not None:
+        from keezbord.host.referee import arranged_setup
+
+        setup = arranged_setup(setup, _setup_position(args.setup, cfg))
     tokens = tokens.for_seats(plan.remote)
     if store is not None and tokens != store.load():
         store.save(tokens)
@@ -357,6 +370,12 @@ def run_run(args: argparse.Namespace) -> int:
             if args.speed < 1:  # the simulated people's rests are as short: so the settling
                 setup["settle_ms"] = max(200, int(500 * args.speed))
             driver = FakeBoard()
+        elif args.simulate is not None and args.setup is not None:
+            from keezbord.host.drivers.boards import TraceBoard
+            from keezbord.host.sim.setting_up import simulated_set_up
+
+            setup = {**setup, "mode": "simulated"}
+            driver = TraceBoard(simulated_set_up(setup, args.simulate), args.speed)
         elif args.simulate is not None:
             from keezbord.host.drivers.boards import TraceBoard
             from keezbord.host.sim.games import simulate
@@ -375,10 +394,10 @@ def run_run(args: argparse.Namespace) -> int:
             away.virtual(setup, cfg)
             hub = open_linked(opts, link, setup, driver, db)
         else:
-            # A simulated game is always a new one (in the same journal, never resumed).
-            hub = Hub.open_run(
-                opts, setup, driver, resume=plan.resume and args.simulate is None, deal=plan.deal
-            )
+            # A simulated game is always a new one (in the same journal, never resumed),
+            # and so is a set-up.
+            resume = plan.resume and args.simulate is None and args.setup is None
+            hub = Hub.open_run(opts, setup, driver, resume=resume, deal=plan.deal)
         if live:
             from keezbord.host.drivers.boards import FakeBoard
             from keezbord.host.sim.people import People
@@ -431,6 +450,19 @@ def _announce(url: str, host: str, lang: str) -> dict[str, Any]:
         return {"public_host": _lan_address()}
     say(lang, f"ook op {announcer.url} (mDNS)", f"also at {announcer.url} (mDNS)")
     return {"announcer": announcer, "public_host": announcer.host}
+
+
+def _setup_position(arg: str, cfg: BoardConfig) -> Position:
+    """``--setup POSITION``: a position for this board (its seats and segment)."""
+    from keezbord.host.commands.rules import read_position
+
+    pos = read_position(arg, "--setup")
+    if pos.seats != cfg.seats or pos.topology.segment != cfg.segment:
+        raise UsageError(
+            f"--setup: the position is for {pos.seats} seats (segment "
+            f"{pos.topology.segment}); the board has {cfg.seats} (segment {cfg.segment})"
+        )
+    return pos
 
 
 def run_banner(
@@ -539,6 +571,17 @@ def _real_board(cfg: BoardConfig, setup: dict[str, Any], lang: str = "en") -> Bo
                 "are checked against every card",
             )
             setup["card_reader"] = False
+    health = getattr(reader, "health", None)
+    if callable(health) and not health()["ok"]:
+        # Opened, but the chip does not answer (switched on after the Pi?): the reader
+        # tries again in the background; the page's health view says it is missing.
+        say(
+            lang,
+            f"keezbord run: de kaartlezer antwoordt (nog) niet ({health()['error']}); "
+            "opnieuw geprobeerd om de 2 s",
+            f"keezbord run: the card reader does not answer yet ({health()['error']}); "
+            "tried again every 2 s",
+        )
     if cfg.scanner.kind != "gpio":
         require("pico", "the Pico link (scanner.kind = pico-serial)")
     return build_board(cfg, reader, say=lambda text: print(text.get(lang), flush=True))

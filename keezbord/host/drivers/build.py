@@ -41,7 +41,11 @@ def build_board(
     """The board of ``config`` with its card ``reader`` (opened by the caller, who
     decides what a missing reader means for the game)."""
     wiring = config.load_wiring()
-    strip = open_strip(config, wiring, say) if config.led_driver == "neopixel" else None
+    strip = (
+        open_strip(config, wiring, say)
+        if config.led_driver in ("neopixel", "neopixel-spi")
+        else None
+    )
     if config.scanner.kind == "gpio":
         return gpio_board(config, wiring, pin_factory(), strip, reader)
     from keezbord.host.drivers.link_serial import SerialLink
@@ -98,27 +102,39 @@ def gpio_board(
 def pin_factory() -> PinFactory:
     """The Pi's GPIO (RPi.GPIO's API, from the pi4/pi5 extra)."""
     from keezbord.host.drivers.pins import RPiGPIOFactory
+    from keezbord.host.extras import pi_install
 
     try:
         return RPiGPIOFactory()
     except (ImportError, RuntimeError) as e:
         raise BoardError(
-            f'scanner.kind = "gpio" needs the Pi\'s GPIO (pip install '
-            f"'keezbord[pi4]' or [pi5]): {e}"
+            f'scanner.kind = "gpio" needs the Pi\'s GPIO ({pi_install("pi4")}, or pi5 on a '
+            f"Pi 5): {e}"
         ) from None
 
 
-def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en) -> LedSink | None:
-    """The NeoPixel strip on ``leds.pin``, or None (said) when it cannot be opened."""
-    from keezbord.host.drivers.strip_neopixel import NeoPixelStrip, open_neopixel
+def open_strip(config: BoardConfig, wiring: WiringLike, say: Say = _print_en) -> LedSink:
+    """The Pi's strip (``leds.driver`` neopixel or neopixel-spi, on ``leds.pin``),
+    guarded (strip_guard.py): one that cannot be made now is said, and tried again every
+    few seconds while the board plays on."""
+    from keezbord.host.drivers.strip_guard import GuardedStrip
+    from keezbord.host.drivers.strip_neopixel import (
+        NeoPixelStrip,
+        forget_failed_init,
+        open_pixels,
+    )
 
-    try:
-        return NeoPixelStrip(open_neopixel(len(wiring.led_order), config.leds.pin))
-    except (ImportError, RuntimeError, OSError, ValueError) as e:
+    count, pin, driver = len(wiring.led_order), config.led_pin, config.led_driver
+    guard = GuardedStrip(
+        lambda: NeoPixelStrip(open_pixels(driver, count, pin)), forget=forget_failed_init
+    )
+    if not guard.build():
         say(
             Text(
-                f"keezbord run: geen LED-strip ({e}); de pagina toont de LEDs wel",
-                f"keezbord run: LED strip not available ({e}); the page still shows the LEDs",
+                f"keezbord run: geen LED-strip ({guard.error}); opnieuw geprobeerd om de "
+                f"{guard.retry_s:.0f} s, de pagina toont de LEDs wel",
+                f"keezbord run: LED strip not available ({guard.error}); tried again "
+                f"every {guard.retry_s:.0f} s, the page still shows the LEDs",
             )
         )
-        return None
+    return guard

@@ -283,13 +283,56 @@ class StripFrame:
     pixels: tuple[RGB, ...]
 
 
-class FakePixels:
-    """Stands in for ``neopixel.NeoPixel`` (auto_write off): item assignment and show()."""
+class Segfault(BaseException):
+    """What rpi_ws281x does on a write through a half-built strip: the process dies.
+    A BaseException, so no ``except Exception`` in the code under test can hide it."""
 
-    def __init__(self, n: int, clock: Callable[[], int] = time.monotonic_ns) -> None:
+
+class FakeWs281x:
+    """Blinka's PWM NeoPixel backend on a Pi 4 (adafruit_blinka/microcontroller/bcm283x/
+    neopixel.py) as it fails: one module-global strip. A write from a new strip buffer
+    makes that global and initialises it; an init that fails (``init_errors`` more to
+    come; -5 without root) raises and leaves the global half-built, so the next write
+    from the same buffer goes through a NULL buffer: ``Segfault``. ``forget()`` is
+    strip_neopixel.forget_failed_init (the global cleared)."""
+
+    def __init__(self, init_errors: int = 0) -> None:
+        self.init_errors = init_errors
+        self.state: str | None = None  # None | "half" | "ready"
+        self._buf: int | None = None
+        self.inits = 0
+        self.writes = 0
+
+    def write(self, buf: int) -> None:
+        if self.state is None or buf != self._buf:
+            self.state, self._buf = "half", buf
+            self.inits += 1
+            if self.init_errors:
+                self.init_errors -= 1
+                raise RuntimeError("NeoPixel support requires running with sudo, please try again!")
+            self.state = "ready"
+        if self.state != "ready":
+            raise Segfault("ws2811_render through a half-built strip (NULL buffer)")
+        self.writes += 1
+
+    def forget(self) -> None:
+        self.state, self._buf = None, None
+
+
+class FakePixels:
+    """Stands in for ``neopixel.NeoPixel`` (auto_write off): item assignment and show();
+    with a ``backend`` every show() goes through it as through Blinka's."""
+
+    def __init__(
+        self,
+        n: int,
+        clock: Callable[[], int] = time.monotonic_ns,
+        backend: FakeWs281x | None = None,
+    ) -> None:
         self.n = n
         self._buf: list[RGB] = [(0, 0, 0)] * n
         self._clock = clock
+        self.backend = backend
         self.frames: list[StripFrame] = []
         self.deinited = False
 
@@ -305,12 +348,16 @@ class FakePixels:
         return self._buf[i]
 
     def fill(self, rgb: RGB) -> None:
-        self._buf = [rgb] * self.n
+        self._buf[:] = [rgb] * self.n  # in place: the strip keeps its one buffer
 
     def show(self) -> None:
+        if self.backend is not None:
+            self.backend.write(id(self._buf))
         self.frames.append(StripFrame(self._clock(), tuple(self._buf)))
 
     def deinit(self) -> None:
+        if self.backend is not None:  # Blinka's deinit blanks the strip: a write
+            self.backend.write(id(self._buf))
         self.deinited = True
 
 

@@ -3,8 +3,8 @@
 ``SerialLink``: a ``LinkSession`` (link_session.py: the protocol as a pure state machine)
 on a pyserial port. It finds the Pico (USB 2E8A:0005, MicroPython; never a Debug Probe at
 2E8A:000C) or uses a configured port, opens it exclusively, reconnects after an unplug,
-pings the firmware so it knows the host is alive, and sends LED state (at most 20 updates
-a second, and only while the port keeps up).
+pings the firmware so it knows the host is alive, and sends LED state (paced: up to 3
+updates at once, at most 20 in any second; only while the port keeps up).
 
 The host sends nothing on a fresh connection until the firmware has sent one valid frame
 (it sends a heartbeat as soon as it runs): bytes sent into a Pico that is still booting
@@ -79,9 +79,15 @@ def find_pico_port(ports: Iterable[Any] | None = None) -> str | None:
 def _open_serial(port: str) -> SerialLike:
     import serial
 
-    # exclusive: `keezbord run` and `firmware install` (mpremote) cannot share the port.
-    s: SerialLike = serial.serial_for_url(
-        port, baudrate=115200, timeout=0.0, write_timeout=0.5, exclusive=True
+    from keezbord.host.drivers.port_holder import open_exclusive
+
+    # exclusive: `keezbord run` and `firmware install` (mpremote) cannot share the port;
+    # the one refused says who holds it.
+    s: SerialLike = open_exclusive(
+        lambda: serial.serial_for_url(
+            port, baudrate=115200, timeout=0.0, write_timeout=0.5, exclusive=True
+        ),
+        port,
     )
     return s
 
@@ -130,6 +136,7 @@ class SerialLink:
         self.connects = 0
         self.tx_timeouts = 0
         self.last_error: str | None = None
+        self.busy = False  # the last try found the port held by another program
 
     @property
     def connected(self) -> bool:
@@ -146,11 +153,14 @@ class SerialLink:
         try:
             self._port = self._open_port(name)
         except (OSError, ValueError) as e:  # serial.SerialException is an OSError
-            self.last_error = f"{name}: {e}"
+            from keezbord.host.drivers.port_holder import PortBusy
+
+            self.busy = isinstance(e, PortBusy)
+            self.last_error = str(e) if self.busy else f"{name}: {e}"
             return False
         self._connected_to = name
         self._timeout = None
-        self.last_error = None
+        self.last_error, self.busy = None, False
         if self.connects:
             self.reconnects += 1
         self.connects += 1

@@ -5,8 +5,9 @@ sequence gaps (and then asks for a snapshot) and keeps the link's health
 (``LinkHealth``). ``SerialLink`` (link_serial.py) runs it on a serial port.
 
 LEDs: the session keeps the wanted colours and pattern ids per LED and sends only what
-changed (one span of LEDS and/or PATTERNS messages), at most ``LED_UPDATES_PER_S`` (20)
-times a second; the firmware animates the patterns.
+changed (one span of LEDS and/or PATTERNS messages), paced by a token bucket: up to
+``LED_BURST`` (3) updates at once after a quiet spell, never more than
+``LED_UPDATES_PER_S`` (20) in any second; the firmware animates the patterns.
 
 Switch changes come out as ``SwitchChange(t, index, closed)`` with ``t`` the host's
 monotonic milliseconds at reception; ``hole_events`` (keezbord.host.drivers.switches)
@@ -24,8 +25,15 @@ from typing import Any
 from keezbord.host.drivers import link_protocol as P
 from keezbord.host.drivers.switches import SwitchChange
 
+# LED pacing, a token bucket: one update costs a token, a token comes back every
+# LED_MIN_INTERVAL_MS, at most LED_BURST are held. So the update of a lift goes at once
+# even right after a place's (one update per 50 ms held it up to 50 ms), while a stream of
+# changes gets LED_UPDATES_PER_S, never more in any second (issue 9's cap, kept by a
+# sliding window over the last updates). The firmware scans on under any traffic
+# (docs/protocol.md); the cap bounds what LED frames cost its CPU.
 LED_UPDATES_PER_S = 20
 LED_MIN_INTERVAL_MS = 1000 // LED_UPDATES_PER_S
+LED_BURST = 3
 RGB = tuple[int, int, int]
 Clock = Callable[[], int]
 
@@ -51,7 +59,7 @@ class LinkHealth:
     firmware_counters: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     log: tuple[str, ...] = ()
-    led_updates: int = 0  # LED state updates sent (paced: at most 20 a second)
+    led_updates: int = 0  # LED state updates sent (paced: bursts of 3, at most 20 in any second)
     tx_timeouts: int = 0  # writes the Pico did not take in time (no reconnect for those)
 
     @property
@@ -120,7 +128,9 @@ class LinkSession:
         # LED state: what the host wants shown and what the firmware has (None: unknown)
         self.led_want: tuple[bytes, bytes] | None = None
         self.led_sent: tuple[bytes, bytes] | None = None
-        self.led_next_ms = 0
+        # When the LED bucket is full again (<= now: full): each update adds an interval
+        self.led_full_at = 0
+        self.led_recent: deque[int] = deque(maxlen=LED_UPDATES_PER_S)  # when they went
         self.led_updates = 0
         self.led_messages = 0
 
@@ -185,12 +195,15 @@ class LinkSession:
 
     def pump_leds(self, now: int, can_send: bool = True) -> bool:
         """Send the changed span of the wanted LED state if it differs from what the
-        firmware has, at most every LED_MIN_INTERVAL_MS; True if something was sent."""
+        firmware has and the bucket holds a token; True if something was sent."""
         want = self.led_want
         if want is None or not self.ready or not can_send or want == self.led_sent:
             return False
-        if now < self.led_next_ms:
-            return False
+        if now < self.led_full_at - (LED_BURST - 1) * LED_MIN_INTERVAL_MS:
+            return False  # no token left: the latest state goes when one is back
+        recent = self.led_recent
+        if len(recent) == recent.maxlen and now - recent[0] < 1000:
+            return False  # a whole second's worth already went in the last second
         n = self.hello.n_leds if self.hello is not None else len(want[1])
         rgb, ids = want[0][: 3 * n], want[1][:n]
         sent = self.led_sent
@@ -205,7 +218,8 @@ class LinkSession:
             if span is not None:
                 self._send_span(P.CMD_LEDS, span[0], rgb[3 * span[0] : 3 * span[1]], 3)
         self.led_sent = want
-        self.led_next_ms = now + LED_MIN_INTERVAL_MS
+        self.led_full_at = max(self.led_full_at, now) + LED_MIN_INTERVAL_MS
+        recent.append(now)
         self.led_updates += 1
         return True
 

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Final
 
 PI_MODEL_PATH: Final = Path("/proc/device-tree/model")
+# /proc/device-tree is the kernel's link to the device tree in sysfs.
+_PROC_DT: Final = "proc/device-tree/model"
+_SYS_DT: Final = "sys/firmware/devicetree/base/model"
 SERIAL0: Final = "/dev/serial0"
 PI5_UART0: Final = "/dev/ttyAMA0"
 # The names of the UART on GPIO14/15 (a USB serial adapter leaves those pins free).
@@ -29,12 +32,18 @@ _NAMED = ((re.compile(r"Raspberry Pi Zero 2"), 3), (re.compile(r"Raspberry Pi ")
 
 
 def pi_model(path: Path = PI_MODEL_PATH) -> str | None:
-    """The model string, or None when this is not a Pi (no such file)."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    return raw.rstrip(b"\x00\n").decode("ascii", "replace") or None
+    """The model string, or None when this is not a Pi (no such file). Where procfs has no
+    ``device-tree`` link (a container), the file it points at on a Pi is read instead."""
+    candidates = [path]
+    if str(path).endswith(_PROC_DT):
+        candidates.append(Path(str(path)[: -len(_PROC_DT)] + _SYS_DT))
+    for candidate in candidates:
+        try:
+            raw = candidate.read_bytes()
+        except OSError:
+            continue
+        return raw.rstrip(b"\x00\n").decode("ascii", "replace") or None
+    return None
 
 
 def pi_generation(model: str | None) -> int | None:

@@ -57,6 +57,7 @@ class PolledBoard:
         self.refresh_ms = refresh_ms
         self.period_s = period_s
         self.led_writes = 0
+        self.led_error: str | None = None  # the last render failure not a strip's own
         self._frame: dict[str, str] = {}
         self._shown: list[RGB] | None = None
         self._last_refresh: int | None = None
@@ -70,12 +71,24 @@ class PolledBoard:
         raise NotImplementedError
 
     def pump(self, now: int) -> list[Reading]:
-        """Poll the switches once and re-render the LEDs if ``refresh_ms`` has passed."""
+        """Poll the switches once and re-render the LEDs if ``refresh_ms`` has passed.
+        The readings never depend on the LEDs: they are taken first and returned whatever
+        rendering does (a failing strip is GuardedStrip's to report and rebuild)."""
         with self._lock:
             readings = self.poll_switches(now)
             if self._last_refresh is None or now - self._last_refresh >= self.refresh_ms:
-                self._render(now)
+                self._render_safely(now)
         return readings
+
+    def _render_safely(self, t: int) -> None:
+        try:
+            self._render(t)
+        except Exception as e:  # a sink without a guard, or a renderer bug
+            self._last_refresh = t
+            why = f"{type(e).__name__}: {e}"
+            if why != self.led_error:
+                print(f"keezbord: {self.kind} LEDs failed: {why}", flush=True)
+            self.led_error = why
 
     def _render(self, t: int) -> None:
         self._last_refresh = t
@@ -83,13 +96,18 @@ class PolledBoard:
             pixels = self.renderer.render(self._frame, t)
             if pixels != self._shown:  # only on change: a steady frame is sent once
                 self.leds.show(pixels)
-                self._shown = pixels
-                self.led_writes += 1
+                # A failing strip dropped it: send it again when the strip is back.
+                if getattr(self.leds, "ok", True):
+                    self._shown = pixels
+                    self.led_writes += 1
+                else:
+                    self._shown = None
+            self.led_error = None
 
     def show_leds(self, holes: Mapping[str, str], t: int) -> None:
         with self._lock:
             self._frame = dict(holes)
-            self._render(t)
+            self._render_safely(t)
 
     # -- threads ------------------------------------------------------------------------
 
@@ -110,8 +128,12 @@ class PolledBoard:
         def cards() -> None:
             while not self._stop.is_set():
                 assert self.reader is not None
-                for tap in self.reader.poll(now()):
-                    post(tap)
+                try:
+                    for tap in self.reader.poll(now()):
+                        post(tap)
+                except Exception as e:  # a reader's driver hiccup must not end its thread
+                    print(f"keezbord: card reader poll failed: {e!r}", flush=True)
+                    self._stop.wait(1.0)
                 self._stop.wait(0.02)
 
         self._threads.append(threading.Thread(target=switches, daemon=True, name=self.kind))
@@ -121,9 +143,23 @@ class PolledBoard:
             th.start()
 
     def health(self) -> dict[str, Any]:
-        """The board link's health for the page (``health.link`` in docs/web.md)."""
+        """The board link's health for the page (``health.link`` in docs/web.md), with
+        the Pi's strip (``leds``; None when the LEDs are not the Pi's) and the card reader
+        (``reader``: a PN532 that does not answer says so; None without one)."""
         with self._lock:
-            return {"kind": self.kind, **self.switch_health()}
+            h = {"kind": self.kind, **self.switch_health(), "leds": self.leds_health()}
+        reader = getattr(self.reader, "health", None)
+        h["reader"] = reader() if callable(reader) else None  # its own thread's counters
+        return h
+
+    def leds_health(self) -> dict[str, Any] | None:
+        if self.leds is None:
+            return None
+        own = getattr(self.leds, "health", None)
+        h: dict[str, Any] = own() if callable(own) else {"ok": True, "error": None}
+        if self.led_error is not None:
+            h = {**h, "ok": False, "error": self.led_error}
+        return h
 
     def switch_health(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -262,6 +298,7 @@ class GpioBoard(PolledBoard):
             "chain_ok": self.chain_ok,
             "scans": self.scans,
             "broken_reads": self.scanner.broken_reads,
+            "chain_faults": dict(self.scanner.faults),  # by kind: bus, count, open, broken
             "error": self.chain_error,
         }
 

@@ -43,7 +43,11 @@ class TapFilter:
 def open_serial(path: str, baud: int, timeout: float) -> SerialPort:
     import serial
 
-    # exclusive: a second keezbord (run beside enroll, say) gets a clear error instead of
-    # stealing half of the reader's answers.
-    port: SerialPort = serial.Serial(path, baud, timeout=timeout, exclusive=True)
+    from keezbord.host.drivers.port_holder import open_exclusive
+
+    # exclusive: a second keezbord (run beside enroll, say) gets a clear error, naming
+    # who holds the port, instead of stealing half of the reader's answers.
+    port: SerialPort = open_exclusive(
+        lambda: serial.Serial(path, baud, timeout=timeout, exclusive=True), path
+    )
     return port

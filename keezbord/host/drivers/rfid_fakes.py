@@ -87,13 +87,15 @@ class FakePN532(PtyDevice):
     ``uid`` is the card in the field (None: none); ``noise`` is sent before every answer
     (garbage the parser must skip); ``drop`` command frames are lost on the cable.
 
-    ``brown_out()`` is what a dip in the supply does: the chip resets, so it sleeps
+    ``powered=False``: a reader not yet switched on, which answers nothing until
+    ``power_on()``. ``brown_out()`` is what a dip in the supply does: the chip resets, so it sleeps
     again and forgets RFConfiguration; with the retries back at the reset value (0xFF:
     try forever) InListPassiveTarget with no card in the field never answers."""
 
-    def __init__(self, uid: bytes | None = None) -> None:
+    def __init__(self, uid: bytes | None = None, *, powered: bool = True) -> None:
         self.uid = uid
         self.noise = b""
+        self.powered = powered  # unpowered: deaf to everything, even the wake-up
         self.awake = False
         self.retries_limited = False
         self.drop = 0
@@ -105,8 +107,15 @@ class FakePN532(PtyDevice):
         self.awake = False
         self.retries_limited = False
 
+    def power_on(self) -> None:
+        """Switched on: it starts asleep with its reset settings (a brown-out's state)."""
+        self.brown_out()
+        self.powered = True
+
     def on_bytes(self, data: bytes) -> None:
         super().on_bytes(data)
+        if not self.powered:
+            return
         if not self.awake and 0x55 in data:
             self.awake = True
         for f in self._parser.feed(data):

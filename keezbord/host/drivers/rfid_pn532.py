@@ -14,6 +14,7 @@ poll with no card returns at once instead of blocking.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +42,21 @@ UID_LENGTHS: Final = (4, 7, 10)
 
 class PN532Error(OSError):
     """The chip did not answer, or answered with an error."""
+
+
+# What a failed port raises: pyserial's SerialException is an OSError, but its
+# reset_input_buffer on a port whose device is gone lets termios.error (EIO) through.
+try:
+    from termios import error as _termios_error
+
+    PORT_ERRORS: tuple[type[Exception], ...] = (OSError, _termios_error)
+except ImportError:  # no termios (Windows): pyserial raises SerialException there
+    PORT_ERRORS = (OSError,)
+
+
+class PN532PortError(PN532Error):
+    """The serial port itself failed (a USB-serial reader unplugged): it must be opened
+    again before the chip can answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +228,16 @@ class PN532:
                 self._pending = self.parser.feed(chunk)
 
     def command(self, cmd: int, params: bytes = b"", wake: bool = False) -> bytes:
-        """Send a command; return the response data after its code. Raises PN532Error."""
+        """Send a command; return the response data after its code. Raises PN532Error
+        (PN532PortError when the port itself failed: a USB-serial reader unplugged)."""
+        try:
+            return self._command(cmd, params, wake)
+        except PN532Error:
+            raise
+        except PORT_ERRORS as e:
+            raise PN532PortError(f"PN532: the port failed ({e})") from e
+
+    def _command(self, cmd: int, params: bytes, wake: bool) -> bytes:
         self.port.reset_input_buffer()
         self.parser = FrameParser()
         self._pending = []
@@ -259,46 +284,131 @@ class PN532Reader:
     After ``restart_after`` consecutive failed polls the chip is set up again (wake-up
     preamble, SAMConfiguration, RFConfiguration): a brown-out or a loose cable drops a
     PN532 in HSU mode back into low-power sleep, where it ignores every frame until it is
-    woken, and a reset also forgets the retry limit. One lost answer is not enough."""
+    woken, and a reset also forgets the retry limit. One lost answer is not enough.
 
-    def __init__(self, chip: PN532, gap_ms: int = DEFAULT_GAP_MS, restart_after: int = 3) -> None:
+    A chip that does not answer at all when the reader is opened (a reader on the board's
+    5 V, switched on after the Pi) is not given up: it is set up again every ``retry_ms``
+    from the polls, and ``health()`` says it is missing meanwhile."""
+
+    def __init__(
+        self,
+        chip: PN532,
+        gap_ms: int = DEFAULT_GAP_MS,
+        restart_after: int = 3,
+        *,
+        retry_ms: int = 2000,
+        port: str | None = None,
+        reopen: Callable[[], SerialPort] | None = None,
+    ) -> None:
         if restart_after < 1:
             raise ValueError("restart_after must be at least 1")
         self.chip = chip
         self.filter = TapFilter(gap_ms)
-        self.firmware = chip.begin()
         self.restart_after = restart_after
+        self.retry_ms = retry_ms
+        self.port = port
+        self.reopen = reopen  # opens the port again after it failed (None: cannot)
+        self.port_lost = False
         self.errors = 0  # failed polls, all told
         self.failing = 0  # failed polls in a row
         self.restarts = 0  # successful set-ups after the first
+        self.firmware: tuple[int, int, int] | None = None
+        self.error: str | None = None
+        self.away = False  # a set-up again after failed polls found no chip
+        self._next_try: int | None = None
+        try:
+            self.firmware = chip.begin()
+        except PN532Error as e:
+            self._failed(e)
 
     @classmethod
     def open(cls, path: str, gap_ms: int = DEFAULT_GAP_MS) -> PN532Reader:
-        return cls(PN532(open_serial(path, BAUD, timeout=0.01)), gap_ms)
+        def opener() -> SerialPort:
+            return open_serial(path, BAUD, timeout=0.01)
+
+        return cls(PN532(opener()), gap_ms, port=path, reopen=opener)
+
+    def _failed(self, e: PN532Error) -> None:
+        self.error = str(e)
+        if isinstance(e, PN532PortError):
+            self.port_lost = True
+
+    def _begin(self) -> tuple[int, int, int]:
+        """Set the chip up, on a port opened again first if the old one failed (a reader
+        unplugged and plugged back in comes back under the same path)."""
+        if self.port_lost and self.reopen is not None:
+            with contextlib.suppress(OSError):
+                self.chip.port.close()
+            try:
+                self.chip.port = self.reopen()
+            except OSError as e:
+                raise PN532PortError(f"PN532: the port cannot be opened again ({e})") from e
+            self.port_lost = False
+        return self.chip.begin()
 
     def poll(self, now: int) -> list[CardTap]:
+        if self.firmware is None:
+            return self._find(now)
         try:
             uid = self.chip.read_uid()
-        except PN532Error:
+        except PN532Error as e:
             # A lost answer is a missed poll, not a tap; the next poll tries again.
             self.errors += 1
             self.failing += 1
+            self._failed(e)
             if self.failing >= self.restart_after:
                 self._restart()
             return []
         self.failing = 0
+        self.error = None
+        self.away = False
         if uid is None:
             return []
         tag = uid.hex().upper()
         return [CardTap(now, tag=tag)] if self.filter.seen(tag, now) else []
 
+    def _find(self, now: int) -> list[CardTap]:
+        """No chip answered yet: try to set it up, at most every ``retry_ms``."""
+        if self._next_try is not None and now < self._next_try:
+            return []
+        self._next_try = now + self.retry_ms
+        try:
+            self.firmware = self._begin()
+        except PN532Error as e:
+            self._failed(e)
+            return []
+        self.error = None
+        self.restarts += 1
+        return []
+
     def _restart(self) -> None:
         self.failing = 0  # a chip that stays away is tried again after as many polls
         try:
-            self.firmware = self.chip.begin()
-        except PN532Error:
+            self.firmware = self._begin()
+        except PN532Error as e:
+            self._failed(e)
+            self.away = True
             return
         self.restarts += 1
+
+    def health(self) -> dict[str, object]:
+        """For the page and doctor (``health.link.reader``, docs/web.md)."""
+        # One lost answer is noise (the next poll tries again), as for the restarts.
+        ok = self.firmware is not None and not self.away and self.failing < self.restart_after - 1
+        where = f" on {self.port}" if self.port else ""
+        return {
+            "kind": "pn532",
+            "ok": ok,
+            "port": self.port,
+            "error": None
+            if ok
+            else f"the PN532's port{where} failed ({self.error}): is the reader plugged in?"
+            if self.port_lost
+            else f"the PN532{where} does not answer ({self.error or 'no answer'}): "
+            "is it powered, and its switches on HSU?",
+            "restarts": self.restarts,
+            "errors": self.errors,
+        }
 
     def close(self) -> None:
         self.chip.port.close()

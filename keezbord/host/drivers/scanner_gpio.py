@@ -22,9 +22,13 @@ from dataclasses import dataclass
 from itertools import chain as _concat
 from typing import TYPE_CHECKING, Final, Protocol
 
-from keezbord.engine.text import Text
 from keezbord.hardware.wiring import REFERENCE_SIGNATURE as REFERENCE_SIGNATURE
 from keezbord.hardware.wiring import TAIL_LEVEL as TAIL_LEVEL
+from keezbord.host.drivers.chain_check import FAULT_TEXT as FAULT_TEXT
+from keezbord.host.drivers.chain_check import BrokenChainError as BrokenChainError
+from keezbord.host.drivers.chain_check import check_chain as check_chain
+from keezbord.host.drivers.chain_check import fault_kind as fault_kind
+from keezbord.host.drivers.chain_check import signature_bits as signature_bits
 from keezbord.host.drivers.parts import DEFAULT_SPI_HZ, SPI0_PINS, SPI_MAX_HZ, ReadMethod
 from keezbord.host.drivers.pins import OutputPin, PinFactory
 from keezbord.host.drivers.switches import SwitchChange, WiringLike, hole_events
@@ -44,52 +48,6 @@ class ChainPins:
 
 
 DEFAULT_PINS = ChainPins()
-
-
-class BrokenChainError(RuntimeError):
-    """The signature or the tail bits clocked in from the far end did not arrive."""
-
-    def __init__(
-        self, got: Sequence[int], expected: Sequence[int] | int, what: str = "check bits"
-    ) -> None:
-        self.got = tuple(got)
-        self.expected = (
-            tuple(expected) if not isinstance(expected, int) else (expected,) * len(self.got)
-        )
-        self.what = what
-        self.text = Text(
-            nl="de schuifregisterketen is onderbroken: controleer de kabels en de voeding",
-            en="the shift-register chain is broken: check the cables and the power",
-        )
-        super().__init__(
-            f"{self.text.en} ({what} {''.join(map(str, self.got))}, "
-            f"expected {''.join(map(str, self.expected))})"
-        )
-
-
-def signature_bits(signature: int) -> tuple[int, ...]:
-    """The levels a signature chip shifts out, H (bit 7) first."""
-    if not 0 <= signature <= 255:
-        raise ValueError(f"the signature is one byte (0 to 255), not {signature}")
-    return tuple(signature >> (7 - k) & 1 for k in range(8))
-
-
-def check_chain(
-    levels: Sequence[int], bits: int, signature: int | None, tail_level: int = TAIL_LEVEL
-) -> tuple[int, ...]:
-    """The board's ``bits`` levels from one read that also clocked in the signature (if
-    any) and the tail; BrokenChainError if either is wrong."""
-    end = bits
-    if signature is not None:
-        want = signature_bits(signature)
-        got = tuple(levels[bits : bits + 8])
-        if got != want:
-            raise BrokenChainError(got, want, "signature")
-        end += 8
-    tail = levels[end:]
-    if not tail or any(b != tail_level for b in tail):
-        raise BrokenChainError(tail, tail_level, "tail bits")
-    return tuple(levels[:bits])
 
 
 class ChainSource(Protocol):
@@ -207,8 +165,10 @@ def open_spidev(bus: int = 0, device: int = 0) -> SpiBus:
     try:
         import spidev
     except ImportError:
+        from keezbord.host.extras import pi_install
+
         raise RuntimeError(
-            "the spidev package is missing: pip install 'keezbord[pi4]' (or [pi5])"
+            f"the spidev package is missing: {pi_install('pi4')} (or [pi5] on a Pi 5)"
         ) from None
     spi = spidev.SpiDev()
     try:
@@ -329,6 +289,7 @@ class GpioScanner:
         self.active_low = active_low
         self._debounce = Debouncer(reader.bits, samples)
         self.broken_reads = 0
+        self.faults: dict[str, int] = {}  # broken reads by kind (FAULT_TEXT)
 
     def _closed(self, level: int) -> bool:
         return level == 0 if self.active_low else level == 1
@@ -337,8 +298,9 @@ class GpioScanner:
         """One scan at ``now`` ms. A broken read raises and leaves the state untouched."""
         try:
             levels = self.reader.read()
-        except BrokenChainError:
+        except BrokenChainError as e:
             self.broken_reads += 1
+            self.faults[e.kind] = self.faults.get(e.kind, 0) + 1
             raise
         return [SwitchChange(now, i, self._closed(lv)) for i, lv in self._debounce.feed(levels)]
 

@@ -42,6 +42,29 @@ def open_neopixel(count: int, pin: int = 18) -> Pixels:
     return px  # type: ignore[no-any-return]
 
 
+def forget_failed_init() -> None:
+    """After a strip failed: clear Blinka's PWM backend's module-global strip, which a
+    failed ws2811_init leaves half-built (the next write would go through its NULL
+    buffer); the next strip then initialises from scratch. Nothing if Blinka's backend
+    was never imported (a Pi 5, the SPI backend, the tests)."""
+    import sys
+
+    mod = sys.modules.get("adafruit_blinka.microcontroller.bcm283x.neopixel")
+    if mod is not None:
+        mod._led_strip = None  # type: ignore[attr-defined]
+        mod._buf = None  # type: ignore[attr-defined]
+
+
+def open_pixels(driver: str, count: int, pin: int) -> Pixels:
+    """The strip of ``leds.driver``: ``neopixel`` (Blinka: a Pi 5's PIO, a Pi 4's PWM
+    which needs root) or ``neopixel-spi`` (an SPI MOSI, no root: strip_spi.py)."""
+    if driver == "neopixel-spi":
+        from keezbord.host.drivers.strip_spi import open_spi_pixels
+
+        return open_spi_pixels(count, pin)
+    return open_neopixel(count, pin)
+
+
 class NeoPixelStrip:
     """Writes whole frames; an unchanged frame is not sent again (saves bus time)."""
 

@@ -9,6 +9,8 @@ page need (what a position looks like to the switches). The modules inside are t
 referee's own; only its tests reach into them.
 """
 
+from .arrange import Arranging, setup_view
+from .arrange_plan import UNKNOWN
 from .heap import freeze_heap
 from .leds import frame
 from .recognize import (
@@ -40,10 +42,11 @@ from .state import (
     Sig,
     Undo,
 )
-from .step import deadline, new_game, step
+from .step import begin, deadline, new_game, step
 from .trace import (
     Setup,
     TraceError,
+    arranged_setup,
     input_from_dict,
     input_to_dict,
     parse_trace,
@@ -54,8 +57,10 @@ from .trace import (
 __all__ = [
     "BOUNCE_MS",
     "HINT_LEVELS",
+    "UNKNOWN",
     "Advice",
     "AdviceWanted",
+    "Arranging",
     "Config",
     "Decision",
     "Effect",
@@ -70,6 +75,8 @@ __all__ = [
     "Sig",
     "TraceError",
     "Undo",
+    "arranged_setup",
+    "begin",
     "board_of",
     "board_sig",
     "clear_caches",
@@ -87,6 +94,7 @@ __all__ = [
     "replay",
     "run",
     "setup_from_dict",
+    "setup_view",
     "step",
     "trace_lines",
     "victim_of",

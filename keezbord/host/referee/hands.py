@@ -82,6 +82,11 @@ def place(worlds: Worlds, hole: str) -> Worlds:
     return _distinct(out)
 
 
+def distinct(worlds: Iterable[World]) -> Worlds:
+    """The worlds once each; () when there are too many to keep (the tracking is lost)."""
+    return _distinct(worlds)
+
+
 def _distinct(worlds: Iterable[World]) -> Worlds:
     out = tuple(worlds)
     if len(out) > 1:  # (one world, the common case, needs no hashing)

@@ -6,6 +6,7 @@ first of ``ROLE_ORDER`` wins (an error outshines a hint).
 
 from __future__ import annotations
 
+from .arrange import lit as arrange_lit
 from .lit import expected
 from .lit import roles as lit_roles
 from .recognize import (
@@ -30,6 +31,8 @@ def frame(state: RefereeState) -> dict[str, str]:
         if old is None or _RANK[role] < _RANK[old]:
             roles[hole] = role
 
+    if state.arranging is not None:
+        return arrange_lit(state.arranging)  # the set-up mode's instruction
     pos = state.pos
     topo = pos.topology
     if state.winner is not None:

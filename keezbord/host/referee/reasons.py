@@ -21,6 +21,10 @@ NOT_ONE_MOVE: Final = Text(
     "the pawns were not moved the way one legal move moves them",
 )
 GAME_OVER: Final = Text("het spel is afgelopen", "the game is over")
+SET_UP_FIRST: Final = Text(
+    "zet eerst het bord klaar zoals de lampjes aangeven",
+    "set the board up first, as the lights show",
+)
 TWO_CARDS: Final = Text(
     "twee kaarten gespeeld in één beurt: een getoonde kaart is gespeeld; "
     "neem de tweede kaart terug met 'ongedaan maken'",

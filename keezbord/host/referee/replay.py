@@ -9,7 +9,7 @@ from keezbord.host.events import Tick
 
 from .heap import freeze_heap
 from .state import Advice, AdviceWanted, Decision, Effect, Input, Leds, RefereeState
-from .step import new_game, step
+from .step import begin, step
 from .trace import Setup
 
 
@@ -22,7 +22,7 @@ def run(
     the settle time has passed at the end. ``answer``: the host's advisor, called at once
     for a hint the referee asks (hints "full"), its answer fed as the next input; without
     it only the trace's own ``advice`` inputs give hints."""
-    state, effects = new_game(setup.position, setup.dealer, setup.config, turn=setup.turn)
+    state, effects = begin(setup)
     freeze_heap()
     yield state, effects
     last = 0

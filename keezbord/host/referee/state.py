@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
@@ -17,6 +17,9 @@ from keezbord.engine.position import Position
 from keezbord.engine.search import Known
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, Event, HoleEvent, SwitchRead
+
+if TYPE_CHECKING:
+    from .arrange import Arranging
 
 # "coach": targets, and after a player's clearly worse move a remark (the web host's
 # business: it knows which seats are bots; docs/hints.md).
@@ -253,6 +256,9 @@ class RefereeState:
     lit: Move | None = None  # the move chosen far away, lit for the table (lit.py)
     lit_part: int = 0  # the lit 7's part being carried out (1: its first is on the board)
     hold: Text | None = None  # why the table may not play now (lit.py)
+    # The set-up mode (arrange.py): the board is being guided to ``pos``; the game
+    # begins when it shows it with every pawn's colour known.
+    arranging: Arranging | None = None
 
     @property
     def seat(self) -> int | None:

@@ -36,7 +36,7 @@ from keezbord.host.events import (
     TimeLimit,
 )
 
-from . import cards, hands, held, holes, judgement, lit, missing, rulings, turns
+from . import arrange, cards, hands, held, holes, judgement, lit, missing, reasons, rulings, turns
 from .leds import frame
 from .reading import lift_verdict, move_on_board
 from .recognize import board_of
@@ -54,6 +54,21 @@ from .state import (
     RefereeState,
     Undo,
 )
+from .trace import Setup
+
+
+def begin(setup: Setup, t: int = 0) -> tuple[RefereeState, list[Effect]]:
+    """The referee for a trace's (or a journalled game's) setup line."""
+    return new_game(
+        setup.position,
+        setup.dealer,
+        setup.config,
+        turn=setup.turn,
+        board=setup.board,
+        t=t,
+        arrange=setup.arrange,
+        believed=setup.believed,
+    )
 
 
 def new_game(
@@ -64,13 +79,20 @@ def new_game(
     turn: int | None = None,
     board: frozenset[str] | None = None,
     t: int = 0,
+    arrange: bool = False,
+    believed: Position | None = None,
 ) -> tuple[RefereeState, list[Effect]]:
     """The referee at the first deal (or mid-game from ``pos``). ``board`` is what the
-    switches show (default: the position's own board)."""
+    switches show (default: the position's own board). ``arrange``: the game begins in
+    the set-up mode (arrange.py), the board believed to show ``believed`` (None: only the
+    nests' colours are known; the default board is then the start, every pawn in its
+    nest)."""
     table = Table.first(pos.seats, dealer)
     if turn is not None:
         table = replace(table, turn=turn)
     assert table.turn is not None
+    if arrange:
+        return _arranging_game(pos, table, config or Config(), board, t, believed)
     sensed = board if board is not None else board_of(pos)
     state = RefereeState(
         config or Config(),
@@ -87,12 +109,73 @@ def new_game(
     return state, effects + leds
 
 
+def _arranging_game(
+    pos: Position,
+    table: Table,
+    config: Config,
+    board: frozenset[str] | None,
+    t: int,
+    believed: Position | None,
+) -> tuple[RefereeState, list[Effect]]:
+    """A game that begins in the set-up mode."""
+    if board is None:
+        topo = pos.topology
+        shown = believed or Position.start(pos.seats, segment=topo.segment, teams=pos.teams)
+        board = board_of(shown)
+    arr = arrange.begin(pos.replace(turn=table.turn), board, believed)
+    state = RefereeState(
+        config, pos.replace(turn=table.turn), table, board, 4 * pos.seats, now=t, since=t
+    )
+    effects = arrange.opening(arr, t)
+    if arrange.done(arr):
+        state = _arranged(replace(state, arranging=arr), t, effects)
+    else:
+        state = replace(state, arranging=arr)
+    state, leds = _with_frame(state, t)
+    return state, effects + leds
+
+
+def _arrange_step(state: RefereeState, event: Input, t: int) -> tuple[RefereeState, list[Effect]]:
+    """An input while the board is being set up: switches feed the set-up mode; a card
+    or a hand shown waits for the board; nothing else happens yet."""
+    arr = state.arranging
+    assert arr is not None
+    effects: list[Effect] = []
+    if isinstance(event, HoleEvent | SwitchRead):
+        arr, effects = arrange.step(arr, event, t)
+    elif isinstance(event, CardTap):
+        ident = {"card": event.card, **({"tag": event.tag} if event.tag is not None else {})}
+        effects.append(Decision(t, "card_rejected", ident, reasons.SET_UP_FIRST))
+    elif isinstance(event, Discard):
+        effects.append(Decision(t, "discard", {"seat": None, "ok": False}, reasons.SET_UP_FIRST))
+    state = replace(state, now=t, since=t, arranging=arr, sensed=arr.sensed)
+    if arrange.done(arr):
+        state = _arranged(state, t, effects)
+    state, leds = _with_frame(state, t)
+    return state, effects + leds
+
+
+def _arranged(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
+    """The board shows the position, every colour known: the game begins."""
+    effects.append(Decision(t, "turn", {"seat": state.table.turn}))
+    return replace(
+        state,
+        arranging=None,
+        worlds=hands.start(state.pos, state.sensed),
+        since=t,
+        stage=0,
+        outcome="none",
+    )
+
+
 def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]:
     """Feed one event; returns the new state and what to show (decisions, LED frames)."""
     effects: list[Effect] = []
     t = max(event.t, state.now)
     if isinstance(event, HoleEvent) and not _on_board(state, event.hole):
         event = Tick(event.t)  # a switch the board does not have: noise, as time passing
+    if state.arranging is not None:
+        return _arrange_step(state, event, t)
     if state.pending is not None:
         state = _pending_lift(state, event, effects)
     state = _fire_timers(state, t, effects)
@@ -149,6 +232,8 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
 def deadline(state: RefereeState) -> int | None:
     """When the board will next be judged (or a missing pawn asked back, or a lift that
     closes a move taken as no bounce) if nothing happens."""
+    if state.arranging is not None:
+        return None  # the set-up mode keeps no timers
     if state.pending is not None:
         return state.pending[2] + BOUNCE_MS
     return _deadline(state)

@@ -5,7 +5,15 @@ reader: every move is checked against every card), ``"patience_ms"``, ``"missing
 (how long a pawn may be off the board before it is asked back; 0: never), and ``"turn"``
 (the seat to play when starting mid-game, default that of ``position``), and ``"mode"``
 (``"run"``, ``"sim"`` or ``"simulated"``: which command played the game, so that each
-resumes its own games from the journal they share; the referee ignores it).
+resumes its own games from the journal they share; the referee ignores it; ``"lesson"``
+and ``"puzzle"`` for the steps of a lesson and the puzzles played on the board).
+
+The set-up mode (issue 26 part 1, arrange.py): ``"arrange"`` is ``true`` (the game
+begins once the board shows ``position``, every pawn's colour known; the board is
+believed to show the start, all pawns in their nests) or a position (the one the board
+is believed to show: its pawns' colours are known where the board has them). ``"board"``
+is the list of holes the switches read when the game began (default: the believed
+position's board, nest pawns in the lowest holes).
 """
 
 from __future__ import annotations
@@ -59,6 +67,9 @@ class Setup:
     config: Config
     turn: int | None = None
     raw: dict[str, Any] | None = None
+    arrange: bool = False  # begins in the set-up mode (arrange.py)
+    believed: Position | None = None  # what the board is believed to show then
+    board: frozenset[str] | None = None  # the holes the switches read at the start
 
 
 _SETUP_KEYS = {
@@ -77,8 +88,11 @@ _SETUP_KEYS = {
     "teams",
     "turn",
     "mode",
+    "arrange",
+    "board",
+    "lesson",  # the lesson's step played (host/web/lesson_play.py); the referee ignores it
 }
-MODES = ("run", "sim", "simulated")
+MODES = ("run", "sim", "simulated", "lesson", "puzzle")
 
 
 def setup_from_dict(d: Any) -> Setup:
@@ -136,7 +150,50 @@ def setup_from_dict(d: Any) -> Setup:
         raise TraceError("'card_reader' must be true or false")
     level: HintLevel = hints
     config = Config(level, settle, patience, dict(tags), reader, missing)
-    return Setup(pos, dealer, config, turn, dict(d))
+    arrange, believed = _arrange(d.get("arrange", False), pos)
+    board = _board(d.get("board"), pos) if "board" in d else None
+    return Setup(pos, dealer, config, turn, dict(d), arrange, believed, board)
+
+
+def arranged_setup(
+    setup: dict[str, Any], target: Position, believed: Position | None = None
+) -> dict[str, Any]:
+    """``setup`` (a setup line's fields) turned into one that begins by setting the board
+    up as ``target``, the board believed to show ``believed`` (None: the start, every
+    pawn in its nest). The position's own seats, profile, segment and teams replace the
+    setup's; the rest (hints, tags, mode, ...) is kept."""
+    out = {k: v for k, v in setup.items() if k not in _POSITION_KEYS}
+    out["position"] = target.to_text()
+    out["arrange"] = True if believed is None else believed.to_text()
+    return out
+
+
+_POSITION_KEYS = frozenset({"seats", "profile", "segment", "teams", "turn", "position", "board"})
+
+
+def _arrange(value: Any, pos: Position) -> tuple[bool, Position | None]:
+    """The setup's ``arrange``: false, true, or the position the board is believed to
+    show (on the same board as ``position``)."""
+    if value is False or value is True:
+        return value, None
+    if not isinstance(value, str | dict):
+        raise TraceError("'arrange' must be true, false or a position")
+    believed = Position.from_text(value) if isinstance(value, str) else Position.from_dict(value)
+    if believed.topology != pos.topology:
+        raise TraceError("'arrange': the believed position is on another board")
+    return True, believed
+
+
+def _board(value: Any, pos: Position) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+        raise TraceError("'board' must be a list of hole names")
+    try:
+        holes = frozenset(pos.topology.parse_hole(h).name for h in value)
+    except TopologyError as e:
+        raise TraceError(f"'board': {e}") from None
+    if len(holes) != len(value) or len(holes) > 4 * pos.seats:
+        raise TraceError(f"'board': each hole once, at most {4 * pos.seats} pawns")
+    return holes
 
 
 def _int(x: Any) -> bool:

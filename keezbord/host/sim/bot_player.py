@@ -86,8 +86,8 @@ class BotPlayer:
         rest as the position says."""
         st = self.host.referee_state
         sim = self.sim
-        if self.busy is not None or st.seat is None or sim.waiting:
-            return
+        if self.busy is not None or st.seat is None or sim.waiting or st.arranging is not None:
+            return  # (the board being set up: the game has not begun)
         seat = st.seat
         if not sim.is_bot(seat) or st.flag is not None or st.ambiguous:
             return

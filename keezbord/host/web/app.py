@@ -129,6 +129,25 @@ def create_app(
             )
         return JSONResponse(shown)
 
+    async def lessons(request: Request) -> Response:
+        """The course, and with ``?learner=NAME`` the steps that learner has done."""
+        from keezbord.host.lessons import COURSE, Progress, valid_name
+
+        name = request.query_params.get("learner", "")
+        done: dict[str, list[int]] = {}
+        if name.strip():
+            try:
+                name = valid_name(name)
+            except ValueError as e:
+                return JSONResponse({"error": {"nl": str(e), "en": str(e)}}, status_code=400)
+            prog = Progress(hub_of(request).opts.db)
+            try:
+                done = prog.of(name)
+            finally:
+                prog.close()
+        out = [{**les.to_dict(), "done": [s + 1 for s in done.get(les.id, [])]} for les in COURSE]
+        return JSONResponse({"lessons": out})
+
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
         trace, _ = hub.export()
@@ -149,6 +168,24 @@ def create_app(
         return PlainTextResponse(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )
+
+    async def health_ep(request: Request) -> Response:
+        """The service's own word on itself for ``keezbord doctor`` (docs/web.md): its
+        version and the board's health. Only for a client on this machine (loopback) or
+        with the referee's token: it names ports and errors a spectator has no need of."""
+        hub = hub_of(request)
+        client = request.client.host if request.client else None
+        if not (_loopback(client) or hub.role(request.query_params.get("token")) is Role.REFEREE):
+            return JSONResponse(
+                {"error": {"nl": "alleen vanaf de Pi zelf", "en": "only from the Pi itself"}},
+                status_code=403,
+            )
+        from keezbord import __version__
+
+        return JSONResponse(
+            {"version": __version__, "mode": hub.opts.mode, "game": hub.session.game,
+             "health": hub.health()}
+        )  # fmt: skip
 
     async def qr_code(request: Request) -> Response:
         # The QR corner of the page (keezbord/host/appliance/qr.py says who gets which).
@@ -236,13 +273,26 @@ def create_app(
         Route("/api/palette", palette_ep),
         Route("/api/state", state),
         Route("/api/review", review),
+        Route("/api/lessons", lessons),
         Route("/api/export/trace", export_trace),
         Route("/api/export/moves", export_moves),
         Route("/api/qr.svg", qr_code),
+        Route("/api/health", health_ep),
         WebSocketRoute("/ws", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _loopback(host: str | None) -> bool:
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host or "")
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def _attachment(name: str) -> dict[str, str]:

@@ -18,6 +18,13 @@ def board_health(
     # there by mistake is the referee's flag, not a stuck switch); a switch found closed
     # by a full read counts.
     expected = set(board_of(st.pos)) | (st.touched - resynced)
+    # Nest holes are interchangeable: board_of puts a seat's nest pawns in its lowest nest
+    # holes, but a pawn brought out from N0.1 leaves N0.2-N0.4 closed (the rehearsal's
+    # game showed N0.4 as "stuck"). A seat's closed nest holes count, up to its nest pawns.
+    for seat in {h.split(".")[0] for h in expected if h.startswith("N")}:
+        pawns = sum(1 for h in board_of(st.pos) if h.startswith(seat + "."))
+        closed = sorted(h for h in st.sensed if h.startswith(seat + "."))
+        expected |= set(closed[:pawns])
     summary = monitor.summary(now, expected)
     sensors = {**summary.to_dict(), "bad": list(summary.bad_holes)}
     del sensors["never_changed"]  # the selftest's business, not the game's
@@ -44,4 +51,7 @@ def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
         link.get("chain_ok"),
         link.get("broken_reads"),
         link.get("error"),
+        (link.get("leds") or {}).get("ok"),
+        (link.get("leds") or {}).get("error"),
+        (link.get("reader") or {}).get("ok"),
     )

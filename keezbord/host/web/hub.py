@@ -39,6 +39,7 @@ from . import actions, page, requests
 from .away import Away
 from .coach import coach_remark
 from .health_view import board_health, health_key
+from .lesson_play import attach, lesson_view
 from .options import HubOptions as HubOptions
 from .options import latest_game, table_of
 from .requests import HubError as HubError
@@ -80,9 +81,11 @@ class Hub:
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         # Parts of page_state others add: "club" (a club evening, board_club.py), "remote".
         self.views: dict[str, Callable[[], Any]] = {"club": lambda: None}
+        self.views["lesson"] = lambda: lesson_view(self)  # null, or the lesson's step
         self.club: Any = None  # a BoardClub at a club evening
         self.away = Away(self)  # seats played far away (remote, linked; away.py)
         self._recolour()
+        attach(self)  # a lesson's step (web/lesson_play.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
         clear_caches()
         gc.collect()
@@ -95,8 +98,6 @@ class Hub:
             self.log.seen_exchanges(sim)
         if sim is not None and self.opts.mode == "sim":
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
-
-    # -- building --------------------------------------------------------------------
 
     @classmethod
     def open_sim(
@@ -186,8 +187,6 @@ class Hub:
         self.session.close()
         if self.store is not None:
             self.store.close()
-
-    # -- time and inputs ---------------------------------------------------------------
 
     @property
     def referee_state(self) -> RefereeState:
@@ -291,8 +290,6 @@ class Hub:
         st = self.session.state
         self.pawns.recolour(st.pos, st.sensed)
 
-    # -- sensor and link health (run mode) ------------------------------------------------
-
     def _new_monitor(self) -> HealthMonitor:
         st = self.session.state
         return HealthMonitor(st.pos.topology.hole_names, st.sensed, start=st.now)
@@ -327,9 +324,9 @@ class Hub:
         effects = self.session.undo_last_move(self.now())
         self._after(effects)
 
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        """Start a new game (the old one stays in the journal)."""
-        setup, info = requests.new_setup(self, msg)
+    def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
+        """Start a new game (the old one stays in the journal); ``made``: its setup."""
+        setup, info = (made, None) if made is not None else requests.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.start_game(setup, info)
@@ -341,6 +338,7 @@ class Hub:
         self.session = GameSession.start(self.opts.db, setup)
         decisions, self.log = actions.opened(self.session)
         sim = None
+        attach(self)
         if info is not None:
             if self.store is None:
                 self.store = SimStore(self.opts.db)

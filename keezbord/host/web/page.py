@@ -17,7 +17,7 @@ from keezbord.engine.describe import colour, describe_move
 from keezbord.engine.scoring import TIME_LIMIT_MINUTES, nk_score
 from keezbord.engine.text import Text
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.referee import MoveRecord, RefereeState
+from keezbord.host.referee import MoveRecord, RefereeState, setup_view
 from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
@@ -113,6 +113,9 @@ def page_state(view: PageView) -> dict[str, Any]:
         "stopped": st.stopped,
     }
     hand, exchange = _hand(view)
+    setup = None if st.arranging is None else setup_view(st.arranging)
+    # Being set up, a pawn's colour is what the set-up's touches know (None: not yet).
+    seats = view.pawn_seat if setup is None else setup["colours"]
     return {
         "type": "state",
         "version": view.version,
@@ -128,7 +131,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "card": snap["card"],
         "table": snap["table"],
         "position": snap["position"],
-        "pawns": [{"hole": h, "seat": view.pawn_seat.get(h)} for h in sorted(st.sensed)],
+        "pawns": [{"hole": h, "seat": seats.get(h)} for h in sorted(st.sensed)],
         "held": list(view.held),
         "expected_board": snap["expected_board"],
         "leds": snap["leds"],
@@ -152,6 +155,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "split": seven_split(st),  # the rest of a 7 split
         # Each remote seat's own hand, for its own link only (for_role takes it out).
         PRIVATE: _remote_hands(view),
+        # The set-up mode (docs/setup.md): the instruction, its holes, what is left.
+        "setup": setup,
     }
 
 

@@ -10,10 +10,12 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
-from keezbord.host.referee import HINT_LEVELS, Overrule
+from keezbord.host.lessons import lesson, valid_name
+from keezbord.host.referee import HINT_LEVELS, Overrule, arranged_setup, board_sig, pos_sig
 from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
 from keezbord.host.sim.restore import put_back_on
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
@@ -149,6 +151,10 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
                 raise HubError(refused)
         else:
             hub.new_game(msg)
+    elif kind == "set_up":
+        hub.new_game(msg, set_up_setup(hub, msg))
+    elif kind == "lesson":
+        hub.new_game(msg, lesson_setup(hub, msg))
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
     return None
@@ -240,8 +246,8 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     # A real board's own setup (its reader, its tags), kept by the command: a virtual
     # deal's setup has them taken out.
     setup = dict(hub.opts.defaults.get("board_setup") or hub.session.setup_raw)
-    setup.pop("position", None)
-    setup.pop("turn", None)
+    for key in ("position", "turn", "arrange", "board", "lesson"):  # (set-ups, lessons)
+        setup.pop(key, None)
     setup.update({"hints": hints})
     if teams is not None:
         setup["teams"] = teams
@@ -250,6 +256,77 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     if hub.opts.tokens is not None and hub.opts.tokens.seats:
         hub.away.set_tokens(hub.opts.tokens.for_seats(()))  # no seat far away: no such link
     return setup, None
+
+
+SIM_STARTS = Text(
+    "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
+    "een bord (keezbord run)",
+    "the simulator always starts a game from the beginning; set up a position on a "
+    "board (keezbord run)",
+)
+
+
+def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
+    """A page's ``set_up``: a new game that begins by setting the board up as the
+    position given (docs/setup.md). The board is believed to show the game's position
+    when it does (the referee knew every pawn's colour), else the start."""
+    text = msg.get("position")
+    try:
+        if not isinstance(text, str):
+            raise InvalidPositionError("no position")
+        target = Position.from_text(text.strip())
+    except InvalidPositionError as e:
+        raise HubError(
+            Text(f"geen geldige stelling ({e})", f"not a valid position ({e})")
+        ) from None
+    if target.topology != hub.session.state.pos.topology:
+        raise HubError(
+            Text(
+                f"die stelling is voor een ander bord ({target.seats} stoelen)",
+                f"that position is for another board ({target.seats} seats)",
+            )
+        )
+    return _arranged_here(hub, target)
+
+
+def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
+    """A new game's setup that sets this board up as ``target`` from what it shows."""
+    if hub.sim is not None:
+        raise HubError(SIM_STARTS)
+    st = hub.session.state
+    at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+    setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
+    setup["board"] = sorted(st.sensed)  # what the switches show now
+    setup.pop("lesson", None)
+    return setup
+
+
+NOT_FOUR = Text(
+    "de lessen zijn voor een bord met 4 stoelen (16 gaten per stoel)",
+    "the lessons are for a board of 4 seats (16 holes a seat)",
+)
+
+
+def lesson_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
+    """A page's ``lesson``: a new game that sets the board up as a lesson step's position
+    and judges the learner's move (web/lesson_play.py, docs/lessons.md)."""
+    try:
+        les = lesson(str(msg.get("lesson")))
+        n = msg.get("step", 1)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(les.steps):
+            raise KeyError(n)
+        learner = msg.get("learner")
+        name = valid_name(learner) if learner not in (None, "") else None
+    except KeyError:
+        raise HubError(Text("kies een les en een stap", "choose a lesson and a step")) from None
+    except ValueError as e:
+        raise HubError(Text(f"naam: {e}", f"name: {e}")) from None
+    target = Position.from_text(les.steps[n - 1].position)
+    if target.topology != hub.session.state.pos.topology:
+        raise HubError(NOT_FOUR)
+    setup = _arranged_here(hub, target)
+    setup["lesson"] = {"id": les.id, "step": n - 1, "learner": name}
+    return setup
 
 
 def new_game_options(

@@ -56,3 +56,17 @@ def test_the_pi5_default_reaches_the_board_config(
     assert parse_config({"rfid": {"port": "/dev/ttyUSB0"}}).rfid.port == "/dev/ttyUSB0"
     monkeypatch.setattr(pi, "PI_MODEL_PATH", model_file(tmp_path, "Raspberry Pi 4 Model B"))
     assert parse_config({}).rfid.port == "/dev/serial0"
+
+
+def test_the_model_is_read_from_sysfs_where_procfs_has_no_device_tree_link(
+    tmp_path: Path,
+) -> None:
+    # On a Pi /proc/device-tree links to /sys/firmware/devicetree/base; a container (the
+    # rehearsal, tests/rehearsal) has only the sysfs side.
+    sysfs = tmp_path / "sys/firmware/devicetree/base"
+    sysfs.mkdir(parents=True)
+    (sysfs / "model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    proc = tmp_path / "proc/device-tree/model"
+    assert pi.pi_model(proc) == "Raspberry Pi 5 Model B Rev 1.0"
+    assert pi.default_rfid_port(proc) == "/dev/ttyAMA0"
+    assert pi.pi_model(tmp_path / "elsewhere/model") is None  # only that one link

@@ -4,6 +4,7 @@ the far side of a pseudo-terminal."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -267,3 +268,66 @@ def test_the_reader_port_is_opened_exclusively(chip: FakePN532) -> None:
             open_serial(chip.path, 115200, 0.01)
     finally:
         reader.close()
+
+
+def test_a_reader_unpowered_at_open_is_found_when_it_is_switched_on() -> None:
+    # issue 24 item 6: a PN532 on the board's 5 V, switched on after the Pi, used to be
+    # turned off until the service restarted. Now it is tried again in the background.
+    chip = FakePN532(powered=False)
+    try:
+        reader = PN532Reader.open(chip.path)  # the port opens; the chip does not answer
+        try:
+            assert reader.firmware is None
+            h = reader.health()
+            assert h["ok"] is False and "does not answer" in str(h["error"])
+            assert chip.path in str(h["error"])
+            assert reader.poll(0) == []
+            tries = chip.received.count(b"\x55\x55")
+            assert reader.poll(500) == [] and chip.received.count(b"\x55\x55") == tries
+            chip.power_on()
+            chip.uid = bytes.fromhex("04A1B2C3D4E5F6")
+            assert reader.poll(2000) == []  # this poll sets it up
+            assert reader.firmware == (0x32, 0x01, 0x06) and reader.health()["ok"] is True
+            assert [c.tag for c in reader.poll(2100)] == ["04A1B2C3D4E5F6"]
+            assert reader.restarts == 1
+            chip.powered = False  # switched off again: missing after the set-up fails
+            for t in range(2200, 2800, 100):
+                reader.poll(t)
+            assert reader.health()["ok"] is False
+        finally:
+            reader.close()
+    finally:
+        chip.close()
+
+
+def test_a_reader_unplugged_and_plugged_back_in_is_opened_again(tmp_path: Path) -> None:
+    # A USB-serial PN532 pulled out: its port fails (pyserial's SerialException, an
+    # OSError, not the chip's silence). The polls must not raise (the card thread died of
+    # it), the health says the port failed, and when the reader is back under the same
+    # path (/dev/serial/by-id, here a symlink) the port is opened again and taps resume.
+    link = tmp_path / "reader"
+    first = FakePN532()
+    link.symlink_to(first.path)
+    reader = PN532Reader.open(str(link))
+    second: FakePN532 | None = None
+    try:
+        first.uid = bytes.fromhex("04A1B2C3D4E5F6")
+        assert [c.tag for c in reader.poll(0)] == ["04A1B2C3D4E5F6"]
+        first.close()  # unplugged
+        for t in range(100, 1000, 100):
+            assert reader.poll(t) == []
+        h = reader.health()
+        assert h["ok"] is False and "port" in str(h["error"]) and "plugged in" in str(h["error"])
+        second = FakePN532()  # plugged back in: a new device behind the same path
+        second.uid = bytes.fromhex("11223344")
+        link.unlink()
+        link.symlink_to(second.path)
+        taps: list[str] = []
+        for t in range(1000, 2000, 100):
+            taps += [str(c.tag) for c in reader.poll(t)]
+        assert taps == ["11223344"]
+        assert reader.health()["ok"] is True and reader.restarts >= 1
+    finally:
+        reader.close()
+        if second is not None:
+            second.close()

@@ -144,3 +144,36 @@ def test_rpi_gpio_factory_on_a_real_pi() -> None:
         assert f.input(PINS.data).read() in (0, 1)
     finally:
         f.close()
+
+
+def test_a_chain_fault_says_whether_the_bus_a_chip_count_or_an_open_line_is_at_fault() -> None:
+    # issue 24 item 8: a double clock slides every bit behind the chip that saw it: the
+    # signature arrives a bit early; a missing chip moves it by 8; an open line is all 0.
+    from keezbord.host.drivers.scanner_gpio import (
+        BrokenChainError,
+        check_chain,
+        signature_bits,
+    )
+
+    sig = list(signature_bits(0xA5))
+    board = [1, 0, 1, 1] * 6  # 24 switch bits
+    tail = [1] * 8
+
+    def kind(levels: list[int]) -> str:
+        try:
+            check_chain(levels, 24, 0xA5)
+        except BrokenChainError as e:
+            return e.kind
+        return "ok"
+
+    assert kind(board + sig + tail) == "ok"
+    assert kind(board[1:] + sig + tail + [1]) == "bus"  # one extra clock: a bit early
+    assert kind([*board, 1, 1, *sig, *tail[:-2]]) == "bus"  # a missed load / late
+    assert kind(board[8:] + sig + tail + [1] * 8) == "count"  # a chip missing
+    assert kind([0] * 40) == "open"
+    msg = ""
+    try:
+        check_chain(board[1:] + sig + tail + [1], 24, 0xA5)
+    except BrokenChainError as e:
+        msg = str(e) + e.text.nl
+    assert "bus fault" in msg and "74LVC2G17" in msg and "busfout" in msg

@@ -25,6 +25,9 @@ const UI = {
     health: "Bordstatus", link_ok: "verbinding met het bord in orde", link_lost: "verbinding met het bord weg",
     bad_frames: "slechte frames", gaps: "gaten", heartbeat: "laatste hartslag", ago: "geleden",
     chain_broken: "schuifregisterketen onderbroken", broken_reads: "mislukte scans",
+    fault_bus: "busfout (CLK, /PL)", fault_count: "chipaantal", fault_open: "open lijn", fault_broken: "onderbroken",
+    leds_failing: "ledstrip werkt niet (opnieuw geprobeerd; het spel gaat door)",
+    reader_missing: "kaartlezer antwoordt niet (opnieuw geprobeerd; zetten met elke kaart)",
     chatter: "sensor dendert", stuck: "sensor blijft gesloten zonder pion", bad_switch: "sensor defect",
     penalty_seat: "Overtreder", penalty: "Strafzet: voorste pion terug",
     time_limit: "Stop: tijd is om", confirm_penalty: "Strafzet geven aan", confirm_time: "Het spel stoppen op de tijdslimiet? Alleen pionnen thuis tellen.",
@@ -57,6 +60,9 @@ const UI = {
     health: "Board health", link_ok: "link to the board ok", link_lost: "link to the board lost",
     bad_frames: "bad frames", gaps: "gaps", heartbeat: "last heartbeat", ago: "ago",
     chain_broken: "shift-register chain broken", broken_reads: "failed scans",
+    fault_bus: "bus fault (CLK, /PL)", fault_count: "chip count", fault_open: "open line", fault_broken: "broken",
+    leds_failing: "LED strip not working (tried again; the game goes on)",
+    reader_missing: "card reader not answering (tried again; moves checked against every card)",
     chatter: "switch chatters", stuck: "switch stays closed with no pawn", bad_switch: "bad switch",
     penalty_seat: "Offender", penalty: "Penalty: front pawn back",
     time_limit: "Stop: time is up", confirm_penalty: "Give the penalty to", confirm_time: "Stop the game at the time limit? Only pawns home count.",
@@ -261,6 +267,7 @@ function readQuery() {
 document.addEventListener("DOMContentLoaded", () => {
   readQuery();
   setupControls();
+  setupLessons();
   setupBoardInput();
   if (typeof setupReview === "function") setupReview();
   setLang(app.lang);

@@ -18,6 +18,9 @@ function renderSide() {
     byId("fix").hidden = app.mode !== "sim";
   }
 
+  renderSetUp(st);
+  renderLesson(st);
+
   // Card tray.
   const cards = byId("cards");
   const hand = st.hand;
@@ -177,7 +180,11 @@ function renderHealth(st) {
     items.push(el("li", { class: ok ? "" : "err", "data-health": "link", text: parts.join(" — ") }));
     if (link.kind === "gpio") {
       if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
-      items.push(el("li", { text: `${t("broken_reads")}: ${link.broken_reads ?? 0}` }));
+      // By kind (drivers/scanner_gpio.py FAULT_TEXT): "bus" points at CLK and /PL.
+      const kinds = Object.entries(link.chain_faults || {}).map(([k, n]) => `${t("fault_" + k)} ${n}`);
+      items.push(el("li", { "data-health": "chain-faults",
+                            text: `${t("broken_reads")}: ${link.broken_reads ?? 0}` +
+                                  (kinds.length ? ` (${kinds.join(", ")})` : "") }));
     } else {
       items.push(el("li", { "data-health": "frames",
                             text: `${t("bad_frames")}: ${link.frames_bad ?? 0}, ${t("gaps")}: ${link.gaps ?? 0}` }));
@@ -186,6 +193,15 @@ function renderHealth(st) {
                             text: `${t("heartbeat")}: ${age == null ? "—" : (age / 1000).toFixed(1) + " s " + t("ago")}` }));
       if (link.chain_ok === false) items.push(el("li", { class: "err", text: t("chain_broken") }));
     }
+    if (link.leds && link.leds.ok === false) {
+      items.push(el("li", { class: "err", "data-health": "leds",
+                            text: `${t("leds_failing")} — ${link.leds.error || ""}` }));
+    }
+  }
+  const reader = link && link.reader;
+  if (reader && reader.ok === false) {
+    items.push(el("li", { class: "err", "data-health": "reader",
+                          text: `${t("reader_missing")} — ${reader.error || ""}` }));
   }
   const s = st.health.sensors;
   if (s) {
@@ -235,6 +251,30 @@ function prefillNewGame(st) {
   if (st.players) f.elements.players.value = st.players.map((p) => p.kind).join(",");
 }
 
+// The set-up mode (docs/setup.md): one instruction at a time, its holes lit on the board.
+/** @param {PageState} st */
+function renderSetUp(st) {
+  const box = byId("setup");
+  const su = st.setup;
+  box.hidden = !su;
+  byId("setupform").hidden = app.mode !== "run";
+  if (!su) return;
+  byId("setup-title").textContent = t(su.kind === "ask" ? "setup_ask" : "setup_title");
+  byId("setup-text").textContent = tx(su.text);
+  byId("setup-left").textContent = su.left_text ? tx(su.left_text) : "";
+}
+
+Object.assign(UI.nl, {
+  setup_title: "Zet het bord klaar", setup_ask: "Welke pion is het?",
+  setup_legend: "Stelling klaarzetten", setup_position: "Stelling (tekstvorm)",
+  setup_start: "Zet klaar",
+});
+Object.assign(UI.en, {
+  setup_title: "Set up the board", setup_ask: "Which pawn is it?",
+  setup_legend: "Set up a position", setup_position: "Position (text form)",
+  setup_start: "Set up",
+});
+
 // -- controls ------------------------------------------------------------------------
 
 /** @param {string} text @param {() => void} action */
@@ -274,6 +314,12 @@ function setupControls() {
   byId("time-limit").addEventListener("click", () =>
     confirmThen(t("confirm_time"), () => send({ type: "time_limit" })));
   setInterval(renderClock, 1000);
+  byId("setupform").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(/** @type {HTMLFormElement} */ (ev.target));
+    const position = String(f.get("position") || "").trim();
+    if (position) send({ type: "set_up", position });
+  });
   byId("newgame").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(/** @type {HTMLFormElement} */ (ev.target));
@@ -317,6 +363,7 @@ function renderStatus(st) {
       (busy ? ` ${t("bot_thinking")}` : "") + (busy && st.card ? ` ${t("plays_card")} ${st.card}` : "");
   }
   if (st.stopped) status.textContent = t("stopped");
+  if (st.setup) status.textContent = t("setup_title");  // the game begins once it is set up
   const win = byId("winner");
   win.hidden = !st.winner && !st.stopped;
   if (st.winner || st.stopped) win.textContent = status.textContent;

@@ -1,0 +1,75 @@
+// keezbord web page: the lessons (issue 26 part 2, docs/lessons.md). A learner types a
+// name (no account), sees the course and which steps they have done, and plays a step
+// on the board (run mode): the board is set up as the step's position, then the move is
+// judged. Protocol: docs/web.md (`lesson` request, state `lesson`, GET /api/lessons).
+"use strict";
+
+/** @type {{ name: string, course: LessonEntry[] }} */
+const lessonsUi = { name: localStorage.getItem("keezbord.learner") || "", course: [] };
+
+/** @param {string} name */
+async function loadLessons(name) {
+  const r = await fetch(`/api/lessons?learner=${encodeURIComponent(name)}`);
+  const body = await r.json();
+  if (!r.ok) { addLog(tx(body.error), true); return; }
+  lessonsUi.course = body.lessons;
+  renderLessonList();
+}
+
+function renderLessonList() {
+  const ul = byId("lesson-list");
+  ul.replaceChildren(...lessonsUi.course.map((les) => {
+    const steps = les.steps.map((_, i) => {
+      const n = i + 1;
+      const b = el("button", { type: "button", class: les.done.includes(n) ? "done" : "",
+                               text: les.done.includes(n) ? `${n} ✓` : String(n) });
+      b.dataset.lesson = les.id;
+      b.dataset.step = String(n);
+      b.addEventListener("click", () => send({ type: "lesson", lesson: les.id, step: n,
+                                                learner: lessonsUi.name || null }));
+      return b;
+    });
+    const li = el("li", {}, el("span", { text: `${tx(les.title)} (${les.done.length}/${les.steps.length}) ` }), ...steps);
+    li.dataset.lesson = les.id;
+    return li;
+  }));
+}
+
+/** @param {PageState} st */
+function renderLesson(st) {
+  byId("lessons").hidden = app.mode !== "run";
+  const box = byId("lesson");
+  const les = st.lesson;
+  box.hidden = !les;
+  if (!les) return;
+  byId("lesson-title").textContent = `${tx(les.title)}: ${t("lesson_step")} ${les.step}/${les.steps}`;
+  byId("lesson-task").textContent = tx(les.task);
+  const v = byId("lesson-verdict");
+  v.textContent = les.verdict ? tx(les.verdict.text) : "";
+  v.dataset.result = les.verdict ? les.verdict.result : "";
+  const key = JSON.stringify([les.id, les.step, les.verdict && les.verdict.result]);
+  if (les.verdict && les.verdict.result === "right" && key !== app.lessonKey && lessonsUi.name) {
+    loadLessons(lessonsUi.name);  // the step done shows in the list
+  }
+  app.lessonKey = key;
+}
+
+function setupLessons() {
+  const f = /** @type {HTMLFormElement} */ (byId("learner-form"));
+  const input = /** @type {HTMLInputElement} */ (f.elements.namedItem("learner"));
+  input.value = lessonsUi.name;
+  f.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    lessonsUi.name = input.value.trim();
+    localStorage.setItem("keezbord.learner", lessonsUi.name);
+    loadLessons(lessonsUi.name);
+  });
+  loadLessons(lessonsUi.name);
+}
+
+Object.assign(UI.nl, {
+  lessons: "Lessen", learner: "Je naam", learner_show: "Laat zien", lesson_step: "stap",
+});
+Object.assign(UI.en, {
+  lessons: "Lessons", learner: "Your name", learner_show: "Show", lesson_step: "step",
+});

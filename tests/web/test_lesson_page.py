@@ -1,0 +1,106 @@
+"""Issue 26 part 2 on a real board from the page (a fake GPIO chain behind mock pins, no
+card reader): the course and a learner's progress (GET /api/lessons), a lesson's step
+asked (``lesson``): the board is set up as its position, a wrong move is refused with the
+rule it breaks, a move that is allowed but not the task is taken back, the right one is
+confirmed with why and kept in the learner's progress."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from test_protocol import hello, until
+from test_run_mode import FakeGpio, nests, run_app
+from web_helpers import ws_path
+
+from keezbord.host.roles import Role
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _carry(gpio: FakeGpio, frm: str, to: str) -> None:
+    gpio.set(frm, False)
+    time.sleep(0.1)  # a hand carries a pawn: the lift is scanned before the place
+    gpio.set(to, True)
+
+
+def _told_after(told: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda s: s["setup"] is None or s["setup"]["told"] > told
+
+
+def _set_up(ws: Any, gpio: FakeGpio, s: dict[str, Any]) -> dict[str, Any]:
+    """Do what the lights say until the board is set up."""
+    while s["setup"] is not None:
+        told = s["setup"]["told"]
+        leds = s["leds"]
+        on = {p["hole"] for p in s["pawns"]}
+        src = sorted(h for h, r in leds.items() if r == "source" and h in on)[0]
+        dst = sorted(h for h, r in leds.items() if r == "target" and h not in on)[0]
+        _carry(gpio, src, dst)
+        s = until(ws, _told_after(told))
+    return s
+
+
+def test_a_lesson_step_played_on_the_board_from_the_page(tmp_path: Path) -> None:
+    gpio = FakeGpio(nests())
+    with (
+        TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect(ws_path(Role.PLAYER)) as ws,
+    ):
+        course = c.get("/api/lessons").json()["lessons"]
+        assert len(course) >= 10 and all(les["done"] == [] for les in course)
+        hello(ws)
+        ws.send_json({"type": "lesson", "lesson": "out", "step": 3, "learner": "Anna"})
+        s = until(ws, lambda s: s["lesson"] is not None and s["setup"] is not None)
+        assert s["lesson"]["task"]["en"].startswith("Blue has just come out")
+        assert s["lesson"]["step"] == 3 and s["lesson"]["verdict"] is None
+        s = _set_up(ws, gpio, s)
+        assert s["position"]["pawns"][0] == ["N", "N", "T2", "T12"]
+        # Wrong: over blue's protected pawn. The referee refuses it, with the rule.
+        _carry(gpio, "T12", "T18")
+        s = until(ws, lambda s: s["lesson"]["verdict"] is not None)
+        v = s["lesson"]["verdict"]
+        assert v["result"] == "wrong" and v["text"]["en"].endswith("Try again.")
+        assert s["flag"] is not None
+        _carry(gpio, "T18", "T12")  # put back as the lights say
+        s = until(ws, lambda s: s["flag"] is None)
+        # Right: the pawn on T2 six on.
+        _carry(gpio, "T2", "T8")
+        s = until(ws, lambda s: (s["lesson"]["verdict"] or {}).get("result") == "right")
+        assert s["lesson"]["verdict"]["text"]["nl"].startswith("Goed!")
+        done = {x["id"]: x["done"] for x in c.get("/api/lessons?learner=Anna").json()["lessons"]}
+        assert done["out"] == [3] and done["count"] == []
+        assert c.get("/api/lessons?learner=%07").status_code == 400
+
+
+def test_a_move_allowed_but_not_the_task_is_taken_back(tmp_path: Path) -> None:
+    gpio = FakeGpio(nests())
+    with (
+        TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect(ws_path(Role.PLAYER)) as ws,
+    ):
+        hello(ws)
+        ws.send_json({"type": "lesson", "lesson": "capture", "step": 2})
+        s = _set_up(ws, gpio, until(ws, lambda s: s["setup"] is not None))
+        _carry(gpio, "T3", "T8")  # legal, but blue on T25 was to be captured
+        s = until(ws, lambda s: any(d["type"] == "undo" for d in s["decisions"]))
+        assert s["lesson"]["verdict"]["result"] == "other"
+        assert "behind blue" in s["lesson"]["verdict"]["text"]["en"]
+        assert s["turn"] == 0  # red plays again
+        bad_ones: list[tuple[dict[str, Any], str]] = [
+            ({"lesson": "nope"}, "choose a lesson"),
+            ({"step": 9}, "choose"),
+        ]
+        for bad, words in bad_ones:
+            ws.send_json({"type": "lesson", "lesson": "out", **bad, "id": 5})
+            reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
+            assert words in reply["text"]["en"]

@@ -1,0 +1,92 @@
+"""Issue 26 part 1 from the page: a player (or the referee) asks for a position to be
+set up on a real board (a fake GPIO chain behind mock pins, fake pixels); the page shows
+one instruction at a time, the strip lights its holes, the game begins from the target."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from test_protocol import hello, until
+from test_run_mode import FakeGpio, nests, run_app, wait_for
+from web_helpers import sim_hub_at, ws_path
+
+from keezbord.host.drivers.leds import DEFAULT_STYLES
+from keezbord.host.roles import Role
+from keezbord.host.web.app import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TARGET = "NNNT5/NNNS/NNNN/NNNN 0 standard"
+
+
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.REFEREE])
+def test_a_position_asked_on_the_page_is_set_up_on_the_board_then_played(
+    tmp_path: Path, role: Role
+) -> None:
+    gpio = FakeGpio(nests())
+    with (
+        TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect(ws_path(role)) as ws,
+    ):
+        _, s = hello(ws)
+        assert s["setup"] is None
+        ws.send_json({"type": "set_up", "position": TARGET})
+        s = until(ws, lambda s: s["setup"] is not None)
+        su = s["setup"]
+        assert su["kind"] == "move" and su["target"] == TARGET and su["left"] == 2
+        assert su["text"]["en"] == "Put a red pawn from red's nest on T5"
+        assert su["text"]["nl"] == "Zet een rode pion uit het nest van rood op T5"
+        assert s["leds"]["T5"] == "target" and s["leds"]["N0.1"] == "source"
+        tr, tg, tb = DEFAULT_STYLES["target"].colour
+        wait_for(lambda: gpio.pixel("T5") == (tr // 2, tg // 2, tb // 2))  # on the strip
+        gpio.set("N0.1", False)
+        gpio.set("T5", True)
+        s = until(ws, lambda s: s["setup"] is not None and s["setup"]["seat"] == 1)
+        assert s["setup"]["text"]["en"] == "Put a blue pawn from blue's nest on T16"
+        assert "T5" not in s["leds"] and s["leds"]["T16"] == "target"  # one at a time
+        gpio.set("N1.1", False)
+        gpio.set("T16", True)
+        s = until(ws, lambda s: s["setup"] is None)
+        assert s["position"]["pawns"][0] == ["N", "N", "N", "T5"] and s["turn"] == 0
+        assert {"hole": "T5", "seat": 0} in s["pawns"]
+        lines = c.get("/api/export/trace").text.splitlines()
+        assert '"arrange": "NNNN/NNNN/NNNN/NNNN 0 standard"' in lines[0]  # believed: known
+
+
+def test_spectators_and_bad_positions_are_refused(tmp_path: Path) -> None:
+    gpio = FakeGpio(nests())
+    with TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c:
+        with c.websocket_connect(ws_path(Role.SPECTATOR)) as ws:
+            hello(ws)
+            ws.send_json({"type": "set_up", "position": TARGET, "id": 1})
+            reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
+            assert "link" in reply["text"]["en"]
+        with c.websocket_connect(ws_path(Role.PLAYER)) as ws:
+            hello(ws)
+            for bad, words in [
+                ("NNNN 0 standard", "position"),
+                ("NNNN/NNNN 0 standard", "another board"),
+                (None, "position"),
+            ]:
+                ws.send_json({"type": "set_up", "position": bad, "id": 2})
+                reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
+                assert words in reply["text"]["en"], reply
+                assert reply["text"]["nl"] != reply["text"]["en"]
+            s = c.get("/api/state").json()
+            assert s["setup"] is None and s["game"] == 1  # nothing started
+
+
+def test_the_simulator_says_it_starts_from_the_beginning(tmp_path: Path) -> None:
+    make = sim_hub_at(tmp_path / "s.sqlite", 1, [["N"] * 4] * 4)
+    with TestClient(create_app(make)) as c, c.websocket_connect(ws_path()) as ws:
+        hello(ws)
+        ws.send_json({"type": "set_up", "position": TARGET, "id": 3})
+        reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
+        assert "keezbord run" in reply["text"]["en"]
