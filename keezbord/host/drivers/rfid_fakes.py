@@ -13,7 +13,7 @@ import time
 import tty
 from dataclasses import dataclass
 
-from keezbord.host.drivers.rfid_pn532 import (
+from keezbord.host.drivers.pn532_frames import (
     ACK,
     CMD_GET_FIRMWARE_VERSION,
     CMD_IN_LIST_PASSIVE_TARGET,

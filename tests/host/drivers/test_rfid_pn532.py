@@ -10,9 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keezbord.host.drivers.rfid_base import open_serial
-from keezbord.host.drivers.rfid_fakes import FakePN532
-from keezbord.host.drivers.rfid_pn532 import (
+from keezbord.host.drivers.pn532_frames import (
     ACK,
     CMD_GET_FIRMWARE_VERSION,
     CMD_IN_LIST_PASSIVE_TARGET,
@@ -20,18 +18,18 @@ from keezbord.host.drivers.rfid_pn532 import (
     CMD_RF_CONFIGURATION,
     CMD_SAM_CONFIGURATION,
     NACK,
-    PN532,
     Ack,
     Frame,
     FrameParser,
     Nack,
-    PN532Error,
-    PN532Reader,
     build_frame,
     command_frame,
     parse_target,
     response_frame,
 )
+from keezbord.host.drivers.rfid_base import open_serial
+from keezbord.host.drivers.rfid_fakes import FakePN532
+from keezbord.host.drivers.rfid_pn532 import PN532, PN532Error, PN532Reader
 
 
 def uid_answer(uid: bytes) -> bytes:
