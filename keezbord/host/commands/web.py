@@ -357,6 +357,10 @@ def run_run(args: argparse.Namespace) -> int:
     styles = cfg.leds.settings().styles
 
     link = away.link_of(args, cfg)
+    if args.setup is not None and (link is not None or plan.remote):
+        # The set-up's position would be this board's alone (a linked game's is the
+        # host of record's) and its deal not a remote seat's virtual one.
+        raise UsageError("--setup: not with remote seats or a linked game")
     live = args.simulate is not None and (plan.deal is not None or link is not None)
 
     def make() -> Hub:

@@ -136,13 +136,19 @@ def _arranging_game(
 
 
 def _arrange_step(state: RefereeState, event: Input, t: int) -> tuple[RefereeState, list[Effect]]:
-    """An input while the board is being set up: switches feed the set-up mode; a card
-    or a hand shown waits for the board; nothing else happens yet."""
+    """An input while the board is being set up: switches feed the set-up mode; a card,
+    a hand shown or a move lit from far away waits for the board; a hold is kept for
+    when the game begins; nothing else happens yet."""
     arr = state.arranging
     assert arr is not None
     effects: list[Effect] = []
     if isinstance(event, HoleEvent | SwitchRead):
         arr, effects = arrange.step(arr, event, t)
+    elif isinstance(event, Hold):
+        state = lit.hold(state, event, t, effects)
+    elif isinstance(event, Lit):
+        data = {"seat": state.seat, "move": event.move, "ok": False}
+        effects.append(Decision(t, "lit", data, reasons.SET_UP_FIRST))
     elif isinstance(event, CardTap):
         ident = {"card": event.card, **({"tag": event.tag} if event.tag is not None else {})}
         effects.append(Decision(t, "card_rejected", ident, reasons.SET_UP_FIRST))

@@ -258,6 +258,10 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     return setup, None
 
 
+AWAY_NO_SET_UP = Text(
+    "een stelling klaarzetten kan niet met stoelen op afstand of een gekoppeld bord",
+    "a position cannot be set up with remote seats or a linked board",
+)
 SIM_STARTS = Text(
     "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
     "een bord (keezbord run)",
@@ -291,6 +295,10 @@ def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
 
 def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
     """A new game's setup that sets this board up as ``target`` from what it shows."""
+    if hub.away.peer is not None or (hub.sim is not None and hub.opts.mode == "run"):
+        # A linked game's position is the host of record's; remote seats play a virtual
+        # deal from the beginning.
+        raise HubError(AWAY_NO_SET_UP)
     if hub.sim is not None:
         raise HubError(SIM_STARTS)
     st = hub.session.state
