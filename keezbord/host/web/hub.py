@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import random
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -33,15 +32,14 @@ from keezbord.host.roles import Access, Role, access_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
-from keezbord.host.sim.table import HUMAN, SimInfo, SimStore, SimTable, sim_setup
+from keezbord.host.sim.table import SimInfo, SimStore, SimTable
 
-from . import actions, page, requests
+from . import actions, opening, page, requests
 from .away import Away
 from .coach import coach_remark
 from .health_view import board_health, health_key
 from .lesson_play import attach, lesson_view
 from .options import HubOptions as HubOptions
-from .options import latest_game, table_of
 from .requests import HubError as HubError
 
 
@@ -113,26 +111,10 @@ class Hub:
         game: int | None = None,
     ) -> Hub:
         """The simulator: resumes ``game``, else the journal's latest simulator game,
-        or starts a new one."""
-        store = SimStore(options.db)
-        session: GameSession | None = None
-        if resume and options.db.exists():
-            with contextlib.suppress(ValueError):
-                session = GameSession.resume(
-                    options.db, game if game is not None else latest_game(options.db, "sim")
-                )
-        info = store.load(session.game) if session is not None else None
-        if session is None or info is None:
-            if session is not None:
-                session.close()
-            seed = options.seed if options.seed is not None else random.randrange(2**31)
-            setup, info = sim_setup(
-                seats, profile, seed, kinds or [HUMAN], teams=teams, hints=hints
-            )
-            session = GameSession.start(options.db, setup)
-            store.save(session.game, info)
-        pos = session.state.pos
-        sim = SimTable(info, pos.seats, pos.profile.name, store, session.game)
+        or starts a new one (opening.py)."""
+        session, sim = opening.sim_game(
+            options, seats, profile, kinds, teams, hints, resume=resume, game=game
+        )
         return cls(session, options, sim)
 
     @classmethod
@@ -145,21 +127,10 @@ class Hub:
         resume: bool = True,
         deal: SimInfo | None = None,
     ) -> Hub:
-        """A real board: resumes the journal's latest game of ``setup``'s mode (a real
-        board's by default), else starts ``setup``; ``deal``: a new game's virtual deal
-        (seats far away, issue 28), which a resumed game finds in its own table."""
-        session = None
-        if resume and options.db.exists():
-            with contextlib.suppress(ValueError):
-                session = GameSession.resume(
-                    options.db, latest_game(options.db, setup.get("mode", "run"))
-                )
-        store = SimStore(options.db)
-        if session is None:
-            session = GameSession.start(options.db, setup)
-            if deal is not None:
-                store.save(session.game, deal)
-        return cls(session, options, table_of(store, session), driver)
+        """A real board: resumes the journal's latest game of ``setup``'s mode, else
+        starts ``setup``; ``deal``: a new game's virtual deal (opening.py)."""
+        session, sim = opening.run_game(options, setup, resume=resume, deal=deal)
+        return cls(session, options, sim, driver)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
