@@ -53,6 +53,10 @@ def test_a_board_out_of_step_refuses_its_tables_moves_until_in_step(tmp_path: Pa
     st = hub.session.state
     assert st.seat == 0 and st.hold == WAIT_OTHER_BOARD
     assert hub.away.view()["hold"] == WAIT_OTHER_BOARD.as_dict()  # type: ignore[index]
+    # The instruction line says why the table waits (not "tap a card" for seat 0).
+    line = hub.page_state()["instruction"]
+    assert line["source"] == "remote" and line["tone"] == "wait"
+    assert line["text"]["en"] == "Waiting for the other board: move nothing until it is in step"
     with pytest.raises(HubError):
         hub.request({"type": "discard"}, Role.PLAYER)
     assert hub.sim is not None
@@ -90,6 +94,8 @@ def test_a_remote_seat_to_play_holds_the_table_until_its_move_is_lit(tmp_path: P
     with TestClient(create_app(remote_hub(tmp_path / "j.sqlite", seed_where(1)))) as client:
         st = client.get("/api/state").json()  # the hold is fed as the hub's loop starts
         assert st["turn"] == 1 and "remotely" in st["remote"]["hold"]["en"]
+        assert st["instruction"]["source"] == "remote" and st["instruction"]["tone"] == "wait"
+        assert st["instruction"]["text"]["en"].startswith("Blue plays remotely")
         with client.websocket_connect(ws_path(Role.REMOTE, REMOTE_TOKENS, 1)) as ws:
             _, mine = hello(ws)
             card = mine["hand"]["playable"][0]
@@ -106,4 +112,5 @@ def test_a_remote_seat_to_play_holds_the_table_until_its_move_is_lit(tmp_path: P
                     break
                 time.sleep(0.02)
         assert st["remote"]["lit"]["move"] == move and st["remote"]["hold"] is None
+        assert st["instruction"]["source"] != "remote"  # the table plays the lit move
         assert {"source", "target"} <= set(st["leds"].values())

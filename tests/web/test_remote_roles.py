@@ -227,3 +227,24 @@ def test_only_the_referee_hands_out_links(tmp_path: Path) -> None:
                     assert "referee" in reply["text"]["en"]
         hub = hub_of(client)
         assert hub.opts.tokens == REMOTE_TOKENS
+
+
+def test_kept_remarks_reveal_no_hand_across_the_distance() -> None:
+    """A hint kept with its move names that seat's cards (web/remarks.py): a remote
+    seat's link sees its own seat's only, the table's links none of a remote seat's."""
+    from keezbord.host.web.page import for_role
+
+    players = [{"seat": s, "where": "remote" if s == 1 else "table"} for s in range(4)]
+    remarks = [
+        {"at": i, "n": i, "seat": s, "kind": "hint", "text": {}} for i, s in enumerate([0, 1, 2, 1])
+    ]
+    state = {"players": players, "remarks": remarks, "exchange_cards": {}, "log": []}
+
+    def seats(got: dict[str, Any]) -> list[int]:
+        return [r["seat"] for r in got["remarks"]]
+
+    assert seats(for_role(state, Role.REMOTE, 1)) == [1, 1]
+    assert seats(for_role(state, Role.PLAYER)) == [0, 2]
+    assert seats(for_role(state, Role.REFEREE)) == [0, 2]
+    table_only = {**state, "players": [{**p, "where": "table"} for p in players]}
+    assert seats(for_role(table_only, Role.PLAYER)) == [0, 1, 2, 1]

@@ -22,7 +22,13 @@ from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
-from .instruction import Instruction, game_instruction, pick, setup_instruction
+from .instruction import (
+    Instruction,
+    game_instruction,
+    hold_instruction,
+    pick,
+    setup_instruction,
+)
 from .marks import last_moves, settling, seven_split
 
 
@@ -126,7 +132,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         else None
     )
     arranging = None if setup is None else setup_instruction(setup)
-    instruction = pick([arranging, *(view.instructions or {}).values(), game])
+    posted = (view.instructions or {}).values()
+    instruction = pick([arranging, hold_instruction(st), *posted, game])
     return {
         "type": "state",
         "version": view.version,
