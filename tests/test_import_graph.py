@@ -180,7 +180,10 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (
         3,
         "board",
-        ("keezbord.host.config", "keezbord.host.selftest", "keezbord.host.selftest_report"),
+        tuple(
+            f"keezbord.host.{m}"
+            for m in ("config", "config_table", "config_net", "selftest", "selftest_report")
+        ),
     ),
     (4, "referee", ("keezbord.host.referee",)),
     (

@@ -21,6 +21,7 @@ interface PlayerInfo {
   colour: Colour;
   cards: number | null;
   team: number[];
+  where?: string; // table | remote | a linked board's name (docs/remote.md)
 }
 
 interface SensedPawn {
@@ -88,6 +89,7 @@ interface Hand {
   cards: string[];
   playable: string[];
   active: boolean;
+  giving?: boolean; // a remote seat's own hand: its partner card to choose
 }
 
 interface Exchange {
@@ -203,6 +205,7 @@ interface PageState {
   club?: ClubBanner | null;
   instruction: Instruction | null;
   analysis?: AnalysisProgress | null;
+  remote?: RemoteView | null;
 }
 
 /** The state's `analysis`: how far the finished game's analysis is (docs/web.md). */
@@ -397,6 +400,7 @@ interface App {
   seq: number;
   lastVersion: number;
   onState: ((st: PageState) => void)[];
+  onMessage: ((msg: ServerMessage) => void)[]; // every server message (remote.js)
   // Set by the scripts as they go:
   reviewing?: { data: Review; side: "before" | "after"; retry?: Retry | null } | null;
   fullBox?: [number, number, number, number];
@@ -437,3 +441,49 @@ interface UiTexts {
 
 /** A hole's <g class="hole" data-hole="..."> (board.js draws one per hole). */
 type HoleElement = SVGGElement & { dataset: DOMStringMap & { hole: string } };
+
+// -- seats far away (docs/remote.md, web/away.py, web/remote.py, remote.js) -------------
+
+/** page_state's "remote": where each seat plays, the move lit for the table, the link. */
+interface RemoteView {
+  seats: string[]; // per seat: table | remote | a linked board's name
+  lit: { seat: number; card: string; move: string; text: Bilingual } | null;
+  hold: Bilingual | null;
+  link: LinkView | null;
+}
+
+/** A linked board's state (club/linked_board.py's view). */
+interface LinkView {
+  board: string;
+  peer: string;
+  host: string;
+  connected: boolean;
+  peer_online: boolean;
+  in_step: boolean;
+  to_copy: number;
+  unacked: number;
+  entries: number;
+  broken: string | null;
+}
+
+/** One legal move of a card, as a remote seat chooses it. */
+interface RemoteMove {
+  move: string;
+  text: Bilingual;
+  from: string[];
+  to: string[];
+}
+
+/** Any message from the server (hello, state, error, moves, links, revoked, ack). */
+interface ServerMessage {
+  type: string;
+  role?: string;
+  card?: string;
+  moves?: RemoteMove[];
+  base?: string | null;
+  player?: string;
+  referee?: string;
+  seats?: Record<string, string>;
+  text?: Bilingual;
+  [field: string]: unknown;
+}

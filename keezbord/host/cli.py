@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("web", "play on a simulated board in the browser"),
     "run": ("web", "referee a real board and serve the web page"),
     "club": ("club", "a club evening: tournament, scoreboard, boards over MQTT"),
+    "link": ("link", "two boards in one game: the broker's configuration (docs/remote.md)"),
     "service": ("service", "install the board as a service that starts at boot (Pi)"),
     "doctor": ("doctor", "check this Pi for the configured board; each problem with its fix"),
 }

@@ -15,7 +15,10 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
-from keezbord.host.club_settings import ClubSettings, check_board_name
+from keezbord.host.club_settings import ClubSettings, LinkSettings
+from keezbord.host.config_net import RemoteSettings, club_section, link_section, remote_section
+from keezbord.host.config_table import ConfigError as ConfigError
+from keezbord.host.config_table import Section
 from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
 from keezbord.host.drivers.parts import (
@@ -36,10 +39,6 @@ LED_DRIVERS: Final = ("auto", "pico-serial", "neopixel", "neopixel-spi", "none")
 RFID_READERS: Final = ("pn532", "rdm6300", "none")
 HINTS: Final = ("off", "targets", "full", "coach")
 DEFAULT_CONFIG_NAME: Final = "board.toml"
-
-
-class ConfigError(ValueError):
-    """A configuration that cannot be used; the message is one line naming the key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +116,9 @@ class BoardConfig:
     # [board] search budgets in ms (hints "full" and "coach"), made playouts at start-up
     hint_ms: int = 100
     coach_ms: int = 100
+    hints_given: bool = False  # [board] hints was set (else a game with remote seats: off)
+    remote: RemoteSettings = field(default_factory=RemoteSettings)  # [remote] seats, url
+    link: LinkSettings | None = None  # [link]: this board's half of a linked game
 
     def topology(self) -> Topology:
         return Topology(self.seats, self.segment)
@@ -148,67 +150,13 @@ class BoardConfig:
             raise ConfigError(f"{self.source}: board.wiring: {path}: {e}") from None
 
 
-class _Section:
-    """Typed reads from one TOML table, each error naming file and key."""
-
-    def __init__(self, source: str, name: str, data: Any, keys: tuple[str, ...]) -> None:
-        self.source, self.name = source, name
-        if not isinstance(data, dict):
-            raise self.error(None, "must be a table")
-        self.data: dict[str, Any] = data
-        for k in data:
-            if k not in keys:
-                raise self.error(k, f"unknown key (known: {', '.join(keys)})")
-
-    def key(self, k: str | None) -> str:
-        if k is None:
-            return self.name or "(top level)"
-        return f"{self.name}.{k}" if self.name else k
-
-    def error(self, k: str | None, problem: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {self.key(k)}: {problem}")
-
-    def get_int(self, k: str, default: int, lo: int, hi: int) -> int:
-        v = self.data.get(k, default)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self.error(k, f"must be a whole number, not {v!r}")
-        if not lo <= v <= hi:
-            raise self.error(k, f"must be {lo} to {hi}, not {v}")
-        return v
-
-    def get_float(self, k: str, default: float | None, lo: float, hi: float) -> float | None:
-        v = self.data.get(k, default)
-        if v is None:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise self.error(k, f"must be a number, not {v!r}")
-        if not lo <= v <= hi:
-            raise self.error(k, f"must be {lo:g} to {hi:g}, not {v}")
-        return float(v)
-
-    def get_str(self, k: str, default: str, choices: tuple[str, ...] | None = None) -> str:
-        v = self.data.get(k, default)
-        if not isinstance(v, str) or not v:
-            raise self.error(k, f"must be a non-empty string, not {v!r}")
-        if choices is not None and v not in choices:
-            raise self.error(k, f"must be one of {', '.join(choices)}, not {v!r}")
-        return v
-
-    def get_path(self, k: str, default: str, base: Path) -> Path:
-        p = Path(self.get_str(k, default)).expanduser()
-        return p if p.is_absolute() else base / p
-
-    def table(self, k: str, keys: tuple[str, ...]) -> _Section:
-        return _Section(self.source, self.key(k), self.data.get(k, {}), keys)
-
-
-_TOP = ("board", "scanner", "leds", "rfid", "files", "club")
+_TOP = ("board", "scanner", "leds", "rfid", "files", "club", "remote", "link")
 _GPIO_PINS = (2, 27)  # BCM GPIO2..GPIO27 on the 40-pin header
 
 
 def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> BoardConfig:
     """A BoardConfig from parsed TOML data; ``base`` anchors relative paths."""
-    top = _Section(source, "", data, _TOP)
+    top = Section(source, "", data, _TOP)
     b = top.table(
         "board", ("seats", "segment", "profile", "wiring", "hints", "hint_ms", "coach_ms")
     )
@@ -314,7 +262,9 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
 
     f = top.table("files", ("cards", "journal"))
     journal = f.get_path("journal", "", base) if "journal" in f.data else None
-    club = _club(top) if "club" in top.data else None
+    club = club_section(top, base) if "club" in top.data else None
+    link = link_section(top, base) if "link" in top.data else None
+    remote = remote_section(top, seats)
     return BoardConfig(
         source,
         seats,
@@ -330,24 +280,9 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
         club,
         hint_ms=hint_ms,
         coach_ms=coach_ms,
-    )
-
-
-def _club(top: _Section) -> ClubSettings:
-    """[club] (docs/club.md): the board's login at the club's MQTT broker."""
-    c = top.table("club", ("board", "password", "broker", "port", "keepalive", "resend_s"))
-    board = c.get_str("board", "")
-    try:
-        check_board_name(board)
-    except ValueError as e:
-        raise c.error("board", str(e)) from None
-    return ClubSettings(
-        board,
-        c.get_str("password", ""),
-        c.get_str("broker", "127.0.0.1"),
-        c.get_int("port", 1883, 1, 65535),
-        c.get_int("keepalive", 15, 5, 600),
-        c.get_float("resend_s", 30.0, 1.0, 3600.0) or 30.0,
+        hints_given="hints" in b.data,
+        remote=remote,
+        link=link,
     )
 
 

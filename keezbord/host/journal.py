@@ -296,6 +296,16 @@ class Journal:
         ).fetchall()
         return [json.loads(r[0]) for r in reversed(rows)]
 
+    def iter_decided(self, game: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each decision with the input that caused it (a discard's cards are the
+        input's), in order."""
+        for d, i in self.db.execute(
+            "SELECT d.data, i.data FROM decisions d JOIN inputs i"
+            " ON i.game = d.game AND i.seq = d.seq WHERE d.game = ? ORDER BY d.seq, d.idx",
+            (game,),
+        ):
+            yield json.loads(d), json.loads(i)
+
     def iter_decisions(self, game: int) -> Iterator[dict[str, Any]]:
         """The decisions one by one (each move's carries its position: a long game's
         are megabytes held all at once)."""

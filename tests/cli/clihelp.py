@@ -4,12 +4,14 @@ system configuration, no language from the caller's environment."""
 from __future__ import annotations
 
 import os
+import pty
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def exe() -> list[str]:
@@ -58,28 +60,44 @@ def assert_one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> N
 
 class Server:
     """A ``keezbord sim``/``run`` process: its output lines as they come, stopped with
-    SIGINT (Ctrl-C) at the end."""
+    SIGINT (Ctrl-C) at the end. ``tty``: its standard output is a terminal (a pty), as
+    when a person starts it: only then does it print the links with their tokens."""
 
-    def __init__(self, tmp: Path, *args: str, cwd: Path | None = None, **env: str) -> None:
+    def __init__(
+        self, tmp: Path, *args: str, cwd: Path | None = None, tty: bool = False, **env: str
+    ) -> None:
+        out: Any = subprocess.PIPE
+        self._master: int | None = None
+        if tty:
+            self._master, slave = pty.openpty()
+            out = slave
         self.proc = subprocess.Popen(
             [*exe(), *args],
-            stdout=subprocess.PIPE,
+            stdout=out,
             stderr=subprocess.PIPE,
             text=True,
             cwd=cwd or tmp,
             env=sealed_env(tmp, **env),
         )
+        if self._master is not None:
+            os.close(out)
+            self.stdout: Any = os.fdopen(self._master, "r", encoding="utf-8", errors="replace")
+        else:
+            self.stdout = self.proc.stdout
         self.lines: list[str] = []
 
     def wait_for(self, pred: Callable[[str], bool], timeout: float = 30) -> str:
         """The first stdout line (from the start) that satisfies ``pred``."""
-        assert self.proc.stdout is not None
+        assert self.stdout is not None
         for line in self.lines:
             if pred(line):
                 return line
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
+            try:
+                line = self.stdout.readline().replace("\r", "")
+            except OSError:  # the pty's other end closed: the process is gone
+                line = ""
             if not line:
                 err = self.proc.stderr.read() if self.proc.stderr else ""
                 raise AssertionError(f"exited {self.proc.wait()}: {self.lines} {err}")
@@ -96,6 +114,9 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             _, err = self.proc.communicate()
+        if self._master is not None:
+            self.stdout.close()
+            self._master = None
         return self.proc.returncode, err
 
     def __enter__(self) -> Server:

@@ -141,7 +141,7 @@ def test_run_simulate_and_sim_share_the_journal_export_finds(tmp_path: Path) -> 
     assert sum('"type": "move"' in line for line in replayed.stdout.splitlines()) >= 1
     # A second simulated run starts a new game in the same journal; nothing is deleted.
     with Server(tmp_path, "run", *LOCAL, "--port", "0", "--simulate", "3") as srv:
-        srv.wait_for(lambda line: line.startswith("referee (control):"))
+        srv.wait_for(lambda line: line.startswith("links not shown"))
     with Journal(tmp_path / "games.sqlite", readonly=True) as j:
         assert [j.setup(g)["mode"] for g in (1, 2, 3)] == ["simulated", "sim", "simulated"]
 
@@ -187,7 +187,7 @@ def test_run_without_a_pico_says_so_and_again_when_it_connects(tmp_path: Path) -
     link = tmp_path / "ttyPICO"  # a symlink to a pseudo-terminal, made later
     _config(tmp_path, f'[scanner]\nport = "{link}"\n[rfid]\nreader = "none"\n')
     with Server(tmp_path, "run", *LOCAL, "--port", "0") as srv:
-        srv.wait_for(lambda line: line.startswith("referee (control):"))
+        srv.wait_for(lambda line: line.startswith("links not shown"))
         missing = srv.wait_for(lambda line: "no Pico" in line)
         assert str(link) in missing
         master, slave = pty.openpty()
@@ -219,7 +219,7 @@ def test_selftest_writes_files_only_where_asked(tmp_path: Path) -> None:
 def test_sim_prints_three_new_links_at_every_start(tmp_path: Path) -> None:
     # Issue 13, roles: spectators, players, referee; new tokens at every start.
     def links() -> list[str]:
-        with Server(tmp_path, "sim", *LOCAL, "--port", "0", "--no-browser") as srv:
+        with Server(tmp_path, "sim", *LOCAL, "--port", "0", "--no-browser", tty=True) as srv:
             ref = srv.wait_for(lambda line: line.startswith("referee (control): "))
             return [ln for ln in srv.lines if ln.startswith(("spectators", "players"))] + [ref]
 

@@ -30,6 +30,13 @@ def test_a_bad_setup_position_is_one_line_and_exit_2(
     assert_one_line_error(r, words)
 
 
+def test_setup_with_remote_seats_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    # A remote seat's game is a virtual deal from the start (and a linked game's position
+    # the host of record's): no set-up with either.
+    r = run(tmp_path, "run", *LOCAL, "--remote-seats", "1", "--setup", TARGET, timeout=30)
+    assert_one_line_error(r, "--setup: not with remote seats")
+
+
 def test_run_simulate_setup_sets_the_board_up_and_the_game_begins(tmp_path: Path) -> None:
     (tmp_path / "board.toml").write_text('[board]\nseats = 4\n[files]\njournal = "g.sqlite"\n')
     (tmp_path / "target.txt").write_text(TARGET + "\n")  # a position file

@@ -92,7 +92,12 @@ class Club:
     sims: dict[str, SimBoard] = field(default_factory=dict)
 
     def settings(self, board: str) -> ClubSettings:
-        return ClubSettings(board, self.boards[board], "127.0.0.1", self.broker.port)
+        ca = self.broker.files.boards[board].parent / "ca.crt"
+        tls = ca.exists()
+        return ClubSettings(
+            board, self.boards[board], "127.0.0.1", self.broker.port, tls=tls,
+            ca=str(ca) if tls else None,
+        )  # fmt: skip
 
     def sim(
         self, board: str, *, seats: int = 2, move_ms: float = 0.0, resend_s: float = 30.0
@@ -122,20 +127,24 @@ def make_store(dir: Path, teams: int, boards: int) -> Store:
     return store
 
 
-def start_broker(dir: Path, store: Store) -> Broker:
-    """Mosquitto on a free loopback port with the files broker-config writes."""
+def start_broker(dir: Path, store: Store, tls: bool = False) -> Broker:
+    """Mosquitto on a free loopback port with the files broker-config writes (``tls``:
+    its TLS listener, with the authority and certificate it makes with openssl)."""
     port = free_port()
-    files = write_broker_config(store, dir / "broker", port=port, bind="127.0.0.1")
+    files = write_broker_config(
+        store, dir / "broker", port=port, bind="127.0.0.1", host="127.0.0.1", tls=tls or None
+    )
     broker = Broker(files, port)
     broker.start()
     return broker
 
 
-def open_club(dir: Path, teams: int, boards: int) -> Club:
+def open_club(dir: Path, teams: int, boards: int, tls: bool = False) -> Club:
     store = make_store(dir, teams, boards)
-    broker = start_broker(dir, store)
+    broker = start_broker(dir, store, tls)
     port = broker.port
-    t = Tournament(store, BrokerSettings("127.0.0.1", port, tournament_password(store)))
+    ca = str(dir / "broker" / "boards" / "ca.crt") if tls else None
+    t = Tournament(store, BrokerSettings("127.0.0.1", port, tournament_password(store), tls, ca))
     t.start()
     wait_for(t.connected.is_set, 10, "the tournament's MQTT connection")
     return Club(dir, store, broker, t, store.boards())

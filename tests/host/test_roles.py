@@ -63,7 +63,8 @@ def test_token_store_narrows_a_wide_file(tmp_path: Path) -> None:
     """A token file found readable by others (restored from a backup) keeps its tokens
     and becomes 0600 on the next start; it stayed 0644 before."""
     path = tmp_path / "tokens.json"
-    path.write_text('{"referee": "r-secret", "player": "p-secret"}\n')
+    ref, play = "r" * 24, "p" * 24
+    path.write_text(f'{{"referee": "{ref}", "player": "{play}"}}\n')
     path.chmod(0o644)
-    assert TokenStore(path).load() == Tokens(referee="r-secret", player="p-secret")
+    assert TokenStore(path).load() == Tokens(referee=ref, player=play)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

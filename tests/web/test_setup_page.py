@@ -96,3 +96,21 @@ def test_the_simulator_says_it_starts_from_the_beginning(tmp_path: Path) -> None
         ws.send_json({"type": "set_up", "position": TARGET, "id": 3})
         reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
         assert "keezbord run" in reply["text"]["en"]
+
+
+def test_a_set_up_is_refused_with_remote_seats(tmp_path: Path) -> None:
+    # A remote seat's game is a virtual deal from the start: no position set up in it.
+    gpio = FakeGpio(nests())
+    with (
+        TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
+        c.websocket_connect(ws_path(Role.REFEREE)) as ws,
+    ):
+        hello(ws)
+        ws.send_json({"type": "new_game", "remote": [1], "id": 1})
+        until(ws, lambda m: m["game"] == 2)
+        ws.send_json({"type": "set_up", "position": TARGET, "id": 2})
+        reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
+        assert "remote seats" in reply["text"]["en"], reply
+        assert "op afstand" in reply["text"]["nl"]
+        s = c.get("/api/state").json()
+        assert s["setup"] is None and s["game"] == 2

@@ -22,9 +22,46 @@ T = TypeVar("T")
 TOKENS = Tokens(referee="referee-token", player="player-token")
 
 
+# With seats 1 and 3 remote (issue 28): each has a token of its own.
+REMOTE_TOKENS = Tokens("referee-token", "player-token", ((1, "seat1-token"), (3, "seat3-token")))
+
+
 def options(db: Path, **kw: Any) -> HubOptions:
     """HubOptions with the tests' tokens: pages without a token only watch."""
-    return HubOptions(db=db, tokens=TOKENS, **kw)
+    kw.setdefault("tokens", TOKENS)
+    return HubOptions(db=db, **kw)
+
+
+def remote_hub(
+    db: Path,
+    seed: int,
+    remote: tuple[int, ...] = (1, 3),
+    board: Any = None,
+    hints: str = "off",
+    profile: str = "standard",
+    seats: int = 4,
+    **opts: Any,
+) -> Callable[[], Hub]:
+    """A real board's hub (a FakeBoard unless ``board``) with a virtual deal dealt from
+    ``seed`` and ``remote`` seats played far away, the tests' remote tokens."""
+    from keezbord.host.drivers.boards import FakeBoard
+    from keezbord.host.sim.table import REMOTE, TABLE, SimInfo, deal_dealer
+    from keezbord.host.web.hub import Hub
+
+    def make() -> Hub:
+        where = [REMOTE if s in remote else TABLE for s in range(seats)]
+        info = SimInfo(seed, ["human"] * seats, None, {}, where)
+        dealer = deal_dealer(seats, profile, info)
+        setup = {
+            "type": "setup", "seats": seats, "profile": profile, "dealer": dealer,
+            "hints": hints, "mode": "run", "settle_ms": 200,
+        }  # fmt: skip
+        opts.setdefault("tokens", REMOTE_TOKENS)
+        return Hub.open_run(
+            options(db, mode="run", **opts), setup, board or FakeBoard(), resume=False, deal=info
+        )
+
+    return make
 
 
 def link(server: Any, role: Role | str = Role.REFEREE, **query: str) -> str:
@@ -39,9 +76,14 @@ def link(server: Any, role: Role | str = Role.REFEREE, **query: str) -> str:
     return url
 
 
-def ws_path(role: Role | str = Role.REFEREE, tokens: Tokens = TOKENS) -> str:
-    """The websocket's path for ``role`` (TestClient tests)."""
+def ws_path(
+    role: Role | str = Role.REFEREE, tokens: Tokens = TOKENS, seat: int | None = None
+) -> str:
+    """The websocket's path for ``role`` (TestClient tests); ``seat``: a remote seat's."""
     token = {Role.REFEREE: tokens.referee, Role.PLAYER: tokens.player}.get(Role(role))
+    if Role(role) is Role.REMOTE:
+        assert seat is not None
+        token = tokens.seat(seat)
     return "/ws" if token is None else f"/ws?token={token}"
 
 

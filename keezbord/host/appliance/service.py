@@ -204,7 +204,7 @@ def tokens(layout: Layout) -> Tokens:
             f"{layout.tokens}: no tokens yet (install the service: "
             f"{sudo_keezbord('service install')})"
         )
-    return TokenStore(layout.tokens).load()
+    return TokenStore(layout.tokens).read()
 
 
 def _run(runner: Runner, argv: list[str]) -> None:

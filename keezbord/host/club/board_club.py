@@ -48,6 +48,7 @@ class BoardClub:
         self._catch_up()
         hub.observers.append(self._decided)
         hub.club = self
+        hub.views["club"] = self.view
         self.link.on_connection = lambda _up: hub.call_soon(hub.changed)
 
     def _catch_up(self) -> None:

@@ -1,9 +1,10 @@
 """A board's MQTT link to the tournament, with a durable outbox.
 
 The board logs in with its own name and password (the broker's ACL lets it publish only
-under ``keezbord/board/<name>/``). The session is persistent (clean_session off, QoS 1):
-while the board or the broker is away, the broker keeps what the tournament sent the
-board (acknowledgements, record requests) and paho keeps what the board sends.
+under ``keezbord/board/<name>/``), over TLS when ``[club] tls`` (mqtt_client.py). The
+session is persistent (clean_session off, QoS 1): while the board or the broker is away,
+the broker keeps what the tournament sent the board (acknowledgements, record requests)
+and paho keeps what the board sends.
 
 Results go through the outbox, a small SQLite file next to the board's journal: a result
 is written there first (one row per match, however often the game reports it), sent on
@@ -28,6 +29,7 @@ from typing import Any
 from keezbord.host.club_settings import ClubSettings as ClubSettings
 
 from . import protocol as p
+from .mqtt_client import new_client, no_answer
 
 OUTBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -122,9 +124,6 @@ class BoardLink:
         on_pairing: Callable[[dict[str, Any]], None],
         record_of: Callable[[int], list[str] | None],
     ) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         self.settings = settings
         self.outbox = outbox
         self.on_pairing = on_pairing
@@ -135,19 +134,11 @@ class BoardLink:
         if saved:
             self.pairing = json.loads(saved)
         name = p.check_board_name(settings.board)
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"keezbord-board-{name}",
-            clean_session=False,
-            protocol=mqtt.MQTTv311,
-        )
-        self.client.username_pw_set(name, settings.password)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
-        self.client.max_queued_messages_set(0)  # keep everything while the broker is away
+        self.client = new_client(f"keezbord-board-{name}", name, settings, clean_session=False)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.outage = p.Outage(f"keezbord: club {name}", settings.broker, settings.port)
-        self.client.on_connect_fail = lambda *a: self.outage.lost("no MQTT broker answers")
+        self.client.on_connect_fail = lambda *a: self.outage.lost(no_answer(settings.tls))
         self.client.on_message = self._on_message
         self.refused: str | None = None  # the broker's reason when it refuses the login
         self.on_connection: Callable[[bool], None] | None = None  # the page's banner

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import protocol as p
+from .mqtt_client import new_client, no_answer
 from .pairing import pair_round
 from .standings import Game, Row, standings
 from .store import Result, Store, StoreError
@@ -29,6 +30,8 @@ class BrokerSettings:
     host: str = "127.0.0.1"
     port: int = 1883
     password: str = ""  # the tournament's login (user ``tournament``)
+    tls: bool = False  # TLS to the broker (mqtt_client.py)
+    ca: str | None = None  # the broker's authority's certificate (None: the system's)
 
 
 class Tournament:
@@ -58,24 +61,18 @@ class Tournament:
             return
         import secrets
 
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         self.listen = listen
         self.outage = p.Outage("keezbord club", self.broker.host, self.broker.port)
         suffix = "" if listen else f"-cli-{secrets.token_hex(3)}"
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"keezbord-tournament-{self.store.tournament}{suffix}",
+        client = new_client(
+            f"keezbord-tournament-{self.store.tournament}{suffix}",
+            p.TOURNAMENT_USER,
+            self.broker,
             clean_session=not listen,
-            protocol=mqtt.MQTTv311,
         )
-        client.username_pw_set(p.TOURNAMENT_USER, self.broker.password)
-        client.reconnect_delay_set(min_delay=1, max_delay=5)
-        client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = lambda *a: self._down("the connection to the MQTT broker was lost")
-        client.on_connect_fail = lambda *a: self._down("no MQTT broker answers")
+        client.on_connect_fail = lambda *a: self._down(no_answer(self.broker.tls))
         client.on_message = self._on_message
         client.connect_async(self.broker.host, self.broker.port, 15)
         client.loop_start()

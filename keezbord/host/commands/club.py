@@ -18,7 +18,7 @@ import contextlib
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from keezbord.host.commands.web import _port
 from keezbord.host.errors import UsageError
@@ -41,19 +41,60 @@ def add_club_arguments(p: argparse.ArgumentParser) -> None:
     board.add_argument("name", help="a-z, 0-9 and '-' (its MQTT login and topic)")
     bc = sub.add_parser("broker-config", help="write Mosquitto's configuration for the boards")
     bc.add_argument("--out", type=Path, required=True, help="folder for the files")
-    bc.add_argument("--port", type=_port, default=1883)
+    bc.add_argument("--port", type=_port, default=None, help="default 1883, 8883 with TLS")
     bc.add_argument("--bind", default="0.0.0.0", help="address the broker listens on")
     bc.add_argument("--host", default=None, help="the broker's name the boards use")
+    _tls_arguments(bc)
     serve = sub.add_parser("serve", help="scoreboard, control page and the MQTT service")
     serve.add_argument("--host", default="0.0.0.0")
     serve.add_argument("--port", type=_port, default=8080)
     for sp in (serve, *_broker_users(sub)):
         sp.add_argument("--broker", default="127.0.0.1", help="the MQTT broker's address")
-        sp.add_argument("--broker-port", type=_port, default=1883)
+        sp.add_argument(
+            "--broker-port", type=_port, default=None, help="default 1883, 8883 with TLS"
+        )
+        sp.add_argument("--broker-tls", action="store_true", help="TLS to the broker")
+        sp.add_argument(
+            "--broker-ca",
+            default=None,
+            metavar="FILE",
+            help="the broker's authority's certificate (broker-config --tls: boards/ca.crt; "
+            "default: the system's authorities)",
+        )
     st = sub.add_parser("standings", help="print the standings")
     st.add_argument("--json", action="store_true")
     for action in sub.choices.values():  # also after the action: `club standings --store F`
         action.add_argument("--store", type=Path, default=argparse.SUPPRESS, help=store_help)
+
+
+def _tls_arguments(bc: argparse.ArgumentParser) -> None:
+    bc.add_argument(
+        "--tls",
+        action="store_true",
+        help="a TLS listener, with an authority and certificate made here with openssl "
+        "(boards get boards/ca.crt to trust it; port 8883 by default)",
+    )
+    bc.add_argument(
+        "--tls-cert", default=None, metavar="FILE", help="a TLS listener with this certificate "
+        "(a public authority's, e.g. Let's Encrypt: boards need no ca)",
+    )  # fmt: skip
+    bc.add_argument("--tls-key", default=None, metavar="FILE", help="its private key")
+
+
+def tls_choice(args: argparse.Namespace) -> Any:
+    """broker-config's TLS: None (plain), True (made here) or the given files."""
+    from keezbord.host.club.tls_files import TlsFiles
+
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise UsageError("--tls-cert and --tls-key go together")
+    if args.tls_cert is not None:
+        if args.tls:
+            raise UsageError("--tls makes a certificate; --tls-cert gives one: not both")
+        for f in (args.tls_cert, args.tls_key):
+            if not Path(f).is_file():
+                raise UsageError(f"{f}: no such file")
+        return TlsFiles(Path(args.tls_cert).resolve(), Path(args.tls_key).resolve())
+    return True if args.tls else None
 
 
 def _broker_users(
@@ -106,7 +147,11 @@ def _settings(store: Store, args: argparse.Namespace) -> BrokerSettings:
     from keezbord.host.club.broker_config import tournament_password
     from keezbord.host.club.service import BrokerSettings
 
-    return BrokerSettings(args.broker, args.broker_port, tournament_password(store))
+    port = args.broker_port or (8883 if args.broker_tls else 1883)
+    args.broker_port = port
+    return BrokerSettings(
+        args.broker, port, tournament_password(store), args.broker_tls, args.broker_ca
+    )
 
 
 def _connected(t: Tournament, args: argparse.Namespace) -> None:
@@ -124,8 +169,12 @@ def _broker_config(args: argparse.Namespace) -> int:
 
     if not args.store.exists():
         raise UsageError(f"{args.store}: no such tournament store (add boards first)")
+    tls = tls_choice(args)
+    port = args.port or (8883 if tls else 1883)
     with contextlib.closing(Store(args.store)) as store:
-        files = write_broker_config(store, args.out, port=args.port, bind=args.bind, host=args.host)
+        files = write_broker_config(
+            store, args.out, port=port, bind=args.bind, host=args.host, tls=tls
+        )
     print(f"mosquitto -c {files.conf}")
     for name, f in files.boards.items():
         print(f"board {name}: copy {f} into its board.toml")
@@ -211,9 +260,10 @@ def _sim(store: Store, args: argparse.Namespace) -> int:
     if not boards:
         raise UsageError("no boards registered (keezbord club board add NAME)")
     args.boards_dir.mkdir(parents=True, exist_ok=True)
+    port = args.broker_port or (8883 if args.broker_tls else 1883)
     sims = [
         SimBoard(
-            ClubSettings(name, pw, args.broker, args.broker_port),
+            ClubSettings(name, pw, args.broker, port, tls=args.broker_tls, ca=args.broker_ca),
             args.boards_dir / f"{name}.sqlite",
             seats=args.seats,
             move_ms=args.move_ms,

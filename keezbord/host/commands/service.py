@@ -13,6 +13,7 @@ from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
 
 if TYPE_CHECKING:
+    from keezbord.host.appliance.paths import Layout
     from keezbord.host.roles import Tokens
 
 
@@ -41,8 +42,23 @@ def add_service_arguments(p: argparse.ArgumentParser) -> None:
     _root_arg(ins)
     _root_arg(sub.add_parser("uninstall", help="stop and remove the units (games are kept)"))
     _root_arg(sub.add_parser("status", help="is the service installed and running?"))
-    tok = sub.add_parser("token", help="the spectators', players' and referee's links")
+    tok = sub.add_parser(
+        "token", help="the spectators', players', referee's and remote seats' links"
+    )
     tok.add_argument("--port", type=int, default=8000, help="the page's port (default 8000)")
+    tok.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the links of a `keezbord run --state-dir DIR` (default: the service's)",
+    )
+    tok.add_argument(
+        "--url",
+        default=None,
+        help="the page's address in the links (default: [remote] public_url of the "
+        "service's board.toml, else http://keezbord.local:PORT/)",
+    )
     _root_arg(tok)
 
 
@@ -78,7 +94,7 @@ def run_service(args: argparse.Namespace) -> int:
             print("\n".join(lines))
             return rc
         else:
-            _print_links(service.tokens(layout), args.port, args.lang)
+            _print_links(_tokens(args, layout), _base_url(args, layout), args.lang)
             return 0
     except service.ServiceError as e:
         raise UsageError(str(e)) from None
@@ -87,7 +103,34 @@ def run_service(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_links(tokens: Tokens, port: int, lang: str) -> None:
+def _tokens(args: argparse.Namespace, layout: Layout) -> Tokens:
+    from keezbord.host.appliance import service
+
+    if args.state_dir is None:
+        return service.tokens(layout)
+    from keezbord.host.appliance.paths import state_tokens_path
+    from keezbord.host.roles import TokenStore
+
+    path = state_tokens_path(args.state_dir)
+    if not path.exists():
+        raise UsageError(f"{path}: no tokens (start `keezbord run --state-dir {args.state_dir}`)")
+    return TokenStore(path).read()
+
+
+def _base_url(args: argparse.Namespace, layout: Layout) -> str:
+    if args.url is not None:
+        return str(args.url)
+    if layout.config.exists():
+        from keezbord.host.config import load_config
+
+        url = load_config(layout.config).remote.public_url
+        if url is not None:
+            return url
+    return f"http://keezbord.local:{args.port}/"
+
+
+def _print_links(tokens: Tokens, url: str, lang: str) -> None:
+    from keezbord.host.commands.away import seat_lines
     from keezbord.host.roles import Role, links
 
     names = {
@@ -97,5 +140,7 @@ def _print_links(tokens: Tokens, port: int, lang: str) -> None:
             "scheidsrechter (ongedaan maken, nieuw spel)", "referee (undo, new game)"
         ),
     }
-    for role, url in links(f"http://keezbord.local:{port}/", tokens).items():
-        print(f"{names[role].get(lang)}: {url}")
+    for role, link in links(url, tokens).items():
+        print(f"{names[role].get(lang)}: {link}")
+    for line in seat_lines(url, tokens, lang):
+        print(line)

@@ -7,8 +7,8 @@ host, journal, resume, options), which is what keeps their errors alike."""
 from __future__ import annotations
 
 import argparse
-import secrets
 import socket
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,7 +18,7 @@ from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
-from keezbord.host.roles import Role, Tokens, links
+from keezbord.host.roles import MIN_TOKEN_CHARS, Role, Tokens, links
 
 if TYPE_CHECKING:
     from keezbord.engine.position import Position
@@ -154,7 +154,9 @@ def run_sim(args: argparse.Namespace) -> int:
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stopt)",
             f"keezbord sim: {url}  ({what}; journal {db}; Ctrl-C stops)",
         )
-        for line in link_lines(url, tokens, args.lang):
+        # The links of this start only (new tokens every time), yet never into a log.
+        how = Text("start `keezbord sim` op een terminal", "start `keezbord sim` on a terminal")
+        for line in shown_links(url, tokens, args.lang, sys.stdout.isatty(), how):
             print(line, flush=True)
         if not args.no_browser:  # the one at the computer is the referee
             import webbrowser  # only to open one: 1 MB of `sim`'s memory otherwise
@@ -257,6 +259,9 @@ def say(lang: str, nl: str, en: str) -> None:
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     _serve_args(p, "0.0.0.0", ": every interface, so spectators can watch")
+    from keezbord.host.commands.away import add_away_arguments
+
+    add_away_arguments(p)
     p.add_argument(
         "--token",
         default=None,
@@ -299,31 +304,35 @@ def run_run(args: argparse.Namespace) -> int:
     from keezbord.host.extras import require
 
     require("web", "the web page")
+    from keezbord.host.commands import away
     from keezbord.host.config import find_config, journal_of
+    from keezbord.host.roles import TokenStore, long_enough
     from keezbord.host.web.hub import Hub, HubOptions
 
     if args.speed <= 0:
         raise UsageError("--speed must be positive")
+    if args.token is not None and not long_enough(args.token):
+        raise UsageError(
+            f"--token: at least {MIN_TOKEN_CHARS} characters (128 bits): e.g. "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(18))'"
+        )
     cfg = find_config(args.config)
-    state_tokens = None
+    store = None
     if args.state_dir is not None:  # the service (keezbord/host/appliance/)
         from keezbord.host.appliance.paths import state_tokens_path
         from keezbord.host.paths import JOURNAL_NAME
-        from keezbord.host.roles import TokenStore
 
         if not args.state_dir.is_dir():
             raise UsageError(f"--state-dir {args.state_dir}: no such folder")
-        state_tokens = TokenStore(state_tokens_path(args.state_dir)).load()
+        store = TokenStore(state_tokens_path(args.state_dir))
+        tokens = store.load()  # kept between starts (the service)
         db = journal_of(cfg, None if cfg.journal else args.state_dir / JOURNAL_NAME)
     else:
+        tokens = Tokens.new()
         db = journal_of(cfg)
     _check_journal(db)
-    if state_tokens is not None:  # kept between starts (the service)
-        tokens = Tokens(referee=args.token or state_tokens.referee, player=state_tokens.player)
-    else:
-        tokens = Tokens(
-            referee=args.token or secrets.token_urlsafe(9), player=secrets.token_urlsafe(9)
-        )
+    if args.token is not None:
+        tokens = Tokens(args.token, tokens.player, tokens.seats)
     setup: dict[str, Any] = {
         "type": "setup",
         "seats": cfg.seats,
@@ -332,19 +341,40 @@ def run_run(args: argparse.Namespace) -> int:
         "hints": cfg.hints,
         "mode": "run",
     }
+    board_setup = dict(setup)
+    plan = away.plan(args, cfg, setup, db)
     if args.setup is not None:
         from keezbord.host.referee import arranged_setup
 
         setup = arranged_setup(setup, _setup_position(args.setup, cfg))
-    opts = HubOptions(mode="run", db=db, tokens=tokens)
+    tokens = tokens.for_seats(plan.remote)
+    if store is not None and tokens != store.load():
+        store.save(tokens)
+    opts = HubOptions(mode="run", db=db, tokens=tokens, token_store=store)
+    opts.defaults["board_setup"] = dict(board_setup)  # a new game without seats far away
+    opts.public_url = cfg.remote.public_url
     opts.hint_ms, opts.coach_ms = cfg.hint_ms, cfg.coach_ms  # [board] search budgets
     styles = cfg.leds.settings().styles
+
+    link = away.link_of(args, cfg)
+    if args.setup is not None and (link is not None or plan.remote):
+        # The set-up's position would be this board's alone (a linked game's is the
+        # host of record's) and its deal not a remote seat's virtual one.
+        raise UsageError("--setup: not with remote seats or a linked game")
+    live = args.simulate is not None and (plan.deal is not None or link is not None)
 
     def make() -> Hub:
         # Called once the port is ours: hardware is opened only for a server that starts.
         nonlocal setup
         driver: BoardDriver | None
-        if args.simulate is not None and args.setup is not None:
+        if live:  # simulated people at the table (host/sim/people.py), seats far away
+            from keezbord.host.drivers.boards import FakeBoard
+
+            setup = {**setup, "mode": "simulated"}
+            if args.speed < 1:  # the simulated people's rests are as short: so the settling
+                setup["settle_ms"] = max(200, int(500 * args.speed))
+            driver = FakeBoard()
+        elif args.simulate is not None and args.setup is not None:
             from keezbord.host.drivers.boards import TraceBoard
             from keezbord.host.sim.setting_up import simulated_set_up
 
@@ -359,16 +389,49 @@ def run_run(args: argparse.Namespace) -> int:
             driver = TraceBoard(game.events, args.speed)
         else:
             driver = _real_board(cfg, setup, args.lang)
-        # A simulated game is always a new one (in the same journal, never resumed), and
-        # so is a set-up.
-        resume = args.simulate is None and args.setup is None
-        hub = Hub.open_run(opts, setup, driver, resume=resume)
+        if link is not None:
+            from keezbord.host.extras import require
+
+            require("club", "the link's MQTT client (--link, [link])")
+            from keezbord.host.commands.linked import open_linked
+
+            away.virtual(setup, cfg)
+            hub = open_linked(opts, link, setup, driver, db)
+        else:
+            # A simulated game is always a new one (in the same journal, never resumed),
+            # and so is a set-up.
+            resume = plan.resume and args.simulate is None and args.setup is None
+            hub = Hub.open_run(opts, setup, driver, resume=resume, deal=plan.deal)
+        if live:
+            from keezbord.host.drivers.boards import FakeBoard
+            from keezbord.host.sim.people import People
+
+            assert isinstance(driver, FakeBoard)
+            people = People(
+                hub, driver, seed=args.simulate, speed=args.speed, mistakes=args.mistakes
+            )
+            hub.away.on_start.append(people.start)
+            hub.away.on_stop.append(people.stop)
         return _join_club(hub, cfg.club, db)
 
     appliance: dict[str, Any] = {}
 
     def banner(url: str) -> None:
-        for line in run_banner(url, args.host, db, tokens, args.lang):
+        for said in plan.said:
+            print(said.get(args.lang), flush=True)
+        cmd = "keezbord service token" + (
+            f" --state-dir {args.state_dir}" if args.state_dir is not None else ""
+        )
+        how = Text(f"`{cmd}` toont ze", f"`{cmd}` prints them")
+        if store is None:
+            how = Text(
+                "start op een terminal, of bewaar ze met --state-dir DIR en toon ze met "
+                "`keezbord service token --state-dir DIR`",
+                "start it on a terminal, or keep them with --state-dir DIR and print them "
+                "with `keezbord service token --state-dir DIR`",
+            )
+        lines = run_banner(url, args.host, db, tokens, args.lang, sys.stdout.isatty(), how)
+        for line in lines:
             print(line, flush=True)
         appliance.update(_announce(url, args.host, args.lang))
 
@@ -406,9 +469,18 @@ def _setup_position(arg: str, cfg: BoardConfig) -> Position:
     return pos
 
 
-def run_banner(url: str, host: str, db: Path, tokens: Tokens, lang: str) -> list[str]:
+def run_banner(
+    url: str,
+    host: str,
+    db: Path,
+    tokens: Tokens,
+    lang: str,
+    terminal: bool = True,
+    how: Text | None = None,
+) -> list[str]:
     """What ``run`` says at start: the address, whether every interface listens (and
-    the address spectators should open), the three links (roles.py)."""
+    the address spectators should open), the links (roles.py), which hold the tokens and
+    so are printed only on a ``terminal`` (not into a log: ``how`` says how to see them)."""
     lines = [Text(f"keezbord run: {url}  (journal {db})", f"keezbord run: {url}  (journal {db})")]
     base = url
     if host in ("0.0.0.0", "::"):
@@ -421,11 +493,33 @@ def run_banner(url: str, host: str, db: Path, tokens: Tokens, lang: str) -> list
                 "(--host 127.0.0.1: this computer only)",
             )
         )
-    return [t.get(lang) for t in lines] + link_lines(base, tokens, lang)
+    return [t.get(lang) for t in lines] + shown_links(base, tokens, lang, terminal, how)
+
+
+SERVICE_TOKEN = Text("`keezbord service token` toont ze", "`keezbord service token` prints them")
+
+
+def shown_links(
+    url: str, tokens: Tokens, lang: str, terminal: bool, how: Text | None = None
+) -> list[str]:
+    """The links on a terminal; elsewhere (the service's journal, a log file) one line
+    saying how to see them: a token in a log is a key left lying about."""
+    if terminal:
+        return link_lines(url, tokens, lang)
+    how = how or SERVICE_TOKEN
+    return [
+        Text(
+            f"links niet getoond (de uitvoer is geen terminal): {how.nl}",
+            f"links not shown (the output is not a terminal): {how.en}",
+        ).get(lang)
+    ]
 
 
 def link_lines(url: str, tokens: Tokens, lang: str) -> list[str]:
-    """The three links of the page's roles, one line each (Dutch or English)."""
+    """The links of the page's roles, one line each (Dutch or English), then each
+    remote seat's own (commands/away.py)."""
+    from keezbord.host.commands.away import seat_lines
+
     ls = links(url, tokens)
     said = [
         Text(
@@ -437,7 +531,7 @@ def link_lines(url: str, tokens: Tokens, lang: str) -> list[str]:
             f"scheidsrechter (beheer): {ls[Role.REFEREE]}", f"referee (control): {ls[Role.REFEREE]}"
         ),
     ]
-    return [t.get(lang) for t in said]
+    return [t.get(lang) for t in said] + seat_lines(url, tokens, lang)
 
 
 def _lan_address() -> str:

@@ -20,11 +20,11 @@ from keezbord.engine.position import Position
 from keezbord.engine.text import Text
 
 from . import hands, reasons
+from .lit import expected, not_lit
 from .reading import judge_sensed, shown
 from .recognize import (
     board_sig,
     colours,
-    expectations,
     guess_after,
     judge,
     move_holes,
@@ -42,7 +42,7 @@ def flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """Flag the board (an ``illegal`` decision, once an episode); while the flag stands
     its error and restore holes follow the board."""
     pos = state.pos
-    exps = expectations(pos, state.card, state.config.reader)
+    exps = expected(state)
     old = state.flag
     if old is not None:  # the same episode: the LEDs follow the board
         fix = repair(pos.topology, state.sensed, references(pos, exps, old.shown))
@@ -75,7 +75,7 @@ def restored(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
     sig = board_sig(state.sensed, pos.seats)
     if sig != pos_sig(pos):
         return None
-    exps = expectations(pos, state.card, state.config.reader)
+    exps = expected(state)
     worlds = state.worlds
     world = hands.certain(worlds)
     before = any(hands.shows(w, pos) for w in worlds)
@@ -154,6 +154,9 @@ def _ask(
 
 
 def _reason(state: RefereeState, pairs: Pairs, before: tuple[Move, Position] | None) -> Text:
+    far = not_lit(state)  # a lit move, or the table held
+    if far is not None:
+        return far
     world = hands.certain(state.worlds)
     knocked = _knocked(world, pairs, before, state.pos) if world and before else None
     if knocked is not None:

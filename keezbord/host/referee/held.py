@@ -19,8 +19,9 @@ from dataclasses import replace
 from keezbord.engine.notation import Move, Swap
 from keezbord.host.events import CardTap, Discard, HoleEvent, Tick
 
+from .lit import expected
 from .reading import judge_sensed, lift_verdict, move_on_board
-from .recognize import board_of, expectations
+from .recognize import board_of
 from .state import Decision, Effect, Input, RefereeState
 from .turns import accept
 
@@ -161,5 +162,5 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
         return False
     if not state.at_rest or state.over:
         return True
-    exps = expectations(state.pos, state.card, state.config.reader)
+    exps = expected(state)
     return judge_sensed(state, exps).outcome != "illegal"

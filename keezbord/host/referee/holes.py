@@ -16,8 +16,8 @@ from keezbord.host.events import HoleEvent
 
 from . import hands
 from .flags import restore_point
+from .lit import expected
 from .reading import Verdict, judge_sensed
-from .recognize import expectations
 from .state import BOUNCE_MS, MAX_HELD, Input, RefereeState
 
 
@@ -102,7 +102,7 @@ def _read_colours(state: RefereeState) -> RefereeState:
     (a legal move, or the position before) says which pawn went where."""
     if len(state.worlds) < 2:
         return state
-    j = judge_sensed(state, expectations(state.pos, state.card, state.config.reader))
+    j = judge_sensed(state, expected(state))
     readings = [a for _, a in j.moves] if j.outcome in ("accepted", "ambiguous") else []
     if j.outcome == "before":
         readings = [state.pos]

@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import flags, reasons
+from .lit import expected
 from .reading import judge_sensed
-from .recognize import Judgement, board_sig, expectations
+from .recognize import Judgement, board_sig
 from .state import Decision, Effect, RefereeState
 from .turns import accept, resolved
 
@@ -37,7 +38,7 @@ def look(
     if state.put_right:
         state = resolved(state, t, effects)
     pos = state.pos
-    j = judge_sensed(state, expectations(pos, state.card, state.config.reader))
+    j = judge_sensed(state, expected(state))
     partial = board_sig(state.sensed, pos.seats) if j.outcome == "partial" else None
     return replace(state, stage=stage, partial=partial), j
 
@@ -79,7 +80,7 @@ def settle_pending(state: RefereeState, t: int, effects: list[Effect]) -> Refere
         return put_back
     if state.put_right:
         state = resolved(state, t, effects)
-    exps = expectations(state.pos, state.card, state.config.reader)
+    exps = expected(state)
     if not exps:
         return state
     j = judge_sensed(state, exps)

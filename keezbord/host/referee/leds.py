@@ -6,11 +6,12 @@ first of ``ROLE_ORDER`` wins (an error outshines a hint).
 
 from __future__ import annotations
 
-from .arrange import lit
+from .arrange import lit as arrange_lit
+from .lit import expected
+from .lit import roles as lit_roles
 from .recognize import (
     Target,
     board_sig,
-    expectations,
     move_holes,
     nest_seat,
     pos_sig,
@@ -31,7 +32,7 @@ def frame(state: RefereeState) -> dict[str, str]:
             roles[hole] = role
 
     if state.arranging is not None:
-        return lit(state.arranging)  # the set-up mode's instruction
+        return arrange_lit(state.arranging)  # the set-up mode's instruction
     pos = state.pos
     topo = pos.topology
     if state.winner is not None:
@@ -44,7 +45,7 @@ def frame(state: RefereeState) -> dict[str, str]:
     to_play = state.seat
     if to_play is not None:
         put(f"T{topo.start(to_play)}", "turn")
-    exps = expectations(pos, state.card, state.config.reader)
+    exps = expected(state)
     if state.missing:
         for h in state.missing:
             put(h, "restore")
@@ -54,6 +55,11 @@ def frame(state: RefereeState) -> dict[str, str]:
             put(h, "error")
         for h in fix.restore:
             put(h, "restore")
+    if state.lit is not None:  # a move chosen far away, in place of the hints
+        if not state.missing and not state.flagged:
+            for h, role in lit_roles(state).items():
+                put(h, role)
+        return roles
     for m, _ in state.ambiguous:
         for h in move_holes(pos, m):
             put(h, "source")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import reasons
-from .recognize import expectations, hole_key, move_holes, references, repair
+from .lit import expected
+from .recognize import hole_key, move_holes, references, repair
 from .state import Decision, Effect, Flag, RefereeState
 from .turns import resolved
 
@@ -20,7 +21,7 @@ def ask_back(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState
     if state.flagged and not state.missing:
         return state  # an illegal board or a penalty: its own guidance stands
     pos = state.pos
-    exps = expectations(pos, state.card, state.config.reader)
+    exps = expected(state)
     in_play: set[str] = set()
     for exp in exps:
         in_play |= exp.departures.keys()

@@ -15,12 +15,12 @@ from keezbord.engine.notation import Move, Swap
 from keezbord.engine.position import NEST, Position
 
 from . import hands
+from .lit import expected
 from .recognize import (
     Expectation,
     Judgement,
     board_sig,
     colours,
-    expectations,
     hole_key,
     judge,
     move_holes,
@@ -50,7 +50,7 @@ def move_on_board(
 ) -> tuple[Move, Position] | None:
     """The one legal move the board shows, with the position it leads to."""
     if exps is None:
-        exps = expectations(state.pos, state.card, state.config.reader)
+        exps = expected(state)
     if not exps:
         return None
     j = judge_sensed(state, exps)
@@ -82,7 +82,7 @@ def lift_verdict(state: RefereeState, hole: str) -> Verdict:
         or state.flagged
     ):
         return None
-    exps = expectations(state.pos, state.card, state.config.reader)
+    exps = expected(state)
     move = move_on_board(state, exps)
     if move is None:
         return None

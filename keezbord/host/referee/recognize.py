@@ -236,6 +236,17 @@ class Expectation:
             self._after[i] = a
         return a
 
+    def leading_to(self, target: Position) -> Expectation:
+        """This card's legal moves that lead to ``target``'s pawns, alone (a lit move:
+        the board is read against it and its other orders of a 7's parts only)."""
+        keep = [i for i, key in enumerate(self._keys) if key == target.pawns]
+        only = object.__new__(Expectation)
+        only.pos, only.card = self.pos, self.card
+        only.legal = [self.legal[i] for i in keep]
+        only._keys = [self._keys[i] for i in keep]
+        only._after = {}
+        return only
+
     @property
     def moves(self) -> list[Successor]:
         """Every legal move with its position (builds them all: for tests and tools)."""

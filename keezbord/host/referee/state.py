@@ -164,7 +164,27 @@ class Advice:
     reason: Text  # the hint in words, both languages
 
 
-Input = Event | Undo | SwitchRead | Overrule | Advice
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """The move of the seat to play, chosen far away (a remote seat, the linked board):
+    lit for the people at the table to carry out, the board read against it only (a host
+    input, journalled like an event; lit.py)."""
+
+    t: int
+    move: str  # notation
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """While ``reason`` stands the table may not play (the seat to play is far away and
+    its move has not come, a linked board is out of step): the board is read against no
+    move but a lit one. None lets go (a host input, journalled like an event; lit.py)."""
+
+    t: int
+    reason: Text | None
+
+
+Input = Event | Undo | SwitchRead | Overrule | Advice | Lit | Hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +253,9 @@ class RefereeState:
     # the next card (or, without a reader, a board only the next turn explains) can
     # close that move there.
     held: tuple[tuple[RefereeState, tuple[HoleEvent | CardTap | Discard, ...]], ...] = ()
+    lit: Move | None = None  # the move chosen far away, lit for the table (lit.py)
+    lit_part: int = 0  # the lit 7's part being carried out (1: its first is on the board)
+    hold: Text | None = None  # why the table may not play now (lit.py)
     # The set-up mode (arrange.py): the board is being guided to ``pos``; the game
     # begins when it shows it with every pawn's colour known.
     arranging: Arranging | None = None

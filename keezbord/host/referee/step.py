@@ -9,7 +9,8 @@ handlers live in modules named for what they hold:
 - reading.py: the move on the board and what a lift does to it; held.py: the readings
   where the turn ended at an earlier held lift (they feed events through ``step`` again);
 - cards.py: card taps and card discipline, hints; turns.py: moves accepted, discards,
-  the turn passed on; rulings.py: undo, penalties, overruling, the time limit.
+  the turn passed on; rulings.py: undo, penalties, overruling, the time limit;
+- lit.py: a move chosen far away lit for the table, the table held meanwhile.
 
 Board events only change what is sensed and when; a board is judged once it has rested
 (every pawn on a hole) for the settle time, again after the longer patience if it looked
@@ -35,7 +36,7 @@ from keezbord.host.events import (
     TimeLimit,
 )
 
-from . import arrange, cards, hands, held, holes, judgement, missing, reasons, rulings, turns
+from . import arrange, cards, hands, held, holes, judgement, lit, missing, reasons, rulings, turns
 from .leds import frame
 from .reading import lift_verdict, move_on_board
 from .recognize import board_of
@@ -45,8 +46,10 @@ from .state import (
     Config,
     Decision,
     Effect,
+    Hold,
     Input,
     Leds,
+    Lit,
     Overrule,
     RefereeState,
     Undo,
@@ -133,13 +136,19 @@ def _arranging_game(
 
 
 def _arrange_step(state: RefereeState, event: Input, t: int) -> tuple[RefereeState, list[Effect]]:
-    """An input while the board is being set up: switches feed the set-up mode; a card
-    or a hand shown waits for the board; nothing else happens yet."""
+    """An input while the board is being set up: switches feed the set-up mode; a card,
+    a hand shown or a move lit from far away waits for the board; a hold is kept for
+    when the game begins; nothing else happens yet."""
     arr = state.arranging
     assert arr is not None
     effects: list[Effect] = []
     if isinstance(event, HoleEvent | SwitchRead):
         arr, effects = arrange.step(arr, event, t)
+    elif isinstance(event, Hold):
+        state = lit.hold(state, event, t, effects)
+    elif isinstance(event, Lit):
+        data = {"seat": state.seat, "move": event.move, "ok": False}
+        effects.append(Decision(t, "lit", data, reasons.SET_UP_FIRST))
     elif isinstance(event, CardTap):
         ident = {"card": event.card, **({"tag": event.tag} if event.tag is not None else {})}
         effects.append(Decision(t, "card_rejected", ident, reasons.SET_UP_FIRST))
@@ -179,6 +188,9 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     state = replace(state, now=t)
     if isinstance(event, HoleEvent):
         state = _hole(state, event, t, effects)
+    elif isinstance(event, CardTap) and lit.card_refused(state) is not None:
+        data = {"card": event.card, "seat": state.seat}
+        effects.append(Decision(t, "card_rejected", data, lit.card_refused(state)))
     elif isinstance(event, CardTap):
         card = cards.admit(state, event, t, effects)
         if card is not None:
@@ -191,7 +203,14 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
     elif isinstance(event, Undo):
         state = rulings.undo(state, t, effects)
     elif isinstance(event, Penalty):
+        before = state.pos
         state = rulings.penalty(state, event, t, effects)
+        if state.pos is not before:  # the lit move was for the position before
+            state = replace(state, lit=None, lit_part=0)
+    elif isinstance(event, Lit):
+        state = lit.light(state, event, t, effects)
+    elif isinstance(event, Hold):
+        state = lit.hold(state, event, t, effects)
     elif isinstance(event, TimeLimit):
         state = rulings.time_limit(state, t, effects)
     elif isinstance(event, Overrule):
@@ -212,7 +231,7 @@ def step(state: RefereeState, event: Input) -> tuple[RefereeState, list[Effect]]
         assert isinstance(event, Tick)
     if state.missing:
         state = missing.put_back(state, t, effects)
-    state, leds = _with_frame(state, t)
+    state, leds = _with_frame(lit.follow(state), t)
     return state, effects + leds
 
 

@@ -45,12 +45,15 @@ from .state import (
     Advice,
     Config,
     HintLevel,
+    Hold,
     Input,
+    Lit,
     Overrule,
     Undo,
 )
 
 MAX_MISSING_MS = 600_000
+NL_EN = ("nl", "en")
 
 
 class TraceError(ValueError):
@@ -202,12 +205,14 @@ def _nests(seats: Any) -> Any:
 
 
 def input_from_dict(d: Any) -> Input:
-    """A trace event, or one of the host's own inputs (``undo``, ``board``), which only
-    journal exports contain."""
+    """A trace event, or one of the host's own inputs (``undo``, ``board``, ``overrule``,
+    ``advice``, ``lit``, ``hold``), which only journal exports contain."""
     if isinstance(d, dict) and d.get("type") == "overrule":
         return _overrule_from_dict(d)
     if isinstance(d, dict) and d.get("type") == "advice":
         return _advice_from_dict(d)
+    if isinstance(d, dict) and d.get("type") in ("lit", "hold"):
+        return _far_from_dict(d)
     if isinstance(d, dict) and d.get("type") in ("undo", "board"):
         t = d.get("t")
         if not isinstance(t, int) or isinstance(t, bool) or t < 0:
@@ -235,6 +240,25 @@ def _overrule_from_dict(d: dict[str, Any]) -> Overrule:
             "'move' (notation) and 'correct' (true or false)"
         )
     return Overrule(t, reason, move, correct)
+
+
+def _far_from_dict(d: dict[str, Any]) -> Lit | Hold:
+    t = d.get("t")
+    if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+        raise EventFormatError(f"{d['type']} needs a time 't' in whole milliseconds")
+    if d["type"] == "lit":
+        move = d.get("move")
+        if not isinstance(move, str):
+            raise EventFormatError(f"lit at t={t} needs a 'move' (notation)")
+        return Lit(t, move)
+    reason = d.get("reason")
+    if reason is None:
+        return Hold(t, None)
+    if not isinstance(reason, dict) or not all(
+        isinstance(reason.get(k), str) for k in ("nl", "en")
+    ):
+        raise EventFormatError(f"hold at t={t} needs a 'reason' in nl and en, or null")
+    return Hold(t, Text(reason["nl"], reason["en"]))
 
 
 def _advice_from_dict(d: dict[str, Any]) -> Advice:
@@ -286,6 +310,14 @@ def input_to_dict(e: Input) -> dict[str, Any]:
         }
     if isinstance(e, Undo):
         return {"t": e.t, "type": "undo"}
+    if isinstance(e, Lit):
+        return {"t": e.t, "type": "lit", "move": e.move}
+    if isinstance(e, Hold):
+        return {
+            "t": e.t,
+            "type": "hold",
+            "reason": None if e.reason is None else e.reason.as_dict(),
+        }
     if isinstance(e, SwitchRead):
         return {"t": e.t, "type": "board", "holes": sorted(e.holes)}
     return event_to_dict(e)

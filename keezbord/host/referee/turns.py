@@ -13,6 +13,7 @@ from keezbord.engine.position import Position
 from keezbord.host.events import Discard
 
 from . import hands, reasons
+from .lit import recorded
 from .recognize import expectation
 from .state import Decision, Effect, MoveRecord, RefereeState
 
@@ -28,6 +29,7 @@ def accept(
     """The turn's move taken: ``move``, leading to ``after``; the next seat to play."""
     seat = state.table.turn
     assert seat is not None
+    move = recorded(state, move, after)
     state = resolved(state, t, effects)
     topo = after.topology
     text = move.text(topo)
@@ -172,4 +174,6 @@ def new_turn(
         second_card=None,
         cards_played=played,
         held=(),
+        lit=None,
+        lit_part=0,
     )

@@ -29,6 +29,8 @@ from keezbord.engine.position import Position
 from keezbord.engine.scoring import front_pawn_penalty
 
 HUMAN: Final = "human"
+TABLE: Final = "table"  # a seat at this board (SimInfo.where)
+REMOTE: Final = "remote"  # a seat played far away through this board's page
 SEAT_KINDS: Final = (HUMAN, *BOT_KINDS)
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS web_sim (game INTEGER PRIMARY KEY, data TEXT NOT NULL)"
@@ -42,6 +44,10 @@ class SimInfo:
     kinds: list[str]
     teams: str | None = None
     exchanges: dict[str, list[str]] = field(default_factory=dict)  # "shuffle.round" -> given
+    # A real board's virtual deal (issue 28): where each seat plays, "table" (at this
+    # board), "remote" (a phone, through this board) or a linked board's name. Empty:
+    # every seat at the table (the simulator).
+    where: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -50,13 +56,20 @@ class SimInfo:
                 "kinds": self.kinds,
                 "teams": self.teams,
                 "exchanges": self.exchanges,
+                **({"where": self.where} if self.where else {}),
             }
         )
 
     @classmethod
     def from_json(cls, text: str) -> SimInfo:
         d = json.loads(text)
-        return cls(int(d["seed"]), list(d["kinds"]), d.get("teams"), dict(d["exchanges"]))
+        return cls(
+            int(d["seed"]),
+            list(d["kinds"]),
+            d.get("teams"),
+            dict(d["exchanges"]),
+            [str(w) for w in d.get("where", [])],
+        )
 
 
 class SimStore:
@@ -144,6 +157,11 @@ class SimTable:
 
     def is_bot(self, seat: int) -> bool:
         return self.info.kinds[seat] != HUMAN
+
+    def where(self, seat: int) -> str:
+        """Where ``seat`` plays: "table", "remote" or a linked board's name."""
+        where = self.info.where
+        return where[seat] if 0 <= seat < len(where) else TABLE
 
     # -- following the referee --------------------------------------------------------
 
@@ -247,6 +265,13 @@ class SimTable:
 
     def counts(self) -> list[int]:
         return [len(h) for h in self.game.hands]
+
+
+def deal_dealer(seats: int, profile: str, info: SimInfo) -> int:
+    """The dealer of ``info``'s deck: a virtual deal's setup names it, so that its hands
+    and the referee's turns follow one dealer (the setup's default, the last seat, would
+    not)."""
+    return Game(seats, profile, info.seed).table.dealer
 
 
 def sim_setup(

@@ -131,6 +131,17 @@ class ActionLog:
                 ),
                 state,
             )
+        elif kind == "lit" and isinstance(seat, int):
+            # A move chosen far away, lit for the table (docs/remote.md).
+            said = record.get("reason") or {}
+            self._add(
+                {"kind": "lit", "seat": seat, "move": record.get("move")},
+                Text(
+                    f"aan tafel uit te voeren: {said.get('nl', '')}",
+                    f"to carry out at the table: {said.get('en', '')}",
+                ),
+                state,
+            )
         elif kind == "overrule" and record.get("ok"):
             why = record.get("reason") or {}
             self._add(

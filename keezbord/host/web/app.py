@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
 from keezbord.host.jsontext import loads
-from keezbord.host.roles import Role
+from keezbord.host.roles import Access, Attempts, Role, tried
 
 from . import actions, page
 from .analyst import AnalysisError, Analyst
@@ -47,10 +47,26 @@ def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, 
     }
 
 
+TOO_MANY = {
+    "nl": "te veel verkeerde links geprobeerd: wacht een minuut",
+    "en": "too many wrong links tried: wait a minute",
+}
+REVOKED = {
+    "nl": "deze link is ingetrokken: vraag de scheidsrechter om de nieuwe",
+    "en": "this link was revoked: ask the referee for the new one",
+}
+
+
 def create_app(
-    make_hub: Callable[[], Hub], *, styles: Mapping[str, RoleStyle] = DEFAULT_STYLES
+    make_hub: Callable[[], Hub],
+    *,
+    styles: Mapping[str, RoleStyle] = DEFAULT_STYLES,
+    attempts: Attempts | None = None,
 ) -> Starlette:
     palette = palette_json(styles)
+    # Failed token attempts per client address (behind a reverse proxy on this machine
+    # uvicorn takes the address from X-Forwarded-For: docs/remote.md).
+    tries = Attempts() if attempts is None else attempts
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -68,9 +84,25 @@ def create_app(
         hub: Hub = request.app.state.hub
         return hub
 
-    def state_for(app: Any, role: Role) -> dict[str, Any]:
-        """The page's state for ``role``, with how far the analysis is (analyst.py)."""
-        return {**sent_state(app.state.hub, role), "analysis": app.state.analyst.view()}
+    def state_for(app: Any, got: Access) -> dict[str, Any]:
+        """The page's state for ``got``, with how far the analysis is (analyst.py)."""
+        return {**sent_state(app.state.hub, got), "analysis": app.state.analyst.view()}
+
+    def access(request: Request | WebSocket) -> Access | None:
+        """What the request's token gives; None: refused, its client tried too many
+        wrong tokens (a request without a token only watches and is never refused)."""
+        hub = hub_of(request)
+        token = request.query_params.get("token")
+        client = request.client.host if request.client else "?"
+        if tried(token) and tries.blocked(client):
+            return None
+        got = hub.access(token)
+        if tried(token) and got.role is Role.SPECTATOR and hub.opts.tokens is not None:
+            tries.failed(client)
+        return got
+
+    def refused() -> Response:
+        return JSONResponse({"error": TOO_MANY}, status_code=429)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -83,22 +115,28 @@ def create_app(
         return JSONResponse(palette)
 
     async def state(request: Request) -> Response:
-        hub = hub_of(request)
-        role = hub.role(request.query_params.get("token"))
-        return JSONResponse(state_for(request.app, role))
+        got = access(request)
+        if got is None:
+            return refused()
+        return JSONResponse(state_for(request.app, got))
 
     async def analysis(request: Request) -> Response:
         """The finished game's analysis so far (docs/web.md, "After the game")."""
-        role = hub_of(request).role(request.query_params.get("token"))
+        got = access(request)
+        if got is None:
+            return refused()
         try:
-            return JSONResponse(request.app.state.analyst.payload(role))
+            return JSONResponse(request.app.state.analyst.payload(got.role))
         except AnalysisError as e:
             return JSONResponse({"error": e.text}, status_code=e.status)
 
     async def retry(request: Request) -> Response:
         """Try a person's labelled decision again: ``?n=`` what to set up, with ``&move=``
         the new move judged (a search: off the loop)."""
-        role = hub_of(request).role(request.query_params.get("token"))
+        got = access(request)
+        if got is None:
+            return refused()
+        role = got.role
         analyst = request.app.state.analyst
         move = request.query_params.get("move")
         try:
@@ -158,8 +196,12 @@ def create_app(
 
     async def export_moves(request: Request) -> Response:
         hub = hub_of(request)
-        role = hub.role(request.query_params.get("token"))
-        moves = hub.log.lines(cards=role is not Role.SPECTATOR)  # exchanged cards: hidden
+        got = access(request)
+        if got is None:
+            return refused()
+        # The cards partners passed: for the players' and the referee's links only (a
+        # remote seat sees its own on the page).
+        moves = hub.log.lines(cards=got.role in (Role.PLAYER, Role.REFEREE))
         return PlainTextResponse(
             "\n".join(moves) + "\n", headers=_attachment(f"keezbord-game-{hub.session.game}.txt")
         )
@@ -170,7 +212,8 @@ def create_app(
         with the referee's token: it names ports and errors a spectator has no need of."""
         hub = hub_of(request)
         client = request.client.host if request.client else None
-        if not (_loopback(client) or hub.role(request.query_params.get("token")) is Role.REFEREE):
+        got = None if _loopback(client) else access(request)  # (wrong tokens counted)
+        if not (_loopback(client) or (got is not None and got.role is Role.REFEREE)):
             return JSONResponse(
                 {"error": {"nl": "alleen vanaf de Pi zelf", "en": "only from the Pi itself"}},
                 status_code=403,
@@ -201,7 +244,13 @@ def create_app(
     async def ws(websocket: WebSocket) -> None:
         hub = hub_of(websocket)
         await websocket.accept()
-        role = hub.role(websocket.query_params.get("token"))
+        got = access(websocket)
+        if got is None:
+            await websocket.send_json({"type": "error", "text": TOO_MANY})
+            await websocket.close(code=1008)
+            return
+        token = websocket.query_params.get("token")
+        role = got.role
         queue: asyncio.Queue[int] = asyncio.Queue()
         hub.listeners.add(queue)
         # ?history=delta (the page asks for it): each state carries only the history
@@ -209,14 +258,22 @@ def create_app(
         feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
 
         def state_text() -> str:
-            state = state_for(websocket.app, role)
+            state = state_for(websocket.app, got)
             return page.to_json(state if feed is None else feed.message(state))
+
+        def revoked() -> bool:
+            """The link's token was made new (or its seat taken back) meanwhile."""
+            return role is not Role.SPECTATOR and hub.access(token) != got
 
         async def sender() -> None:
             while True:
                 await queue.get()
                 while not queue.empty():  # only the latest state matters
                     queue.get_nowait()
+                if revoked():
+                    await websocket.send_json({"type": "revoked", "text": REVOKED})
+                    await websocket.close(code=1008)
+                    return
                 await websocket.send_text(state_text())
 
         await websocket.send_json(
@@ -233,10 +290,14 @@ def create_app(
         try:
             while True:
                 text = await websocket.receive_text()
-                reply = _handle(hub, text, role)
+                if revoked():
+                    await websocket.send_json({"type": "revoked", "text": REVOKED})
+                    await websocket.close(code=1008)
+                    break
+                reply = _handle(hub, text, got)
                 if reply is not None:
                     await websocket.send_json(reply)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the sender
             pass
         finally:
             hub.listeners.discard(queue)
@@ -263,10 +324,11 @@ def create_app(
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def sent_state(hub: Hub, role: Role) -> dict[str, Any]:
-    """The state a page of ``role`` is sent now: the hub's (cached per version) with the
-    game clock as it is at this moment."""
-    return page.with_clock(page.for_role(hub.page_state(), role), hub.session.state, hub.now())
+def sent_state(hub: Hub, got: Access) -> dict[str, Any]:
+    """The state a page with ``got``'s access is sent now: the hub's (cached per version)
+    with the game clock as it is at this moment."""
+    shown = page.for_role(hub.page_state(), got.role, got.seat)
+    return page.with_clock(shown, hub.session.state, hub.now())
 
 
 def _loopback(host: str | None) -> bool:
@@ -284,7 +346,7 @@ def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
+def _handle(hub: Hub, text: str, role: Access) -> dict[str, Any] | None:
     """One page message; the reply (an error, or an ack when the message has an id)."""
     try:
         msg = loads(text)
@@ -294,7 +356,7 @@ def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
         return {"type": "error", "text": {"nl": "onleesbaar bericht", "en": "unreadable message"}}
     ident = msg.get("id")
     try:
-        hub.request(msg, role)
+        answer = hub.request(msg, role)
     except HubError as e:
         return {"type": "error", "id": ident, "request": msg.get("type"), "text": e.text.as_dict()}
     except Exception as e:  # a bug must not take the page's connection down
@@ -305,4 +367,6 @@ def _handle(hub: Hub, text: str, role: Role) -> dict[str, Any] | None:
             "request": msg.get("type"),
             "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"},
         }
+    if answer is not None:  # a question's answer (the links, a card's moves)
+        return {**answer, "id": ident}
     return None if ident is None else {"type": "ack", "id": ident}

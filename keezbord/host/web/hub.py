@@ -21,47 +21,27 @@ import contextlib
 import gc
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS, Advisor
+from keezbord.host.advisor import Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
-from keezbord.host.roles import Role, Tokens, role_of
+from keezbord.host.roles import Access, Role, access_of
 from keezbord.host.session import GameSession
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
-from keezbord.host.sim.table import SimStore, SimTable
+from keezbord.host.sim.table import SimInfo, SimStore, SimTable
 
 from . import actions, opening, page, requests, setups
+from .away import Away
 from .coach import coach_remark
 from .health_view import HealthWatch
 from .hub_error import HubError as HubError
 from .instruction import Instruction
 from .lesson_play import attach, lesson_view
+from .options import HubOptions as HubOptions
 from .remarks import Remarks
-
-Mode = Literal["sim", "run"]
-
-
-@dataclass
-class HubOptions:
-    mode: Mode = "sim"
-    db: Path = Path("keezbord.sqlite")
-    bot_speed: float = 1.0  # multiplies every bot delay (tests use less)
-    think_ms: int = 700  # a bot's pause before it taps its card
-    # The page's links (roles.py); None: every page is the referee (tests building a hub
-    # by hand only: both commands always give tokens).
-    tokens: Tokens | None = None
-    seed: int | None = None  # first game's seed (default random)
-    tick_ms: int = 40
-    health_ms: int = 1000  # how often the health is checked for a change to broadcast
-    hint_ms: int = DEFAULT_HINT_MS  # search budgets (hints "full", "coach"), made playouts
-    coach_ms: int = DEFAULT_COACH_MS  # once a process (host/advisor.py, search_budget.py)
-    defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
-    analysis_playouts: int | None = None  # a finished game analysed (web/analyst.py); 0: not
 
 
 class Hub:
@@ -77,7 +57,7 @@ class Hub:
         self.driver = driver
         self.store: SimStore | None = sim.store if sim is not None else None
         decisions, self.log = actions.opened(session)
-        self._shown: tuple[str, ...] = ()  # the cards of the last hand shown (Discard)
+        self.shown: tuple[str, ...] = ()  # the cards of the last hand shown (Discard)
         self.sim: SimTable | None = None
         self.bots: BotPlayer | None = None
         self._set_sim(sim, decisions)
@@ -97,7 +77,11 @@ class Hub:
         self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
         # Called with each input's decision records (the club link, host/club/board_club.py).
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
-        self.club: Any = None  # a BoardClub at a club evening: page_state's "club"
+        # Parts of page_state others add: "club" (a club evening, board_club.py), "remote".
+        self.views: dict[str, Callable[[], Any]] = {"club": lambda: None}
+        self.views["lesson"] = lambda: lesson_view(self)  # null, or the lesson's step
+        self.club: Any = None  # a BoardClub at a club evening
+        self.away = Away(self)  # seats played far away (remote, linked; away.py)
         # What other parts of the host tell the players (instruct): source -> instruction.
         self.instructions: dict[str, Instruction] = {}
         self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
@@ -108,10 +92,12 @@ class Hub:
         gc.collect()
 
     def _set_sim(self, sim: SimTable | None, decisions: list[dict[str, Any]]) -> None:
-        self.sim = sim
+        self.sim = sim  # the simulator's table, or a real board's virtual deal (issue 28)
+        self.bots = None
         if sim is not None:
             sim.sync(decisions)
             self.log.seen_exchanges(sim)
+        if sim is not None and self.opts.mode == "sim":
             self.bots = BotPlayer(self, sim, think_ms=self.opts.think_ms, speed=self.opts.bot_speed)
 
     @classmethod
@@ -129,8 +115,8 @@ class Hub:
     ) -> Hub:
         """The simulator: resumes ``game``, else the journal's latest simulator game,
         or starts a new one (opening.py)."""
-        session, sim = opening.sim_session(
-            options, seats, profile, kinds, teams, hints, resume, game
+        session, sim = opening.sim_game(
+            options, seats, profile, kinds, teams, hints, resume=resume, game=game
         )
         return cls(session, options, sim)
 
@@ -142,10 +128,12 @@ class Hub:
         driver: BoardDriver | None,
         *,
         resume: bool = True,
+        deal: SimInfo | None = None,
     ) -> Hub:
-        """A real board: resumes the journal's latest game of ``setup``'s mode (a real
-        board's by default), else starts ``setup`` (opening.py)."""
-        return cls(opening.run_session(options, setup, resume), options, None, driver)
+        """A real board: resumes the journal's latest game of ``setup``'s mode, else
+        starts ``setup``; ``deal``: a new game's virtual deal (opening.py)."""
+        session, sim = opening.run_game(options, setup, resume=resume, deal=deal)
+        return cls(session, options, sim, driver)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -153,8 +141,13 @@ class Hub:
         if self.driver is not None:
             self.driver.start(self.post, self.now)
             self.driver.show_leds(self.session.state.leds, self.now())
+        self.away.replan()  # a seat far away to play first: the table waits
+        for begin in self.away.on_start:
+            begin()
 
     async def stop(self) -> None:
+        for end in self.away.on_stop:
+            end()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -216,11 +209,13 @@ class Hub:
         if isinstance(reading, HoleEvent):
             self.sensors.observe(reading)
             self.track(reading)
+        elif self.sim is not None:
+            return  # a virtual deal: cards are played on the page, the reader is unused
         self.feed(reading)
 
     def feed(self, event: Input) -> list[Effect]:
         if isinstance(event, Discard):
-            self._shown = event.cards
+            self.shown = event.cards
         effects = self.session.feed(event)
         self._after(effects)
         return effects
@@ -236,7 +231,7 @@ class Hub:
         for r in records:
             if r["type"] == "hint":  # kept with the move it is for (remarks.py)
                 self.remarks.hint(r, self.log.entries, len(st.history) + 1)
-            self.log.add(r, st, self._shown, self.pawns.pawn_seat)
+            self.log.add(r, st, self.shown, self.pawns.pawn_seat)
             if r["type"] in ("move", "undo"):
                 self.advisor.coach_for(self, r, coach_remark)  # off the loop too
         if self.sim is not None and records:
@@ -244,6 +239,7 @@ class Hub:
             self.log.exchanges(self.sim, st)
         for observe in self.observers if records else ():
             observe(records)
+        self.away.decided(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self.sensors.new_turn()
             self._recolour()
@@ -297,14 +293,15 @@ class Hub:
 
     # -- requests from a page ------------------------------------------------------------
 
-    def role(self, token: str | None) -> Role:
-        """The role a page's token gives it (every page is the referee without tokens)."""
+    def access(self, token: str | None) -> Access:
+        """What a page's token gives it (every page is the referee without tokens)."""
         tokens = self.opts.tokens
-        return Role.REFEREE if tokens is None else role_of(tokens, token)
+        return Access(Role.REFEREE) if tokens is None else access_of(tokens, token)
 
-    def request(self, msg: Mapping[str, Any], role: Role) -> None:
-        """One message from a page (docs/web.md). Raises HubError with a player text."""
-        requests.handle(self, msg, role)
+    def request(self, msg: Mapping[str, Any], role: Access | Role) -> dict[str, Any] | None:
+        """One message from a page (docs/web.md); a question's answer, if it asked one.
+        Raises HubError with a player text."""
+        return requests.handle(self, msg, role if isinstance(role, Access) else Access(role))
 
     def undo(self) -> None:
         effects = self.session.undo_last_move(self.now())
@@ -315,19 +312,24 @@ class Hub:
         setup, info = (made, None) if made is not None else setups.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
+        self.start_game(setup, info)
+
+    def start_game(self, setup: dict[str, Any], info: SimInfo | None) -> None:
+        """Start ``setup`` (a new game, or a linked game's host's): the old one stays in
+        the journal; ``info``: the simulator's table or a virtual deal."""
         self.session.close()
         self.session = GameSession.start(self.opts.db, setup)
         decisions, self.log = actions.opened(self.session)
         self.remarks = Remarks()
+        sim = None
         attach(self)
         if info is not None:
-            assert self.store is not None
+            if self.store is None:
+                self.store = SimStore(self.opts.db)
             self.store.save(self.session.game, info)
             pos = self.session.state.pos
-            self._set_sim(
-                SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game),
-                decisions,
-            )
+            sim = SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game)
+        self._set_sim(sim, decisions)
         self._base = self.session.state.now + 1
         self._t0 = time.monotonic()
         self._entries.clear()
@@ -336,6 +338,7 @@ class Hub:
         self._recolour()
         if self.driver is not None:
             self.driver.show_leds(self.session.state.leds, self.now())
+        self.away.replan()
         self.changed()
 
     # -- what a page shows -----------------------------------------------------------------
@@ -377,8 +380,7 @@ class Hub:
                 instructions=self.instructions,
             )
         )
-        out["club"] = None if self.club is None else self.club.view()
-        out["lesson"] = lesson_view(self)  # null, or the lesson's step being played
+        out.update({key: view() for key, view in self.views.items()})
         self._cache = (self.version, out)
         return out
 

@@ -250,3 +250,11 @@ def setup_instruction(setup: Mapping[str, Any]) -> Instruction:
     text = Text(setup["text"]["nl"], setup["text"]["en"])
     tone: Tone = "fix" if setup["errors"] or setup["kind"] == "ask" else "do"
     return Instruction(text, "setup", setup["seat"], tuple(setup["holes"]), tone, MODE)
+
+
+def hold_instruction(st: RefereeState) -> Instruction | None:
+    """Why the table waits while a seat far away plays (the referee's hold, web/away.py,
+    docs/remote.md), before the game's own step (which would ask that seat to play here)."""
+    if st.hold is None or st.over:
+        return None
+    return Instruction(_capital(st.hold), "remote", None, (), "wait", MODE)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from keezbord.engine.movegen import apply_part, forward_landings, legal_moves
-from keezbord.engine.notation import Step, Swap
+from keezbord.engine.notation import Move, Step, Swap
 from keezbord.engine.position import NEST, Position, location_hole
 from keezbord.host.referee import (
     MoveRecord,
@@ -31,25 +31,7 @@ def _nest_hole(pos: Position, seat: int) -> str:
 def move_marks(rec: MoveRecord) -> dict[str, Any]:
     """The holes a move left and reached (a pawn brought out leaves its nest), and the
     seat of the pawn that reached each (``pawns``)."""
-    frm: list[str] = []
-    to: list[str] = []
-    pawns: list[int] = []
-    pos = rec.before
-    topo = pos.topology
-    for part in rec.move.parts:
-        nxt = apply_part(pos, part)
-        if isinstance(part, Swap):
-            frm.append(f"T{part.a}")
-            to.append(f"T{part.b}")
-            pawns.append(colours(pos).get(f"T{part.a}", rec.seat))
-        elif isinstance(part, Step):
-            if part.frm == NEST:
-                frm.append(_nest_hole(pos, part.seat))
-            else:
-                frm.append(location_hole(topo, part.seat, part.frm).name)
-            to.append(location_hole(topo, part.seat, part.to).name)
-            pawns.append(part.seat)
-        pos = nxt
+    frm, to, pawns = from_to(rec.before, rec.move)
     return {
         "seat": rec.seat,
         "card": rec.card,
@@ -58,6 +40,30 @@ def move_marks(rec: MoveRecord) -> dict[str, Any]:
         "to": to,
         "pawns": pawns,
     }
+
+
+def from_to(pos: Position, move: Move) -> tuple[list[str], list[str], list[int]]:
+    """The holes ``move`` leaves and reaches from ``pos``, part by part, and the seat of
+    the pawn that reaches each."""
+    frm: list[str] = []
+    to: list[str] = []
+    pawns: list[int] = []
+    topo = pos.topology
+    for part in move.parts:
+        nxt = apply_part(pos, part)
+        if isinstance(part, Swap):
+            frm.append(f"T{part.a}")
+            to.append(f"T{part.b}")
+            pawns.append(colours(pos).get(f"T{part.a}", part.seat_a))
+        elif isinstance(part, Step):
+            if part.frm == NEST:
+                frm.append(_nest_hole(pos, part.seat))
+            else:
+                frm.append(location_hole(topo, part.seat, part.frm).name)
+            to.append(location_hole(topo, part.seat, part.to).name)
+            pawns.append(part.seat)
+        pos = nxt
+    return frm, to, pawns
 
 
 def last_moves(

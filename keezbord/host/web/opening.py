@@ -1,42 +1,32 @@
-"""Opening a game for the hub (hub.py): the simulator's latest game resumed or a new one
-started, a real board's latest game of its mode resumed or its setup started."""
+"""How the hub's first game is opened (hub.py's ``open_sim`` and ``open_run``): the
+journal's latest game of the mode resumed, else a new one started, with its table of
+hands (the simulator's, or a real board's virtual deal for seats far away)."""
 
 from __future__ import annotations
 
 import contextlib
 import random
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from keezbord.host.journal import Journal, JournalError
 from keezbord.host.session import GameSession
-from keezbord.host.sim.table import HUMAN, SimStore, SimTable, sim_setup
+from keezbord.host.sim.table import HUMAN, SimInfo, SimStore, SimTable, sim_setup
 
-if TYPE_CHECKING:
-    from .hub import HubOptions
-
-
-def latest_game(db: Path, mode: str) -> int:
-    """The journal's latest game of ``mode``; JournalError (a ValueError) if none."""
-    with Journal(db, readonly=True) as journal:
-        gid = journal.latest_game(mode)
-    if gid is None:
-        raise JournalError(f"{db}: no {mode} game")
-    return gid
+from .options import HubOptions, latest_game, table_of
 
 
-def sim_session(
+def sim_game(
     options: HubOptions,
     seats: int,
     profile: str,
     kinds: list[str] | None,
     teams: str | None,
     hints: str,
+    *,
     resume: bool,
     game: int | None,
 ) -> tuple[GameSession, SimTable]:
-    """The simulator's session and table: ``game`` resumed, else the journal's latest
-    simulator game, or a new one."""
+    """The simulator's game: ``game``, else the journal's latest simulator game (if it
+    has its table), else a new one dealt from ``options.seed`` (default random)."""
     store = SimStore(options.db)
     session: GameSession | None = None
     if resume and options.db.exists():
@@ -56,13 +46,21 @@ def sim_session(
     return session, SimTable(info, pos.seats, pos.profile.name, store, session.game)
 
 
-def run_session(options: HubOptions, setup: dict[str, Any], resume: bool) -> GameSession:
-    """A real board's session: the journal's latest game of ``setup``'s mode (a real
-    board's by default), else ``setup`` started."""
+def run_game(
+    options: HubOptions, setup: dict[str, Any], *, resume: bool, deal: SimInfo | None
+) -> tuple[GameSession, SimTable | None]:
+    """A real board's game: the journal's latest game of ``setup``'s mode (a real
+    board's by default), else ``setup`` started; ``deal``: a new game's virtual deal
+    (seats far away, issue 28), which a resumed game finds in its own table."""
     session = None
     if resume and options.db.exists():
         with contextlib.suppress(ValueError):
             session = GameSession.resume(
                 options.db, latest_game(options.db, setup.get("mode", "run"))
             )
-    return session if session is not None else GameSession.start(options.db, setup)
+    store = SimStore(options.db)
+    if session is None:
+        session = GameSession.start(options.db, setup)
+        if deal is not None:
+            store.save(session.game, deal)
+    return session, table_of(store, session)

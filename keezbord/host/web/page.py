@@ -22,7 +22,13 @@ from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
 from .guidance import flag_view
-from .instruction import Instruction, game_instruction, pick, setup_instruction
+from .instruction import (
+    Instruction,
+    game_instruction,
+    hold_instruction,
+    pick,
+    setup_instruction,
+)
 from .marks import last_moves, settling, seven_split
 
 
@@ -90,6 +96,9 @@ def page_state(view: PageView) -> dict[str, Any]:
                 "colour": {"nl": c.nl, "en": c.en, "hex": c.hex, "symbol": c.symbol},
                 "cards": sim.counts()[s] if sim is not None else None,
                 "team": list(pos.team_of(s)),
+                # Where the seat plays (issue 28): "table", "remote" (a phone, through
+                # this board) or the name of the linked board it sits at.
+                "where": sim.where(s) if sim is not None else "table",
             }
         )
     history = history_entries(st.history, view.entries)
@@ -123,7 +132,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         else None
     )
     arranging = None if setup is None else setup_instruction(setup)
-    instruction = pick([arranging, *(view.instructions or {}).values(), game])
+    posted = (view.instructions or {}).values()
+    instruction = pick([arranging, hold_instruction(st), *posted, game])
     return {
         "type": "state",
         "version": view.version,
@@ -165,6 +175,8 @@ def page_state(view: PageView) -> dict[str, Any]:
         "last_moves": last_moves(st.history, pos.seats, st.sensed),  # board.js marks them
         "split": split,  # the rest of a 7 split
         "settling": settle,  # pawns put down, being checked
+        # Each remote seat's own hand, for its own link only (for_role takes it out).
+        PRIVATE: _remote_hands(view),
         # The set-up mode (docs/setup.md): the instruction, its holes, what is left.
         "setup": setup,
         "instruction": None if instruction is None else instruction.to_dict(),
@@ -220,19 +232,57 @@ def history_entries(
     return out
 
 
-def for_role(state: Mapping[str, Any], role: Role) -> dict[str, Any]:
+PRIVATE = "_remote_hands"
+
+
+def for_role(state: Mapping[str, Any], role: Role, seat: int | None = None) -> dict[str, Any]:
     """The state a page with ``role`` gets: spectators never see a hand (nor the cards of
-    a partner exchange, nor the coach's remark on a player's hand)."""
-    out = {**state, "role": role.value}
-    if role is Role.SPECTATOR:
+    a partner exchange, nor the coach's remark on a player's hand); a remote seat's link
+    (``seat``) sees its own seat's hand and exchange only; the players' and referee's
+    links never see a remote seat's (the table must not know a remote hand)."""
+    remote_hands: Mapping[int, Any] = state.get(PRIVATE) or {}
+    out = {k: v for k, v in state.items() if k != PRIVATE}
+    out["role"] = role.value
+    away = {p["seat"] for p in state.get("players", ()) if p.get("where", "table") != "table"}
+    exchange = out.get("exchange")
+    if role is Role.REMOTE:
+        out["hand"] = remote_hands.get(seat) if seat is not None else None
+        out["coach"] = None
+        out["exchange_cards"] = _cards_of(state, {seat} if seat is not None else set())
+        out["remarks"] = [r for r in out.get("remarks", ()) if r.get("seat") == seat]
+        if exchange is not None and exchange.get("seat") != seat:
+            out["exchange"] = {**exchange, "cards": []}
+    elif role is Role.SPECTATOR:
         out["hand"] = None
         out["coach"] = None
         # Remarks reveal hands (web/remarks.py): a spectator sees them once the game is over.
         if out.get("winner") is None and not out.get("stopped"):
             out["remarks"] = []
         out["exchange_cards"] = {}
-        if out.get("exchange") is not None:
-            out["exchange"] = {**out["exchange"], "cards": []}
+        if exchange is not None:
+            out["exchange"] = {**exchange, "cards": []}
+    elif away:
+        here = {p["seat"] for p in state.get("players", ())} - away
+        out["exchange_cards"] = _cards_of(state, here, both=True)
+        # A hint or a coach's remark reveals its seat's hand (remarks.py).
+        out["remarks"] = [r for r in out.get("remarks", ()) if r.get("seat") not in away]
+        if exchange is not None and exchange.get("seat") in away:
+            out["exchange"] = {**exchange, "cards": []}
+    return out
+
+
+def _cards_of(state: Mapping[str, Any], seats: set[int], both: bool = False) -> dict[str, Any]:
+    """The partner-exchange cards a page may see: those given or received by one of
+    ``seats`` (``both``: only between two of them)."""
+    cards: Mapping[str, Any] = state.get("exchange_cards") or {}
+    log: Sequence[Mapping[str, Any]] = state.get("log") or ()
+    out = {}
+    for key, card in cards.items():
+        i = int(key)
+        entry = log[i] if 0 <= i < len(log) else {}
+        ends = {entry.get("seat"), entry.get("to")}
+        if (ends <= seats) if both else bool(ends & seats):
+            out[key] = card
     return out
 
 
@@ -279,14 +329,40 @@ def to_json(message: Mapping[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+def _remote_hands(view: PageView) -> dict[int, dict[str, Any]]:
+    """Each remote seat's hand, as ``hand`` below, for that seat's own link."""
+    sim, st = view.sim, view.state
+    if sim is None:
+        return {}
+    out = {}
+    for seat in range(st.pos.seats):
+        if sim.where(seat) != "remote":
+            continue
+        active = st.seat == seat and not sim.waiting
+        out[seat] = {
+            "seat": seat,
+            "cards": sim.hand(seat),
+            "playable": sim.playable(seat) if active else [],
+            "active": active,
+            "giving": seat in sim.waiting,
+        }
+    return out
+
+
 def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The hand the page shows (the simulator's human to play, or its first human) and
-    a pending partner exchange."""
+    a pending partner exchange. With seats far away (a virtual deal on a real board) the
+    board's page shows the hand of the seat at the table to play only, on its turn: the
+    others at the table look away then, and a remote seat's hand is never shown."""
     sim, st = view.sim, view.state
     if sim is None:
         return None, None
+    here = [s for s in range(st.pos.seats) if sim.where(s) == "table"]
     if sim.waiting:
-        giver = sim.waiting[0]
+        givers = [s for s in sim.waiting if s in here]
+        if not givers:
+            return None, None  # only far-away seats still to give: their links ask them
+        giver = givers[0]
         exchange = {
             "seat": giver,
             "partner": sim.partner(giver),
@@ -295,8 +371,10 @@ def _hand(view: PageView) -> tuple[dict[str, Any] | None, dict[str, Any] | None]
         }
         return {"seat": giver, "cards": sim.hand(giver), "playable": [], "active": False}, exchange
     seat = st.seat
+    if len(here) < st.pos.seats and (seat is None or seat not in here):
+        return None, None  # a seat far away plays: no hand of the table's on the screen
     if seat is None or sim.is_bot(seat):
-        humans = [s for s in range(st.pos.seats) if not sim.is_bot(s)]
+        humans = [s for s in here if not sim.is_bot(s)]
         seat = humans[0] if humans else None
     if seat is None:
         return None, None

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import Overrule
-from keezbord.host.roles import REFEREE_ACTIONS, Role, may
+from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
 from keezbord.host.sim.restore import put_back_on
 
+from . import remote
 from .hub_error import HubError as HubError
 from .instruction import MODE, Instruction
 from .remarks import ask_card
@@ -60,16 +61,37 @@ TAKING_BACK = Text(
 HOLD_S = 60  # a takeback dialog left open holds the bots this long at most
 
 FULL_ONLY = Text("alleen bij hulp 'volledig'", "only with hints 'full'")
+NOT_REMOTE = Text(
+    "met de link van een stoel op afstand speel je alleen die stoel",
+    "a remote seat's link plays its own seat only",
+)
+AWAY = Text(
+    "deze stoel speelt op afstand: zijn eigen link speelt zijn kaarten",
+    "this seat plays far away: its own link plays its cards",
+)
+
+NOT_LINKED = Text("niet in een spel op twee borden", "not in a game played on two boards")
+NOT_IN_STEP = Text("wacht tot het andere bord bij is", "wait until the other board is in step")
+
 SIM_ONLY = ("lift", "place", "card", "discard", "fix", "give", "ask_card")
+BOARD_ONLY = ("lift", "place", "fix")  # the simulator's pawns (a real board has its own)
 
 
-def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
-    """One message from a page whose link gives it ``role`` (roles.py says who may)."""
+def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] | None:
+    """One message from a page whose link gives it ``access`` (roles.py says who may);
+    a question's answer, if it asked one."""
     kind = msg.get("type")
+    role = access.role
     if not may(role, str(kind)):
-        raise HubError(NEED_REFEREE if kind in REFEREE_ACTIONS else WATCH_ONLY)
+        if kind in REFEREE_ACTIONS:
+            raise HubError(NEED_REFEREE)
+        raise HubError(NOT_REMOTE if role is Role.REMOTE else WATCH_ONLY)
+    if role is Role.REMOTE or kind in remote.REMOTE_ONLY:
+        return remote.handle_remote(hub, msg, access)
+    if kind in remote.LINKS:
+        return remote.handle_links(hub, msg)
     if kind in SIM_ONLY:
-        if hub.sim is None:
+        if hub.sim is None or (kind in BOARD_ONLY and hub.opts.mode != "sim"):
             raise HubError(NOT_SIM)
         if hub.bot_busy is not None:
             raise HubError(BOT_BUSY)
@@ -77,6 +99,11 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
             raise HubError(GIVE_FIRST)
     if kind in ("penalty", "time_limit") and hub.session.state.pos.profile.scoring != "nk":
         raise HubError(NK_ONLY)
+    if hub.away.peer is not None:  # a linked game (host/club/linked_board.py)
+        if kind in ("penalty", "time_limit", "overrule"):
+            raise HubError(NOT_LINKED)
+        if kind in ("undo", "discard") and not hub.away.peer.in_step():
+            raise HubError(NOT_IN_STEP)
     if kind == "lift" or kind == "place":
         _hole(hub, kind, msg)
     elif kind == "card":
@@ -131,13 +158,19 @@ def handle(hub: Hub, msg: Mapping[str, Any], role: Role) -> None:
             )
         hub.feed(Overrule(hub.now(), reason.strip(), mv, bool(correct)))
     elif kind == "new_game":
-        hub.new_game(msg)
+        if hub.away.peer is not None:
+            refused = hub.away.peer.new_game(msg)  # the host of record's, for both boards
+            if refused is not None:
+                raise HubError(refused)
+        else:
+            hub.new_game(msg)
     elif kind == "set_up":
         hub.new_game(msg, set_up_setup(hub, msg))
     elif kind == "lesson":
         hub.new_game(msg, lesson_setup(hub, msg))
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
+    return None
 
 
 def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
@@ -156,7 +189,8 @@ def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
     if n > len(history):
         raise HubError(GONE)
     count = len(history) - n + 1
-    if count > hub.session.state.pos.seats or (hub.sim is None and count > 1):
+    real = hub.opts.mode != "sim"  # (a virtual deal's table is on a real board)
+    if count > hub.session.state.pos.seats or (real and count > 1):
         raise HubError(TOO_FAR)
     if hub.bots is not None:
         hub.bots.cancel()  # a bot mid-move stops (its pawns are put back below)
@@ -166,7 +200,7 @@ def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
             if len(st.history) < n:
                 break
             hub.undo()
-            if hub.sim is not None:
+            if hub.sim is not None and not real:
                 put_back_on(hub)  # the simulated table puts the pawns back itself
             after = hub.session.state
             if len(after.history) == len(st.history) and after.second_card == st.second_card:
@@ -232,6 +266,8 @@ def _human_to_play(hub: Hub) -> int:
     assert hub.sim is not None
     if hub.sim.is_bot(seat):
         raise HubError(NOT_HUMAN)
+    if hub.sim.where(seat) != "table":
+        raise HubError(AWAY)
     return seat
 
 
@@ -256,17 +292,8 @@ def _fix(hub: Hub) -> None:
 def _give(hub: Hub, msg: Mapping[str, Any]) -> None:
     sim = hub.sim
     assert sim is not None
-    seat = msg.get("seat", sim.waiting[0] if sim.waiting else None)
-    card = msg.get("card")
-    if not isinstance(seat, int) or not isinstance(card, str):
-        raise HubError(Text("kies een kaart", "choose a card"))
-    try:
-        sim.give(seat, card)
-    except ValueError as e:
-        raise HubError(
-            Text(
-                "die kaart kan nu niet doorgegeven worden", f"that card cannot be passed now ({e})"
-            )
-        ) from None
-    hub.log.exchanges(sim, hub.session.state)  # the exchange may be made now
-    hub.changed()
+    here = [s for s in sim.waiting if sim.where(s) == "table"]
+    seat = msg.get("seat", here[0] if here else None)
+    if isinstance(seat, int) and not isinstance(seat, bool) and sim.where(seat) != "table":
+        raise HubError(AWAY)
+    remote.give(hub, seat, msg.get("card"))

@@ -16,6 +16,7 @@ from keezbord.host.lessons import lesson, valid_name
 from keezbord.host.referee import HINT_LEVELS, arranged_setup, board_sig, pos_sig
 from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
+from . import remote
 from .hub_error import HubError
 
 if TYPE_CHECKING:
@@ -33,20 +34,31 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
         hub.session.setup_raw.get("hints", "targets"),
         hub.sim.info.kinds if hub.sim is not None else None,
     )
-    if kinds is not None:
+    if kinds is not None and hub.opts.mode == "sim":
         seed = msg.get("seed")
         if not isinstance(seed, int):
             seed = random.randrange(2**31)
         return sim_setup(seats, profile, seed, kinds, teams=teams, hints=hints)
-    setup = dict(hub.session.setup_raw)
+    far = remote.seats_far(hub, msg, seats)
+    # A real board's own setup (its reader, its tags), kept by the command: a virtual
+    # deal's setup has them taken out.
+    setup = dict(hub.opts.defaults.get("board_setup") or hub.session.setup_raw)
     for key in ("position", "turn", "arrange", "board", "lesson"):  # (set-ups, lessons)
         setup.pop(key, None)
     setup.update({"hints": hints})
     if teams is not None:
         setup["teams"] = teams
+    if far:  # seats far away: a virtual deal, hints off unless asked for (remote.py)
+        return remote.virtual_setup(hub, setup, msg, far, teams)
+    if hub.opts.tokens is not None and hub.opts.tokens.seats:
+        hub.away.set_tokens(hub.opts.tokens.for_seats(()))  # no seat far away: no such link
     return setup, None
 
 
+AWAY_NO_SET_UP = Text(
+    "een stelling klaarzetten kan niet met stoelen op afstand of een gekoppeld bord",
+    "a position cannot be set up with remote seats or a linked board",
+)
 SIM_STARTS = Text(
     "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
     "een bord (keezbord run)",
@@ -80,6 +92,10 @@ def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
 
 def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
     """A new game's setup that sets this board up as ``target`` from what it shows."""
+    if hub.away.peer is not None or (hub.sim is not None and hub.opts.mode == "run"):
+        # A linked game's position is the host of record's; remote seats play a virtual
+        # deal from the beginning.
+        raise HubError(AWAY_NO_SET_UP)
     if hub.sim is not None:
         raise HubError(SIM_STARTS)
     st = hub.session.state

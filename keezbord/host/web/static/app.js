@@ -98,6 +98,7 @@ const app = {
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
   selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
   onState: [],  // hooks for tests and the benchmark
+  onMessage: [],  // every message from the server, after the above (remote.js)
 };
 window.keezbord = app;
 
@@ -178,6 +179,7 @@ function connect() {
     } else if (msg.type === "error") {
       addLog(tx(msg.text), true);
     }
+    for (const f of app.onMessage) f(msg);
   };
 }
 /** @param {string} key */

@@ -59,7 +59,8 @@ function renderSide() {
   }
   if (focused) /** @type {HTMLElement | null} */ (cards.querySelector(`[data-card="${focused}"]`))?.focus();
   }
-  byId("tray").hidden = app.mode !== "sim";
+  // A real board's virtual deal (docs/remote.md): the table's hand on the board's screen.
+  byId("tray").hidden = app.mode !== "sim" && !hand;
   // "Show hand" only when no card can be played (the referee refuses it otherwise): a
   // playable card disables it, and says why under it.
   const canPlay = !!hand && hand.active && hand.playable.length > 0;

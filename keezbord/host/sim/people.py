@@ -1,0 +1,201 @@
+"""The simulated people at a real board's table (``keezbord run --simulate`` with seats
+far away, issue 28): they play the seats at the table (a greedy bot chooses; they tap
+the card on the board's page and move the pawns, as hole events through the board
+driver) and carry out every move the board lights for them (a remote seat's, the linked
+board's), following the LEDs only (led_person.py), a flag's restore LEDs too.
+
+``mistakes``: the first that many lit moves are carried out wrong once (the moved pawn
+put one hole off), so a demonstration shows the flag and how the LEDs put it right.
+
+Runs on the hub's asyncio loop (``start`` from the hub's start hooks); what it touches
+goes through the driver like a real board's switches (``FakeBoard.put``), so the hub
+reads it as it reads a board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from keezbord.engine.bot_kinds import make_bot
+from keezbord.engine.movegen import apply
+from keezbord.host.drivers.boards import FakeBoard
+from keezbord.host.events import HoleEvent
+from keezbord.host.referee import RefereeState, board_sig, pos_sig
+from keezbord.host.roles import Role
+
+from .bot_player import paced
+from .led_person import Held, carry, next_touch, slip
+from .physical import events_for_move
+from .restore import put_back
+from .table import TABLE, SimTable
+
+LIT_ROLES = frozenset({"source", "target", "victim", "error", "restore"})
+
+
+class TableHost(Protocol):
+    """What the people need of the running game (the web hub)."""
+
+    sim: SimTable | None
+
+    @property
+    def referee_state(self) -> RefereeState: ...
+
+    def now(self) -> int: ...
+
+    def request(self, msg: Mapping[str, Any], role: Role) -> object: ...
+
+
+class People:
+    def __init__(
+        self,
+        host: TableHost,
+        board: FakeBoard,
+        *,
+        seed: int = 0,
+        speed: float = 1.0,
+        mistakes: int = 0,
+    ) -> None:
+        self.host, self.board = host, board
+        self.rng = random.Random(seed)
+        self.speed = speed
+        self.mistakes = mistakes
+        self.hand: list[Held] = []
+        self.slipped: str | None = None  # the lit move carried out wrong (once)
+        self.lit_seen: list[str] = []  # lit moves met, in order
+        self._mine: tuple[int, int] | None = None  # (moves made, seat) of our own turn
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _pause(self, ms: float) -> None:
+        await asyncio.sleep(max(ms * self.speed, 30.0) / 1000)
+
+    def _touch(self, action: str, hole: str) -> None:
+        self.board.put(HoleEvent(self.host.now(), "lift" if action == "lift" else "place", hole))
+
+    async def _run(self) -> None:
+        await self._pause(600)
+        while True:
+            try:
+                did = await self._step()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the show goes on: a person tries again
+                print(f"keezbord: simulated people: {e!r}", flush=True)
+                did = False
+            await self._pause(120 if did else 200)
+
+    async def _step(self) -> bool:
+        """One thing the people do now (False: nothing to do)."""
+        st = self.host.referee_state
+        sim = self.host.sim
+        if sim is None or st.over:
+            return False
+        lit = st.lit
+        if lit is not None or st.flag is not None or st.missing:
+            return self._follow(st, None if lit is None else str(lit))
+        if self._mine is not None and self._mine != (len(st.history), st.seat):
+            self._mine = None  # our move was taken: the turn moved on
+        if st.card is not None or st.touched:
+            if st.seat is None or sim.where(st.seat) != TABLE:
+                return False
+            as_before = board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
+            if self._mine is not None:
+                if not (as_before and st.outcome == "before" and st.stage >= 1):
+                    return False  # our move is on the board: the referee settles it
+                self._mine = None  # put back (moved while the table was held): again
+            if st.card is None or not as_before:
+                return self._tidy(st)  # a turn cut off (a restart): the board put back
+            if self.hand or st.hold is not None:
+                return False
+            await self._play(st.seat, st, st.card)  # and played again, with its card
+            return True
+        if self.hand or board_sig(st.sensed, st.pos.seats) != pos_sig(st.pos):
+            return self._tidy(st)  # a new game, or a restart left pawns in hand
+        here = [s for s in sim.waiting if sim.where(s) == TABLE]
+        if here:
+            card = make_bot("greedy", self.rng).give(sim.game.position, sim.hand(here[0]))
+            with contextlib.suppress(ValueError):
+                self.host.request({"type": "give", "seat": here[0], "card": card}, Role.PLAYER)
+            return True
+        seat = st.seat
+        if seat is None or sim.where(seat) != TABLE or st.hold is not None:
+            return False
+        await self._play(seat, st)
+        return True
+
+    def _follow(self, st: RefereeState, lit: str | None) -> bool:
+        if lit is not None and (not self.lit_seen or self.lit_seen[-1] != lit):
+            self.lit_seen.append(lit)
+        frame = {h: r for h, r in st.leds.items() if r in LIT_ROLES}
+        touch = next_touch(frame, st.sensed, self.hand)
+        if touch is None:
+            return False
+        action, hole = touch
+        pawn = carry(self.hand, touch, frame)
+        if pawn is not None and (
+            lit is not None
+            and pawn.role == "source"
+            and self.mistakes > 0
+            and self.slipped != lit
+            and frame.get(hole) == "target"
+        ):
+            wrong = slip(hole, st.sensed, frame, st.pos.topology.hole_names, self.rng)
+            if wrong != hole:
+                self.mistakes -= 1
+                self.slipped = lit
+                hole = wrong
+        self._touch(action, hole)
+        return True
+
+    def _tidy(self, st: RefereeState) -> bool:
+        """Put the board as the position says, one pawn at a time (after a restart with
+        pawns in hand, or a new game)."""
+        steps = put_back(st.pos, st.sensed)
+        if not steps:
+            self.hand.clear()
+            return False
+        action, hole = steps[0]
+        if action == "lift":
+            self.hand.append(Held(hole, None))
+        elif self.hand:
+            self.hand.pop()
+        self._touch(action, hole)
+        return True
+
+    async def _play(self, seat: int, st: RefereeState, tapped: str | None = None) -> None:
+        """A seat at the table plays: its card tapped on the page, its pawns moved
+        (``tapped``: the card it had tapped before a restart)."""
+        sim = self.host.sim
+        assert sim is not None
+        self._mine = (len(st.history), seat)
+        await self._pause(700)
+        pos = st.pos
+        hand = [tapped] if tapped is not None else sim.hand(seat)
+        choice = make_bot("greedy", self.rng).choose(pos, hand)
+        if choice is None:
+            self.host.request({"type": "discard"}, Role.PLAYER)
+            return
+        card, move = choice
+        if tapped is None:
+            self.host.request({"type": "card", "card": card}, Role.PLAYER)
+        await self._pause(400)
+        after = apply(pos, card, move)
+        events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
+        times = paced([e.t for e in events], self.speed)
+        start = self.host.now()
+        for ev, at in zip(events, times, strict=True):
+            assert isinstance(ev, HoleEvent)
+            delay = (start + at - self.host.now()) / 1000
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self._touch(ev.action, ev.hole)
