@@ -17,6 +17,31 @@ from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
+# The plain-Python test oracle of a viper module (firmware/*_viper.py), for probes run by
+# the MicroPython unix port in firmware/: the module's very source run as bytecode, the
+# @micropython.viper lines dropped and viper's casts taken from viper_py.py. Each loop is
+# written once; a probe checks that native code and bytecode agree on it (viper's 32-bit
+# ints, its 8-bit stores) on random inputs, and against the plain reference codecs.
+AS_PYTHON = r"""
+import viper_py
+
+
+class _Oracle:
+    pass
+
+
+def as_python(name):
+    g = {"__name__": name + "_oracle"}
+    g["ptr8"], g["ptr16"], g["ptr32"] = viper_py.ptr8, viper_py.ptr16, viper_py.ptr32
+    with open(name + ".py") as f:
+        src = f.read().replace("@micropython.viper\n", "")
+    exec(src, g)
+    m = _Oracle()
+    for k in g:
+        setattr(m, k, g[k])
+    return m
+"""
+
 
 def micropython_binary() -> str | None:
     beside = Path(sys.executable).with_name("micropython")
