@@ -93,26 +93,10 @@ print("viper", leds.scale is leds_viper.scale and LO.scale is not leds.scale, "b
 
 
 def test_viper_versions_match_the_python_ones_under_micropython() -> None:
-    import subprocess
-    from pathlib import Path
+    from unix_pico import run_viper_probe
 
-    from unix_pico import AS_PYTHON, micropython_binary
-
-    exe = micropython_binary()
-    if exe is None:
-        import pytest
-
-        pytest.skip("no MicroPython unix port")
-    fw = Path(__file__).resolve().parents[2] / "firmware"
-    p = subprocess.run(
-        [exe, "-c", AS_PYTHON + VIPER_PROBE],
-        cwd=fw,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert p.stdout.strip() == "viper True bad 0", p.stdout + p.stderr
+    out = run_viper_probe(VIPER_PROBE)
+    assert out == "viper True bad 0", out
 
 
 def test_patterns_and_brightness_in_one_pass() -> None:

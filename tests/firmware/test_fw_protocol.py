@@ -198,22 +198,7 @@ print("native", native and S.check_sample is SV.check_sample, "bad", bad)
 
 
 def test_native_link_loops_match_the_python_ones_under_micropython() -> None:
-    import subprocess
-    from pathlib import Path
+    from unix_pico import run_viper_probe
 
-    import pytest
-    from unix_pico import AS_PYTHON, micropython_binary
-
-    exe = micropython_binary()
-    if exe is None:
-        pytest.skip("no MicroPython unix port")
-    fw = Path(__file__).resolve().parents[2] / "firmware"
-    p = subprocess.run(
-        [exe, "-c", AS_PYTHON + PROTO_VIPER_PROBE],
-        cwd=fw,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert p.stdout.strip() == "native True bad 0", p.stdout + p.stderr
+    out = run_viper_probe(PROTO_VIPER_PROBE)
+    assert out == "native True bad 0", out

@@ -50,6 +50,25 @@ def micropython_binary() -> str | None:
     return shutil.which("micropython")
 
 
+def run_viper_probe(probe: str) -> str:
+    """Run a probe script under the unix port in firmware/, with AS_PYTHON before it; its
+    output (stdout, and stderr after it). Skips the test without the port."""
+    exe = micropython_binary()
+    if exe is None:
+        import pytest
+
+        pytest.skip("no MicroPython unix port")
+    p = subprocess.run(
+        [exe, "-c", AS_PYTHON + probe],
+        cwd=FIRMWARE,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return p.stdout.strip() + p.stderr
+
+
 class UnixPico:
     def __init__(self, record: Path, *args: str) -> None:
         exe = micropython_binary()
