@@ -2,7 +2,7 @@
 # (CPython: the tests, the benches, the emulator's host side). Each of the firmware's hot
 # loops is written once, in its *_viper.py module; on the Pico (and the unix port) it is
 # compiled to native code, elsewhere that module imports these and the same source runs
-# as Python. Not installed on the Pico (never imported there).
+# as Python. Installed with the rest (the viper modules name it), never imported there.
 #
 # The one difference to mind when writing a viper loop: viper ints are 32-bit machine
 # words and a ptr8 store keeps the low 8 bits; Python ints are unbounded and a bytearray

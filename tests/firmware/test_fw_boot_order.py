@@ -142,8 +142,7 @@ def test_main_pulls_miso_down_before_the_spi_takes_the_pin_in_mode_0() -> None:
 def test_every_module_main_imports_is_installed() -> None:
     from keezbord.host.commands.firmware import FIRMWARE_FILES
 
-    # fakes and unix_main: the unix port's harness; viper_py: CPython's stand-in for viper
-    local = {p.stem for p in FIRMWARE.glob("*.py")} - {"fakes", "unix_main", "viper_py"}
+    local = {p.stem for p in FIRMWARE.glob("*.py")} - {"fakes", "unix_main"}
     assert {f.removesuffix(".py") for f in FIRMWARE_FILES} == local
 
 
