@@ -12,7 +12,9 @@ Prints, for a 96-LED board (12 chips + signature) and a 192-LED board (24 + sign
     second, while it wants a new full frame at every poll (its LED pacing then sends a burst
     and 20 a second), while it sends the pacing's worst bunching (a full burst of frames
     whenever the bucket is full again), while it floods the port (frames back to back, as
-    fast as USB takes them) and while it sends nothing; idle CPU (busy / all cycles);
+    fast as USB takes them), while every LED gets a new colour and a new pattern id 20 times
+    a second (a LEDS and a PATTERNS message each time) and while it sends nothing; idle CPU
+    (busy / all cycles);
   - a host that stops reading for 3 s (its IN packets not taken) while the firmware beats
     every 50 ms: the longest gap between scans then (the firmware's worst write stall) and
     the frames it dropped.
@@ -127,8 +129,14 @@ def gaps_under(
             )
             k[0] += 4
 
+    def patterned(_now: int) -> None:  # every LED a new colour and a new pattern id
+        k[0] += 1
+        host.link.set_leds(colours(n, k[0]), [(i + k[0]) % 7 for i in range(n)])
+
     if how == "cap":
         return window(pico, host, ms, cap, 50)
+    if how == "patterns":
+        return window(pico, host, ms, patterned, 50)
     if how == "paced":
         return window(pico, host, ms, paced, 2)
     if how == "bursts":
@@ -185,6 +193,7 @@ def main() -> None:
                 paced = gaps_under(pico, host, n, "paced")
                 bursts = gaps_under(pico, host, n, "bursts")
                 flood = gaps_under(pico, host, n, "flood", 2000)
+                pats = gaps_under(pico, host, n, "patterns")
                 h = host.link.health()
             finally:
                 pico.stop()
@@ -198,6 +207,7 @@ def main() -> None:
                 ("paced, every poll", paced),
                 (f"paced, bursts of {LED_BURST}", bursts),
                 ("flood", flood),
+                ("colours+patterns", pats),
             ):
                 print(
                     f"  {name:17s} scans/s {w['rate']:6.1f}, longest gap {w['max_gap_ms']:5.2f} ms,"

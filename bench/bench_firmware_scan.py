@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found"
 """The firmware's CPU cost per scan and per LED frame, measured under the MicroPython
 unix port and scaled to the Pico (RP2040 at 125 MHz).
 
@@ -26,6 +27,10 @@ import sys
 from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+sys.path.insert(0, str(FIRMWARE.parent / "tests" / "firmware"))
+
+from unix_pico import AS_PYTHON  # noqa: E402 -- the viper loops as bytecode
+
 PICO_ADD_1M_MS = 7984  # RP2040 @ 125 MHz, MicroPython v1.23 (see the docstring)
 
 SCRIPT = r"""
@@ -37,7 +42,8 @@ import patterns
 import protocol as P
 from app import App
 from fakes import FakeClock, PreloadedStream
-from leds import _scale_py, render_into, scale
+from leds import render_into, scale
+LO = as_python("leds_viper")  # the same loop as bytecode
 from scan import ChainScanner
 
 CHIPS = 24
@@ -148,7 +154,7 @@ def led_render_only():
     strip.write(app.out)
 
 def led_render_python():
-    _scale_py(app.rgb, app.pats, app.levels, app.out, 192, 96)
+    LO.scale(app.rgb, app.pats, app.levels, app.out, 192, 96)
 
 def pattern_tick():
     # an animated pattern changed level: re-render and write
@@ -168,7 +174,7 @@ print("led_span_wire_bytes", len(small))
 print("led_receive_us", bench(led_receive_only))
 print("led_render_viper_us", bench(led_render_only))
 print("led_render_python_us", bench(led_render_python))
-print("viper", scale is not _scale_py)
+print("viper", scale is not LO.scale)
 print("strip_writes", strip.writes)
 """
 
@@ -176,7 +182,7 @@ print("strip_writes", strip.writes)
 def run_probe(seconds: float) -> dict[str, str]:
     exe = Path(sys.executable).with_name("micropython")
     p = subprocess.run(
-        [str(exe), "-c", SCRIPT % {"seconds": seconds}],
+        [str(exe), "-c", AS_PYTHON + SCRIPT % {"seconds": seconds}],
         cwd=FIRMWARE,
         capture_output=True,
         text=True,

@@ -1,6 +1,6 @@
 # LED frames: pattern levels, brightness, a current budget, the "link lost" pattern, GRB
-# output order. Integer arithmetic only, division-free per LED (so the viper version in
-# leds_viper.py is the same function, and the host's twin can match it bit for bit):
+# output order. Integer arithmetic only, division-free per LED (the loops are viper, in
+# leds_viper.py, and the host's twin can match it bit for bit):
 #
 #   s = level(pattern) * (brightness + 1) >> 8          0..255, per LED
 #   v = colour * (s + 1) >> 8                           per channel (s = 255: unchanged)
@@ -10,47 +10,15 @@
 # if it would not, every channel is scaled by one factor f = (budget << 16) // draw,
 # v = v * f >> 16 (colours keep their hue; the frame just gets dimmer).
 
+# the per-LED loops: native on MicroPython, the same source as Python elsewhere
+from leds_viper import dim, fill, scale
+
 MA_PER_CHANNEL = 20
 MA_IDLE = 1
 
 LINK_LOST_RGB = (48, 16, 0)  # amber
 LINK_LOST_STEP_MS = 150
 LINK_LOST_SPACING = 8
-
-
-def _scale_py(rgb, pats, levels, out, n, b):
-    total = 0
-    b1 = b + 1
-    j = 0
-    for i in range(n):
-        s1 = ((levels[pats[i]] * b1) >> 8) + 1
-        r = (rgb[j] * s1) >> 8
-        g = (rgb[j + 1] * s1) >> 8
-        bl = (rgb[j + 2] * s1) >> 8
-        out[j] = g
-        out[j + 1] = r
-        out[j + 2] = bl
-        total += r + g + bl
-        j += 3
-    return total
-
-
-def _dim_py(out, n3, f):
-    for i in range(n3):
-        out[i] = (out[i] * f) >> 16
-
-
-def _fill_py(out, n3, v):
-    for i in range(n3):
-        out[i] = v
-
-
-try:
-    from leds_viper import dim, fill, scale  # native code on MicroPython
-except ImportError:  # CPython (tests): the same functions in Python
-    scale = _scale_py
-    dim = _dim_py
-    fill = _fill_py
 
 
 def estimate_ma(grb, n_leds):

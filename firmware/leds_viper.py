@@ -1,11 +1,14 @@
-# Native (viper) versions of the LED hot loops in leds.py and ws2812.py: the same integer
-# arithmetic, a few hundred times faster than bytecode on the Pico. MicroPython only;
-# leds.py falls back to its Python versions elsewhere, and tests/firmware pins the two to
-# the same output under the unix port.
+# The LED hot loops of leds.py and ws2812.py, written once as viper: the same integer
+# arithmetic, a few hundred times faster than bytecode on the Pico. Native code on
+# MicroPython; elsewhere (CPython) the same source runs as plain Python (viper_py.py).
+# tests/firmware runs each both ways under the unix port.
 # mypy: disable-error-code="name-defined,valid-type,operator,index"
 # ruff: noqa: F821 -- ptr8/ptr32 exist only inside @micropython.viper
 
-import micropython
+try:
+    import micropython
+except ImportError:  # CPython: the same functions as plain Python
+    from viper_py import micropython, ptr8, ptr16, ptr32  # noqa: F401
 
 
 @micropython.viper
@@ -53,3 +56,23 @@ def pack_words(grb: ptr8, words: ptr32, n: int):
         words[i] = (grb[j] << 24) | (grb[j + 1] << 16) | (grb[j + 2] << 8)
         i += 1
         j += 3
+
+
+@micropython.viper
+def set_ids(
+    pats: ptr8, counts: ptr16, src: ptr8, start: int, end: int, first: int, n: int, n_ids: int
+):
+    # CMD_PATTERNS: the pattern ids src[start:end] for the LEDs from `first` on (those
+    # below n), each LED's old id uncounted and its new one counted (counts[id] = LEDs
+    # with that id). An id >= n_ids is shown steady (0), never an index out of range.
+    j = first
+    i = start
+    while i < end and j < n:
+        pid = src[i]
+        if pid >= n_ids:
+            pid = 0
+        counts[pats[j]] -= 1
+        counts[pid] += 1
+        pats[j] = pid
+        i += 1
+        j += 1

@@ -7,3 +7,13 @@ def scale(rgb: Buf, pats: Buf, levels: Buf, out: bytearray, n: int, b: int) -> i
 def dim(out: bytearray, n3: int, f: int) -> None: ...
 def fill(out: bytearray, n3: int, v: int) -> None: ...
 def pack_words(grb: Buf, words: array[int], n: int) -> None: ...
+def set_ids(
+    pats: bytearray,
+    counts: array[int],
+    src: Buf,
+    start: int,
+    end: int,
+    first: int,
+    n: int,
+    n_ids: int,
+) -> None: ...

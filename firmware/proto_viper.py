@@ -1,10 +1,15 @@
-# Native (viper) versions of the link's per-byte loops in protocol.py: CRC, in-place COBS
-# decoding, byte copies. MicroPython only; protocol.py falls back to its Python versions
-# elsewhere, and tests/firmware pins the two to the same results under the unix port.
+# The link's per-byte loops, written once as viper: CRC over a buffer, COBS in place and
+# into a buffer, copies and ring copies, the USB packet slots' reader. Native code on
+# MicroPython; elsewhere (CPython) the same source runs as plain Python (viper_py.py).
+# byteops.py / protocol.py re-export them; tests/firmware runs each both ways under the
+# unix port and checks them against protocol.py's plain reference codecs.
 # mypy: disable-error-code="name-defined,valid-type,operator,index"
 # ruff: noqa: F821 -- ptr8/ptr16 exist only inside @micropython.viper
 
-import micropython
+try:
+    import micropython
+except ImportError:  # CPython: the same functions as plain Python
+    from viper_py import micropython, ptr8, ptr16, ptr32  # noqa: F401
 
 
 @micropython.viper

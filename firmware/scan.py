@@ -17,34 +17,11 @@
 
 from array import array
 
+from scan_viper import check_sample  # native on MicroPython, Python elsewhere
+
 TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
 if TYPE_CHECKING:
     from hw_types import ChainSpi, LatchPin
-
-
-def _check_sample_py(buf, p, sample, stable):
-    n, chips, sig, tail, invert = p[0], p[1], p[2], p[3], p[4]
-    for j in range(chips if sig > 255 else chips + 1, n):
-        if buf[j] != tail:
-            for k in range(n):
-                if buf[k]:
-                    return FAULT_TAIL
-            return FAULT_OPEN
-    if sig < 256 and buf[chips] != sig:
-        return FAULT_SIGNATURE
-    same = True
-    for i in range(chips):
-        v = buf[i] ^ invert
-        sample[i] = v
-        if v != stable[i]:
-            same = False
-    return 0 if same else 4
-
-
-try:
-    from scan_viper import check_sample
-except ImportError:  # CPython (tests)
-    check_sample = _check_sample_py
 
 SPI_POLARITY = 0  # SPI mode 0: the 74HC165 shifts on the rising edge of CP, and mode 0
 SPI_PHASE = 0  # samples on that same edge, so the bit before the shift is read

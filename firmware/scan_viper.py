@@ -1,11 +1,14 @@
-# Native (viper) version of the scanner's per-scan work in scan.py: the chain check, the
+# The scanner's per-scan work of scan.py, written once as viper: the chain check, the
 # inversion into the sample and the comparison with the debounced state, in one pass.
-# MicroPython only; scan.py falls back to its Python version elsewhere, and tests/firmware
-# pins the two to the same results under the unix port.
+# Native code on MicroPython; elsewhere (CPython) the same source runs as plain Python
+# (viper_py.py). tests/firmware runs it both ways under the unix port.
 # mypy: disable-error-code="name-defined,valid-type,operator,index"
 # ruff: noqa: F821 -- ptr8 exists only inside @micropython.viper
 
-import micropython
+try:
+    import micropython
+except ImportError:  # CPython: the same functions as plain Python
+    from viper_py import micropython, ptr8, ptr16, ptr32  # noqa: F401
 
 
 @micropython.viper

@@ -12,19 +12,8 @@ import time
 
 import machine
 import rp2
+from leds_viper import pack_words
 from ws2812_timing import FIFO_WORDS, Pacer, sm_freq
-
-
-def _pack_py(grb, words, n):
-    for i in range(n):
-        j = 3 * i
-        words[i] = (grb[j] << 24) | (grb[j + 1] << 16) | (grb[j + 2] << 8)
-
-
-try:
-    from leds_viper import pack_words
-except ImportError:
-    pack_words = _pack_py
 
 
 @rp2.asm_pio(

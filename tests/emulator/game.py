@@ -89,6 +89,10 @@ class GameRun:
     # Per lift, the host process's CPU ms in the pump that took it (read, decode, referee,
     # render, LED message written): what the host costs when it has a core to itself
     lift_cpu_ms: list[float] = field(default_factory=list)
+    # Every pump: (simulated ns at its start, host CPU ms, host wall ms in it); the bench
+    # sums the CPU of the pumps between a lift's CHANGES and its LED message
+    pumps: list[tuple[int, float, float]] = field(default_factory=list)
+    wall_s: float = 0.0  # wall seconds from the boot to the end of play
     state: RefereeState | None = None
 
 
@@ -132,6 +136,7 @@ class EmulatedTable:
         self.link = SerialLink(self.pico.path, clock=self._sim_ms if sim_clock else monotonic_ms)
         self.board = SerialBoard(self.link, self.wiring, self.settings)
         self.run = GameRun()
+        self._began = time.monotonic()
         self.lift_times: list[tuple[int, str]] = []
         self._apply(effects, 0)
 
@@ -156,8 +161,10 @@ class EmulatedTable:
         return self._now_ms
 
     def pump(self) -> int:
-        now = self._now_ms = self.pico.now_ns() // MS
+        t0 = self.pico.now_ns()
+        now = self._now_ms = t0 // MS
         cpu0 = time.thread_time()
+        wall0 = time.perf_counter()
         for inp in self.board.pump(now):
             began = time.perf_counter()
             before = self.state.leds
@@ -169,6 +176,9 @@ class EmulatedTable:
                 )
                 self.run.lift_cpu_ms.append((time.thread_time() - cpu0) * 1000)
         self.feed(Tick(max(now, self.state.now)), now)
+        self.run.pumps.append(
+            (t0, (time.thread_time() - cpu0) * 1000, (time.perf_counter() - wall0) * 1000)
+        )
         return now
 
     def connect(self) -> None:
@@ -226,6 +236,7 @@ class EmulatedTable:
             pass
         self.checkpoint()
         self.run.state = self.state
+        self.run.wall_s = time.monotonic() - self._began
         return self.run
 
     def checkpoint(self) -> None:

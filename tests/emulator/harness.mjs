@@ -92,7 +92,19 @@ const LATCH_KEEP = 4096;
 let spiBytes = 0;
 let lastLatch = null;
 let latchBoot = 0;
-let gapStats = { n: 0, sum: 0, max: 0, max_at: null }; // intervals between scans
+let gapStats = { n: 0, sum: 0, max: 0, max_at: null, long: [] }; // intervals between scans
+// Gaps between scans longer than this are kept, [start, end] (ns), for finding what the
+// firmware did meanwhile (with the trace marks below): at most LONG_KEEP of them.
+const LONG_GAP_NS = (cfg.long_gap_ms ?? 3) * 1e6;
+const LONG_KEEP = 2000;
+// Trace marks: a debugging aid. A word the firmware stores at SIO INTERP1_BASE2
+// (0xd00000d0; MicroPython and the firmware never use the interpolators) is logged with
+// its simulated time, so an instrumented copy of the firmware can say where it is; each
+// long gap keeps the marks from 1 ms before it to its end.
+const MARK_OFFSET = 0x0d0;
+const MARK_KEEP = 200000;
+const MARK_BEFORE_NS = 1e6;
+let marks = [];
 let spiModeSeen = null;
 
 function padPullLevel() {
@@ -472,6 +484,14 @@ function boot() {
   bootLog.push(base);
   rp.core.PC = 0x10000000;
   for (const pio of rp.pio) pio.run = () => {}; // stepped from the simulated clock instead
+  const sioWrite = rp.sio.writeUint32.bind(rp.sio);
+  rp.sio.writeUint32 = (offset, value) => {
+    if (offset === MARK_OFFSET) {
+      if (marks.length >= MARK_KEEP) marks.splice(0, MARK_KEEP / 2);
+      marks.push([nowNs(), value >>> 0]);
+    }
+    sioWrite(offset, value);
+  };
   smState.clear();
   pioNextDue = Infinity;
   for (const pio of rp.pio) {
@@ -515,11 +535,17 @@ function boot() {
           gapStats.max = gap;
           gapStats.max_at = tl;
         }
+        if (gap > LONG_GAP_NS && gapStats.long.length < LONG_KEEP) {
+          gapStats.long.push([lastLatch, tl, marks.filter(([t]) => t >= lastLatch - MARK_BEFORE_NS)]);
+        }
         gapStats.n++;
         gapStats.sum += gap;
       }
       lastLatch = tl;
       latchBoot = boots;
+      if (marks.length > 64 && marks[0][0] < tl - MARK_BEFORE_NS) {
+        marks = marks.filter(([t]) => t >= tl - MARK_BEFORE_NS); // only those a gap may need
+      }
       latchTimes.push(tl);
       if (latchTimes.length > LATCH_KEEP) latchTimes.splice(0, LATCH_KEEP / 2);
       latchInputs();
@@ -831,9 +857,11 @@ async function handle(msg) {
       return { log: txLog.filter(([t]) => t >= (msg.since || 0)) };
     case 'scan_gaps': {
       const out = { ...gapStats, mean: gapStats.n ? gapStats.sum / gapStats.n : 0 };
-      if (msg.reset) gapStats = { n: 0, sum: 0, max: 0, max_at: null };
+      if (msg.reset) gapStats = { n: 0, sum: 0, max: 0, max_at: null, long: [] };
       return out;
     }
+    case 'marks':
+      return { marks: marks.filter(([t]) => t >= (msg.since || 0) && t <= (msg.until ?? Infinity)) };
     case 'rx_log':
       return { log: rxLog.filter(([t]) => t >= (msg.since || 0)) };
     case 'scans':

@@ -124,30 +124,36 @@ import protocol as P
 import proto_viper as V
 import scan as S
 import scan_viper as SV
+O = as_python("proto_viper")  # the oracle: the same loops as bytecode
+SO = as_python("scan_viper")
 random.seed(3)
 bad = 0
 for trial in range(300):
     n = random.randint(0, 300)
     data = bytearray(random.getrandbits(8) if random.random() < 0.9 else 0 for _ in range(n))
-    if B._crc16_n_py(data, 0, n) != P.crc16_n(data, 0, n) or P.crc16(data) != P.crc16_n(data, 0, n):
+    c = P.crc16_n(data, 0, n)
+    if O.crc16_n(data, 0, n, B._CRC_ARRAY) != c or P.crc16(data) != c:
         bad += 1
     enc = bytearray(P.cobs_encode(bytes(data)))
     if random.random() < 0.2 and enc:
         enc[random.randrange(len(enc))] = random.getrandbits(8)
     a = bytearray(enc); b = bytearray(enc)
-    ra = B._cobs_decode_inplace_py(a, len(a)); rb = V.cobs_decode_inplace(b, len(b))
-    if ra != rb or (ra >= 0 and a[:ra] != b[:rb]):
+    ra = O.cobs_decode_inplace(a, len(a)); rb = V.cobs_decode_inplace(b, len(b))
+    ref = P.cobs_decode(bytes(enc))
+    if ra != rb or (ra >= 0 and a[:ra] != b[:rb]) or (ref is None) != (rb < 0):
+        bad += 1
+    if rb >= 0 and bytes(b[:rb]) != ref:
         bad += 1
     w1 = bytearray(n + n // 254 + 4); w2 = bytearray(len(w1))
-    k1 = B._cobs_encode_into_py(w1, data, n); k2 = V.cobs_encode_into(w2, data, n)
+    k1 = O.cobs_encode_into(w1, data, n); k2 = V.cobs_encode_into(w2, data, n)
     if k1 != k2 or w1 != w2 or bytes(w1[1:k1 - 1]) != P.cobs_encode(bytes(data)):
         bad += 1
     x = random.getrandbits(8)
     d1 = bytearray(n); d2 = bytearray(n)
-    B._xor_copy_py(d1, data, n, x); V.xor_copy(d2, data, n, x)
+    O.xor_copy(d1, data, n, x); V.xor_copy(d2, data, n, x)
     e1 = bytearray(n + 5); e2 = bytearray(n + 5)
-    B._copy_py(e1, 3, data, 0, n); V.copy(e2, 3, data, 0, n)
-    if d1 != d2 or e1 != e2:
+    O.copy(e1, 3, data, 0, n); V.copy(e2, 3, data, 0, n)
+    if d1 != d2 or e1 != e2 or d2 != bytearray(v ^ x for v in data) or e2[3:3 + n] != data:
         bad += 1
     slots = [bytearray(7) for _ in range(4)]; lens = bytearray(4); put = 0; k = 0
     while k < n and put < 4:
@@ -156,16 +162,16 @@ for trial in range(300):
     cap = random.randint(1, n + 2)
     s1 = array("i", [0, put, 0, 3]); s2 = array("i", [0, put, 0, 3])
     z1 = bytearray(cap + 3); z2 = bytearray(cap + 3)
-    c1 = B._read_slots_py(z1, 2, cap, [slots, lens, s1])
+    c1 = O.read_slots(z1, 2, cap, [slots, lens, s1])
     c2 = V.read_slots(z2, 2, cap, [slots, lens, s2])
     z = bytes(data[:k]).find(b"\x00")
     if c1 != c2 or z1 != z2 or s1 != s2 or c1 != min(cap, k if z < 0 else z + 1):
         bad += 1
     size = 37; head = random.randrange(size); k = min(n, size)
     r1 = bytearray(size); r2 = bytearray(size)
-    B._ring_put_py(r1, size, head, data, k); V.ring_put(r2, size, head, data, k)
+    O.ring_put(r1, size, head, data, k); V.ring_put(r2, size, head, data, k)
     g1 = bytearray(k); g2 = bytearray(k)
-    B._ring_get_py(g1, r1, size, head, k); V.ring_get(g2, r2, size, head, k)
+    O.ring_get(g1, r1, size, head, k); V.ring_get(g2, r2, size, head, k)
     if r1 != r2 or g1 != g2 or bytes(g1) != bytes(data[:k]):
         bad += 1
     chips = random.randint(1, 6); sig = random.choice([256, random.getrandbits(8)])
@@ -179,35 +185,20 @@ for trial in range(300):
     if random.random() < 0.5:
         st[random.randrange(chips)] ^= 1 << random.randrange(8)
     o1 = bytearray(chips); o2 = bytearray(chips)
-    if S._check_sample_py(raw, pp, o1, st) != SV.check_sample(raw, pp, o2, st) or o1 != o2:
+    if SO.check_sample(raw, pp, o1, st) != SV.check_sample(raw, pp, o2, st) or o1 != o2:
         bad += 1
     ws = array("I", [random.getrandbits(32) for _ in range(5)])
     q1 = bytearray(23); q2 = bytearray(23)
-    B._put_words_py(q1, 2, ws, 5); V.put_words(q2, 2, ws, 5)
+    O.put_words(q1, 2, ws, 5); V.put_words(q2, 2, ws, 5)
     if q1 != q2 or q1[2:6] != bytes(P.u32(ws[0])):
         bad += 1
-native = P.copy is V.copy and P.cobs_encode_into is V.cobs_encode_into
+native = P.copy is V.copy and P.cobs_encode_into is V.cobs_encode_into and O.copy is not V.copy
 print("native", native and S.check_sample is SV.check_sample, "bad", bad)
 """
 
 
 def test_native_link_loops_match_the_python_ones_under_micropython() -> None:
-    import subprocess
-    from pathlib import Path
+    from unix_pico import run_viper_probe
 
-    import pytest
-    from unix_pico import micropython_binary
-
-    exe = micropython_binary()
-    if exe is None:
-        pytest.skip("no MicroPython unix port")
-    fw = Path(__file__).resolve().parents[2] / "firmware"
-    p = subprocess.run(
-        [exe, "-c", PROTO_VIPER_PROBE],
-        cwd=fw,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert p.stdout.strip() == "native True bad 0", p.stdout + p.stderr
+    out = run_viper_probe(PROTO_VIPER_PROBE)
+    assert out == "native True bad 0", out

@@ -17,12 +17,56 @@ from pathlib import Path
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
+# The plain-Python test oracle of a viper module (firmware/*_viper.py), for probes run by
+# the MicroPython unix port in firmware/: the module's very source run as bytecode, the
+# @micropython.viper lines dropped and viper's casts taken from viper_py.py. Each loop is
+# written once; a probe checks that native code and bytecode agree on it (viper's 32-bit
+# ints, its 8-bit stores) on random inputs, and against the plain reference codecs.
+AS_PYTHON = r"""
+import viper_py
+
+
+class _Oracle:
+    pass
+
+
+def as_python(name):
+    g = {"__name__": name + "_oracle"}
+    g["ptr8"], g["ptr16"], g["ptr32"] = viper_py.ptr8, viper_py.ptr16, viper_py.ptr32
+    with open(name + ".py") as f:
+        src = f.read().replace("@micropython.viper\n", "")
+    exec(src, g)
+    m = _Oracle()
+    for k in g:
+        setattr(m, k, g[k])
+    return m
+"""
+
 
 def micropython_binary() -> str | None:
     beside = Path(sys.executable).with_name("micropython")
     if beside.exists():
         return str(beside)
     return shutil.which("micropython")
+
+
+def run_viper_probe(probe: str) -> str:
+    """Run a probe script under the unix port in firmware/, with AS_PYTHON before it; its
+    output (stdout, and stderr after it). Skips the test without the port."""
+    exe = micropython_binary()
+    if exe is None:
+        import pytest
+
+        pytest.skip("no MicroPython unix port")
+    p = subprocess.run(
+        [exe, "-c", AS_PYTHON + probe],
+        cwd=FIRMWARE,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return p.stdout.strip() + p.stderr
 
 
 class UnixPico:

@@ -38,6 +38,7 @@ FIRMWARE_FILES = (
     "debounce.py",
     "leds.py",
     "leds_viper.py",
+    "viper_py.py",  # never imported on the Pico; the viper modules name it for CPython
     "patterns.py",
     "link.py",
     "stream.py",
