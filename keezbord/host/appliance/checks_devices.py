@@ -293,8 +293,8 @@ def _parts_of_the_service(link: dict[str, object]) -> list[Finding]:
             "see docs/drivers.md (the LED strip); the service tries again every 5 s")),
         ("reader answers", Text("de kaartlezer antwoordt niet", "the card reader does not answer"),
          link.get("reader"), Text(
-            "zet de kaartlezer aan en controleer zijn kabel en HSU-schakelaars",
-            "switch the card reader on, check its cable and its HSU switches")),
+            "zet de kaartlezer aan, controleer zijn kabel (een PN532: zijn HSU-schakelaars)",
+            "switch the card reader on, check its cable (a PN532: its HSU switches)")),
     ):  # fmt: skip
         if isinstance(part, dict) and part.get("ok") is False:
             why = str(part.get("error"))
