@@ -342,3 +342,20 @@ def test_a_link_lost_again_during_the_wait_is_judged_by_what_it_heard() -> None:
     found = checks_devices._firmware_of_the_service(Layout(), "/dev/ttyACM0", probes)
     bad = {f.check: f for f in found if not f.ok}
     assert "bare MicroPython" in bad["firmware"].text.en, bad["firmware"].text.en
+
+
+def test_a_link_between_an_unplug_and_its_reopen_is_waited_for() -> None:
+    # doctor right after a replug: the link has not reopened the port yet (it waits a
+    # second), and a service of an older keezbord still names the firmware heard before
+    # the unplug. Not an answer: doctor waits for the link to open and hear the Pico.
+    from keezbord.host.appliance import checks_devices
+
+    stale = healthy_service(connected=False, ok=False, error="read failed: no data")
+    answers = iter(
+        [stale] * 2 + [healthy_service(connected=True, firmware=None, ok=False, error=None)] * 50
+    )
+    probes = dataclasses.replace(good_probes(), ask_service=lambda web: next(answers), settle_s=2)
+    found = checks_devices._firmware_of_the_service(Layout(), "/dev/ttyACM0", probes)
+    bad = {f.check: f for f in found if not f.ok}
+    assert "no keezbord firmware on /dev/ttyACM0" in bad["firmware"].text.en, bad
+    assert "USB" not in bad["firmware"].fix.en  # type: ignore[union-attr]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,66 @@ def test_doctor_waits_for_a_service_that_is_still_binding_its_port() -> None:
     th.join()
     assert report.version == "9.9" and report.error is None
     assert ask_service_over_http(port, wait_s=0.3).version is None  # nobody there now
+
+
+def test_doctor_just_after_a_replug_names_the_bare_micropython_not_the_cable(
+    tmp_path: Path,
+) -> None:
+    # Found by the rehearsal on an idle machine: doctor typed right after the Pico came
+    # back asked the service inside the second its link waits before reopening the port,
+    # took the version heard before the unplug for an answer, and said "no link, check
+    # the USB cable" where a bare MicroPython sat on the port. The service's own link
+    # (pyserial, the default reopen delay) and doctor's wait, for real.
+    import dataclasses
+    import threading
+    import time
+
+    from keezbord import __version__
+    from keezbord.host.appliance import checks_devices
+    from keezbord.host.appliance.paths import Layout
+    from keezbord.host.appliance.probes import ServiceReport
+    from keezbord.host.drivers.link_serial import SerialLink
+
+    node = tmp_path / "ttyACM0"  # the udev node: gone on unplug, a new device after it
+    pico = UnixPico(tmp_path / "strip.txt", "--chips", "1", "--leds", "2", "--heartbeat", "200")
+    node.symlink_to(pico.path)
+    link, lock, stop = SerialLink(str(node)), threading.Lock(), threading.Event()
+
+    def service() -> None:  # the service's board thread
+        while not stop.is_set():
+            with lock:
+                link.poll(0.01)
+            time.sleep(0.005)
+
+    def ask_service(web: int) -> ServiceReport:  # GET /api/health
+        with lock:
+            return ServiceReport(__version__, {"link": link.health().to_dict()})
+
+    def until(what: Callable[[], bool]) -> None:
+        end = time.monotonic() + 10
+        while not what():
+            assert time.monotonic() < end
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=service, daemon=True)
+    thread.start()
+    master = slave = -1
+    try:
+        until(lambda: ask_service(0).link.get("firmware") is not None)
+        node.unlink()  # unplugged: the node goes, the port hangs up
+        assert "Traceback" not in pico.stop()
+        until(lambda: not ask_service(0).link.get("connected"))
+        master, slave = os.openpty()  # plugged back in: MicroPython without our firmware
+        node.symlink_to(os.ttyname(slave))
+        probes = dataclasses.replace(good_probes(), ask_service=ask_service, settle_s=4.0)
+        found = checks_devices._firmware_of_the_service(Layout(), "/dev/ttyACM0", probes)
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        link.close()
+        for fd in (master, slave):
+            if fd >= 0:
+                os.close(fd)
+    bad = {f.check: f.text.en for f in found if not f.ok}
+    assert "no keezbord firmware on /dev/ttyACM0" in bad.get("firmware", ""), bad
+    assert link.reconnects == 1  # the link did reopen the port it found again

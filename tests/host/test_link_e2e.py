@@ -139,6 +139,23 @@ def test_firmware_restart_is_followed(tmp_path: Path) -> None:
         link.close()
 
 
+def test_an_unplugged_pico_is_not_named_by_the_health(tmp_path: Path) -> None:
+    # Between the unplug and the reopen (retry_ms) the health named the firmware heard
+    # before: doctor took it for an answer. Whatever comes back may be another firmware.
+    first = UnixPico(tmp_path / "a.txt", "--chips", "1", "--leds", "2")
+    link = SerialLink(first.path, retry_ms=60_000)
+    try:
+        assert link.connect()
+        collect(link, lambda _: link.health().firmware is not None)
+        assert link.health().firmware == link.session.hello.version  # type: ignore[union-attr]
+        first.stop()  # unplugged
+        collect(link, lambda _: not link.connected, timeout=5)
+        h = link.health()
+        assert not h.connected and h.firmware is None and h.error and "read failed" in h.error
+    finally:
+        link.close()
+
+
 def test_link_lost_pattern_when_host_goes_quiet(pico: UnixPico) -> None:
     link = SerialLink(pico.path, ping_ms=100)
     assert link.connect()

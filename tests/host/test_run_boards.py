@@ -8,6 +8,7 @@ import importlib.util
 import itertools
 import queue
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -256,3 +257,50 @@ def test_a_reader_poll_that_raises_does_not_end_the_card_thread(
     finally:
         board.close()
     assert "card reader poll failed" in capsys.readouterr().out
+
+
+def test_an_rdm6300_unplugged_mid_game_is_read_again_when_it_is_back(tmp_path: Path) -> None:
+    # The card thread of a running board with a real RDM6300 driver on a pty: pulled out,
+    # the health says so and the thread goes on; plugged back in under the same path,
+    # the next card is a tap again, without a restart.
+    from keezbord.host.drivers.rfid_fakes import FakeRDM6300
+    from keezbord.host.drivers.rfid_rdm6300 import RDM6300Reader
+
+    link = tmp_path / "reader"
+    first, second = FakeRDM6300(), FakeRDM6300()
+    link.symlink_to(first.path)
+    board, _, _ = gpio_board()
+    board.reader = RDM6300Reader.open(str(link))
+    board.reader.retry_ms = 100
+    got = queue.Queue[object]()
+    clock = itertools.count(0, 10)  # ms: the card thread polls every 20 ms
+    board.start(got.put, lambda: next(clock))
+
+    def next_tap() -> CardTap:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            ev = got.get(timeout=20)
+            if isinstance(ev, CardTap):
+                return ev
+        raise AssertionError("no tap")
+
+    def until(what: Any) -> None:
+        deadline = time.monotonic() + 20
+        while not what():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+
+    try:
+        first.present("0F00A1B2C3")
+        assert next_tap().tag == "0F00A1B2C3"
+        link.unlink()
+        first.close()  # unplugged
+        until(lambda: board.health()["reader"]["ok"] is False)
+        assert "plugged in" in board.health()["reader"]["error"]
+        link.symlink_to(second.path)  # plugged back in
+        until(lambda: board.health()["reader"]["ok"] is True)
+        second.present("0102030405")
+        assert next_tap().tag == "0102030405"
+    finally:
+        board.close()
+        second.close()

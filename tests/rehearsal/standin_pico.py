@@ -39,7 +39,13 @@ MAINTENANCE_FLAG = "maintenance"  # firmware/main.py's
 
 
 class Port:
-    """The Pico's USB serial device node (the master end is the Pico's)."""
+    """The Pico's USB serial device node (the master end is the Pico's).
+
+    Unplugged as a real one is: the node goes first, then closing the master hangs up the
+    host's open slave, as cdc_acm's tty_vhangup does (a read after select said readable
+    returns no data: pyserial's "device reports readiness to read but returned no data");
+    plugged in, a new node at once, where a real Pico takes a moment to enumerate (harsher
+    for the host, never kinder)."""
 
     def __init__(self, link: Path) -> None:
         self.master, self._slave = os.openpty()

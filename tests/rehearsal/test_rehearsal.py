@@ -211,12 +211,6 @@ def test_doctor_exits_0_only_when_all_is_right_and_names_each_planted_fault(
     assert rc == 0, out
 
 
-@pytest.mark.xfail(
-    reason="on an idle machine the service's link reports 'read failed' on the stand-in "
-    "Pico's port after it is plugged back in, and doctor names the link instead of the "
-    "firmware (passed in every run at load 13-27); open, see the closing note of stop 31",
-    strict=False,
-)
 def test_doctor_names_a_bare_micropython_pico_and_a_wrong_firmware_version(
     rehearsed: Rehearsal,
 ) -> None:

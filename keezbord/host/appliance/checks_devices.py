@@ -205,7 +205,13 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
     end = time.monotonic() + probes.settle_s
     report = probes.ask_service(web)
     reached = report  # the last answer whose link had the port open
-    while report.version is not None and not report.link.get("firmware"):
+    # Judged only on a link that is open and has heard the firmware, or after settle_s:
+    # a Pico just plugged in (or reset) leaves the link closed for up to a second
+    # before it reopens the port, and a link of an older service may still name the
+    # firmware it heard before the unplug.
+    while report.version is not None and not (
+        report.link.get("connected") and report.link.get("firmware")
+    ):
         if time.monotonic() >= end:
             break
         time.sleep(0.5)  # the link opens the port each second and then hears a HELLO
@@ -217,9 +223,8 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
         and not report.link.get("connected")
         and (reached.version is not None and reached.link.get("connected"))
     ):
-        # The link reached the port during the wait and lost it again: a Pico that
-        # answers with something other than our frames (a bare MicroPython's REPL) makes
-        # the link give up and reopen. What it heard while open is the truer finding.
+        # The link had the port open during the wait and lost it again (a Pico that
+        # resets, a loose plug): what it heard while open is the truer finding.
         report = reached
     if report.version is None:
         return [
@@ -288,8 +293,8 @@ def _parts_of_the_service(link: dict[str, object]) -> list[Finding]:
             "see docs/drivers.md (the LED strip); the service tries again every 5 s")),
         ("reader answers", Text("de kaartlezer antwoordt niet", "the card reader does not answer"),
          link.get("reader"), Text(
-            "zet de kaartlezer aan en controleer zijn kabel en HSU-schakelaars",
-            "switch the card reader on, check its cable and its HSU switches")),
+            "zet de kaartlezer aan, controleer zijn kabel (een PN532: zijn HSU-schakelaars)",
+            "switch the card reader on, check its cable (a PN532: its HSU switches)")),
     ):  # fmt: skip
         if isinstance(part, dict) and part.get("ok") is False:
             why = str(part.get("error"))

@@ -174,6 +174,9 @@ class SerialLink:
             with contextlib.suppress(OSError):
                 self._port.close()
         self._port = None
+        # Until the reopen (retry_ms) the health names no firmware: doctor asked in that
+        # second and took the version heard before the unplug for an answer.
+        self.session.lost()
         self._next_try = self.clock() + self.retry_ms
 
     def _flush(self) -> bool:
@@ -272,6 +275,7 @@ class SerialLink:
             with contextlib.suppress(OSError):
                 self._port.close()
         self._port = None
+        self.session.lost()
 
     def health(self) -> LinkHealth:
         s = self.session

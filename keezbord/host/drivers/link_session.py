@@ -148,6 +148,13 @@ class LinkSession:
         self.peer_seen = False
         self.led_sent = None
 
+    def lost(self) -> None:
+        """The port is gone (an unplug, a reset): what the firmware said of itself no
+        longer holds, whatever comes back on that port (another firmware, a bare
+        MicroPython). The switch state is kept: the snapshot after the replug resyncs."""
+        self.hello = None
+        self.peer_seen = False
+
     def _greet(self) -> None:
         self.peer_seen = True
         self._out += b"\x00"  # ends whatever half frame the firmware holds

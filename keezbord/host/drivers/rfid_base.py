@@ -1,10 +1,13 @@
 """What the serial card readers (rfid_pn532.py, rfid_rdm6300.py) share: the serial port
-they talk through (``SerialPort``, ``open_serial``) and the repeat filter (``TapFilter``:
-a card lying on the reader is one tap). Below the readers and the factory that opens them
-by kind (rfid.py)."""
+they talk through (``SerialPort``, ``open_serial``; what a failed one raises,
+``PORT_ERRORS``, and opening it again by its path, ``reopened``) and the repeat filter
+(``TapFilter``: a card lying on the reader is one tap). Below the readers and the factory
+that opens them by kind (rfid.py)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from typing import Protocol
 
 from keezbord.host.drivers.parts import DEFAULT_GAP_MS
@@ -23,6 +26,27 @@ class SerialPort(Protocol):
     def reset_input_buffer(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+# What a failed port raises (a USB-serial reader unplugged): pyserial's SerialException is
+# an OSError, but its reset_input_buffer on a port whose device is gone lets termios.error
+# (EIO) through.
+try:
+    from termios import error as _termios_error
+
+    PORT_ERRORS: tuple[type[Exception], ...] = (OSError, _termios_error)
+except ImportError:  # no termios (Windows): pyserial raises SerialException there
+    PORT_ERRORS = (OSError,)
+
+
+def reopened(old: SerialPort, opener: Callable[[], SerialPort]) -> SerialPort:
+    """The reader's port opened again after it failed, the old one closed: a USB-serial
+    reader unplugged and plugged back in comes back under the same path (give the
+    ``/dev/serial/by-id/...`` one: ``ttyUSB0`` may become ``ttyUSB1``). Raises one of
+    ``PORT_ERRORS`` while it is not back."""
+    with contextlib.suppress(*PORT_ERRORS):
+        old.close()
+    return opener()
 
 
 class TapFilter:

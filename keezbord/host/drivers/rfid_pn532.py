@@ -14,13 +14,18 @@ poll with no card returns at once instead of blocking.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Final
 
 from keezbord.host.drivers.parts import DEFAULT_GAP_MS
-from keezbord.host.drivers.rfid_base import SerialPort, TapFilter, open_serial
+from keezbord.host.drivers.rfid_base import (
+    PORT_ERRORS,
+    SerialPort,
+    TapFilter,
+    open_serial,
+    reopened,
+)
 from keezbord.host.drivers.rfid_pn532_frames import (
     CHIP_TFI,
     ERROR_TFI,
@@ -45,16 +50,6 @@ CMD_IN_RELEASE: Final = 0x52
 
 class PN532Error(OSError):
     """The chip did not answer, or answered with an error."""
-
-
-# What a failed port raises: pyserial's SerialException is an OSError, but its
-# reset_input_buffer on a port whose device is gone lets termios.error (EIO) through.
-try:
-    from termios import error as _termios_error
-
-    PORT_ERRORS: tuple[type[Exception], ...] = (OSError, _termios_error)
-except ImportError:  # no termios (Windows): pyserial raises SerialException there
-    PORT_ERRORS = (OSError,)
 
 
 class PN532PortError(PN532Error):
@@ -210,11 +205,9 @@ class PN532Reader:
         """Set the chip up, on a port opened again first if the old one failed (a reader
         unplugged and plugged back in comes back under the same path)."""
         if self.port_lost and self.reopen is not None:
-            with contextlib.suppress(OSError):
-                self.chip.port.close()
             try:
-                self.chip.port = self.reopen()
-            except OSError as e:
+                self.chip.port = reopened(self.chip.port, self.reopen)
+            except PORT_ERRORS as e:
                 raise PN532PortError(f"PN532: the port cannot be opened again ({e})") from e
             self.port_lost = False
         return self.chip.begin()

@@ -7,10 +7,17 @@ frame as long as the tag lies on it. The tag string is the ten characters, upper
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from keezbord.host.drivers.parts import DEFAULT_GAP_MS
-from keezbord.host.drivers.rfid_base import SerialPort, TapFilter, open_serial
+from keezbord.host.drivers.rfid_base import (
+    PORT_ERRORS,
+    SerialPort,
+    TapFilter,
+    open_serial,
+    reopened,
+)
 from keezbord.host.events import CardTap
 
 STX: Final = 0x02
@@ -81,21 +88,80 @@ def _check(body: bytearray) -> str | None:
 
 
 class RDM6300Reader:
-    """Polls the serial port without blocking; one CardTap per tap (see TapFilter)."""
+    """Polls the serial port without blocking; one CardTap per tap (see TapFilter).
 
-    def __init__(self, port: SerialPort, gap_ms: int = DEFAULT_GAP_MS) -> None:
+    A USB-serial reader pulled out fails at its port (the module itself only ever
+    sends, so there is no silence to tell it from a card-less table): the polls do not
+    raise, ``health()`` says the port failed, and every ``retry_ms`` the port is opened
+    again by its path (``reopen``), so taps resume when the reader is back."""
+
+    def __init__(
+        self,
+        port: SerialPort,
+        gap_ms: int = DEFAULT_GAP_MS,
+        *,
+        retry_ms: int = 2000,
+        path: str | None = None,
+        reopen: Callable[[], SerialPort] | None = None,
+    ) -> None:
         self.port = port
         self.parser = RDM6300Parser()
         self.filter = TapFilter(gap_ms)
+        self.retry_ms = retry_ms
+        self.path = path
+        self.reopen = reopen  # opens the port again after it failed (None: cannot)
+        self.error: str | None = None  # the port's failure, until it is open again
+        self.errors = 0  # port failures, all told
+        self.reopens = 0  # ports opened again after a failure
+        self._next_try: int | None = None
 
     @classmethod
     def open(cls, path: str, gap_ms: int = DEFAULT_GAP_MS) -> RDM6300Reader:
-        return cls(open_serial(path, BAUD, timeout=0), gap_ms)
+        def opener() -> SerialPort:
+            return open_serial(path, BAUD, timeout=0)
+
+        return cls(opener(), gap_ms, path=path, reopen=opener)
 
     def poll(self, now: int) -> list[CardTap]:
-        waiting = self.port.in_waiting
-        data = self.port.read(waiting) if waiting else b""
+        if self.error is not None and not self._reopen(now):
+            return []
+        try:
+            waiting = self.port.in_waiting
+            data = self.port.read(waiting) if waiting else b""
+        except PORT_ERRORS as e:
+            self.errors += 1
+            self.error = f"the port failed ({e})"
+            self._next_try = now + self.retry_ms
+            self.parser = RDM6300Parser()  # a frame cut by the unplug is no frame
+            return []
         return [CardTap(now, tag=t) for t in self.parser.feed(data) if self.filter.seen(t, now)]
+
+    def _reopen(self, now: int) -> bool:
+        if self.reopen is None or (self._next_try is not None and now < self._next_try):
+            return False
+        self._next_try = now + self.retry_ms
+        try:
+            self.port = reopened(self.port, self.reopen)
+        except PORT_ERRORS as e:
+            self.error = f"the port cannot be opened again ({e})"
+            return False
+        self.error = None
+        self.reopens += 1
+        return True
+
+    def health(self) -> dict[str, object]:
+        """For the page and doctor (``health.link.reader``, docs/web.md)."""
+        where = f" on {self.path}" if self.path else ""
+        return {
+            "kind": "rdm6300",
+            "ok": self.error is None,
+            "port": self.path,
+            "error": None
+            if self.error is None
+            else f"the RDM6300{where}: {self.error}: is the reader plugged in?",
+            "restarts": self.reopens,
+            "errors": self.errors,
+        }
 
     def close(self) -> None:
         self.port.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -146,3 +147,68 @@ def test_driver_over_a_pty_one_tap_for_a_card_left_on_it(device: FakeRDM6300) ->
         assert poll_until(reader, 150) == [CardTap(150, tag="0102030405")]
     finally:
         reader.close()
+
+
+def test_a_reader_unplugged_and_plugged_back_in_is_opened_again(tmp_path: Path) -> None:
+    # A USB-serial RDM6300 pulled out: its port fails (pyserial's error, an OSError).
+    # The polls must not raise (the card thread would log a line a second for ever and
+    # no card would be read again until a restart), the health says the port failed, and
+    # when the reader is back under the same path (/dev/serial/by-id, here a symlink) the
+    # port is opened again and taps resume.
+    link = tmp_path / "reader"
+    first = FakeRDM6300()
+    link.symlink_to(first.path)
+    reader = RDM6300Reader.open(str(link), gap_ms=300)
+    second: FakeRDM6300 | None = None
+    try:
+        first.present(TAG)
+        assert poll_until(reader, 0) == [CardTap(0, tag=TAG)]
+        first.close()  # unplugged (mid-frame, say: half a frame was on its way)
+        link.unlink()
+        for t in range(100, 3000, 100):
+            assert reader.poll(t) == []
+        h = reader.health()
+        assert h["ok"] is False and "port" in str(h["error"]) and "plugged in" in str(h["error"])
+        assert reader.errors == 1  # one failure, then reopens tried every retry_ms
+        second = FakeRDM6300()  # plugged back in: a new device behind the same path
+        link.symlink_to(second.path)
+        taps: list[CardTap] = []
+        for t in range(3000, 6000, 100):
+            taps += reader.poll(t)
+            if reader.health()["ok"] and not taps:
+                second.present("0102030405")
+                taps += poll_until(reader, t)
+        assert taps == [CardTap(taps[0].t, tag="0102030405")]
+        assert reader.health() == {
+            "kind": "rdm6300", "ok": True, "port": str(link), "error": None,
+            "restarts": 1, "errors": 1,
+        }  # fmt: skip
+    finally:
+        reader.close()
+        if second is not None:
+            second.close()
+
+
+def test_a_reader_whose_port_fails_does_not_raise_in_the_card_thread() -> None:
+    # pyserial's in_waiting on a port whose device is gone raises OSError (EIO), and its
+    # reset and flush let termios.error through: both are a failed port, never a crash.
+    import termios
+
+    class Gone:
+        @property
+        def in_waiting(self) -> int:
+            raise termios.error(5, "Input/output error")
+
+        def read(self, size: int = 1) -> bytes:
+            raise AssertionError("not read after in_waiting failed")
+
+        def write(self, data: bytes) -> int:
+            return len(data)
+
+        def reset_input_buffer(self) -> None: ...
+
+        def close(self) -> None: ...
+
+    reader = RDM6300Reader(Gone())  # no path: it cannot be opened again
+    assert reader.poll(0) == [] and reader.poll(5000) == []
+    assert reader.health()["ok"] is False and reader.errors == 1
