@@ -95,7 +95,7 @@ def test_a_move_allowed_but_not_the_task_is_taken_back(tmp_path: Path) -> None:
         hello(ws)
         ws.send_json({"type": "lesson", "lesson": "capture", "step": 2})
         s = _set_up(ws, gpio, until(ws, lambda s: s["setup"] is not None))
-        _carry(gpio, "T3", "T8")  # legal, but blue on T25 was to be captured
+        _carry(gpio, "T20", "T25")  # legal, but blue on T12 was to be captured
         s = until(ws, lambda s: any(d["type"] == "undo" for d in s["decisions"]))
         assert s["lesson"]["verdict"]["result"] == "other"
         assert "behind blue" in s["lesson"]["verdict"]["text"]["en"]
