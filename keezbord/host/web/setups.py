@@ -178,6 +178,9 @@ def lesson_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
     st = les.steps[n - 1]
     setup = _arranged_here(hub, target, st.hand or ((st.card,) if st.card else ()))
     setup["lesson"] = {"id": les.id, "step": n - 1, "learner": name}
+    info = setup.get(SIM_INFO)
+    if isinstance(info, SimInfo):  # the simulator: the learner plays red, bots the rest
+        info.kinds = ["human"] + ["greedy"] * (target.seats - 1)
     return setup
 
 
