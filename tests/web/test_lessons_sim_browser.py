@@ -1,0 +1,84 @@
+"""Issue 26 part 2, done-when, on the simulated board: a browser (real headless Chromium)
+takes a new learner through the first three lessons in ``keezbord sim``. The simulated
+board shows each step's position at once; the learner taps the step's card on the page's
+simulated hand (no card reader) and makes the move on the drawn board by clicking the
+pawns, as every simulator move is made; the page confirms it and the course shows the
+steps done, kept per learner name in the journal."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LiveServer, shot
+from web_helpers import link, sim_hub_at
+
+from keezbord.engine.movegen import successor_positions
+from keezbord.engine.position import Position
+from keezbord.host.events import HoleEvent
+from keezbord.host.lessons import COURSE, Progress
+from keezbord.host.lessons.judge import wanted
+from keezbord.host.referee import board_of
+from keezbord.host.roles import Role
+from keezbord.host.sim.physical import events_for_move
+from keezbord.host.web.hub import Hub
+
+pytestmark = pytest.mark.browser
+
+Serve = Callable[[Callable[[], Hub]], LiveServer]
+
+
+def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
+    db = tmp_path / "s.sqlite"
+    kinds = ["human", "greedy", "greedy", "greedy"]
+    srv = serve(sim_hub_at(db, 3, [["N"] * 4] * 4, kinds))
+    page.goto(link(srv, Role.PLAYER, lang="nl"))
+    page.wait_for_selector("#lessons:not([hidden])")
+    page.fill("#learner-form input[name=learner]", "Lotte")
+    page.click("#learner-form button[type=submit]")
+    page.wait_for_selector("#lesson-list li[data-lesson='out']")
+    assert "(0/3)" in page.inner_text("#lesson-list li[data-lesson='out']")
+    rng = random.Random(2)
+    for les in COURSE[:3]:
+        for n, st in enumerate(les.steps, 1):
+            page.click(f"#lesson-list button[data-lesson='{les.id}'][data-step='{n}']")
+            page.wait_for_function(
+                f"() => {{ const l = window.keezbord.state.lesson;"
+                f" return l && l.id === '{les.id}' && l.step === {n} && !l.verdict; }}"
+            )
+            state = page.evaluate("window.keezbord.state")
+            assert state["setup"] is None  # the simulated board shows the position at once
+            assert state["hand"]["cards"] == [st.card]  # the step's hand, on the page
+            assert page.inner_text("#lesson-task") == st.task.nl
+            assert page.get_attribute("#instruction", "data-source") == "lesson"
+            before = Position.from_text(st.position)
+            on = {p["hole"] for p in state["pawns"]}
+            assert on == set(board_of(before))
+            after = wanted(st)
+            assert st.card is not None and after is not None
+            move = successor_positions(before, st.card)[after]
+            page.click(f".card[data-card='{st.card}']")
+            page.wait_for_selector("#played:not(:empty)")
+            for ev in events_for_move(before, move, after, rng, 0, frozenset(on)):
+                if isinstance(ev, HoleEvent):  # a click on the pawn, then on its hole
+                    page.click(f".hole[data-hole='{ev.hole}']")
+                    page.wait_for_timeout(80)  # a hand's pace, not a switch's bounce
+            page.wait_for_selector("#lesson-verdict[data-result='right']")
+            assert page.inner_text("#lesson-verdict") == st.why.nl
+        page.wait_for_function(
+            f"() => document.querySelector('#lesson-list li[data-lesson={les.id}]')"
+            f".textContent.includes('({len(les.steps)}/{len(les.steps)})')"
+        )
+    shot(page, "lessons-three-done-sim")
+    assert "(0/2)" in page.inner_text("#lesson-list li[data-lesson='four']")
+    prog = Progress(db)  # kept per learner in the journal
+    try:
+        done = prog.of("Lotte")
+    finally:
+        prog.close()
+    assert done == {"out": [0, 1, 2], "count": [0, 1], "capture": [0, 1]}
