@@ -7,7 +7,6 @@ steps done, kept per learner name in the journal."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,14 +15,11 @@ import pytest
 from conftest import LiveServer, shot
 from web_helpers import link, sim_hub_at
 
-from keezbord.engine.movegen import successor_positions
 from keezbord.engine.position import Position
-from keezbord.host.events import HoleEvent
 from keezbord.host.lessons import COURSE, Progress
 from keezbord.host.lessons.judge import wanted
-from keezbord.host.referee import board_of
+from keezbord.host.referee import board_of, colours
 from keezbord.host.roles import Role
-from keezbord.host.sim.physical import events_for_move
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
@@ -43,7 +39,6 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
     page.click("#learner-form button[type=submit]")
     page.wait_for_selector("#lesson-list li[data-lesson='out']")
     assert "(0/3)" in page.inner_text("#lesson-list li[data-lesson='out']")
-    rng = random.Random(2)
     for les in COURSE[:3]:
         for n, st in enumerate(les.steps, 1):
             page.click(f"#lesson-list button[data-lesson='{les.id}'][data-step='{n}']")
@@ -61,15 +56,15 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
             assert on == set(board_of(before))
             after = wanted(st)
             assert st.card is not None and after is not None
-            move = successor_positions(before, st.card)[after]
             page.click(f".card[data-card='{st.card}']")
             page.wait_for_selector("#played:not(:empty)")
-            for ev in events_for_move(before, move, after, rng, 0, frozenset(on)):
-                if isinstance(ev, HoleEvent):  # a click on the pawn, then on its hole
-                    page.click(f".hole[data-hole='{ev.hole}']")
-                    page.wait_for_timeout(80)  # a hand's pace, not a switch's bounce
+            for hole in _clicks(before, after, on):  # a click on the pawn, then on its hole
+                page.click(f".hole[data-hole='{hole}']")
+                page.wait_for_timeout(80)  # a hand's pace, not a switch's bounce
             page.wait_for_selector("#lesson-verdict[data-result='right']")
             assert page.inner_text("#lesson-verdict") == st.why.nl
+            decided = page.evaluate("window.keezbord.state.decisions")
+            assert not [d for d in decided if d["type"] == "illegal"]  # right at once
         page.wait_for_function(
             f"() => document.querySelector('#lesson-list li[data-lesson={les.id}]')"
             f".textContent.includes('({len(les.steps)}/{len(les.steps)})')"
@@ -82,3 +77,21 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
     finally:
         prog.close()
     assert done == {"out": [0, 1, 2], "count": [0, 1], "capture": [0, 1]}
+
+
+def _clicks(before: Position, after: Position, on: set[str]) -> list[str]:
+    """The holes a person clicks for a one-pawn move of red (seat 0): a captured pawn
+    first to a free hole of its nest, then red's pawn from its hole to its new one."""
+    was, now = colours(before), colours(after)
+    sensed = set(on)
+    out: list[str] = []
+    for hole, seat in sorted(was.items()):
+        if now.get(hole, seat) != seat:  # captured: to its nest
+            nest = next(f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in sensed)
+            out += [hole, nest]
+            sensed |= {nest}
+    src = [h for h, s in was.items() if s == 0 and now.get(h) != 0]
+    if not src:  # out of the nest
+        src = [max(h for h in sensed if h.startswith("N0."))]
+    (dst,) = [h for h, s in now.items() if s == 0 and was.get(h) != 0]
+    return [*out, src[0], dst]
