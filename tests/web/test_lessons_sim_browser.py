@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from web_helpers import link, sim_hub_at
+from test_lessons_browser import new_learner, start_step, wait_lesson_done
+from web_helpers import sim_hub_at
 
 from keezbord.engine.position import Position
 from keezbord.host.lessons import COURSE, Progress
 from keezbord.host.lessons.judge import wanted
 from keezbord.host.referee import board_of, colours
-from keezbord.host.roles import Role
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
@@ -33,19 +33,10 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
     db = tmp_path / "s.sqlite"
     kinds = ["human", "greedy", "greedy", "greedy"]
     srv = serve(sim_hub_at(db, 3, [["N"] * 4] * 4, kinds))
-    page.goto(link(srv, Role.PLAYER, lang="nl"))
-    page.wait_for_selector("#lessons:not([hidden])")
-    page.fill("#learner-form input[name=learner]", "Lotte")
-    page.click("#learner-form button[type=submit]")
-    page.wait_for_selector("#lesson-list li[data-lesson='out']")
-    assert "(0/3)" in page.inner_text("#lesson-list li[data-lesson='out']")
+    new_learner(page, srv, "Lotte")
     for les in COURSE[:3]:
         for n, st in enumerate(les.steps, 1):
-            page.click(f"#lesson-list button[data-lesson='{les.id}'][data-step='{n}']")
-            page.wait_for_function(
-                f"() => {{ const l = window.keezbord.state.lesson;"
-                f" return l && l.id === '{les.id}' && l.step === {n} && !l.verdict; }}"
-            )
+            start_step(page, les, n)
             state = page.evaluate("window.keezbord.state")
             assert state["setup"] is None  # the simulated board shows the position at once
             assert state["hand"]["cards"] == [st.card]  # the step's hand, on the page
@@ -65,10 +56,7 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
             assert page.inner_text("#lesson-verdict") == st.why.nl
             decided = page.evaluate("window.keezbord.state.decisions")
             assert not [d for d in decided if d["type"] == "illegal"]  # right at once
-        page.wait_for_function(
-            f"() => document.querySelector('#lesson-list li[data-lesson={les.id}]')"
-            f".textContent.includes('({len(les.steps)}/{len(les.steps)})')"
-        )
+        wait_lesson_done(page, les)
     shot(page, "lessons-three-done-sim")
     assert "(0/2)" in page.inner_text("#lesson-list li[data-lesson='four']")
     prog = Progress(db)  # kept per learner in the journal
