@@ -146,8 +146,8 @@ def test_a_lesson_in_the_simulator_with_the_simulated_hand(tmp_path: Path) -> No
         assert s["turn"] == 0 and s["hand"]["cards"] == ["5"]  # put back: try again
         ws.send_json({"type": "card", "card": "5"})
         # The capture: blue's pawn to its nest, red's onto its hole (as a hand does it).
-        on = {p["hole"] for p in s["pawns"]}
-        nest = next(h for h in (f"N1.{k}" for k in range(1, 5)) if h not in on)
+        sensed = {p["hole"] for p in s["pawns"]}
+        nest = next(h for h in (f"N1.{k}" for k in range(1, 5)) if h not in sensed)
         for kind, hole in (("lift", "T12"), ("place", nest), ("lift", "T7"), ("place", "T12")):
             ws.send_json({"type": kind, "hole": hole})
             time.sleep(0.1)
