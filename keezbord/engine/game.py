@@ -11,11 +11,13 @@ game_record.py (``Turn``, ``GameResult``, importable from here too), below them 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .board import Board, to_move
 from .bots import Bot, FastBot, FastChoice
+from .cards import ROUND_SIZES
 from .deal import Table, deal_hands, shuffled_deck
 from .game_record import GameResult as GameResult
 from .game_record import Turn as Turn
@@ -235,6 +237,45 @@ class Game:
         self._exchange_pending = (
             self.position.profile.partner_exchange and self.position.teams == "pairs"
         )
+
+    def begin_at(
+        self,
+        pos: Position,
+        cards_left: Sequence[int] | None = None,
+        given: Mapping[int, Sequence[str]] | None = None,
+    ) -> None:
+        """Begin this game's first round at ``pos`` (a position set up, its seat to play
+        on turn), before any card is played: each seat holds ``cards_left[seat]`` cards
+        (default the round's size), a seat of ``given`` exactly those cards and the rest
+        dealt from what is left of this seed's shuffled deck. ValueError for a hand the
+        deck cannot give or a seat on turn with no cards."""
+        seats = self.position.seats
+        if pos.seats != seats or self.history:
+            raise ValueError("begin_at: a position for this table, before the first play")
+        held = {int(s): list(cards) for s, cards in (given or {}).items()}
+        left = tuple(cards_left) if cards_left is not None else self.table.cards_left
+        if len(left) != seats or any(not 0 <= n <= ROUND_SIZES[0] for n in left):
+            raise ValueError(f"cards held: one count a seat, 0 to {ROUND_SIZES[0]}")
+        deck = self.stock + [c for hand in reversed(self.hands) for c in reversed(hand)]
+        for seat, cards in held.items():
+            if not 0 <= seat < seats or len(cards) != left[seat]:
+                raise ValueError(f"seat {seat}'s hand: {left[seat]} cards")
+            for card in cards:
+                if card not in deck:
+                    raise ValueError(f"the deck holds no more {card!r} for seat {seat}")
+                deck.remove(card)
+        if left[pos.turn] == 0:
+            raise ValueError(f"seat {pos.turn} is on turn but holds no cards")
+        hands = [held.get(s, []) for s in range(seats)]
+        for i in range(seats):  # the rest dealt from the leader on, as deal_hands does
+            s = (pos.turn + i) % seats
+            while len(hands[s]) < left[s]:
+                hands[s].append(deck.pop())
+        self.hands, self.stock = hands, deck
+        self.table = replace(self.table, cards_left=left, turn=pos.turn)
+        self.position = pos
+        if held or left != (self.table.round_size,) * seats:
+            self._exchange_pending = False  # mid-round: this round's exchange is past
 
     def exchange(self, bots: Sequence[Bot]) -> None:
         """Partners pass one card to each other face down (profile partner_exchange),

@@ -28,7 +28,7 @@ def test_a_right_answer_is_kept_per_learner_and_a_wrong_one_explained(tmp_path: 
     r = run(tmp_path, "lessons", "answer", "out", "3", "6 0:T2-T8", "--learner", "Anna", "--db", db)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["result"] == "right"
-    other = run(tmp_path, "lessons", "answer", "capture", "2", "5 0:T3-T8", "--db", db)
+    other = run(tmp_path, "lessons", "answer", "capture", "2", "5 0:T20-T25", "--db", db)
     v = json.loads(other.stdout)
     assert v["result"] == "other" and "5" in v["says"]
     r = run(tmp_path, "lessons", "--json", "--learner", "Anna", "--db", db)

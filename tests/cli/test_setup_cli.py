@@ -57,3 +57,47 @@ def test_run_simulate_setup_sets_the_board_up_and_the_game_begins(tmp_path: Path
     assert kinds.count("setup_task") >= 5 and kinds.count("setup_done") == 1
     assert "setup_wrong" not in kinds  # the person did only what the lights said
     assert decisions[-1]["position"]["pawns"][0] == ["N", "N", "S", "T44"]
+
+
+SIM = ("sim", *LOCAL, "--no-browser")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--setup", "NNNX/NNNN/NNNN/NNNN 0 standard"], "--setup"),
+        (["--setup", "nothing-here.json"], "nothing-here.json"),
+        (["--setup", TARGET, "--seats", "6"], "--seats 6: the --setup position has 4"),
+        (["--setup", TARGET, "--hand", "7,X"], "--hand: cards are"),
+        (["--setup", TARGET, "--hand", "5,5,5,5,5"], "the deck holds no more '5'"),
+        (["--setup", TARGET, "--hand", "A,2,3,4,5,6"], "--hand"),
+        (["--hand", "7"], "--hand: only with --setup"),
+    ],
+)
+def test_a_bad_sim_setup_is_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    r = run(tmp_path, *SIM, "--db", str(tmp_path / "s.sqlite"), *args, timeout=30)
+    assert_one_line_error(r, words)
+
+
+def test_sim_setup_begins_a_new_game_at_the_position_with_the_hand(tmp_path: Path) -> None:
+    # The simulated board shows the position at once: the game's setup line is the
+    # position itself (no set-up mode), the seat on turn holds the hand given.
+    db = str(tmp_path / "s.sqlite")
+    (tmp_path / "target.txt").write_text(TARGET + "\n")
+    args = ("--db", db, "--setup", str(tmp_path / "target.txt"), "--hand", "7,K")
+    for _ in range(2):  # each start begins a new game at the position
+        with Server(tmp_path, *SIM, *args) as srv:
+            srv.wait_for(lambda line: line.startswith("keezbord sim: http://"))
+            assert "--setup" in srv.lines[-1]
+    r = run(tmp_path, "journal", "export", "--game", "2", "--db", db)
+    assert r.returncode == 0, r.stderr
+    setup = json.loads(r.stdout.splitlines()[0])
+    assert setup["position"] == TARGET and "arrange" not in setup
+    assert setup["cards_left"] == [2, 5, 5, 5] and setup["mode"] == "sim"
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        info = json.loads(con.execute("SELECT data FROM web_sim WHERE game = 2").fetchone()[0])
+    assert info["start"] == TARGET and info["hands"] == {"0": ["7", "K"]}

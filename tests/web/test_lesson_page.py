@@ -95,7 +95,7 @@ def test_a_move_allowed_but_not_the_task_is_taken_back(tmp_path: Path) -> None:
         hello(ws)
         ws.send_json({"type": "lesson", "lesson": "capture", "step": 2})
         s = _set_up(ws, gpio, until(ws, lambda s: s["setup"] is not None))
-        _carry(gpio, "T3", "T8")  # legal, but blue on T25 was to be captured
+        _carry(gpio, "T20", "T25")  # legal, but blue on T12 was to be captured
         s = until(ws, lambda s: any(d["type"] == "undo" for d in s["decisions"]))
         assert s["lesson"]["verdict"]["result"] == "other"
         assert "behind blue" in s["lesson"]["verdict"]["text"]["en"]
@@ -109,3 +109,49 @@ def test_a_move_allowed_but_not_the_task_is_taken_back(tmp_path: Path) -> None:
             ws.send_json({"type": "lesson", "lesson": "out", **bad, "id": 5})
             reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
             assert words in reply["text"]["en"]
+
+
+def test_a_lesson_in_the_simulator_with_the_simulated_hand(tmp_path: Path) -> None:
+    # keezbord sim: the simulated board shows the step's position at once, the learner
+    # holds the step's hand on the page, moves on the drawn board; a move allowed but
+    # not the task is taken back by the simulated table itself, the right one is kept.
+    from web_helpers import sim_hub_at
+
+    from keezbord.host.web.app import create_app
+
+    kinds = ["human", "greedy", "greedy", "greedy"]
+    make = sim_hub_at(tmp_path / "s.sqlite", 1, [["N"] * 4] * 4, kinds)
+    with TestClient(create_app(make)) as c, c.websocket_connect(ws_path(Role.PLAYER)) as ws:
+        hello(ws)
+        msg = {"type": "lesson", "lesson": "capture", "step": 2, "learner": "Sem"}
+        ws.send_json(msg)
+        s = until(ws, lambda s: s["lesson"] is not None and s["game"] == 2)
+        assert s["setup"] is None and s["hand"]["cards"] == ["5"]  # the step's hand only
+        assert s["instruction"]["source"] == "lesson"
+        on = sorted(p["hole"] for p in s["pawns"] if p["hole"].startswith("T"))
+        assert on == ["T12", "T20", "T7"]
+        for ev in ({"type": "card", "card": "5"}, {"type": "lift", "hole": "T20"}):
+            ws.send_json(ev)
+        time.sleep(0.1)
+        ws.send_json({"type": "place", "hole": "T25"})
+        s = until(
+            ws,
+            lambda s: (
+                any(d["type"] == "undo" for d in s["decisions"])
+                and {"T20", "T7", "T12"} <= {p["hole"] for p in s["pawns"]}
+            ),
+        )
+        assert s["lesson"]["verdict"]["result"] == "other"
+        assert "T25" not in {p["hole"] for p in s["pawns"]}
+        assert s["turn"] == 0 and s["hand"]["cards"] == ["5"]  # put back: try again
+        ws.send_json({"type": "card", "card": "5"})
+        # The capture: blue's pawn to its nest, red's onto its hole (as a hand does it).
+        sensed = {p["hole"] for p in s["pawns"]}
+        nest = next(h for h in (f"N1.{k}" for k in range(1, 5)) if h not in sensed)
+        for kind, hole in (("lift", "T12"), ("place", nest), ("lift", "T7"), ("place", "T12")):
+            ws.send_json({"type": kind, "hole": hole})
+            time.sleep(0.1)
+        s = until(ws, lambda s: (s["lesson"]["verdict"] or {}).get("result") == "right")
+        assert "nearly home" in s["lesson"]["verdict"]["text"]["en"]
+        done = {x["id"]: x["done"] for x in c.get("/api/lessons?learner=Sem").json()["lessons"]}
+        assert done["capture"] == [2]

@@ -20,7 +20,7 @@ from web_helpers import link, options
 from keezbord.engine.movegen import successor_positions
 from keezbord.engine.position import Position
 from keezbord.host.events import HoleEvent
-from keezbord.host.lessons import COURSE
+from keezbord.host.lessons import COURSE, Lesson
 from keezbord.host.lessons.judge import wanted
 from keezbord.host.roles import Role
 from keezbord.host.sim.physical import events_for_move
@@ -54,6 +54,33 @@ def _follow_lights(page: Any, gpio: FakeGpio) -> None:
         )
 
 
+def new_learner(page: Any, srv: LiveServer, name: str) -> None:
+    """A player's page, a new learner's name typed in, the course shown with nothing done."""
+    page.goto(link(srv, Role.PLAYER, lang="nl"))
+    page.wait_for_selector("#lessons:not([hidden])")
+    page.fill("#learner-form input[name=learner]", name)
+    page.click("#learner-form button[type=submit]")
+    page.wait_for_selector("#lesson-list li[data-lesson='out']")
+    assert "(0/3)" in page.inner_text("#lesson-list li[data-lesson='out']")
+
+
+def start_step(page: Any, les: Lesson, n: int) -> None:
+    """Click step ``n`` of ``les``; wait till the page plays it, not yet judged."""
+    page.click(f"#lesson-list button[data-lesson='{les.id}'][data-step='{n}']")
+    page.wait_for_function(
+        f"() => {{ const l = window.keezbord.state.lesson;"
+        f" return l && l.id === '{les.id}' && l.step === {n} && !l.verdict; }}"
+    )
+
+
+def wait_lesson_done(page: Any, les: Lesson) -> None:
+    """The course shows every step of ``les`` done."""
+    page.wait_for_function(
+        f"() => document.querySelector('#lesson-list li[data-lesson={les.id}]')"
+        f".textContent.includes('({len(les.steps)}/{len(les.steps)})')"
+    )
+
+
 def test_a_new_learner_through_the_first_three_lessons(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
@@ -61,20 +88,11 @@ def test_a_new_learner_through_the_first_three_lessons(
     opts = options(tmp_path / "r.sqlite", mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
     srv = serve(lambda: Hub.open_run(opts, setup, gpio.board))
-    page.goto(link(srv, Role.PLAYER, lang="nl"))
-    page.wait_for_selector("#lessons:not([hidden])")
-    page.fill("#learner-form input[name=learner]", "Noor")
-    page.click("#learner-form button[type=submit]")
-    page.wait_for_selector("#lesson-list li[data-lesson='out']")
-    assert "(0/3)" in page.inner_text("#lesson-list li[data-lesson='out']")
+    new_learner(page, srv, "Noor")
     rng = random.Random(1)
     for les in COURSE[:3]:
         for n, st in enumerate(les.steps, 1):
-            page.click(f"#lesson-list button[data-lesson='{les.id}'][data-step='{n}']")
-            page.wait_for_function(
-                f"() => {{ const l = window.keezbord.state.lesson;"
-                f" return l && l.id === '{les.id}' && l.step === {n}; }}"
-            )
+            start_step(page, les, n)
             assert page.inner_text("#lesson-task") == st.task.nl
             _follow_lights(page, gpio)
             # Set up: the task is the instruction line's (issue 25), till it is done.
@@ -95,9 +113,6 @@ def test_a_new_learner_through_the_first_three_lessons(
             page.wait_for_selector("#lesson-verdict[data-result='right']")
             assert page.inner_text("#lesson-verdict") == st.why.nl
             page.wait_for_selector("#instruction:not([data-source='lesson'])")
-        page.wait_for_function(
-            f"() => document.querySelector('#lesson-list li[data-lesson={les.id}]')"
-            f".textContent.includes('({len(les.steps)}/{len(les.steps)})')"
-        )
+        wait_lesson_done(page, les)
     shot(page, "lessons-three-done")
     assert "(0/2)" in page.inner_text("#lesson-list li[data-lesson='four']")

@@ -70,20 +70,26 @@ def test_your_turn_is_unmistakable_and_played_is_only_your_card(
     page.click("#sound")
     assert page.get_attribute("#sound", "aria-pressed") == "true"
     assert page.evaluate("() => window.keezbord.beeps || 0") == 0
+    # While a bot plays its card, no "Played" under the person's hand. The listener is
+    # registered before the person's move: the bot taps its card soon after that move,
+    # and a listener registered later could miss the only state that shows it.
+    page.evaluate(
+        """() => { window.botCardSeen = new Promise((resolve) => {
+            let done = false;
+            const check = (s) => {
+                const text = (id) => document.getElementById(id).textContent;
+                if (!done && s.bot_busy !== null && s.card) {
+                    done = true;
+                    resolve([s.card, text("played"), text("instruction")]);
+                }
+            };
+            window.keezbord.onState.push(check);
+        }); }"""
+    )
     play_opening(page, card)
     page.wait_for_selector("#yourturn", state="hidden")
     assert not page.title().startswith("▶")
-    # While a bot plays its card, no "Played" under the person's hand.
-    seen = page.evaluate(
-        """() => new Promise((resolve) => {
-            const check = (s) => {
-                const text = (id) => document.getElementById(id).textContent;
-                if (s.bot_busy !== null && s.card)
-                    resolve([s.card, text("played"), text("instruction")]);
-            };
-            window.keezbord.onState.push(check);
-        })"""
-    )
+    seen = page.evaluate("() => window.botCardSeen")
     # What the bot does is the instruction line's (issue 25 items 5, 11).
     assert seen[1] == "" and f"(bot) plays {seen[0]}" in seen[2], seen
     # The turn comes back: banner, title and (switched on) one sound.

@@ -89,13 +89,40 @@ def test_spectators_and_bad_positions_are_refused(tmp_path: Path) -> None:
             assert s["setup"] is None and s["game"] == 1  # nothing started
 
 
-def test_the_simulator_says_it_starts_from_the_beginning(tmp_path: Path) -> None:
-    make = sim_hub_at(tmp_path / "s.sqlite", 1, [["N"] * 4] * 4)
-    with TestClient(create_app(make)) as c, c.websocket_connect(ws_path()) as ws:
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.REFEREE])
+def test_the_simulator_shows_a_position_set_up_at_once_and_deals_from_it(
+    tmp_path: Path, role: Role
+) -> None:
+    # The page is the board: the simulated board shows the position at once (no set-up
+    # mode), the instruction line says so, the table deals the hands, and the game plays
+    # on from the position.
+    kinds = ["human", "greedy", "greedy", "greedy"]
+    make = sim_hub_at(tmp_path / "s.sqlite", 1, [["N"] * 4] * 4, kinds)
+    target = "NNNT5/NNNS/NNNN/NNNN 1 standard"  # blue to play: a bot
+    with TestClient(create_app(make)) as c, c.websocket_connect(ws_path(role)) as ws:
         hello(ws)
-        ws.send_json({"type": "set_up", "position": TARGET, "id": 3})
+        ws.send_json({"type": "set_up", "position": target, "id": 3})
+        s = until(ws, lambda m: m["game"] == 2)
+        assert s["setup"] is None and s["turn"] == 1
+        at = {p["hole"]: p["seat"] for p in s["pawns"] if not p["hole"].startswith("N")}
+        assert at == {"T5": 0, "T16": 1}
+        assert s["instruction"]["source"] == "setup"
+        assert "at once" in s["instruction"]["text"]["en"]
+        assert "meteen" in s["instruction"]["text"]["nl"]
+        assert len(s["hand"]["cards"]) == 5  # red's hand, dealt from the new seed
+        # The bot on turn plays from the position; the note gives way to the game.
+        s = until(ws, lambda m: any(d["type"] == "move" for d in m["decisions"]), 400)
+        assert s["decisions"][0]["type"] == "turn"
+        setup = c.get("/api/export/trace").text.splitlines()[0]
+        assert '"position": "NNNT5/NNNS/NNNN/NNNN 1 standard"' in setup
+        s = until(ws, lambda m: m["instruction"]["source"] != "setup", 400)
+        # Another board's shape is fine in the simulator: it becomes that board.
+        ws.send_json({"type": "set_up", "position": "NNNS/NNNN/NNNN 0 standard", "id": 4})
+        s = until(ws, lambda m: m["game"] == 3)
+        assert len(s["players"]) == 3 and s["turn"] == 0
+        ws.send_json({"type": "set_up", "position": "NNNX/NNNN/NNNN 0 standard", "id": 5})
         reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
-        assert "keezbord run" in reply["text"]["en"]
+        assert "not a valid position" in reply["text"]["en"]
 
 
 def test_a_set_up_is_refused_with_remote_seats(tmp_path: Path) -> None:

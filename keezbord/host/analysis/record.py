@@ -55,7 +55,9 @@ def refereed(setup: Setup, events: Iterable[Input]) -> tuple[list[MoveRecord | _
     """The game's turns in order (accepted moves as the history holds them at the end,
     undone and corrected moves gone; accepted discards where they came), and the final
     referee state."""
-    state, _ = new_game(setup.position, setup.dealer, setup.config, turn=setup.turn)
+    state, _ = new_game(
+        setup.position, setup.dealer, setup.config, turn=setup.turn, cards_left=setup.cards_left
+    )
     shown: list[_Shown] = []
     last = 0
     for ev in [*events, None]:

@@ -93,6 +93,19 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument(
+        "--setup",
+        default=None,
+        metavar="POSITION",
+        help="a new game begun at this position (a position file or the one-line text); "
+        "the simulated board shows it at once (docs/setup.md)",
+    )
+    p.add_argument(
+        "--hand",
+        default=None,
+        metavar="CARDS",
+        help="with --setup: the cards the seat on turn holds, e.g. 7,K,A (default: dealt)",
+    )
+    p.add_argument(
         "--club",
         default=None,
         metavar="FILE",
@@ -118,10 +131,23 @@ def run_sim(args: argparse.Namespace) -> int:
     profile = args.profile or "standard"
     hints = args.hints or "targets"
     sim_setup(seats, profile, 0, kinds, teams=args.teams, hints=hints)  # refuses bad combos
+    start = _sim_start(args)
+    if start is not None:
+        seats, profile = start[0].seats, start[0].profile.name
+        kinds = check_kinds(args.bots.split(",") if args.bots else ["human"], seats)
     cfg = find_config(args.config)
     db = journal_of(cfg, args.db)
     _check_journal(db)
-    game, what = _sim_plan(db, args, kinds)
+    game, what = (
+        _sim_plan(db, args, kinds)
+        if start is None
+        else (
+            None,
+            Text("nieuw spel in de stelling van --setup", "new game at the --setup position").get(
+                args.lang
+            ),
+        )
+    )
     tokens = Tokens.new()  # new links at every start: an old page falls back to watching
     opts = HubOptions(
         mode="sim",
@@ -145,6 +171,7 @@ def run_sim(args: argparse.Namespace) -> int:
             hints=hints,
             resume=game is not None,
             game=game,
+            start=start,
         )
         return _join_club(hub, club, db)
 
@@ -164,6 +191,39 @@ def run_sim(args: argparse.Namespace) -> int:
             threading.Timer(1.0, webbrowser.open, (links(url, tokens)[Role.REFEREE],)).start()
 
     return _serve(make, args.host, args.port, banner)
+
+
+def _sim_start(args: argparse.Namespace) -> tuple[Position, tuple[str, ...] | None] | None:
+    """``sim --setup POSITION [--hand CARDS]``: the position (a file or the text, as
+    ``run --setup`` reads it) and the hand of its seat on turn; the new-game options
+    given must agree with the position."""
+    if args.setup is None:
+        if args.hand is not None:
+            raise UsageError("--hand: only with --setup")
+        return None
+    from keezbord.engine.cards import RANKS
+    from keezbord.host.commands.rules import read_position
+    from keezbord.host.sim.table import sim_setup_at
+
+    pos = read_position(args.setup, "--setup")
+    for name, given, own in (
+        ("seats", args.seats, pos.seats),
+        ("profile", args.profile, pos.profile.name),
+        ("teams", args.teams, pos.teams),
+    ):
+        if given is not None and given != own:
+            raise UsageError(f"--{name} {given}: the --setup position has {own}")
+    hand = None
+    if args.hand is not None:
+        hand = tuple(c.strip().upper() for c in args.hand.split(",") if c.strip())
+        bad = [c for c in hand if c not in RANKS]
+        if bad or not hand:
+            raise UsageError(f"--hand: cards are {' '.join(RANKS)}, not {args.hand!r}")
+        try:
+            sim_setup_at(pos, 0, ["human"], hand=hand)
+        except ValueError as e:
+            raise UsageError(f"--hand: {e}") from None
+    return pos, hand
 
 
 def _club_settings(path: str | None, cfg: BoardConfig) -> ClubSettings | None:

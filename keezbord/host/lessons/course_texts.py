@@ -137,20 +137,21 @@ FIRST: list[dict[str, Any]] = [
                 ),
             },
             {
-                "position": "NNT3T20/NNNT25/NNNN/NNNN 0 standard",
+                "position": "NNT7T20/NNNT12/NNNN/NNNN 0 standard",
                 "card": "5",
-                "move": "5 0:T20-T25",
+                "move": "5 0:T7-T12",
+                "only": True,
                 "hint": (
                     "Dat mag, maar kijk eens welke pion 5 vakjes achter blauw staat.",
                     "That is allowed, but look which pawn stands 5 holes behind blue.",
                 ),
                 "task": (
-                    "Je hebt een 5. Welke pion kan blauw slaan? Sla hem.",
-                    "You have a 5. Which pawn can capture blue? Capture it.",
+                    "Blauw is bijna thuis. Je hebt een 5. Welke pion kan blauw slaan? Sla hem.",
+                    "Blue is nearly home. You have a 5. Which pawn can capture blue? Capture it.",
                 ),
                 "why": (
-                    "Goed gezien! Slaan zet een ander terug naar het begin.",
-                    "Well spotted! Capturing sends someone back to the beginning.",
+                    "Goed gezien! Blauw was bijna thuis en moet nu weer helemaal vooraan beginnen.",
+                    "Well spotted! Blue was nearly home and now has to start all over again.",
                 ),
             },
         ],

@@ -68,6 +68,7 @@ def begin(setup: Setup, t: int = 0) -> tuple[RefereeState, list[Effect]]:
         t=t,
         arrange=setup.arrange,
         believed=setup.believed,
+        cards_left=setup.cards_left,
     )
 
 
@@ -81,15 +82,19 @@ def new_game(
     t: int = 0,
     arrange: bool = False,
     believed: Position | None = None,
+    cards_left: tuple[int, ...] | None = None,
 ) -> tuple[RefereeState, list[Effect]]:
     """The referee at the first deal (or mid-game from ``pos``). ``board`` is what the
     switches show (default: the position's own board). ``arrange``: the game begins in
     the set-up mode (arrange.py), the board believed to show ``believed`` (None: only the
     nests' colours are known; the default board is then the start, every pawn in its
-    nest)."""
+    nest). ``cards_left``: the cards each seat holds (a game set up mid-round; default
+    the first round's size)."""
     table = Table.first(pos.seats, dealer)
     if turn is not None:
         table = replace(table, turn=turn)
+    if cards_left is not None:
+        table = replace(table, cards_left=cards_left)
     assert table.turn is not None
     if arrange:
         return _arranging_game(pos, table, config or Config(), board, t, believed)

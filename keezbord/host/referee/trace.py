@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from keezbord.engine.cards import RANKS
+from keezbord.engine.cards import RANKS, ROUND_SIZES
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text
 from keezbord.engine.topology import TopologyError
@@ -70,6 +70,7 @@ class Setup:
     arrange: bool = False  # begins in the set-up mode (arrange.py)
     believed: Position | None = None  # what the board is believed to show then
     board: frozenset[str] | None = None  # the holes the switches read at the start
+    cards_left: tuple[int, ...] | None = None  # cards each seat holds (a game set up)
 
 
 _SETUP_KEYS = {
@@ -91,6 +92,7 @@ _SETUP_KEYS = {
     "arrange",
     "board",
     "lesson",  # the lesson's step played (host/web/lesson_play.py); the referee ignores it
+    "cards_left",  # a game set up mid-round: the cards each seat holds (docs/formats.md)
 }
 MODES = ("run", "sim", "simulated", "lesson", "puzzle")
 
@@ -152,7 +154,21 @@ def setup_from_dict(d: Any) -> Setup:
     config = Config(level, settle, patience, dict(tags), reader, missing)
     arrange, believed = _arrange(d.get("arrange", False), pos)
     board = _board(d.get("board"), pos) if "board" in d else None
-    return Setup(pos, dealer, config, turn, dict(d), arrange, believed, board)
+    left = _cards_left(d["cards_left"], seats, dealer, turn) if "cards_left" in d else None
+    return Setup(pos, dealer, config, turn, dict(d), arrange, believed, board, left)
+
+
+def _cards_left(value: Any, seats: int, dealer: int, turn: int | None) -> tuple[int, ...]:
+    if (
+        not isinstance(value, list)
+        or len(value) != seats
+        or not all(_int(n) and 0 <= n <= ROUND_SIZES[0] for n in value)
+    ):
+        raise TraceError(f"'cards_left' must be {seats} counts of 0 to {ROUND_SIZES[0]} cards")
+    on_turn = turn if turn is not None else (dealer + 1) % seats
+    if value[on_turn] == 0:
+        raise TraceError(f"'cards_left': seat {on_turn} is on turn but holds no cards")
+    return tuple(value)
 
 
 def arranged_setup(
@@ -168,7 +184,9 @@ def arranged_setup(
     return out
 
 
-_POSITION_KEYS = frozenset({"seats", "profile", "segment", "teams", "turn", "position", "board"})
+_POSITION_KEYS = frozenset(
+    {"seats", "profile", "segment", "teams", "turn", "position", "board", "cards_left"}
+)
 
 
 def _arrange(value: Any, pos: Position) -> tuple[bool, Position | None]:

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from keezbord.engine.bot_kinds import BOT_KINDS, make_bot
 from keezbord.engine.bots import Bot
+from keezbord.engine.cards import ROUND_SIZES
 from keezbord.engine.game import Game
 from keezbord.engine.movegen import playable_cards
 from keezbord.engine.notation import parse_move
@@ -48,8 +49,16 @@ class SimInfo:
     # board), "remote" (a phone, through this board) or a linked board's name. Empty:
     # every seat at the table (the simulator).
     where: list[str] = field(default_factory=list)
+    # A game begun at a position (sim --setup, a lesson, a puzzle): its one-line text,
+    # the dealer (the seat before the one on turn), the cards each seat holds and the
+    # hands given (seat -> cards; the rest dealt from the seed's deck). None: the start.
+    start: str | None = None
+    dealer: int | None = None
+    cards_left: list[int] | None = None
+    hands: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> str:
+        begun = {"start": self.start, "dealer": self.dealer, "cards_left": self.cards_left}
         return json.dumps(
             {
                 "seed": self.seed,
@@ -57,6 +66,7 @@ class SimInfo:
                 "teams": self.teams,
                 "exchanges": self.exchanges,
                 **({"where": self.where} if self.where else {}),
+                **({**begun, "hands": self.hands} if self.start is not None else {}),
             }
         )
 
@@ -69,6 +79,10 @@ class SimInfo:
             d.get("teams"),
             dict(d["exchanges"]),
             [str(w) for w in d.get("where", [])],
+            d.get("start"),
+            d.get("dealer"),
+            d.get("cards_left"),
+            {str(k): list(v) for k, v in d.get("hands", {}).items()},
         )
 
 
@@ -129,7 +143,9 @@ class SimTable:
         start: Position | None = None,
     ) -> None:
         self.info = info
-        self.start = start  # a game set up from a position (tests): the hands' game too
+        if start is None and info.start is not None:
+            start = Position.from_text(info.start)
+        self.start = start  # a game set up from a position: the hands' game too
         self.seats, self.profile = seats, profile
         self.store, self.game_id = store, game_id
         self._deal_key = ""  # the deal whose exchange is under way (see _give)
@@ -145,8 +161,14 @@ class SimTable:
         teams: Any = self.info.teams
         # No record: the table takes a move back by replaying its actions (sync), and the
         # referee's history has the positions.
-        game = Game(self.seats, self.profile, self.info.seed, teams=teams, record=False)
-        if self.start is not None:
+        info = self.info
+        game = Game(
+            self.seats, self.profile, info.seed, teams=teams, dealer=info.dealer, record=False
+        )
+        if self.start is not None and info.start is not None:  # begun at a position
+            given = {int(s): cards for s, cards in info.hands.items()}
+            game.begin_at(self.start, info.cards_left, given)
+        elif self.start is not None:
             game.position = self.start
         self._exchange(game)
         return game
@@ -296,4 +318,37 @@ def sim_setup(
     }
     if teams is not None:
         setup["teams"] = teams
+    return setup, info
+
+
+def sim_setup_at(
+    pos: Position,
+    seed: int,
+    kinds: Iterable[str],
+    *,
+    hand: Sequence[str] | None = None,
+    hints: str = "targets",
+) -> tuple[dict[str, Any], SimInfo]:
+    """A new simulator game begun at ``pos`` (its seat on turn leads the round: the
+    dealer is the seat before it): the setup line and the table's info. ``hand``: the
+    cards the seat on turn holds (the others hold a full first round, dealt from what is
+    left of the seed's deck); ValueError for a hand the deck cannot give. The simulated
+    board shows ``pos`` at once: no set-up mode (docs/setup.md)."""
+    seats = pos.seats
+    dealer = (pos.turn - 1) % seats
+    info = SimInfo(seed, check_kinds(list(kinds), seats), pos.teams, start=pos.to_text())
+    info.dealer = dealer
+    setup: dict[str, Any] = {
+        "type": "setup",
+        "position": pos.to_text(),
+        "dealer": dealer,
+        "hints": hints,
+        "mode": "sim",
+    }
+    if hand is not None:
+        left = [ROUND_SIZES[0]] * seats
+        left[pos.turn] = len(hand)
+        info.cards_left, info.hands = left, {str(pos.turn): list(hand)}
+        setup["cards_left"] = left
+    SimTable(info, seats, pos.profile.name, None, 0)  # the deck can give the hand
     return setup, info

@@ -112,11 +112,12 @@ class Hub:
         hints: str = "targets",
         resume: bool = True,
         game: int | None = None,
+        start: opening.Start | None = None,
     ) -> Hub:
         """The simulator: resumes ``game``, else the journal's latest simulator game,
-        or starts a new one (opening.py)."""
+        or starts a new one (opening.py; ``start``: begun at a position)."""
         session, sim = opening.sim_game(
-            options, seats, profile, kinds, teams, hints, resume=resume, game=game
+            options, seats, profile, kinds, teams, hints, resume=resume, game=game, start=start
         )
         return cls(session, options, sim)
 
@@ -309,7 +310,10 @@ class Hub:
 
     def new_game(self, msg: Mapping[str, Any], made: dict[str, Any] | None = None) -> None:
         """Start a new game (the old one stays in the journal); ``made``: its setup."""
-        setup, info = (made, None) if made is not None else setups.new_setup(self, msg)
+        if made is not None:  # (a game set up in the simulator: its table's info)
+            setup, info = made, made.pop(setups.SIM_INFO, None)
+        else:
+            setup, info = setups.new_setup(self, msg)
         if self.bots is not None:
             self.bots.cancel()
         self.start_game(setup, info)
@@ -323,6 +327,7 @@ class Hub:
         self.remarks = Remarks()
         sim = None
         attach(self)
+        setups.note_at_once(self)
         if info is not None:
             if self.store is None:
                 self.store = SimStore(self.opts.db)

@@ -1,6 +1,7 @@
-"""A lesson's step played on a real board from the page (issue 26 part 2): the page's
-``lesson`` request starts a game that sets the board up as the step's position (the
-set-up mode, docs/setup.md) and then lets the learner play; each decision of the referee
+"""A lesson's step played from the page (issue 26 part 2): the page's ``lesson`` request
+starts a game that sets the board up as the step's position (on a real board the set-up
+mode, docs/setup.md; the simulated board shows it at once, the learner holding the
+step's hand as the simulated hand) and then lets the learner play; each decision of the referee
 is judged against the step (lessons/judge.py). A right move is kept in the learner's
 progress (the journal's ``lesson_progress``); a legal move that is not the task is
 taken back (undo: the board shows where to put the pawns back) so the learner tries
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from keezbord.host.lessons import Lesson, Progress, Verdict, judge_record, lesson
+from keezbord.host.sim.restore import put_back_on
 
 from .instruction import MODE, Instruction
 
@@ -56,7 +58,17 @@ class LessonPlay:
                 finally:
                     prog.close()
             elif v.result == "other":
-                self.hub.call_soon(self.hub.undo)  # taken back: try again
+                self.hub.call_soon(self._take_back)  # taken back: try again
+
+    def _take_back(self) -> None:
+        """Undo the move; in the simulator the simulated table puts the pawns back
+        itself (as the page's undo does there), on a real board the lights show how."""
+        hub = self.hub
+        if hub.bots is not None:
+            hub.bots.cancel()  # the next seat's bot waits: the learner plays again
+        hub.undo()
+        if hub.sim is not None and hub.opts.mode == "sim":
+            put_back_on(hub)
 
     def instruction(self) -> Instruction | None:
         """The step's task in the instruction line (once the board is set up: the set-up's

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
+from keezbord.engine.position import Position
 from keezbord.host.session import GameSession
-from keezbord.host.sim.table import HUMAN, SimInfo, SimStore, SimTable, sim_setup
+from keezbord.host.sim.table import HUMAN, SimInfo, SimStore, SimTable, sim_setup, sim_setup_at
 
 from .options import HubOptions, latest_game, table_of
+
+# A simulator game begun at a position: the position, and the hand of its seat on turn.
+Start = tuple[Position, Sequence[str] | None]
 
 
 def sim_game(
@@ -24,9 +29,12 @@ def sim_game(
     *,
     resume: bool,
     game: int | None,
+    start: Start | None = None,
 ) -> tuple[GameSession, SimTable]:
     """The simulator's game: ``game``, else the journal's latest simulator game (if it
-    has its table), else a new one dealt from ``options.seed`` (default random)."""
+    has its table), else a new one dealt from ``options.seed`` (default random);
+    ``start``: a new one begun at a position (``sim --setup``, the hand given to the
+    seat on turn, if any), shown on the simulated board at once."""
     store = SimStore(options.db)
     session: GameSession | None = None
     if resume and options.db.exists():
@@ -39,7 +47,12 @@ def sim_game(
         if session is not None:
             session.close()
         seed = options.seed if options.seed is not None else random.randrange(2**31)
-        setup, info = sim_setup(seats, profile, seed, kinds or [HUMAN], teams=teams, hints=hints)
+        if start is not None:
+            setup, info = sim_setup_at(start[0], seed, kinds or [HUMAN], hand=start[1], hints=hints)
+        else:
+            setup, info = sim_setup(
+                seats, profile, seed, kinds or [HUMAN], teams=teams, hints=hints
+            )
         session = GameSession.start(options.db, setup)
         store.save(session.game, info)
     pos = session.state.pos

@@ -6,18 +6,21 @@ position, docs/lessons.md). Checked here; the hub starts the game (Hub.new_game)
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from keezbord.engine.cards import ROUND_SIZES
+from keezbord.engine.describe import colour
 from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.lessons import lesson, valid_name
 from keezbord.host.referee import HINT_LEVELS, arranged_setup, board_sig, pos_sig
-from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
+from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup, sim_setup_at
 
 from . import remote
 from .hub_error import HubError
+from .instruction import Instruction
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -43,7 +46,7 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     # A real board's own setup (its reader, its tags), kept by the command: a virtual
     # deal's setup has them taken out.
     setup = dict(hub.opts.defaults.get("board_setup") or hub.session.setup_raw)
-    for key in ("position", "turn", "arrange", "board", "lesson"):  # (set-ups, lessons)
+    for key in ("position", "turn", "arrange", "board", "lesson", "cards_left"):
         setup.pop(key, None)
     setup.update({"hints": hints})
     if teams is not None:
@@ -59,11 +62,13 @@ AWAY_NO_SET_UP = Text(
     "een stelling klaarzetten kan niet met stoelen op afstand of een gekoppeld bord",
     "a position cannot be set up with remote seats or a linked board",
 )
-SIM_STARTS = Text(
-    "de simulator begint een spel altijd bij het begin; een stelling klaarzetten kan op "
-    "een bord (keezbord run)",
-    "the simulator always starts a game from the beginning; set up a position on a "
-    "board (keezbord run)",
+# The simulator's table of a game set up (sim mode), handed from ``_arranged_here`` to
+# Hub.new_game with the setup and taken out of it there (never journalled: web_sim keeps
+# it).
+SIM_INFO = "_sim_info"
+AT_ONCE = Text(
+    "Het gesimuleerde bord staat meteen klaar in de stelling: {who} is aan de beurt.",
+    "The simulated board shows the position at once: {who} to play.",
 )
 
 
@@ -80,8 +85,8 @@ def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
         raise HubError(
             Text(f"geen geldige stelling ({e})", f"not a valid position ({e})")
         ) from None
-    if target.topology != hub.session.state.pos.topology:
-        raise HubError(
+    if target.topology != hub.session.state.pos.topology and hub.opts.mode != "sim":
+        raise HubError(  # (the simulated board takes any shape)
             Text(
                 f"die stelling is voor een ander bord ({target.seats} stoelen)",
                 f"that position is for another board ({target.seats} seats)",
@@ -90,20 +95,61 @@ def set_up_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
     return _arranged_here(hub, target)
 
 
-def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
-    """A new game's setup that sets this board up as ``target`` from what it shows."""
+def _arranged_here(hub: Hub, target: Position, hand: Sequence[str] | None = None) -> dict[str, Any]:
+    """A new game's setup that sets this board up as ``target`` from what it shows;
+    ``hand``: the cards the seat on turn holds (the others a full round). In the
+    simulator the simulated board shows ``target`` at once (no set-up mode: the page is
+    the board) and the table deals from a new seed, the hand given to the seat on turn;
+    the setup then carries the table's info (``SIM_INFO``) for Hub.new_game."""
     if hub.away.peer is not None or (hub.sim is not None and hub.opts.mode == "run"):
         # A linked game's position is the host of record's; remote seats play a virtual
         # deal from the beginning.
         raise HubError(AWAY_NO_SET_UP)
     if hub.sim is not None:
-        raise HubError(SIM_STARTS)
+        hints = hub.session.setup_raw.get("hints", "targets")
+        try:
+            setup, info = sim_setup_at(
+                target, random.randrange(2**31), hub.sim.info.kinds, hand=hand, hints=hints
+            )
+        except ValueError as e:
+            raise HubError(Text(f"die hand kan niet: {e}", f"that hand cannot be: {e}")) from None
+        setup[SIM_INFO] = info
+        return setup
     st = hub.session.state
     at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
     setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
     setup["board"] = sorted(st.sensed)  # what the switches show now
     setup.pop("lesson", None)
+    if hand is not None:  # the referee counts the cards held as they are
+        setup["cards_left"] = [ROUND_SIZES[0]] * target.seats
+        setup["cards_left"][target.turn] = len(hand)
     return setup
+
+
+class AtOnce:
+    """The instruction line of a simulator game just set up: the simulated board shows
+    the position at once (no set-up mode); said until the game's first decision."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        who = colour(hub.session.state.pos.turn)
+        text = Text(AT_ONCE.nl.format(who=who.nl), AT_ONCE.en.format(who=who.en))
+        hub.instruct("setup", Instruction(text, "setup", hub.session.state.pos.turn))
+
+    def __call__(self, records: list[dict[str, Any]]) -> None:
+        if any(r.get("type") != "turn" for r in records):
+            self.hub.instruct("setup", None)
+            self.hub.observers.remove(self)
+
+
+def note_at_once(hub: Hub) -> None:
+    """A new simulator game begun at a position (its setup names one): say the board is
+    set up at once, unless a lesson's task says what to do (web/lesson_play.py)."""
+    hub.observers[:] = [o for o in hub.observers if not isinstance(o, AtOnce)]
+    hub.instruct("setup", None)
+    raw = hub.session.setup_raw
+    if hub.opts.mode == "sim" and "position" in raw and "lesson" not in raw:
+        hub.observers.append(AtOnce(hub))
 
 
 NOT_FOUR = Text(
@@ -127,10 +173,14 @@ def lesson_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
     except ValueError as e:
         raise HubError(Text(f"naam: {e}", f"name: {e}")) from None
     target = Position.from_text(les.steps[n - 1].position)
-    if target.topology != hub.session.state.pos.topology:
+    if target.topology != hub.session.state.pos.topology and hub.opts.mode != "sim":
         raise HubError(NOT_FOUR)
-    setup = _arranged_here(hub, target)
+    st = les.steps[n - 1]
+    setup = _arranged_here(hub, target, st.hand or ((st.card,) if st.card else ()))
     setup["lesson"] = {"id": les.id, "step": n - 1, "learner": name}
+    info = setup.get(SIM_INFO)
+    if isinstance(info, SimInfo):  # the simulator: the learner plays red, bots the rest
+        info.kinds = ["human"] + ["greedy"] * (target.seats - 1)
     return setup
 
 

@@ -1,7 +1,8 @@
 // keezbord web page: the lessons (issue 26 part 2, docs/lessons.md). A learner types a
 // name (no account), sees the course and which steps they have done, and plays a step
-// on the board (run mode): the board is set up as the step's position, then the move is
-// judged. Protocol: docs/web.md (`lesson` request, state `lesson`, GET /api/lessons).
+// on the board: on a real one the board is set up as the step's position, in the
+// simulator it shows it at once and the step's hand is the simulated hand; then the move
+// is judged. Protocol: docs/web.md (`lesson` request, state `lesson`, GET /api/lessons).
 "use strict";
 
 /** @type {{ name: string, course: LessonEntry[] }} */
@@ -37,7 +38,7 @@ function renderLessonList() {
 
 /** @param {PageState} st */
 function renderLesson(st) {
-  byId("lessons").hidden = app.mode !== "run";
+  byId("lessons").hidden = false;  // a real board and the simulator alike
   const box = byId("lesson");
   const les = st.lesson;
   box.hidden = !les;

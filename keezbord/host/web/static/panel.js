@@ -250,7 +250,7 @@ function renderSetUp(st) {
   const box = byId("setup");
   const su = st.setup;
   box.hidden = !su;
-  byId("setupform").hidden = app.mode !== "run";
+  byId("setupform").hidden = false;  // in sim too: the simulated board shows it at once
   if (!su) return;
   byId("setup-title").textContent = t(su.kind === "ask" ? "setup_ask" : "setup_title");
   byId("setup-text").textContent = tx(su.text);
