@@ -11,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from keezbord.engine.text import Text
 from keezbord.host.lessons import Lesson, Progress, Verdict, judge_record, lesson
 
-from .instruction import MODE, Instruction
+from .board_task import BoardTask
 
 if TYPE_CHECKING:
     from .hub import Hub
 
 
-class LessonPlay:
+class LessonPlay(BoardTask):
+    key = "lesson"
+
     def __init__(self, hub: Hub, les: Lesson, step: int, learner: str | None) -> None:
-        self.hub = hub
+        super().__init__(hub)
         self.lesson = les
         self.step = step  # 0-based
         self.learner = learner
@@ -38,32 +41,21 @@ class LessonPlay:
         except (KeyError, ValueError, TypeError):
             return None
 
-    def __call__(self, records: list[dict[str, Any]]) -> None:
-        """The referee's decisions on an input (the hub's observers)."""
-        st = self.lesson.steps[self.step]
-        for r in records:
-            if self.verdict is not None and self.verdict.result == "right":
-                return  # the step is done: what follows is the game going on
-            v = judge_record(st, r)
-            if v is None:
-                continue
-            self.verdict = v
-            self.hub.instruct("lesson", self.instruction())  # done: the game's own step
-            if v.result == "right" and self.learner:
-                prog = Progress(self.hub.opts.db)
-                try:
-                    prog.done(self.learner, self.lesson.id, self.step)
-                finally:
-                    prog.close()
-            elif v.result == "other":
-                self.hub.call_soon(self.hub.undo)  # taken back: try again
+    def judge(self, record: Mapping[str, Any]) -> None:
+        v = judge_record(self.lesson.steps[self.step], record)
+        if v is None:
+            return
+        self.verdict = v
+        if v.result == "right" and self.learner:
+            prog = Progress(self.hub.opts.db)
+            try:
+                prog.done(self.learner, self.lesson.id, self.step)
+            finally:
+                prog.close()
+        self.settle(v.result == "right", take_back=v.result == "other")
 
-    def instruction(self) -> Instruction | None:
-        """The step's task in the instruction line (once the board is set up: the set-up's
-        own instruction comes first) until it is done."""
-        if self.verdict is not None and self.verdict.result == "right":
-            return None
-        return Instruction(self.lesson.steps[self.step].task, "lesson", rank=MODE)
+    def task(self) -> Text:
+        return self.lesson.steps[self.step].task
 
     def view(self) -> dict[str, Any]:
         """The page's ``lesson`` (docs/web.md)."""
@@ -79,18 +71,3 @@ class LessonPlay:
             "learner": self.learner,
             "verdict": None if self.verdict is None else self.verdict.to_dict(),
         }
-
-
-def attach(hub: Hub) -> None:
-    """The hub's game is a lesson's step (its setup names one): judge it; else no more."""
-    hub.observers[:] = [o for o in hub.observers if not isinstance(o, LessonPlay)]
-    play = LessonPlay.of_setup(hub, hub.session.setup_raw)
-    if play is not None:
-        hub.observers.append(play)
-    hub.instruct("lesson", None if play is None else play.instruction())
-
-
-def lesson_view(hub: Hub) -> dict[str, Any] | None:
-    """The page state's ``lesson``: the step being played, null when none is."""
-    play = next((o for o in hub.observers if isinstance(o, LessonPlay)), None)
-    return None if play is None else play.view()

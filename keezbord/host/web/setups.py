@@ -1,7 +1,8 @@
 """A new game's setup from a page's request (docs/web.md): ``new_game`` (seats,
 profile, teams, hints, the simulator's seat kinds), ``set_up`` (a game that begins by
-setting the board up as a position, docs/setup.md) and ``lesson`` (a lesson step's
-position, docs/lessons.md). Checked here; the hub starts the game (Hub.new_game)."""
+setting the board up as a position, docs/setup.md), ``lesson`` (a lesson step's
+position, docs/lessons.md); a puzzle's and a retry's are in task_setups.py. Checked
+here; the hub starts the game (Hub.new_game)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup
 
 from . import remote
 from .hub_error import HubError
+from .tasks import SETUP_KEYS
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -43,7 +45,7 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     # A real board's own setup (its reader, its tags), kept by the command: a virtual
     # deal's setup has them taken out.
     setup = dict(hub.opts.defaults.get("board_setup") or hub.session.setup_raw)
-    for key in ("position", "turn", "arrange", "board", "lesson"):  # (set-ups, lessons)
+    for key in ("position", "turn", "arrange", "board", *SETUP_KEYS):  # (set-ups, tasks)
         setup.pop(key, None)
     setup.update({"hints": hints})
     if teams is not None:
@@ -102,7 +104,8 @@ def _arranged_here(hub: Hub, target: Position) -> dict[str, Any]:
     at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
     setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
     setup["board"] = sorted(st.sensed)  # what the switches show now
-    setup.pop("lesson", None)
+    for key in SETUP_KEYS:
+        setup.pop(key, None)
     return setup
 
 
