@@ -28,8 +28,8 @@ from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.host.events import HoleEvent
 from keezbord.host.puzzles import shipped
-from keezbord.host.sim.physical import events_for_move
 from keezbord.host.roles import Role
+from keezbord.host.sim.physical import events_for_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
