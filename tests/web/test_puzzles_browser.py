@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_run_mode import FakeGpio, nests
-from web_helpers import link, options
+from web_helpers import gpio_hub, link
 
 from keezbord.engine.movegen import successors
 from keezbord.engine.position import Position
@@ -48,9 +48,7 @@ def test_a_puzzle_set_up_by_a_simulated_person_and_solved(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     gpio = FakeGpio(nests())
-    opts = options(tmp_path / "r.sqlite", mode="run")
-    setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
-    srv = serve(lambda: Hub.open_run(opts, setup, gpio.board))
+    srv = serve(gpio_hub(tmp_path / "r.sqlite", gpio.board))
     page.goto(link(srv, Role.PLAYER, lang="en"))
     page.wait_for_selector(f"#puzzle-list li[data-puzzle='{PUZZLE}']")
     page.select_option("#puzzle-theme", "capture")

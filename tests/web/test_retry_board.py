@@ -81,7 +81,11 @@ def _follow(ws: Any, gpio: FakeGpio, s: dict[str, Any]) -> dict[str, Any]:
         assert evs and n < 60
         _events(gpio, evs)
         n += 1
-        s = until(ws, lambda s, told=told: s["setup"] is None or s["setup"]["told"] > told)
+
+        def moved(st: dict[str, Any], told: int = told) -> bool:
+            return st["setup"] is None or bool(st["setup"]["told"] > told)
+
+        s = until(ws, moved)
     return s
 
 
@@ -91,7 +95,13 @@ def test_a_mistake_tried_again_with_the_pawns(tmp_path: Path) -> None:
     gpio = FakeGpio(nests())
     opts = options(db, mode="run", analysis_playouts=4)
     setup = {"type": "setup", "seats": 4, "dealer": 3}
-    app = create_app(lambda: Hub.open_run(opts, setup, gpio.board))
+    hubs: list[Hub] = []
+
+    def make() -> Hub:
+        hubs.append(Hub.open_run(opts, setup, gpio.board))
+        return hubs[-1]
+
+    app = create_app(make)
     with TestClient(app) as c:
         wait_done(c)
         data = get(c, "/api/analysis").json()
@@ -122,7 +132,7 @@ def test_a_mistake_tried_again_with_the_pawns(tmp_path: Path) -> None:
             played = parse_move(row["move"], turn_pos.topology)
             after = next(a for m, a in successors(turn_pos, played.card) if m == played)
             sensed = frozenset(p["hole"] for p in s["pawns"])
-            hub = c.app.state.hub
+            hub = hubs[-1]
             _tap(hub, played.card)
             _events(gpio, events_for_move(turn_pos, played, after, random.Random(1), 0, sensed))
             s = until(ws, lambda s: s["retry"]["verdict"] is not None, limit=2000)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from keezbord.engine.movegen import successors
 from keezbord.engine.notation import Move, parse_move
@@ -41,7 +41,19 @@ class BoardTask:
         self.judging = False  # a move is being judged (off the loop)
 
     @classmethod
-    def of_setup(cls, hub: Hub, raw: Mapping[str, Any]) -> BoardTask | None:
+    def of_setup(cls, hub: Hub, raw: Mapping[str, Any]) -> Self | None:
+        """The task a game's setup line names (its field ``key``), if any."""
+        d = raw.get(cls.key)
+        if not isinstance(d, dict):
+            return None
+        try:
+            return cls.from_field(hub, d)
+        except (KeyError, ValueError, TypeError):
+            return None
+
+    @classmethod
+    def from_field(cls, hub: Hub, d: Mapping[str, Any]) -> Self | None:
+        """The task from its setup field (KeyError, ValueError, TypeError: none)."""
         raise NotImplementedError
 
     def __call__(self, records: list[dict[str, Any]]) -> None:

@@ -31,15 +31,8 @@ class LessonPlay(BoardTask):
         self.verdict: Verdict | None = None
 
     @classmethod
-    def of_setup(cls, hub: Hub, raw: Mapping[str, Any]) -> LessonPlay | None:
-        """The lesson a game's setup line names (``"lesson"``), if any."""
-        d = raw.get("lesson")
-        if not isinstance(d, dict):
-            return None
-        try:
-            return cls(hub, lesson(str(d["id"])), int(d["step"]), d.get("learner"))
-        except (KeyError, ValueError, TypeError):
-            return None
+    def from_field(cls, hub: Hub, d: Mapping[str, Any]) -> LessonPlay:
+        return cls(hub, lesson(str(d["id"])), int(d["step"]), d.get("learner"))
 
     def judge(self, record: Mapping[str, Any]) -> None:
         v = judge_record(self.lesson.steps[self.step], record)

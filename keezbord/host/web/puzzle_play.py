@@ -37,15 +37,8 @@ class PuzzlePlay(BoardTask):
         self.refused = False  # the last move was no move of the hand
 
     @classmethod
-    def of_setup(cls, hub: Hub, raw: Mapping[str, Any]) -> PuzzlePlay | None:
-        """The puzzle a game's setup line holds (``"puzzle"``), if any."""
-        d = raw.get("puzzle")
-        if not isinstance(d, dict):
-            return None
-        try:
-            return cls(hub, Puzzle.from_json(d))
-        except (KeyError, ValueError, TypeError):
-            return None
+    def from_field(cls, hub: Hub, d: Mapping[str, Any]) -> PuzzlePlay:
+        return cls(hub, Puzzle.from_json(d))
 
     def task(self) -> Text:
         return hold_text(

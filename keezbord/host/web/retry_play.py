@@ -36,16 +36,10 @@ class RetryPlay(BoardTask):
         self.tries = 0
 
     @classmethod
-    def of_setup(cls, hub: Hub, raw: Mapping[str, Any]) -> RetryPlay | None:
-        """The decision a game's setup line names (``"retry": {"game", "n"}``), if any."""
-        d = raw.get("retry")
-        if not isinstance(d, dict):
-            return None
-        try:
-            game, n = int(d["game"]), int(d["n"])
-            got = stored_decision(hub.opts.db, game, n)
-        except (KeyError, ValueError, TypeError):
-            return None
+    def from_field(cls, hub: Hub, d: Mapping[str, Any]) -> RetryPlay | None:
+        """``"retry": {"game", "n"}``: the decision as the journal's analysis keeps it."""
+        game, n = int(d["game"]), int(d["n"])
+        got = stored_decision(hub.opts.db, game, n)
         return None if got is None else cls(hub, game, n, *got)
 
     def task(self) -> Text:
