@@ -41,6 +41,7 @@ function boardTask(st) { return st.puzzle || st.retry || null; }
 
 /** @param {PageState} st */
 function renderPuzzle(st) {
+  byId("puzzles").hidden = !mayDo("puzzle");  // players and the referee choose one
   const box = byId("puzzle");
   const task = boardTask(st);
   box.hidden = !task;
