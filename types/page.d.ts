@@ -202,6 +202,8 @@ interface PageState {
   remarks?: Remark[]; // hints and the coach's, kept with their moves (web/remarks.py)
   setup: SetUpView | null;
   lesson: LessonView | null;
+  puzzle?: BoardTaskView | null;
+  retry?: BoardTaskView | null;
   club?: ClubBanner | null;
   instruction: Instruction | null;
   analysis?: AnalysisProgress | null;
@@ -365,6 +367,35 @@ interface LessonView {
   hand: string[];
   learner: string | null;
   verdict: { result: "right" | "other" | "wrong"; text: Bilingual } | null;
+}
+
+// A puzzle or a mistake tried again on the board (web/puzzle_play.py, retry_play.py).
+interface BoardTaskView {
+  id?: string;
+  n?: number;
+  seat: number;
+  hand: string[];
+  task: Bilingual;
+  chosen?: string | null;
+  judging: boolean;
+  tries: number;
+  done: boolean;
+  verdict: {
+    outcome: string;
+    text: Bilingual;
+    reason?: Bilingual | null;
+    better?: { move: string; left: string[]; reached: string[] };
+  } | null;
+}
+
+// One puzzle of GET /api/puzzles.
+interface PuzzleEntry {
+  id: string;
+  themes: string[];
+  hand: string[];
+  position: string;
+  club: boolean;
+  source: string;
 }
 
 // One lesson of GET /api/lessons.

@@ -144,3 +144,13 @@ def run_async(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
     if errors:
         raise errors[0]
     return out[0]
+
+
+def gpio_hub(db: Path, board: Any) -> Callable[[], Any]:
+    """A real board's hub (``run``, 4 seats, no card reader) on ``board`` (a fake GPIO
+    chain's), for a live server: the browser tests of tasks on the board."""
+    from keezbord.host.web.hub import Hub
+
+    opts = options(db, mode="run")
+    setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
+    return lambda: Hub.open_run(opts, setup, board)

@@ -6,7 +6,10 @@ reader: every move is checked against every card), ``"patience_ms"``, ``"missing
 (the seat to play when starting mid-game, default that of ``position``), and ``"mode"``
 (``"run"``, ``"sim"`` or ``"simulated"``: which command played the game, so that each
 resumes its own games from the journal they share; the referee ignores it; ``"lesson"``
-and ``"puzzle"`` for the steps of a lesson and the puzzles played on the board).
+and ``"puzzle"`` for the steps of a lesson and the puzzles played on the board). A game
+that is a task on the board names it: ``"lesson"``, ``"puzzle"`` (the puzzle itself) or
+``"retry"`` (``{"game", "n"}``: a reviewed game's decision tried again); the referee
+ignores them (host/web/tasks.py).
 
 The set-up mode (issue 26 part 1, arrange.py): ``"arrange"`` is ``true`` (the game
 begins once the board shows ``position``, every pawn's colour known; the board is
@@ -93,6 +96,8 @@ _SETUP_KEYS = {
     "board",
     "lesson",  # the lesson's step played (host/web/lesson_play.py); the referee ignores it
     "cards_left",  # a game set up mid-round: the cards each seat holds (docs/formats.md)
+    "puzzle",  # the puzzle solved on the board (host/web/puzzle_play.py); ignored too
+    "retry",  # the decision tried again on the board (host/web/retry_play.py); ignored too
 }
 MODES = ("run", "sim", "simulated", "lesson", "puzzle")
 

@@ -31,6 +31,7 @@ from keezbord.host.journal import Journal
 from keezbord.host.roles import Role
 
 from .actions import pawns_of
+from .board_task import move_holes
 
 
 class Host(Protocol):
@@ -221,8 +222,12 @@ class Analyst:
                 record = record_of_journal(journal, doc["game"])
             with self.lock:
                 self.record = record
-        turn = record.turns[row["index"]]
-        return turn, _row(row)
+        return record.turns[row["index"]], _row(row)
+
+    def game_of_review(self) -> int | None:
+        """The game whose analysis the review shows (a retry's setup names it)."""
+        with self.lock:
+            return None if self.doc is None else int(self.doc["game"])
 
     def retry(self, n: int, role: Role) -> dict[str, Any]:
         """What the page needs to try move ``n`` again: the position before it, the hand,
@@ -231,26 +236,22 @@ class Analyst:
 
         turn, row = self._turn(n, role)
         pos, hand = retry_target(turn)
-        before = pawns_of(pos)
-        b = {p["hole"]: p["seat"] for p in before}
         moves: dict[str, list[dict[str, Any]]] = {}
         for card in dict.fromkeys(hand):
             moves[card] = []
             for after, move in successor_positions(pos, card).items():
-                a = {p["hole"]: p["seat"] for p in pawns_of(after)}
                 moves[card].append(
                     {
                         "move": str(move),
                         "text": describe_move(pos, move).as_dict(),
-                        "left": sorted(h for h in b if a.get(h) != b[h]),
-                        "reached": sorted(h for h in a if b.get(h) != a[h]),
+                        **move_holes(pos, after),
                         "after": pawns_of(after),
                     }
                 )
         return {
             "n": n,
             "seat": turn.seat,
-            "before": before,
+            "before": pawns_of(pos),
             "hand": list(hand),
             "hand_known": turn.hand_known,
             "played": row.move,
@@ -269,6 +270,23 @@ class Analyst:
         except (IllegalMoveError, InvalidMoveError) as e:
             raise AnalysisError(400, f"geen geldige zet: {e}", f"not a legal move: {e}") from None
         return {"n": n, **verdict.to_dict()}
+
+
+def stored_decision(db: Path, game: int, n: int) -> tuple[TurnRecord, Row] | None:
+    """Move ``n`` of ``game`` as its analysis kept in the journal labelled it (a retry
+    played on the board, web/retry_play.py); None: no labelled decision there."""
+    with Journal(db, readonly=True) as journal:
+        doc = load(journal.db, game)
+        if doc is None:
+            return None
+        row = next(
+            (r for r in doc["rows"] if r.get("type") == "decision" and r["n"] == n and r["label"]),
+            None,
+        )
+        if row is None:
+            return None
+        record = record_of_journal(journal, game)
+    return record.turns[row["index"]], _row(row)
 
 
 def _row(d: Mapping[str, Any]) -> Row:

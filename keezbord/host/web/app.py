@@ -74,6 +74,7 @@ def create_app(
         app.state.hub = hub
         await hub.start()
         app.state.analyst = Analyst(hub)  # a finished game's analysis, in the background
+        hub.analyst = app.state.analyst  # (a mistake tried again on the board)
         try:
             yield
         finally:
@@ -184,6 +185,19 @@ def create_app(
                 prog.close()
         out = [{**les.to_dict(), "done": [s + 1 for s in done.get(les.id, [])]} for les in COURSE]
         return JSONResponse({"lessons": out})
+
+    async def puzzle_list(request: Request) -> Response:
+        """The puzzles (shipped and the club's), ``?theme=`` one theme's."""
+        from .task_setups import listed
+
+        theme = request.query_params.get("theme") or None
+        try:
+            return JSONResponse(await run_in_threadpool(listed, hub_of(request).opts.db, theme))
+        except ValueError:
+            return JSONResponse(
+                {"error": {"nl": f"onbekend thema {theme!r}", "en": f"unknown theme {theme!r}"}},
+                status_code=400,
+            )
 
     async def export_trace(request: Request) -> Response:
         hub = hub_of(request)
@@ -312,6 +326,7 @@ def create_app(
         Route("/api/state", state),
         Route("/api/review", review),
         Route("/api/lessons", lessons),
+        Route("/api/puzzles", puzzle_list),
         Route("/api/analysis", analysis),
         Route("/api/retry", retry),
         Route("/api/export/trace", export_trace),

@@ -39,9 +39,9 @@ from .coach import coach_remark
 from .health_view import HealthWatch
 from .hub_error import HubError as HubError
 from .instruction import Instruction
-from .lesson_play import attach, lesson_view
 from .options import HubOptions as HubOptions
 from .remarks import Remarks
+from .tasks import attach, views
 
 
 class Hub:
@@ -79,14 +79,15 @@ class Hub:
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
         # Parts of page_state others add: "club" (a club evening, board_club.py), "remote".
         self.views: dict[str, Callable[[], Any]] = {"club": lambda: None}
-        self.views["lesson"] = lambda: lesson_view(self)  # null, or the lesson's step
+        self.views.update(views(self))  # lesson, puzzle, retry: null, or the task played
         self.club: Any = None  # a BoardClub at a club evening
+        self.analyst: Any = None  # the review's Analyst (app.py): a retry on the board
         self.away = Away(self)  # seats played far away (remote, linked; away.py)
         # What other parts of the host tell the players (instruct): source -> instruction.
         self.instructions: dict[str, Instruction] = {}
         self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
         self._recolour()
-        attach(self)  # a lesson's step (web/lesson_play.py)
+        attach(self)  # a lesson's step, a puzzle, a retry (web/tasks.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
         clear_caches()
         gc.collect()

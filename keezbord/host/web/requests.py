@@ -17,10 +17,13 @@ from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
 from keezbord.host.sim.restore import put_back_on
 
 from . import remote
+from .board_task import task_of
 from .hub_error import HubError as HubError
 from .instruction import MODE, Instruction
+from .puzzle_play import PuzzlePlay
 from .remarks import ask_card
 from .setups import lesson_setup, set_up_setup
+from .task_setups import puzzle_setup, retry_setup
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -168,9 +171,26 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
         hub.new_game(msg, set_up_setup(hub, msg))
     elif kind == "lesson":
         hub.new_game(msg, lesson_setup(hub, msg))
+    elif kind == "puzzle":
+        hub.new_game(msg, puzzle_setup(hub, msg))
+    elif kind == "puzzle_card":
+        _puzzle_card(hub, msg)
+    elif kind == "retry_board":
+        hub.new_game(msg, retry_setup(hub, msg, role))
     else:
         raise HubError(Text(f"onbekend bericht {kind!r}", f"unknown message {kind!r}"))
     return None
+
+
+def _puzzle_card(hub: Hub, msg: Mapping[str, Any]) -> None:
+    """The card the solver of a puzzle plays, chosen on the page (no card reader)."""
+    play = task_of(hub, PuzzlePlay)
+    if play is None or play.done:
+        raise HubError(Text("er is geen puzzel bezig", "no puzzle is being solved"))
+    card = msg.get("card")
+    if not isinstance(card, str) or card not in play.puzzle.hand:
+        raise HubError(NOT_YOUR_CARD)
+    play.choose(card)
 
 
 def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """A new game's setup from a page's request (docs/web.md): ``new_game`` (seats,
 profile, teams, hints, the simulator's seat kinds), ``set_up`` (a game that begins by
-setting the board up as a position, docs/setup.md) and ``lesson`` (a lesson step's
-position, docs/lessons.md). Checked here; the hub starts the game (Hub.new_game)."""
+setting the board up as a position, docs/setup.md), ``lesson`` (a lesson step's
+position, docs/lessons.md); a puzzle's and a retry's are in task_setups.py. Checked
+here; the hub starts the game (Hub.new_game)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from keezbord.host.sim.table import SimInfo, check_kinds, sim_setup, sim_setup_a
 from . import remote
 from .hub_error import HubError
 from .instruction import Instruction
+from .tasks import SETUP_KEYS
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -46,7 +48,7 @@ def new_setup(hub: Hub, msg: Mapping[str, Any]) -> tuple[dict[str, Any], SimInfo
     # A real board's own setup (its reader, its tags), kept by the command: a virtual
     # deal's setup has them taken out.
     setup = dict(hub.opts.defaults.get("board_setup") or hub.session.setup_raw)
-    for key in ("position", "turn", "arrange", "board", "lesson", "cards_left"):
+    for key in ("position", "turn", "arrange", "board", "cards_left", *SETUP_KEYS):
         setup.pop(key, None)
     setup.update({"hints": hints})
     if teams is not None:
@@ -119,7 +121,8 @@ def _arranged_here(hub: Hub, target: Position, hand: Sequence[str] | None = None
     at_rest = st.arranging is None and board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
     setup = arranged_setup(hub.session.setup_raw, target, st.pos if at_rest else None)
     setup["board"] = sorted(st.sensed)  # what the switches show now
-    setup.pop("lesson", None)
+    for key in SETUP_KEYS:
+        setup.pop(key, None)
     if hand is not None:  # the referee counts the cards held as they are
         setup["cards_left"] = [ROUND_SIZES[0]] * target.seats
         setup["cards_left"][target.turn] = len(hand)
@@ -148,7 +151,7 @@ def note_at_once(hub: Hub) -> None:
     hub.observers[:] = [o for o in hub.observers if not isinstance(o, AtOnce)]
     hub.instruct("setup", None)
     raw = hub.session.setup_raw
-    if hub.opts.mode == "sim" and "position" in raw and "lesson" not in raw:
+    if hub.opts.mode == "sim" and "position" in raw and not any(k in raw for k in SETUP_KEYS):
         hub.observers.append(AtOnce(hub))
 
 
@@ -178,10 +181,17 @@ def lesson_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
     st = les.steps[n - 1]
     setup = _arranged_here(hub, target, st.hand or ((st.card,) if st.card else ()))
     setup["lesson"] = {"id": les.id, "step": n - 1, "learner": name}
-    info = setup.get(SIM_INFO)
-    if isinstance(info, SimInfo):  # the simulator: the learner plays red, bots the rest
-        info.kinds = ["human"] + ["greedy"] * (target.seats - 1)
+    plays_alone(setup, target)
     return setup
+
+
+def plays_alone(setup: dict[str, Any], target: Position) -> None:
+    """In the simulator a lesson's learner or a puzzle's solver plays the seat on turn,
+    greedy bots the rest (on a real board the people at the table do)."""
+    info = setup.get(SIM_INFO)
+    if isinstance(info, SimInfo):
+        info.kinds = ["greedy"] * target.seats
+        info.kinds[target.turn] = "human"
 
 
 def new_game_options(

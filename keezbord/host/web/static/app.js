@@ -276,6 +276,7 @@ document.addEventListener("DOMContentLoaded", () => {
   readQuery();
   setupControls();
   setupLessons();
+  setupPuzzles();
   setupBoardInput();
   setupZoom();
   setupInstruction();

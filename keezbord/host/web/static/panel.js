@@ -20,6 +20,7 @@ function renderSide() {
 
   renderSetUp(st);
   renderLesson(st);
+  renderPuzzle(st);
 
   // Card tray.
   const cards = byId("cards");

@@ -171,7 +171,13 @@ function analysisFacts(d) {
     if (people.includes(row.seat) && mayDo("retry") && !app.reviewing?.retry) {
       const b = el("button", { id: "retry-start", type: "button", text: t("try_again") });
       b.addEventListener("click", () => startRetry(row.n));
-      out.push(el("li", { "data-fact": "retry" }, b));
+      const li = el("li", { "data-fact": "retry" }, b);
+      if (app.mode === "run") {  // a real board: set the position up and play it with the pawns
+        const p = el("button", { id: "retry-board", type: "button", text: t("retry_pawns") });
+        p.addEventListener("click", () => { send({ type: "retry_board", n: row.n }); closeReview(); });
+        li.append(" ", p);
+      }
+      out.push(li);
     }
   }
   if (!row.hand_known) out.push(el("li", { class: "note", "data-fact": "hand", text: t("hand_unknown") }));
