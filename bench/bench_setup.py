@@ -1,8 +1,9 @@
 """Set-up figures (issue 26 part 1): how many instructions, and how much of a person's
 time, it takes to set up a random mid-game position from the start position, with the
-simulated person of sim/follower.py doing only what the lights and the instruction line
-say. Time is the person's simulated time (their pace: reading an instruction 0.8-2 s,
-reaching 0.2-0.6 s, carrying 0.3-1.2 s), not the machine's.
+simulated person (sim/follower.py, the set-up front end of sim/led_person.py) doing
+only what the lights and the instruction line say. Time is the person's simulated time
+(their pace: reading an instruction 0.8-2 s, reaching 0.2-0.6 s, carrying 0.3-1.2 s),
+not the machine's.
 
 Run: .venv/bin/python bench/bench_setup.py [--n 200] [--seats 4] [--mistakes 0.05]
 """

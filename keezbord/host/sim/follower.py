@@ -1,22 +1,22 @@
-"""A simulated person who does what the board's lights and the page's instruction line
-say (issue 26, reused by issue 28 for a remote player's lit move).
+"""The set-up front end of the simulated person who follows the lights (led_person.py,
+issue 26): one whole instruction of the set-up mode, with a person's pace and mistakes.
 
-The person sees the board as a person does, colours and all (``board``: hole -> seat,
+This person sees the board as a person does, colours and all (``board``: hole -> seat,
 the pawns that are really there; ``beside``: pawns next to the board), and reads only
 the LED frame (hole -> role, FORMATS.md) and the instruction line (``Told``: its kind
-and the colour it names). They never look at the referee's state. ``respond`` returns
-the hole events of carrying out one instruction, with a person's timing, and updates
-what stands where. Mistakes are drawn at the rates of ``Mistakes``: a pawn of another
-colour taken (from another nest: a hole not lit), a pawn put on a hole next to the lit
-one, a second pawn picked up with the first (two in hand: the switches cannot tell
-which went where), two pawns put down exchanged.
+and the colour it names). They never look at the referee's state. What each lit role
+asks is read once, by led_person.py's ``asked`` (the same reading as the live loop's
+``next_touch``); ``respond`` returns the hole events of carrying out one instruction,
+with a person's timing, and updates what stands where. Mistakes are drawn at the rates
+of ``Mistakes``: a pawn of another colour taken (from another nest: a hole not lit), a
+pawn put on a hole next to the lit one, a second pawn picked up with the first (two in
+hand: the switches cannot tell which went where), two pawns put down exchanged.
 
-What the lights mean to the person, one instruction at a time:
+What the instruction line adds to the lights, one instruction at a time:
 
-- ``move``: take the pawn on a lit ``source`` (or ``error``) hole, of the colour named
-  when several are lit (a nest), else the one off the board; if a lit ``target`` hole
-  holds a pawn, that pawn goes first to the lit ``victim`` hole (or its own nest); then
-  put the pawn on a lit ``target`` hole, or, with none lit, in the nest of its colour.
+- ``move``: of the pawns to lift (``source``, or ``error``) the one of the colour named
+  when several are lit (a nest), else the one off the board; the victims go first; then
+  the pawn goes on a lit ``target`` hole, or, with none lit, in the nest of its colour.
 - ``swap``: lift both lit ``source`` pawns and put each where the other stood.
 - ``ask``: lift the lit pawn of the colour named and put it back.
 """
@@ -30,6 +30,8 @@ from typing import Literal
 
 from keezbord.host.events import HoleEvent
 from keezbord.host.referee import nest_seat
+
+from .led_person import Asked, asked
 
 Kind = Literal["move", "swap", "ask", "done", "none"]
 
@@ -85,17 +87,17 @@ class LedFollower:
         """The hole events of carrying out ``told`` as ``frame`` lights it, from ``t``."""
         self._events, self._t = [], t
         self._wait(self.pace.read)
+        a = asked(frame, self.board)
         if told.kind == "move":
-            self._move(frame, told.seat)
+            self._move(a, told.seat)
         elif told.kind == "swap":
-            self._swap([h for h, r in frame.items() if r == "source" and h in self.board])
+            self._swap(list(a.lift))
         elif told.kind == "ask":
-            self._answer(frame, told.seat)
+            self._answer(a, told.seat)
         return self._events
 
-    def _move(self, frame: Mapping[str, str], seat: int | None) -> None:
-        lit = sorted(h for h, r in frame.items() if r in ("source", "error") and h in self.board)
-        targets = sorted(h for h, r in frame.items() if r == "target")
+    def _move(self, a: Asked, seat: int | None) -> None:
+        lit = sorted(a.lift + a.errors)
         mk = self.mistakes
         if mk.exchange and self.rng.random() < mk.exchange and self._exchange():
             return  # (the instruction is done afresh once the board has asked)
@@ -108,10 +110,9 @@ class LedFollower:
         second = None
         if mk.two_at_once and self.rng.random() < mk.two_at_once:
             second = self._second(src, pawn)
-        full = [h for h in targets if h in self.board]
-        for h in full:  # a capture: the victim goes first (to its lit nest hole)
-            self._victim(h, frame)
-        free = [h for h in targets if h not in self.board]
+        for h in [h for h in a.victims if h in self.board]:  # (a second pawn may be lifted)
+            self._victim(h, a.nests)  # a capture: the victim goes first, to its lit nest hole
+        free = sorted(h for h in a.to + a.victims if h not in self.board)
         to: str | None
         if free:
             to = self.rng.choice(free)
@@ -130,9 +131,8 @@ class LedFollower:
         if second is not None:
             self._put(second[0], second[1])
 
-    def _answer(self, frame: Mapping[str, str], seat: int | None) -> None:
-        lit = [h for h, r in frame.items() if r == "source" and h in self.board]
-        mine = [h for h in lit if self.board[h] == seat]
+    def _answer(self, a: Asked, seat: int | None) -> None:
+        mine = [h for h in a.lift if self.board[h] == seat]
         if not mine:
             return
         h = mine[0]
@@ -215,11 +215,11 @@ class LedFollower:
         free = [f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in self.board]
         return free[0] if free else None
 
-    def _victim(self, hole: str, frame: Mapping[str, str]) -> None:
+    def _victim(self, hole: str, nests: tuple[str, ...]) -> None:
         pawn = self._take(hole)
         assert pawn is not None
-        nest = [h for h, r in frame.items() if r == "victim" and nest_seat(h) == pawn]
-        to = nest[0] if nest and nest[0] not in self.board else self._nest_hole(pawn)
+        nest = [h for h in nests if nest_seat(h) == pawn and h not in self.board]
+        to = nest[0] if nest else self._nest_hole(pawn)
         if to is not None:
             self._put(to, pawn)
 

@@ -1,27 +1,61 @@
-"""A simulated person who does what the board's LEDs say, and nothing else (issue 28: the
-people at the table carrying out a remote player's lit move; issue 26 builds the fuller
-one that also reads the page's words, and this one's interface is what it replaces).
+"""The simulated person who follows the board's lights (issue 26, reused by issue 28 for
+a remote player's or the linked board's lit move, and a flag's restore LEDs).
 
-The interface: ``next_touch(frame, sensed, hand)`` is the person's next touch of the
-board, given the LED frame (hole -> role, FORMATS.md roles), what the switches sense and
-the pawns in the person's hand (each remembered with the role its hole had when it was
-lifted: a person knows which pawn they hold). The caller makes the touch (a hole event
-through the board), reads the new frame and asks again; None: nothing to do.
+One reading of the LED roles (FORMATS.md, docs/remote.md "The lit move", docs/setup.md),
+``asked``, is the only place that says what each role asks of a person:
 
-What the roles ask (docs/remote.md, "The lit move"): ``source`` a pawn to lift (both of
-a jack's), ``target`` where it goes (a pawn standing there is the victim), ``victim``
-the nest hole the victim goes to, ``error`` a pawn that must go, ``restore`` a hole that
-needs a pawn back. Pure: no time, no randomness but the caller's.
+- ``source``: a pawn to lift (one of them when a nest's pawns are lit, until one is
+  lifted; both of a jack's);
+- ``error``: a pawn that must go;
+- ``target``: where the pawn in hand goes (a pawn standing there is the victim: it goes
+  first);
+- ``victim``: the nest hole the victim goes to (of the victim's colour);
+- ``restore``: a hole that needs a pawn back.
+
+Two front ends use it: ``next_touch`` here, the person's next touch given the frame,
+what the switches sense and the pawns in hand (the live loop of sim/people.py, the lit
+moves of tests/host/referee/test_lit.py), and follower.py's ``LedFollower``, one whole
+instruction of the set-up mode with a person's pace and mistakes (it also sees colours
+and reads the instruction line). Pure here: no time, no randomness but the caller's.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 Touch = tuple[Literal["lift", "place"], str]
+ROLES = frozenset({"source", "target", "victim", "error", "restore"})  # what a person follows
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a frame asks of a person at a board with pawns on ``sensed``, read once."""
+
+    lift: tuple[str, ...]  # lit source holes with a pawn: to lift
+    errors: tuple[str, ...]  # lit error holes with a pawn: must go
+    to: tuple[str, ...]  # lit target holes free: where the pawn in hand goes
+    victims: tuple[str, ...]  # lit target holes with a pawn: that pawn goes first
+    nests: tuple[str, ...]  # lit victim holes free: where a victim goes
+    back: tuple[str, ...]  # lit restore holes free: a pawn in hand goes back there
+
+
+def lit(frame: Mapping[str, str], role: str) -> list[str]:
+    return sorted(h for h, r in frame.items() if r == role)
+
+
+def asked(frame: Mapping[str, str], sensed: Collection[str]) -> Asked:
+    """The reading of ``frame`` (hole -> role) at a board with pawns on ``sensed``."""
+
+    def split(role: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        holes = lit(frame, role)
+        return tuple(h for h in holes if h in sensed), tuple(h for h in holes if h not in sensed)
+
+    (lift, _), (errors, _) = split("source"), split("error")
+    (victims, to), (_, nests), (_, back) = split("target"), split("victim"), split("restore")
+    return Asked(lift, errors, to, victims, nests, back)
 
 
 @dataclass(frozen=True)
@@ -32,38 +66,29 @@ class Held:
     role: str | None
 
 
-def lit(frame: Mapping[str, str], role: str) -> list[str]:
-    return sorted(h for h, r in frame.items() if r == role)
-
-
 def next_touch(
     frame: Mapping[str, str], sensed: frozenset[str], hand: Sequence[Held]
 ) -> Touch | None:
-    """The next touch of a person following ``frame`` (see the module's docstring)."""
-
-    def empty(holes: list[str]) -> list[str]:
-        return [h for h in holes if h not in sensed]
-
-    def full(holes: list[str]) -> list[str]:
-        return [h for h in holes if h in sensed]
-
-    sources, targets, victims = lit(frame, "source"), lit(frame, "target"), lit(frame, "victim")
-    if full(sources):  # every pawn to lift first (a jack's two are in hand at once)
-        return ("lift", full(sources)[0])
+    """The next touch of a person following ``frame``, given the pawns in ``hand`` (each
+    remembered with the role its hole had when it was lifted). The caller makes the
+    touch, reads the new frame and asks again; None: nothing to do."""
+    a = asked(frame, sensed)
+    if a.lift:  # every pawn to lift first (a jack's two are in hand at once)
+        return ("lift", a.lift[0])
     holds_victim = any(p.role == "target" for p in hand)
-    if holds_victim and empty(victims):
-        return ("place", empty(victims)[0])
-    if full(targets) and empty(victims) and not holds_victim:
-        return ("lift", full(targets)[0])  # the victim off the hole the mover goes to
+    if holds_victim and a.nests:
+        return ("place", a.nests[0])
+    if a.victims and a.nests and not holds_victim:
+        return ("lift", a.victims[0])  # the victim off the hole the mover goes to
     movers = [p for p in hand if p.role == "source"]
     if movers:
-        free = [h for h in empty(targets) if h != movers[-1].hole] or empty(targets)
+        free = [h for h in a.to if h != movers[-1].hole] or list(a.to)
         if free:
             return ("place", free[0])
-    if full(lit(frame, "error")):
-        return ("lift", full(lit(frame, "error"))[0])
-    if hand and empty(lit(frame, "restore")):
-        return ("place", empty(lit(frame, "restore"))[0])
+    if a.errors:
+        return ("lift", a.errors[0])
+    if hand and a.back:
+        return ("place", a.back[0])
     return None
 
 

@@ -2,7 +2,8 @@
 far away, issue 28): they play the seats at the table (a greedy bot chooses; they tap
 the card on the board's page and move the pawns, as hole events through the board
 driver) and carry out every move the board lights for them (a remote seat's, the linked
-board's), following the LEDs only (led_person.py), a flag's restore LEDs too.
+board's), following the LEDs only (led_person.py's ``next_touch``, the same reading of the
+lights as the set-up's person), a flag's restore LEDs too.
 
 ``mistakes``: the first that many lit moves are carried out wrong once (the moved pawn
 put one hole off), so a demonstration shows the flag and how the LEDs put it right.
@@ -28,12 +29,10 @@ from keezbord.host.referee import RefereeState, board_sig, pos_sig
 from keezbord.host.roles import Role
 
 from .bot_player import paced
-from .led_person import Held, carry, next_touch, slip
+from .led_person import ROLES, Held, carry, next_touch, slip
 from .physical import events_for_move
 from .restore import put_back
 from .table import TABLE, SimTable
-
-LIT_ROLES = frozenset({"source", "target", "victim", "error", "restore"})
 
 
 class TableHost(Protocol):
@@ -136,7 +135,7 @@ class People:
     def _follow(self, st: RefereeState, lit: str | None) -> bool:
         if lit is not None and (not self.lit_seen or self.lit_seen[-1] != lit):
             self.lit_seen.append(lit)
-        frame = {h: r for h, r in st.leds.items() if r in LIT_ROLES}
+        frame = {h: r for h, r in st.leds.items() if r in ROLES}
         touch = next_touch(frame, st.sensed, self.hand)
         if touch is None:
             return False

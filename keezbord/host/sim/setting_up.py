@@ -1,6 +1,7 @@
-"""A set-up carried out by a simulated person (follower.py) on the pure referee: for the
-tests, the benchmark and the simulator's "set it up for me". The person reads the LED
-frame and the instruction line after each of their instructions, and nothing else."""
+"""A set-up carried out by the simulated person (follower.py, the set-up front end of
+led_person.py) on the pure referee: for the tests, the benchmark and the simulator's
+"set it up for me". The person reads the LED frame and the instruction line after each
+of their instructions, and nothing else."""
 
 from __future__ import annotations
 

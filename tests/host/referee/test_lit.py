@@ -1,7 +1,7 @@
 """Moves chosen far away (issue 28): the referee's ``Lit`` and ``Hold`` (lit.py).
 
-The simulated person of host/sim/led_person.py, who sees only the LEDs and the board,
-carries out lit moves of random positions (every card's moves); the referee accepts
+The simulated person of host/sim/led_person.py (``next_touch``), who sees only the LEDs
+and the board, carries out lit moves of random positions (every card's moves); the referee accepts
 exactly the lit move, flags any other, and holds the table while told to."""
 
 from __future__ import annotations
@@ -31,9 +31,8 @@ from keezbord.host.referee import (
     step,
 )
 from keezbord.host.referee.recognize import board_of
-from keezbord.host.sim.led_person import Held, carry, next_touch
+from keezbord.host.sim.led_person import ROLES, Held, carry, next_touch
 
-LIT_ROLES = ("source", "target", "victim", "error", "restore")
 WAIT = Text("blauw speelt op afstand", "blue plays remotely")
 
 
@@ -64,7 +63,7 @@ class Table:
         n = 0
         while n < limit:
             st = self.state
-            frame = {h: r for h, r in st.leds.items() if r in LIT_ROLES}
+            frame = {h: r for h, r in st.leds.items() if r in ROLES}
             touch = next_touch(frame, st.sensed, self.hand)
             if touch is None:
                 return n

@@ -1,7 +1,8 @@
 """Issue 26 part 1: the set-up mode. Random target positions reached from random boards
 by the simulated person who follows only the lights and the instruction line
-(sim/follower.py); a pawn of the wrong colour caught where the touches show it; two
-pawns exchanged asked about, both lit; the game begins from the target."""
+(sim/follower.py, led_person.py's set-up front end); a pawn of the wrong colour caught
+where the touches show it; two pawns exchanged asked about, both lit; the game begins
+from the target."""
 
 from __future__ import annotations
 
