@@ -44,14 +44,15 @@ def flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     pos = state.pos
     exps = expected(state)
     old = state.flag
+    undone = state.undone if state.restoring else None
     if old is not None:  # the same episode: the LEDs follow the board
-        fix = repair(pos.topology, state.sensed, references(pos, exps, old.shown))
+        fix = repair(pos.topology, state.sensed, references(pos, exps, old.shown, undone))
         new = replace(old, error=fix.error, restore=fix.restore, pairs=fix.pairs)
         return replace(state, outcome="illegal", ambiguous=(), flag=new)
     before = shown(state)
     ref = pos_sig(before[1]) if before is not None else None
-    fix = repair(pos.topology, state.sensed, references(pos, exps, ref))
-    state = replace(state, outcome="illegal", ambiguous=())
+    fix = repair(pos.topology, state.sensed, references(pos, exps, ref, undone))
+    state = replace(state, outcome="illegal", ambiguous=(), undone=undone)
     reason = _reason(state, fix.pairs, before)
     holes = fix.error + tuple(h for h in fix.restore if h not in fix.error)
     data = {"seat": state.seat, "holes": list(holes), "restore": [[a, b] for a, b in fix.pairs]}

@@ -50,11 +50,24 @@ def frame(state: RefereeState) -> dict[str, str]:
         for h in state.missing:
             put(h, "restore")
     elif state.flag is not None and state.flagged:
-        fix = repair(topo, state.sensed, references(pos, exps, state.flag.shown))
+        undone = state.undone if state.restoring else None
+        fix = repair(topo, state.sensed, references(pos, exps, state.flag.shown, undone))
         for h in fix.error:
             put(h, "error")
         for h in fix.restore:
             put(h, "restore")
+        if undone is not None and (fix.error or fix.restore):
+            return roles  # a move taken back: only how to put it back
+    elif state.restoring and state.undone is not None and state.lit is None:
+        # A move just taken back: the lights show how to put it back at once (a pawn
+        # off its hole is no move in progress, whatever card could make one).
+        fix = repair(topo, state.sensed, [pos_sig(pos)])
+        for h in fix.error:
+            put(h, "error")
+        for h in fix.restore:
+            put(h, "restore")
+        if fix.error or fix.restore:
+            return roles
     if state.lit is not None:  # a move chosen far away, in place of the hints
         if not state.missing and not state.flagged:
             for h, role in lit_roles(state).items():

@@ -489,17 +489,20 @@ class Repair:
     pairs: tuple[tuple[str | None, str | None], ...]
 
 
-def references(pos: Position, exps: Sequence[Expectation], shown: Sig | None = None) -> list[Sig]:
+def references(
+    pos: Position, exps: Sequence[Expectation], shown: Sig | None = None, undone: Sig | None = None
+) -> list[Sig]:
     """Boards the players may be asked to restore: the position before the move, every
     legal move's result (a knocked pawn is put back, the move itself stays), and for a 7
     every legal first part. The nearest wins; on a tie, the legal move's board ``shown``
-    at rest before a pawn of it was lifted (a knocked pawn), else the position before."""
+    at rest before a pawn of it was lifted (a knocked pawn), else the position before.
+    Never ``undone``, the board of a move just taken back (RefereeState.undone)."""
     refs = [pos_sig(pos)] if shown is None else [shown, pos_sig(pos)]
     for exp in exps:
         refs.extend(exp.by_sig)
         if exp.card == "7":
             refs.extend(exp.firsts)
-    return refs
+    return [r for r in refs if r != undone] if undone is not None else refs
 
 
 def repair(topo: Topology, sensed: frozenset[str], refs: Sequence[Sig]) -> Repair:

@@ -60,7 +60,13 @@ def undo(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     )
     effects.append(Decision(t, "turn", {"seat": last.seat}))
     return replace(
-        state, since=t, stage=0, outcome="none", cards_played=last.cards_before, restoring=True
+        state,
+        since=t,
+        stage=0,
+        outcome="none",
+        cards_played=last.cards_before,
+        restoring=True,
+        undone=pos_sig(last.after),
     )
 
 
@@ -123,6 +129,7 @@ def penalty(state: RefereeState, ev: Penalty, t: int, effects: list[Effect]) -> 
         ambiguous=(),
         amb_touched=frozenset(),
         restoring=True,
+        undone=None,
         multi_hand=False,
         partial=None,
         since=t,
@@ -188,7 +195,7 @@ def overrule(state: RefereeState, ev: Overrule, t: int, effects: list[Effect]) -
         )
         state = accept(base, move, after, t, effects, overruled=reason)
         # The board is judged afresh against the corrected position (restore LEDs).
-        return replace(state, since=t, stage=0, outcome="none", restoring=True)
+        return replace(state, since=t, stage=0, outcome="none", restoring=True, undone=None)
     if not state.at_rest:
         return refuse(Text("zet eerst elke pion op een gat", "put every pawn on a hole first"))
     if ev.move is not None:

@@ -237,6 +237,9 @@ class RefereeState:
     ) = None
     worlds: Worlds = ()  # which colour stands where, as the touches tell (hands.py)
     restoring: bool = False  # a flag (or an undo, a penalty) asks for the board back
+    # The board of the move just taken back (an undo): while it is put back, no board to
+    # restore to, though it is a legal move's (without a reader every card's moves are).
+    undone: Sig | None = None
     # The flagged board was put back exactly (the touches say so): what follows is a
     # new attempt; the flag's "resolved" is still to be said (at the settle time or tap).
     put_right: bool = False
