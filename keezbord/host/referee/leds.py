@@ -46,21 +46,28 @@ def frame(state: RefereeState) -> dict[str, str]:
     if to_play is not None:
         put(f"T{topo.start(to_play)}", "turn")
     exps = expected(state)
-    undone = state.undone if state.restoring else None  # a move just taken back
     if state.missing:
         for h in state.missing:
             put(h, "restore")
-    elif (state.flag is not None and state.flagged) or (undone is not None and state.lit is None):
-        # A move just taken back is lit as a flag is, at once: a pawn off its hole is no
-        # move in progress, whatever card could make one.
-        shown = state.flag.shown if state.flag is not None else None
-        fix = repair(topo, state.sensed, references(pos, exps, shown, undone))
+    elif state.flag is not None and state.flagged:
+        undone = state.undone if state.restoring else None
+        fix = repair(topo, state.sensed, references(pos, exps, state.flag.shown, undone))
         for h in fix.error:
             put(h, "error")
         for h in fix.restore:
             put(h, "restore")
         if undone is not None and (fix.error or fix.restore):
-            return roles  # only how to put it back
+            return roles  # a move taken back: only how to put it back
+    elif state.restoring and state.undone is not None and state.lit is None:
+        # A move just taken back: the lights show how to put it back at once (a pawn
+        # off its hole is no move in progress, whatever card could make one).
+        fix = repair(topo, state.sensed, [pos_sig(pos)])
+        for h in fix.error:
+            put(h, "error")
+        for h in fix.restore:
+            put(h, "restore")
+        if fix.error or fix.restore:
+            return roles
     if state.lit is not None:  # a move chosen far away, in place of the hints
         if not state.missing and not state.flagged:
             for h, role in lit_roles(state).items():
