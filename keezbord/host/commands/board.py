@@ -106,6 +106,10 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--format", choices=("text", "json"), default="text")
     g = sub.add_parser("geometry", help="the board as JSON (what the web page draws)")
     _common(g)
+    s = sub.add_parser(
+        "section", help="the stack-up under a hole: cross-section SVG and the reed's margins"
+    )
+    s.add_argument("--out", help="FILE.svg: the cross-section in mm (else only the margins)")
 
 
 def _signature(text: str) -> int | str:
@@ -136,6 +140,8 @@ def _geometry(args: argparse.Namespace) -> Geometry:
 
 
 def run_board(args: argparse.Namespace) -> int:
+    if args.what == "section":
+        return _section(args)
     cfg: BoardConfig | None = None
     if getattr(args, "config", None):
         from keezbord.host.config import load_config
@@ -182,6 +188,23 @@ def run_board(args: argparse.Namespace) -> int:
     else:
         print(bom.text())
     return 0
+
+
+def _section(args: argparse.Namespace) -> int:
+    from keezbord.hardware.section import section_svg
+    from keezbord.hardware.stackup import REFERENCE, margins
+
+    m = margins(REFERENCE)
+    if args.out:
+        if Path(args.out).suffix.lower() != ".svg":
+            raise UsageError(f"the cross-section is an SVG: {args.out} does not end in .svg")
+        try:
+            Path(args.out).write_text(section_svg(REFERENCE, m), encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {e.strerror}") from None
+        print(f"wrote {args.out}")
+    print(m.text(REFERENCE))
+    return 0 if m.ok else 1
 
 
 def _template(args: argparse.Namespace, g: Geometry) -> int:
