@@ -69,7 +69,8 @@ def test_bom_and_power(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and d["power"]["led_ma"] == pytest.approx(192 * 30)
     parts = {p["part"]: p["count"] for p in d["parts"]}
     # 24 for the switches and the reference design's signature chip
-    assert parts["74HC165 shift register"] == 25 and parts["reed switch (normally open)"] == 192
+    assert parts["74HC165 shift register"] == 25
+    assert parts["reed switch"] == 192 + 20  # every hole, and 10 % spares (the glass breaks)
     code, text, _ = _run(capsys, "bom", "--seats", "4", "--max-lit", "20")
     assert code == 0 and "20 of 96 LEDs" in text and "74AHCT125" in text
 
@@ -310,8 +311,10 @@ def test_the_led_data_input_is_pulled_down_on_the_sheet_and_in_the_bom(
     assert code == 0 and "1A (pin 2): 10 kΩ to GND at the 74AHCT125" in sheet
     code, bom, _ = _run(capsys, "bom", "--seats", "4", "--puzzle")
     pulls = re.search(r"10 kΩ resistor \(pull-down\)\s+(\d+)\s+pcs\s+(.*)", bom)
-    assert code == 0 and pulls is not None and pulls.group(1) == "2"
+    # the data line, the 74AHCT125's 1A, and each of the 4 pieces' first LED DIN
+    assert code == 0 and pulls is not None and pulls.group(1) == "6"
     assert "74AHCT125's 1A (pin 2) to GND" in pulls.group(2)
+    assert "each piece's first LED DIN to GND" in pulls.group(2)
     assert "1A (pin 2) from the reader's LED pin with 10 kΩ to GND" in bom
 
 

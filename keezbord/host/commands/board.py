@@ -165,6 +165,7 @@ def run_board(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(text)
         return 0
+    from keezbord.engine.cards import deck
     from keezbord.hardware.bom import BomError, bill_of_materials
     from keezbord.host.config import LedConfig
 
@@ -180,6 +181,7 @@ def run_board(args: argparse.Namespace) -> int:
             lit=args.max_lit,
             signature=signature,
             pi_direct=cfg is not None and cfg.scanner.kind == "gpio",
+            cards=len(deck(g.seats)),
         )
     except BomError as e:
         raise UsageError(str(e)) from None
