@@ -65,7 +65,12 @@ CATALOGUE: dict[str, Part] = {
         "Worldsemi WS2812D-F5 (5 mm through-hole) with its own 100 nF",
         (0.08, 0.4),
     ),
-    "pico": Part("Raspberry Pi Pico (RP2040), with headers", "Raspberry Pi Pico H", (4.0, 6.0)),
+    "pico": Part(
+        "Raspberry Pi Pico (RP2040), with headers",
+        "Raspberry Pi Pico H",
+        (4.0, 6.0),
+        "US$4 list price at launch (gizmodo.com, 2021-01); today's shop price unverified",
+    ),
     "pi": Part("Raspberry Pi 4 Model B, 2 GB", "Raspberry Pi 5, 4 GB", (45.0, 80.0)),
     "pi_supply": Part(
         "Raspberry Pi 15.3 W USB-C power supply (official, 5.1 V 3 A)",
