@@ -8,7 +8,7 @@ from typing import Any
 
 from keezbord.hardware.bom_lines import BomLine, bom_lines
 from keezbord.hardware.geometry import Geometry
-from keezbord.hardware.parts import PRICES_CHECKED
+from keezbord.hardware.parts import PRICES_CHECKED, UNVERIFIED
 from keezbord.hardware.runs import JointCount, solder_joints
 from keezbord.hardware.wiring import BUS_SERIES_OHMS, REFERENCE_SIGNATURE, Wiring, wire_length
 
@@ -187,6 +187,8 @@ class Bom:
                 out.append(f"{'':<{width}}  {'':>8}        {'':>15}  part: {x.part_number}")
             if x.alternate:
                 out.append(f"{'':<{width}}  {'':>8}        {'':>15}  or: {x.alternate}")
+            if x.source and x.source != UNVERIFIED:
+                out.append(f"{'':<{width}}  {'':>8}        {'':>15}  price: {x.source}")
         lo, hi = self.cost_range
         out.append("")
         out.append(

@@ -166,3 +166,16 @@ def test_the_solder_joints_by_hand_for_4_and_8_seats(
     out = capsys.readouterr().out
     expected = _joints_by_hand(default_wiring(Topology(seats)), seats, True)
     assert f"Solder joints by hand: {expected} " in out
+
+
+def test_the_build_guide_quotes_the_totals_and_joints_the_command_prints() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "hardware.md").read_text()
+    for seats in (4, 8):
+        for puzzle, name in ((False, "one piece"), (True, "puzzle (`--puzzle`)")):
+            _, _, bom = _board(seats, puzzle)
+            lo, hi = bom.cost_range
+            assert f"| {seats} | {name} | {len(bom.lines)} | {lo:.0f} to {hi:.0f} |" in doc
+            assert bom.joints is not None
+            assert f"| {seats} | {name} | {bom.joints.total} | {bom.joints.wire_ends} |" in doc
