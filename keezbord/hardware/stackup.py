@@ -34,13 +34,14 @@ hole, the strongest for the neighbour.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from keezbord.hardware.magnet import MU0, field_along_x
 
 ONE_POLE_FACTOR = 2.0  # AN102A: one pole needs about twice the field of two
 RELATION_FACTOR = 2.0  # AN102A: the AT-to-field relation holds to a factor of 2
 DIRECTIONS = 24  # pawn offsets and neighbour directions checked, every 15 degrees
+PLACEMENT_SLACK = 1.0  # mm: how far off its place a reed may be glued
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class StackUp:
     carrier: float  # perfboard under the LED modules
     pitch: float
     pawn_slack: float  # how far off centre a pawn may stand in its hole
+    reed_side: float = 0.0  # the reed's axis across the track from the hole's axis
 
     @property
     def magnet_centre_depth(self) -> float:
@@ -107,7 +109,7 @@ class StackUp:
             m.diameter / 2e3,
             m.height / 1e3,
             (pawn[0] / 1e3, pawn[1] / 1e3, -self.magnet_centre_depth / 1e3),
-            (self.contact_offset / 1e3, 0.0, -self.reed_axis_depth / 1e3),
+            (self.contact_offset / 1e3, self.reed_side / 1e3, -self.reed_axis_depth / 1e3),
         )
         return abs(b) * 1e3
 
@@ -190,6 +192,20 @@ def margins(s: StackUp) -> Margins:
         own_needed_mt=ONE_POLE_FACTOR * high,
         neighbour_allowed_mt=low / RELATION_FACTOR,
     )
+
+
+def placement_margins(s: StackUp, slack: float = PLACEMENT_SLACK) -> tuple[float, float]:
+    """The worst (own, neighbour) margins with the reed placed up to ``slack`` mm off its
+    place, along the track and across it: what a builder's hand may do."""
+    worst_own = worst_neighbour = math.inf
+    for along in (-slack, 0.0, slack):
+        for across in (-slack, 0.0, slack):
+            m = margins(
+                replace(s, contact_offset=s.contact_offset + along, reed_side=s.reed_side + across)
+            )
+            worst_own = min(worst_own, m.own_margin)
+            worst_neighbour = min(worst_neighbour, m.neighbour_margin)
+    return worst_own, worst_neighbour
 
 
 MDSR_7 = Reed(

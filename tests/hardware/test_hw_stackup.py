@@ -12,7 +12,7 @@ import pytest
 
 from keezbord.hardware.magnet import MU0, cylinder_field, field_along_x
 from keezbord.hardware.section import section_svg
-from keezbord.hardware.stackup import REFERENCE, margins, pull_in_mt
+from keezbord.hardware.stackup import REFERENCE, margins, placement_margins, pull_in_mt
 from keezbord.host.cli import main
 
 BR, A, H = 1.3, 3e-3, 2e-3  # a 6 x 2 mm magnet
@@ -84,6 +84,16 @@ def test_the_reference_reed_closes_at_its_own_hole_and_never_for_the_neighbour()
                 assert REFERENCE.field_mt(neighbour, 1.32) <= m.neighbour_allowed_mt
 
 
+def test_a_reed_glued_a_millimetre_off_still_has_its_margins() -> None:
+    own, neighbour = placement_margins(REFERENCE, 1.0)
+    assert own > 1.7 and neighbour > 1.6
+    # across the track the own-hole field drops: 1 mm to the side is worse than none
+    side = margins(dataclasses.replace(REFERENCE, reed_side=1.0))
+    assert side.own_mt < margins(REFERENCE).own_mt
+    # 3 mm off is too far: the check says so
+    assert min(placement_margins(REFERENCE, 3.0)) < 1
+
+
 def test_a_centred_reed_or_a_bigger_magnet_fails_the_check() -> None:
     centred = dataclasses.replace(REFERENCE, contact_offset=0.0)
     assert not margins(centred).ok and margins(centred).own_margin < 0.2
@@ -101,6 +111,7 @@ def test_the_section_is_drawn_from_the_same_numbers(
     assert main(["board", "section", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "margin 4.9" in printed and "margin 2.00" in printed and ": yes" in printed
+    assert "1 mm off its place (along or across the track): margins at least 1.8" in printed
     root = ET.parse(out).getroot()
     assert root.get("width", "").endswith("mm") and root.get("height", "").endswith("mm")
     ns = {"s": "http://www.w3.org/2000/svg"}

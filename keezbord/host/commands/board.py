@@ -194,9 +194,10 @@ def run_board(args: argparse.Namespace) -> int:
 
 def _section(args: argparse.Namespace) -> int:
     from keezbord.hardware.section import section_svg
-    from keezbord.hardware.stackup import REFERENCE, margins
+    from keezbord.hardware.stackup import PLACEMENT_SLACK, REFERENCE, margins, placement_margins
 
     m = margins(REFERENCE)
+    own, neighbour = placement_margins(REFERENCE)
     if args.out:
         if Path(args.out).suffix.lower() != ".svg":
             raise UsageError(f"the cross-section is an SVG: {args.out} does not end in .svg")
@@ -206,7 +207,11 @@ def _section(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {args.out}: {e.strerror}") from None
         print(f"wrote {args.out}")
     print(m.text(REFERENCE))
-    return 0 if m.ok else 1
+    print(
+        f"a reed glued up to {PLACEMENT_SLACK:g} mm off its place (along or across the "
+        f"track): margins at least {own:.2f} and {neighbour:.2f}"
+    )
+    return 0 if m.ok and min(own, neighbour) >= 1 else 1
 
 
 def _template(args: argparse.Namespace, g: Geometry) -> int:
