@@ -73,7 +73,7 @@ CATALOGUE: dict[str, Part] = {
     ),
     "pi": Part("Raspberry Pi 4 Model B, 2 GB", "Raspberry Pi 5, 4 GB", (45.0, 80.0)),
     "pi_supply": Part(
-        "Raspberry Pi 15.3 W USB-C power supply (official, 5.1 V 3 A)",
+        "Raspberry Pi 15.3 W USB-C power supply (official; 5.1 V 3 A)",
         "Raspberry Pi 27 W USB-C supply (for a Pi 5)",
         (8.0, 14.0),
     ),
@@ -94,8 +94,9 @@ CATALOGUE: dict[str, Part] = {
         "Amass XT30U-M + XT30U-F pair (keyed, polarised)", "JST VH 2-pin pair", (0.5, 1.5)
     ),
     "adapter": Part(
-        "external certified 5 V desktop adapter, 5.5/2.1 mm plug: Mean Well GST25E05-P1J (5 V 4 A)",
-        "Mean Well GST18E05-P1J (5 V 3 A)",
+        "external certified 5 V desktop adapter, 5.5/2.1 mm plug: Mean Well GST25E05-P1J "
+        "(5 V 4 A 20 W, as its GST25A05-P1J sibling; exact rating unverified)",
+        "Mean Well GST18E05-P1J (5 V 3 A, unverified)",
         (12.0, 25.0),
     ),
     "jack": Part(
@@ -112,7 +113,7 @@ CATALOGUE: dict[str, Part] = {
         "panel fuse holder for 5 x 20 mm, 6.3 A or more", "in-line 5 x 20 mm holder", (1.0, 4.0)
     ),
     "tvs": Part(
-        "TVS diode P6KE6.8A (unidirectional, 5.8 V stand-off, 600 W, DO-15)",
+        "TVS diode P6KE6.8A (unidirectional, DO-15; 5.8 V stand-off, 600 W: unverified)",
         "SMBJ5.0A (SMB)",
         (0.2, 0.6),
     ),
