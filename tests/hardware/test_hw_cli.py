@@ -220,9 +220,12 @@ def test_wiring_sheet_follows_the_config(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text("[board]\nseats = 3\n")  # no signature chip on this board
+    cfg.write_text('[board]\nseats = 3\n[scanner]\nsignature = "none"\n')  # no chip
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
     assert code == 0 and "3 seats" in text and "signature chip" not in text
+    cfg.write_text("[board]\nseats = 3\n")  # the key left out: the reference design's
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "inputs hard-wired to 0xA5" in text
     cfg.write_text("[board]\nseats = 3\n[scanner]\nsignature = 0x5A\n")
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
     assert code == 0 and "inputs hard-wired to 0x5A" in text

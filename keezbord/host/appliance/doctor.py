@@ -46,7 +46,9 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         reader=cfg.rfid.reader,
         reader_port=reader_port,
         journal=cfg.journal or data_dir() / JOURNAL_NAME,
-        leds=len(cfg.load_wiring().led_order),
+        leds=len((wiring := cfg.load_wiring()).led_order),
+        chips=wiring.chips,
+        signature=cfg.scanner.signature,
     )
 
 
