@@ -275,7 +275,13 @@ def bill_of_materials(
                 ),
             )
         ),
-        BomLine("PN532 NFC module (HSU mode)", 1, "pcs", "card reader; NTAG stickers per card"),
+        BomLine(
+            "PN532 NFC module (HSU mode)",
+            1,
+            "pcs",
+            "card reader; NTAG stickers per card; VCC from the Pi's 3.3 V (its UART follows "
+            "its supply, GPIO15 is not 5 V tolerant)",
+        ),
         BomLine(
             "8-pin connector pair (JST-XH)",
             pieces,
