@@ -8,6 +8,7 @@ from typing import Any
 
 from keezbord.engine.topology import PAWNS_PER_SEAT
 from keezbord.hardware.geometry import Geometry
+from keezbord.hardware.pinout import link_parts
 from keezbord.hardware.wiring import BUS_SERIES_OHMS, REFERENCE_SIGNATURE, Wiring, wire_length
 
 WS2812_FULL_WHITE_MA = 60.0  # all three colours at 255 (drivers/leds.py: 20 mA a channel)
@@ -209,7 +210,7 @@ def bill_of_materials(
     power_m = round((SUPPLY_LEAD_M + sum(feeds) + chain_m) * 1.2, 1)
     wire = f"{power.wire_mm2:g} mm² ({power.wire_awg} AWG)"
     sig_note = (
-        f" + 1 signature chip (inputs hard-wired to 0x{signature:02X})"
+        f" + 1 signature chip, on the terminator plug (inputs tied to 0x{signature:02X})"
         if signature is not None
         else ""
     )
@@ -282,18 +283,7 @@ def bill_of_materials(
             "card reader; NTAG stickers per card; VCC from the Pi's 3.3 V (its UART follows "
             "its supply, GPIO15 is not 5 V tolerant)",
         ),
-        BomLine(
-            "8-pin connector pair (JST-XH)",
-            pieces,
-            "pcs",
-            "3V3, logic GND, CLK, /PL, QH, LED data, 2 spare; no LED current "
-            f"({JST_XH_PIN_A:g} A a pin): "
-            + (
-                f"{pieces - 1} between pieces + 1 to the reader"
-                if puzzle
-                else "board to the reader"
-            ),
-        ),
+        *(BomLine(part, n, "pcs", note) for part, n, note in link_parts(pieces)),
         BomLine(
             "5 V DC supply",
             1,

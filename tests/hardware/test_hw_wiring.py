@@ -137,7 +137,12 @@ def test_bill_of_materials_counts() -> None:
     assert count["reed switch"] == count["WS2812B LED"] == 144
     assert count["74HC165 shift register"] == 18 + 1  # and the signature chip
     assert count["magnet for pawns"] == 24
-    assert count["8-pin connector pair"] == 6
+    # the signal connector: IN and OUT on each of the 6 pieces and J0 at the controller;
+    # 6 cables of two ends and the terminator plug; QH's 1 kΩ at the controller and at
+    # each piece's OUT, the 100 kΩ pull-down at each OUT
+    assert count["JST XH, 10 positions, 2.5 mm pitch"] == 6 * 2 + 1
+    assert count["JST XH 10 cable housing"] == 6 * 2 + 1
+    assert count["1 kΩ resistor"] == 1 + 6 and count["100 kΩ resistor"] == 6
     assert count["birch plywood"] == pytest.approx(g.outline_area() / 1e6 * 1.15, abs=1e-3)
     assert "5 V supply of at least" in bom.text()
     assert json.loads(json.dumps(bom.to_json()))["power"]["lit"] == 144

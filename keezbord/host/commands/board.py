@@ -14,6 +14,7 @@ from keezbord.hardware.geometry import (
     Geometry,
     geometry_for,
 )
+from keezbord.hardware.pinout import pinout_lines
 from keezbord.hardware.wiring import (
     REFERENCE_SIGNATURE,
     Wiring,
@@ -104,6 +105,20 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
         "else 0xA5, the reference design)",
     )
     b.add_argument("--format", choices=("text", "json"), default="text")
+    s = sub.add_parser("schematic", help="schematic (SVG) of a piece, the controller, the plug")
+    _common(s)
+    which = s.add_mutually_exclusive_group(required=True)
+    for name, what in (
+        ("piece", "one piece of the board (every piece is the same)"),
+        ("controller", "the controller end: Pico, LED level shifter, card reader"),
+        ("terminator", "the terminator plug with the signature chip"),
+    ):
+        which.add_argument(f"--{name}", dest="part", action="store_const", const=name, help=what)
+    s.add_argument("--config", metavar="FILE", help="board.toml: seats, segment, signature")
+    s.add_argument(
+        "--signature", type=_signature, default=None, metavar="BYTE", help="the plug's byte"
+    )
+    s.add_argument("--out", help="FILE.svg (default: standard output)")
     g = sub.add_parser("geometry", help="the board as JSON (what the web page draws)")
     _common(g)
 
@@ -151,6 +166,8 @@ def run_board(args: argparse.Namespace) -> int:
         print()
         return 0
     wiring = default_wiring(g.topology, g)
+    if args.what == "schematic":
+        return _schematic(args, g, wiring, _chosen_signature(args, cfg))
     if args.what == "wiring":
         text = _wiring_text(args.format, g, wiring, _chosen_signature(args, cfg))
         if args.out:
@@ -181,6 +198,27 @@ def run_board(args: argparse.Namespace) -> int:
         print(json.dumps(bom.to_json(), ensure_ascii=False, indent=1))
     else:
         print(bom.text())
+    return 0
+
+
+def _schematic(args: argparse.Namespace, g: Geometry, w: Wiring, signature: int | None) -> int:
+    from keezbord.hardware import schematic
+    from keezbord.hardware.schematic_svg import schematic_svg
+
+    if args.part == "piece":
+        drawn = schematic.piece(w.chips // g.seats, len(w.led_order) // g.seats)
+    elif args.part == "controller":
+        drawn = schematic.controller()
+    elif signature is None:
+        raise UsageError("a terminator plug without a signature chip: give --signature 0xA5")
+    else:
+        drawn = schematic.terminator(signature)
+    svg = schematic_svg(drawn)
+    if args.out:
+        Path(args.out).write_text(svg, encoding="utf-8")
+        print(f"wrote {args.out}: {drawn.title}")
+    else:
+        sys.stdout.write(svg)
     return 0
 
 
@@ -216,6 +254,8 @@ def _wiring_text(fmt: str, g: Geometry, w: Wiring, signature: int | None) -> str
         *(f"  {line}" for line in chain_connections(w.chips, signature)),
         "CLK and /PL bus:",
         *(f"  {line}" for line in bus_connections(g.seats)),
+        "Signal connector, IN and OUT on every piece (keezbord board schematic):",
+        *(f"  {line}" for line in pinout_lines()),
         "Bit i = the i-th bit read after /PL (SPI mode 0, MSB first): chip i//8, "
         "input H first; bit 0 = chip 0's H (pin 6).",
         "",
