@@ -56,7 +56,13 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
         default="none",
         help="split onto paper sheets (default: one large sheet)",
     )
-    t.add_argument("--out", required=True, help="FILE.svg or FILE.pdf")
+    t.add_argument(
+        "--underside",
+        action="store_true",
+        help="the board seen from below (mirrored): each hole's chip, input and LED, the "
+        "chips' places, the chain's route",
+    )
+    t.add_argument("--out", required=True, help="FILE.svg, FILE.pdf or FILE.dxf (CNC, laser)")
     w = sub.add_parser("wiring", help="wiring sheet: chip by chip, LED by LED")
     _common(w)
     w.add_argument("--format", choices=("text", "csv", "json"), default="text")
@@ -225,12 +231,21 @@ def _schematic(args: argparse.Namespace, g: Geometry, w: Wiring, signature: int 
 def _template(args: argparse.Namespace, g: Geometry) -> int:
     from keezbord.hardware.template import write_template
 
-    if Path(args.out).suffix.lower() == ".pdf":
+    suffix = Path(args.out).suffix.lower()
+    if suffix == ".pdf":
         from keezbord.host.extras import require
 
         require("board", "a PDF template")
     sheet = None if args.sheet == "none" else args.sheet
-    files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle)
+    if suffix == ".dxf":
+        from keezbord.hardware.dxf import write_dxf
+
+        if sheet is not None:
+            raise UsageError("a DXF is one drawing at 1:1: leave out --sheet")
+        files = [write_dxf(g, Path(args.out), puzzle=args.puzzle, underside=args.underside)]
+    else:
+        under = default_wiring(g.topology, g) if args.underside else None
+        files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle, underside=under)
     print(
         f"{g.seats} seats, {len(g.holes)} holes, board {g.width:.0f} x {g.height:.0f} mm, "
         f"drill \u00d8{g.hole_diameter:g} mm at pitch {g.pitch:g} mm"
