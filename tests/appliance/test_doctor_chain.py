@@ -68,3 +68,23 @@ def test_the_service_link_says_it_too(tmp_path: Path) -> None:
     service = healthy_service(ok=False, chain_ok=False, log=[SIG_WRONG])
     found = {f.check: f for f in run_checks(layout, good_probes(service=service))}
     assert not found["chain"].ok and "expects signature 0xA5" in found["chain"].text.en
+
+
+def test_a_pi_direct_board_is_asked_through_its_service(tmp_path: Path) -> None:
+    from fake_tree import pi4_direct
+
+    layout = pi4_direct(tmp_path)
+    error = (
+        "a chip too many or too few in the chain (the signature is 8 bits off) "
+        "(signature 11111111, expected 10100101)"
+    )
+    service = healthy_service(kind="gpio", ok=False, chain_ok=False, error=error)
+    found = [f for f in run_checks(layout, good_probes(service=service)) if f.check == "chain"]
+    [chain] = found
+    assert "expected 10100101" in chain.text.en and "expects signature 0xA5" in chain.text.en
+    assert chain.fix is not None and "terminator" in chain.fix.en
+    # a healthy chain, or the service stopped: nothing to say about it
+    healthy = healthy_service(kind="gpio", chain_ok=True)
+    assert not [f for f in run_checks(layout, good_probes(service=healthy)) if f.check == "chain"]
+    quiet = good_probes(active=False, service=service)
+    assert not [f for f in run_checks(layout, quiet) if f.check == "chain"]

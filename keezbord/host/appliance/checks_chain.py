@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from keezbord.engine.text import Text
-from keezbord.host.appliance.probes import Board, Finding
+from keezbord.host.appliance.paths import SERVICE
+from keezbord.host.appliance.probes import Board, Finding, Probes
 
 CHAIN_FAULT = "chain fault: "  # the firmware's LOG lines (docs/protocol.md)
 
@@ -71,3 +72,13 @@ def chain_checks(
             fix,
         )
     ]
+
+
+def pi_direct_chain_checks(board: Board, probes: Probes, web: int) -> list[Finding]:
+    """A Pi-direct board (scanner.kind = "gpio"): the running service reads the chain, so
+    ask it (GET /api/health on port ``web``); its ``error`` is the failed check
+    (BrokenChainError's text, "... (signature 01011010, expected 10100101)")."""
+    if board.scanner != "gpio" or probes.runner(["systemctl", "is-active", SERVICE])[0] != 0:
+        return []
+    link = probes.ask_service(web).link
+    return chain_checks(board, link.get("chain_ok"), [f"{CHAIN_FAULT}{link.get('error')}"])
