@@ -17,7 +17,8 @@ __all__ = ["Bom", "BomError", "BomLine", "PowerBudget", "bill_of_materials", "po
 WS2812_FULL_WHITE_MA = 60.0  # all three colours at 255 (drivers/leds.py: 20 mA a channel)
 WS2812_IDLE_MA = 1.0  # each LED's own draw when dark
 PICO_MA = 50.0
-PN532_MA = 150.0  # reader with the RF field on
+# The PN532 (150 mA with its RF field on) runs from the Pi's 3.3 V: the Pi's own supply
+# carries it, never the board's 5 V (docs/drivers.md), so it is not in this budget.
 HC165_MA = 0.1
 SUPPLY_HEADROOM = 1.25
 SUPPLY_SIZES_A = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.5, 15.0, 20.0, 25.0, 30.0)
@@ -48,8 +49,9 @@ class BomError(ValueError):
 class PowerBudget:
     """Worst-case 5 V current: ``lit`` LEDs at full white scaled by ``brightness``, the
     rest dark, capped (as the LED renderer caps every frame) at ``budget_ma``; plus the
-    logic (Pico, shift registers, card reader). The fuse sits at the supply and must blow
-    before the thinnest 5 V/GND conductor after it overheats: every such conductor is
+    logic (Pico, shift registers; the card reader runs from the Pi's 3.3 V, not from
+    here). The fuse sits at the supply and must blow before the thinnest 5 V/GND
+    conductor after it overheats: every such conductor is
     ``wire_mm2`` (rated ``wire_a``) or thicker, and the fuse is below that rating."""
 
     leds: int
@@ -109,7 +111,7 @@ def power_budget(
     if budget_ma is not None:
         # drivers/leds.py scales a frame down to the budget, but never below the idle draw
         strip_ma = min(strip_ma, max(budget_ma, leds * WS2812_IDLE_MA))
-    logic_ma = PICO_MA + PN532_MA + chips * HC165_MA
+    logic_ma = PICO_MA + chips * HC165_MA
     total = strip_ma + logic_ma
     need = total * SUPPLY_HEADROOM / 1000
     supply = _smallest(SUPPLY_SIZES_A, need)
@@ -285,7 +287,7 @@ def bill_of_materials(
         "wire; the fuse is for an adapter that fails to limit, or a bigger one plugged in.",
         "Joining pieces: power off (unplug the adapter) before joining or parting pieces, "
         "and before plugging the signal cable; the pieces' connectors are keyed, one type "
-        "each: XT30 for power, JST-XH for signals.",
+        "each: XT30 for power, JST XH 10-pin for signals.",
         f"5 V/GND into every piece: from the distribution block, one red/black feed of "
         f"{wire} to each of the {g.seats} seat pieces (about {max(feeds):.1f} m at most), "
         f"with 1000 µF across it where it enters; a bus of the same wire along that piece's "

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from keezbord.engine.topology import PAWNS_PER_SEAT
 from keezbord.hardware.geometry import Geometry
 from keezbord.hardware.parts import CATALOGUE
+from keezbord.hardware.pinout import DS_PULL_DOWN_OHMS, PINOUT, QH_SERIES_OHMS, LinkCounts
 from keezbord.hardware.runs import (
     distribution_positions,
     hookup_runs,
@@ -30,6 +31,8 @@ SPARE_LEDS = 0.05
 MIN_SPARE_LEDS = 3
 SPARE_STICKERS = 0.10
 SPARE_MAGNETS = 4
+SPARE_CRIMPS = 0.10
+MIN_SPARE_CRIMPS = 10
 PATCH_MM = (20.0, 25.0)  # a hole's carrier: the reed's 3 mm bends and the LED module
 PATCHES_PER_BOARD = 24  # from 100 x 160 mm: 5 x 6 = 30 patches, 24 after the cuts' losses
 
@@ -93,7 +96,12 @@ def bom_lines(
     v5, gnd = distribution_positions(g.seats)
     bw, bh = blank_mm(g)
     s = REFERENCE
-    sig_note = f" + 1 signature chip (inputs hard-wired to 0x{signature:02X})" if sig else ""
+    links = LinkCounts(connectors)
+    sig_note = (
+        f" + 1 signature chip, on the terminator plug (inputs tied to 0x{signature:02X})"
+        if signature is not None
+        else ""
+    )
     lines = [
         line(
             "reed",
@@ -162,20 +170,6 @@ def bom_lines(
             "LED data: one at the 74AHCT125's output, one at each piece's first LED DIN where "
             "its connector enters",
         ),
-        *(
-            [
-                line(
-                    "r1k",
-                    "1 kΩ resistor (DS series)",
-                    connectors - 1,
-                    "pcs",
-                    "in series with each piece's last DS, fed through the connector by the "
-                    "next piece's QH",
-                )
-            ]
-            if connectors > 1
-            else []
-        ),
         line(
             "lvc2g17",
             "74LVC2G17 dual Schmitt-trigger buffer (SOT-23-6)",
@@ -232,7 +226,14 @@ def bom_lines(
         line("pi", "Raspberry Pi", 1, "pcs", "runs keezbord (docs/install-pi.md)"),
         line("pi_supply", "Pi power supply", 1, "pcs", "the Pi's own supply, never the board's"),
         line("sd", "microSD card", 1, "pcs", "Raspberry Pi OS (docs/install-pi.md)"),
-        line("pn532", "PN532 NFC module (HSU mode)", 1, "pcs", "the card reader"),
+        line(
+            "pn532",
+            "PN532 NFC module (HSU mode)",
+            1,
+            "pcs",
+            "the card reader; VCC from the Pi's 3.3 V (its UART follows its supply, GPIO15 is "
+            "not 5 V tolerant), so the Pi's supply carries it, not the board's",
+        ),
         *(
             []
             if cards is None
@@ -247,16 +248,57 @@ def bom_lines(
             ]
         ),
         line(
-            "xh8",
-            "8-pin connector pair (JST-XH)",
-            connectors,
+            "xh_header",
+            "JST XH 10-pin header",
+            links.headers,
             "pcs",
-            "signal: "
-            + (
-                f"{connectors - 1} between pieces + 1 to the reader"
-                if puzzle
-                else "board to reader"
-            ),
+            f"signal: IN and OUT on each of the {connectors} piece(s) + J0 at the controller "
+            "(pinout: keezbord board wiring, docs/hardware.md); no LED current through it",
+        ),
+        line(
+            "xh_housing",
+            "JST XH 10-pin housing",
+            links.housings,
+            "pcs",
+            f"both ends of the {links.cables} signal cable(s) + the terminator plug",
+        ),
+        line(
+            "xh_crimp",
+            "JST XH crimp contact",
+            with_spares(links.crimps, SPARE_CRIMPS, MIN_SPARE_CRIMPS),
+            "pcs",
+            f"{len(PINOUT)} a housing ({links.crimps}) + spares: a bad crimp is cut off",
+        ),
+        line(
+            "r1k",
+            f"{QH_SERIES_OHMS // 1000} kΩ resistor (QH series)",
+            links.qh_series,
+            "pcs",
+            "in QH at every reading end (the controller's data pin, each piece's OUT where the "
+            "next piece's QH comes in): a mirrored cable must not put 5 V on a 3.3 V pin",
+        ),
+        line(
+            "r100k",
+            f"{DS_PULL_DOWN_OHMS // 1000} kΩ resistor (pull-down)",
+            links.pull_downs,
+            "pcs",
+            "each piece's OUT QH (its last DS) to GND: a missing terminator plug reads as a "
+            "chain fault",
+        ),
+        *(
+            [
+                line(
+                    "terminator",
+                    "terminator plug",
+                    1,
+                    "pcs",
+                    f"the signature chip (0x{signature:02X}) on its perfboard, wired to an XH "
+                    "housing, into the last piece's OUT (chip, socket, perfboard and housing "
+                    "counted above); this line is its cover",
+                )
+            ]
+            if signature is not None
+            else []
         ),
         *(
             [

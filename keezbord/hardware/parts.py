@@ -53,6 +53,7 @@ CATALOGUE: dict[str, Part] = {
     "r330": Part("330 \u03a9 resistor, 1 %, 0.25 W, axial", "300-470 \u03a9, same", (0.01, 0.05)),
     "r100": Part("100 \u03a9 resistor, 1 %, 0.25 W, axial", "68-150 \u03a9, same", (0.01, 0.05)),
     "r1k": Part("1 k\u03a9 resistor, 1 %, 0.25 W, axial", "1-2.2 k\u03a9, same", (0.01, 0.05)),
+    "r100k": Part("100 k\u03a9 resistor, 1 %, 0.25 W, axial", "47-220 k\u03a9, same", (0.01, 0.05)),
     "r33": Part("33 \u03a9 resistor, 1 %, 0.25 W, axial", "22-47 \u03a9, same", (0.01, 0.05)),
     "c100n": Part(
         "100 nF ceramic capacitor, X7R, 50 V, 2.54 mm leads", "100 nF 0805 X7R", (0.02, 0.1)
@@ -85,10 +86,26 @@ CATALOGUE: dict[str, Part] = {
     "ntag": Part(
         "NTAG213 sticker, \u00d825 mm, 13.56 MHz", "NTAG215 sticker \u00d825 mm", (0.1, 0.4)
     ),
-    "xh8": Part(
-        "JST XH 8-pin: B8B-XH-A header + XHP-8 housing + SXH-001T-P0.6 crimps",
-        "Molex KK 254, 8 way",
-        (0.3, 1.0),
+    "xh_header": Part(
+        "JST B10B-XH-A(LF)(SN): XH 10 positions, 2.5 mm, top entry (JST's XH data: 3 A, 250 V)",
+        "JST S10B-XH-A(LF)(SN), side entry",
+        (0.2, 0.8),
+    ),
+    "xh_housing": Part(
+        "JST XHP-10 housing (XH, 10 positions)",
+        "a ready-made XH 10-way lead, housing each end (check the pin 1 to pin 1 order)",
+        (0.05, 0.3),
+    ),
+    "xh_crimp": Part(
+        "JST SXH-001T-P0.6 crimp contact (AWG 28-22)",
+        "pre-crimped XH contact leads (no crimp tool; unverified)",
+        (0.02, 0.1),
+    ),
+    "terminator": Part(
+        "heat-shrink tube \u00d825 mm, 2:1, 6 cm: over the terminator plug's perfboard and the "
+        "back of its XHP-10 housing",
+        "a small ABS box with the housing through its end (size unverified)",
+        (0.2, 2.0),
     ),
     "xt30": Part(
         "Amass XT30U-M + XT30U-F pair (keyed, polarised)", "JST VH 2-pin pair", (0.5, 1.5)

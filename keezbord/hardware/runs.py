@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from keezbord.hardware.geometry import Geometry
+from keezbord.hardware.pinout import PINOUT, LinkCounts
 from keezbord.hardware.plane import Point
 from keezbord.hardware.wiring import BITS_PER_CHIP, Wiring
 
@@ -34,7 +35,6 @@ LED_PADS = 6  # a WS2812B module: 5 V, GND, DIN in; 5 V, GND, DOUT out
 HC165_PINS_SOLDERED = 16  # its DIP-16 socket
 AHCT125_PINS_SOLDERED = 14  # its DIP-14 socket
 SOT23_ADAPTER_JOINTS = 12  # the 74LVC2G17's 6 pins on the adapter, its 6 pins on the board
-SIGNAL_HEADER_PINS = 8  # JST-XH 8-pin board header
 POWER_CONNECTOR_CUPS = 4  # XT30 pair: 2 solder cups a side
 
 
@@ -128,14 +128,22 @@ def solder_joints(
     # each chip's socket and 100 nF; the spare inputs' and the signature's ties to 3V3/GND
     chips = (w.chips + sig) * (HC165_PINS_SOLDERED + 2)
     # a piece: 74LVC2G17 on its adapter, its 100 nF, the 1000 uF, the power connector;
-    # where a connector enters: the header, the DIN pull-down, 3 series resistors
+    # where the signal enters: the DIN pull-down, 3 series resistors (CLK, /PL, DIN)
     per_piece = pieces * (SOT23_ADAPTER_JOINTS + 2 + 2 + POWER_CONNECTOR_CUPS)
-    per_piece += connector_pieces * (SIGNAL_HEADER_PINS + 2 + 3 * 2)
-    per_piece += max(connector_pieces - 1, 0) * 2  # DS series resistor from the next piece
-    # the reader's end: 74AHCT125 socket, its 100 nF, 10 k, 330, two 33, data pull-down;
-    # the power entry: panel socket, fuse holder, TVS
-    controller = AHCT125_PINS_SOLDERED + 2 * 6 + 2 + 2 + 2
+    per_piece += connector_pieces * (2 + 3 * 2)
+    # the links (pinout.py): IN and OUT on every piece and J0, all headers soldered by
+    # their pins; QH's 1 kOhm at every reading end, the 100 kOhm at each OUT (housings and
+    # crimps are crimped, not soldered)
+    links = LinkCounts(connector_pieces)
+    per_piece += (links.headers - 1) * len(PINOUT) + (links.qh_series - 1) * 2
+    per_piece += links.pull_downs * 2
+    # the reader's end: J0, QH's 1 kOhm, 74AHCT125 socket, its 100 nF, 10 k, 330, two
+    # 33, data pull-down; the power entry: panel socket, fuse holder, TVS
+    controller = len(PINOUT) + 2 + AHCT125_PINS_SOLDERED + 2 * 6 + 2 + 2 + 2
     runs = hookup_runs(g, w)
     led_runs = holes - 1  # data wires on the modules' pads
     wire_ends = 2 * (runs.runs - led_runs) + 2 * (spare + 8 * sig)
+    # the terminator plug: a crimped lead from each used contact of its housing (all but
+    # LED data) soldered on the signature chip's perfboard
+    wire_ends += sig * sum(1 for p in PINOUT if p.signal != "LED")
     return JointCount(per_hole, chips, per_piece, controller, wire_ends)

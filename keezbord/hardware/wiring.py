@@ -206,8 +206,10 @@ def chain_connections(chips: int, signature: int | None) -> list[str]:
         f"3V3 and logic GND for the chain: {READER_PINS['power']}.",
         f"/PL line: {READER_PINS['/PL']}.",
         f"CLK line: {READER_PINS['CLK']}.",
-        f"Data line: chip 0 QH (pin {p['QH']}) to {READER_PINS['QH']}; 10 kΩ from the "
-        "data line to GND at the reader (pulled DOWN: an open line reads 0, never the tail).",
+        f"Data line: chip 0 QH (pin {p['QH']}) through 1 kΩ at the reader to "
+        f"{READER_PINS['QH']}; 10 kΩ from the data line to GND at the reader (pulled DOWN: "
+        "an open line reads 0, never the tail). Between two pieces, QH likewise enters "
+        "each piece's OUT through 1 kΩ (100 kΩ to GND after it).",
     ]
     for k in range(last):
         feeder = "signature chip" if k + 1 == sig_chip else "chip"
@@ -215,7 +217,8 @@ def chain_connections(chips: int, signature: int | None) -> list[str]:
     if signature is not None:
         high, low = signature_ties(signature)
         lines.append(
-            f"signature chip {chips}: inputs hard-wired to 0x{signature:02X}: "
+            f"signature chip {chips}, on the terminator plug in the last piece's OUT: inputs "
+            f"hard-wired to 0x{signature:02X}: "
             f"{', '.join(high)} to 3V3; {', '.join(low)} to GND"
         )
     end = "signature chip" if signature is not None else "chip"

@@ -53,6 +53,35 @@ def _hookup_by_hand(g: Geometry, w: Wiring) -> tuple[float, int]:
     return straight / 1000, pieces
 
 
+def _link_parts_on_the_schematics(seats: int, connectors: int) -> dict[str, int]:
+    from keezbord.hardware import schematic
+
+    w = default_wiring(Topology(seats))
+    piece = schematic.piece(w.chips // seats, len(w.led_order) // seats)
+    controller = schematic.controller()
+    plug = schematic.terminator(0xA5)
+
+    def n(drawn: schematic.Schematic, value: str) -> int:
+        return sum(1 for p in drawn.parts if p.value.startswith(value))
+
+    def to_gnd(drawn: schematic.Schematic) -> int:
+        return sum(
+            1
+            for p in drawn.parts
+            if p.value == "10 kΩ" and len(p.pins) == 2 and p.pins[1].net == "GND"
+        )
+
+    ends = connectors * n(piece, "JST XH 10") + n(controller, "JST XH 10")
+    return {
+        "header": ends,
+        # every header mates one housing: the cables' ends, and the plug's on the last OUT
+        "housing": (ends - 1) + n(plug, "JST XH 10"),
+        "1 kΩ": connectors * n(piece, "1 kΩ") + n(controller, "1 kΩ"),
+        "100 kΩ": connectors * n(piece, "100 kΩ"),
+        "10 kΩ to GND": connectors * to_gnd(piece) + to_gnd(controller),
+    }
+
+
 @pytest.mark.parametrize("seats", [2, 4, 8])
 @pytest.mark.parametrize("puzzle", [False, True])
 def test_the_quantities_match_a_count_from_the_geometry_and_the_wiring(
@@ -92,7 +121,18 @@ def test_the_quantities_match_a_count_from_the_geometry_and_the_wiring(
     connectors = seats if puzzle else 1
     assert _count(bom, "10 kΩ resistor (pull-down)") == 2 + connectors
     assert _count(bom, "100 Ω resistor (input series)") == 2 * connectors
-    assert _count(bom, "8-pin connector pair (JST-XH)") == connectors
+    # the links, counted on the drawn schematics: each signal-connected piece's parts,
+    # the controller's, and the terminator plug's housing; a cable between each two ends
+    links = _link_parts_on_the_schematics(seats, connectors)
+    assert _count(bom, "JST XH 10-pin header") == links["header"] == 2 * connectors + 1
+    assert _count(bom, "JST XH 10-pin housing") == links["housing"] == 2 * connectors + 1
+    assert _count(bom, "JST XH crimp contact") >= 10 * links["housing"]
+    assert _count(bom, "1 kΩ resistor (QH series)") == links["1 kΩ"] == connectors + 1
+    assert _count(bom, "100 kΩ resistor (pull-down)") == links["100 kΩ"] == connectors
+    # the DIN pull-down is drawn once a piece and counted once: the 10 kΩ pull-downs are
+    # the reader's data line, the 74AHCT125's input and each signal-connected piece's DIN
+    assert _count(bom, "10 kΩ resistor (pull-down)") == links["10 kΩ to GND"]
+    assert _count(bom, "terminator plug") == 1
     assert any(x.part.startswith("2-pin power connector pair (XT30)") for x in bom.lines) is puzzle
     assert not any("screw" in (x.part + x.part_number + x.alternate).lower() for x in bom.lines)
 
@@ -141,14 +181,16 @@ def _joints_by_hand(w: Wiring, seats: int, puzzle: bool) -> int:
     n += chips * 16 + chips * 2  # DIP-16 sockets, their 100 nF
     n += seats * (6 + 6)  # 74LVC2G17 onto its adapter, the adapter onto the board
     n += seats * 2 + seats * 2 + seats * 4  # its 100 nF, the 1000 uF, XT30 cups
-    n += connectors * 8  # the JST-XH header
+    n += (2 * connectors + 1) * 10  # JST XH 10-pin headers: IN, OUT a piece, J0
     n += connectors * 2 + connectors * 3 * 2  # DIN pull-down, CLK, /PL, DIN series
-    n += (connectors - 1) * 2  # DS series
+    n += connectors * (2 + 2)  # at each OUT: QH's 1 k and the 100 k pull-down
     n += 14 + 2 + 2 + 2 + 2 * 2 + 2  # 74AHCT125 socket, 100 nF, 10 k, 330, 2 x 33, QH pull-down
+    n += 2  # the controller's QH 1 k
     n += 2 + 2 + 2  # panel socket, fuse holder, TVS
     reeds = holes
     ends = 2 * ((reeds - 1) + reeds + 5 * (chips - 2))  # reed GND, reed signals, chip bus
     ends += 2 * (sum(1 for h in w.switch_order if h is None) + 8)  # ties to 3V3 / GND
+    ends += 9  # the terminator plug: its housing's leads but LED data, on its perfboard
     return n + ends
 
 

@@ -141,7 +141,10 @@ def test_wiring_sheet_feeds_chip_k_from_chip_k_plus_1(capsys: pytest.CaptureFixt
     # 12 switch chips and the signature chip 12: chip k's DS from chip k+1's QH
     assert feeds == {k: ("chip" if k < 11 else "signature chip", k + 1) for k in range(12)}
     assert tail == "12"
-    assert "chip 0 QH (pin 9) to Pico GP4 (Pico pin 6, SPI0 MISO) | Pi GPIO9" in text
+    assert (
+        "chip 0 QH (pin 9) through 1 kΩ at the reader to Pico GP4 (Pico pin 6, SPI0 MISO) "
+        "| Pi GPIO9" in text
+    )
     assert "10 kΩ from the data line to GND at the reader (pulled DOWN" in text
     assert (
         "inputs hard-wired to 0xA5: H (pin 6), F (pin 4), C (pin 13), A (pin 11) to 3V3; "
@@ -221,9 +224,12 @@ def test_wiring_sheet_follows_the_config(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text("[board]\nseats = 3\n")  # no signature chip on this board
+    cfg.write_text('[board]\nseats = 3\n[scanner]\nsignature = "none"\n')  # no chip
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
     assert code == 0 and "3 seats" in text and "signature chip" not in text
+    cfg.write_text("[board]\nseats = 3\n")  # the key left out: the reference design's
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "inputs hard-wired to 0xA5" in text
     cfg.write_text("[board]\nseats = 3\n[scanner]\nsignature = 0x5A\n")
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
     assert code == 0 and "inputs hard-wired to 0x5A" in text
