@@ -141,7 +141,7 @@ def bom_lines(
         line(
             "r10k",
             "10 kΩ resistor (pull-down)",
-            2 + connectors,
+            2 + links.din_pull_downs,
             "pcs",
             "data line (chip 0's QH) to GND at the reader; the 74AHCT125's 1A (pin 2) to GND; "
             f"and each piece's first LED DIN to GND where its signal connector enters "
@@ -157,7 +157,7 @@ def bom_lines(
         line(
             "r100",
             "100 Ω resistor (input series)",
-            2 * connectors,
+            links.in_series,
             "pcs",
             "in series with CLK and /PL where each signal connector enters (the 74LVC2G17 "
             "inputs): a miswired or hot-plugged cable cannot force current into a pin",
@@ -165,7 +165,7 @@ def bom_lines(
         line(
             "r330",
             "330 Ω resistor",
-            1 + connectors,
+            1 + links.din_series,
             "pcs",
             "LED data: one at the 74AHCT125's output, one at each piece's first LED DIN where "
             "its connector enters",

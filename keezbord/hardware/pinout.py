@@ -24,6 +24,11 @@ HEADER_PART: Final = "JST B10B-XH-A(LF)(SN) (top entry; side entry: S10B-XH-A)"
 HOUSING_PART: Final = "JST XHP-10 housing + SXH-001T-P0.6 crimp contacts (AWG 28-22)"
 QH_SERIES_OHMS: Final = 1000  # in QH at the reading end of every link (controller, OUT)
 DS_PULL_DOWN_OHMS: Final = 100_000  # each piece's OUT QH: no terminator reads 0s (a fault)
+# At each piece's IN, every input that faces the connector: a miswired or hot-plugged
+# cable cannot drive a pin through its clamp diodes; an unplugged one lights nothing.
+IN_SERIES_OHMS: Final = 100  # in CLK and in /PL, before the 74LVC2G17
+DIN_SERIES_OHMS: Final = 330  # in the first LED's DIN
+DIN_PULL_DOWN_OHMS: Final = 10_000  # the first LED's DIN to GND
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +121,8 @@ class LinkCounts:
     """What the links of a board with ``pieces`` signal-connected pieces take: IN and OUT
     on every piece and J0 at the controller (headers); a cable a link, both ends, and the
     terminator plug on the last OUT (housings); QH's series resistor at every reading end
-    (the controller's data pin, each piece's OUT); the pull-down at each piece's OUT.
+    (the controller's data pin, each piece's OUT); the pull-down at each piece's OUT;
+    at each IN the series resistors in CLK, /PL and the first LED's DIN and its pull-down.
     The BOM (bom_lines.py) and the solder-joint count (runs.py) read these."""
 
     pieces: int
@@ -143,4 +149,16 @@ class LinkCounts:
 
     @property
     def pull_downs(self) -> int:
+        return self.pieces
+
+    @property
+    def in_series(self) -> int:
+        return 2 * self.pieces  # CLK and /PL at every IN
+
+    @property
+    def din_series(self) -> int:
+        return self.pieces
+
+    @property
+    def din_pull_downs(self) -> int:
         return self.pieces

@@ -127,16 +127,16 @@ def solder_joints(
     sig = 1 if signature else 0
     # each chip's socket and 100 nF; the spare inputs' and the signature's ties to 3V3/GND
     chips = (w.chips + sig) * (HC165_PINS_SOLDERED + 2)
-    # a piece: 74LVC2G17 on its adapter, its 100 nF, the 1000 uF, the power connector;
-    # where the signal enters: the DIN pull-down, 3 series resistors (CLK, /PL, DIN)
+    # a piece: 74LVC2G17 on its adapter, its 100 nF, the 1000 uF, the power connector
     per_piece = pieces * (SOT23_ADAPTER_JOINTS + 2 + 2 + POWER_CONNECTOR_CUPS)
-    per_piece += connector_pieces * (2 + 3 * 2)
-    # the links (pinout.py): IN and OUT on every piece and J0, all headers soldered by
-    # their pins; QH's 1 kOhm at every reading end, the 100 kOhm at each OUT (housings and
-    # crimps are crimped, not soldered)
+    # the links (pinout.py): IN and OUT on every signal-connected piece and J0, each
+    # header soldered by its pins; at each IN the DIN pull-down and the series resistors
+    # in CLK, /PL and DIN; at each OUT QH's 1 kOhm and the 100 kOhm pull-down; QH's 1 kOhm
+    # at the controller (below). Housings and crimps are crimped, not soldered.
     links = LinkCounts(connector_pieces)
-    per_piece += (links.headers - 1) * len(PINOUT) + (links.qh_series - 1) * 2
-    per_piece += links.pull_downs * 2
+    per_piece += (links.headers - 1) * len(PINOUT)
+    per_piece += 2 * (links.din_pull_downs + links.in_series + links.din_series)
+    per_piece += 2 * ((links.qh_series - 1) + links.pull_downs)
     # the reader's end: J0, QH's 1 kOhm, 74AHCT125 socket, its 100 nF, 10 k, 330, two
     # 33, data pull-down; the power entry: panel socket, fuse holder, TVS
     controller = len(PINOUT) + 2 + AHCT125_PINS_SOLDERED + 2 * 6 + 2 + 2 + 2

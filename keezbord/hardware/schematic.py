@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from keezbord.hardware.pinout import DS_PULL_DOWN_OHMS, PINOUT, QH_SERIES_OHMS
+from keezbord.hardware.pinout import (
+    DIN_PULL_DOWN_OHMS,
+    DIN_SERIES_OHMS,
+    DS_PULL_DOWN_OHMS,
+    IN_SERIES_OHMS,
+    PINOUT,
+    QH_SERIES_OHMS,
+)
 from keezbord.hardware.wiring import (
     AHCT125_PINS,
     BUS_SERIES_OHMS,
@@ -59,6 +66,10 @@ class Schematic:
         return next(p for p in self.parts if p.ref == ref)
 
 
+def _ohms(ohms: int) -> str:
+    return f"{ohms // 1000} kΩ" if ohms >= 1000 and ohms % 1000 == 0 else f"{ohms} Ω"
+
+
 def _two(ref: str, value: str, a: str, b: str, note: str = "") -> Part:
     return Part(ref, value, (SPin("1", "1", a), SPin("2", "2", b)), note)
 
@@ -85,7 +96,7 @@ def piece(chips: int, leds: int) -> Schematic:
         connector(
             "J1",
             "IN, from the controller side",
-            {"LED": "LED_IN", "/PL": "PL_IN", "CLK": "CLK_IN", "QH": "QH_OUT"},
+            {"LED": "LED_J1", "/PL": "PL_J1", "CLK": "CLK_J1", "QH": "QH_OUT"},
         ),
         connector(
             "J2",
@@ -147,7 +158,18 @@ def piece(chips: int, leds: int) -> Schematic:
             "no terminator plugged: the tail reads 0s, a chain fault",
         )
     )
-    parts.append(_two("R3", "10 kΩ", "LED_IN", "GND", "an unplugged LED data cable lights nothing"))
+    parts.append(
+        _two(
+            "R3",
+            _ohms(DIN_PULL_DOWN_OHMS),
+            "LED_IN",
+            "GND",
+            "an unplugged LED data cable lights nothing",
+        )
+    )
+    parts.append(_two("R4", _ohms(IN_SERIES_OHMS), "CLK_J1", "CLK_IN", "input series, at IN"))
+    parts.append(_two("R5", _ohms(IN_SERIES_OHMS), "PL_J1", "PL_IN", "input series, at IN"))
+    parts.append(_two("R6", _ohms(DIN_SERIES_OHMS), "LED_J1", "LED_IN", "DIN series, at IN"))
     parts.append(
         Part(
             "D1",

@@ -32,6 +32,7 @@ from typing import Any
 
 from keezbord.engine.topology import Topology, TopologyError
 from keezbord.hardware.geometry import Geometry, geometry_for
+from keezbord.hardware.pinout import DIN_PULL_DOWN_OHMS, DIN_SERIES_OHMS, IN_SERIES_OHMS
 from keezbord.hardware.plane import Point
 
 BITS_PER_CHIP = 8
@@ -184,6 +185,11 @@ def bus_connections(pieces: int) -> list[str]:
         f"and on to the next piece; /PL in to 2A (pin {p['2A']}), 2Y (pin {p['2Y']}) to "
         "this piece's chips' /PL and on. Each piece re-drives the bus for the next; the "
         "farther chips clock a few ns later, the safe way (data flows towards the reader).",
+        f"Where a signal connector enters a piece (its IN): CLK and /PL each through "
+        f"{IN_SERIES_OHMS} Ω before the 74LVC2G17, the LED data through {DIN_SERIES_OHMS} Ω "
+        f"to the piece's first DIN with {DIN_PULL_DOWN_OHMS // 1000} kΩ from that DIN to GND: "
+        "a miswired or hot-plugged cable cannot drive a pin through its clamp diodes, and "
+        "an unplugged one lights nothing.",
         "The chain's fault counters name the bus: a signature read one to seven bits off "
         "is a double clock or a missed load (keezbord reports a bus fault), eight bits off "
         "a chip too many or too few, all 0s an open or unpowered line.",

@@ -79,6 +79,8 @@ def _link_parts_on_the_schematics(seats: int, connectors: int) -> dict[str, int]
         "1 kΩ": connectors * n(piece, "1 kΩ") + n(controller, "1 kΩ"),
         "100 kΩ": connectors * n(piece, "100 kΩ"),
         "10 kΩ to GND": connectors * to_gnd(piece) + to_gnd(controller),
+        "100 Ω": connectors * n(piece, "100 Ω"),
+        "330 Ω": connectors * n(piece, "330 Ω") + n(controller, "330 Ω"),
     }
 
 
@@ -132,6 +134,8 @@ def test_the_quantities_match_a_count_from_the_geometry_and_the_wiring(
     # the DIN pull-down is drawn once a piece and counted once: the 10 kΩ pull-downs are
     # the reader's data line, the 74AHCT125's input and each signal-connected piece's DIN
     assert _count(bom, "10 kΩ resistor (pull-down)") == links["10 kΩ to GND"]
+    assert _count(bom, "100 Ω resistor (input series)") == links["100 Ω"]
+    assert _count(bom, "330 Ω resistor") == links["330 Ω"]
     assert _count(bom, "terminator plug") == 1
     assert any(x.part.startswith("2-pin power connector pair (XT30)") for x in bom.lines) is puzzle
     assert not any("screw" in (x.part + x.part_number + x.alternate).lower() for x in bom.lines)

@@ -135,6 +135,20 @@ def test_qh_has_its_series_resistor_at_every_reading_end(tmp_path: Path) -> None
         assert pc[chip]["1"][1] == pc["U1"]["4"][1] == pc["J2"][str(pin_of("/PL"))][1]
 
 
+def test_every_input_facing_the_in_connector_has_its_series_resistor(tmp_path: Path) -> None:
+    # CLK and /PL reach the buffer, LED data the first DIN, only through a resistor; and
+    # that DIN is pulled down, so an unplugged cable lights nothing
+    pc = drawn(tmp_path, "piece")
+    j1 = {name: net for name, net in pc["J1"].values()}
+    u1 = {name: net for name, net in pc["U1"].values()}
+    din = pc["D1"]["DIN"][1]
+    assert resistors_between(pc, j1["CLK"], u1["1A"]) == ["100 Ω"]
+    assert resistors_between(pc, j1["/PL"], u1["2A"]) == ["100 Ω"]
+    assert resistors_between(pc, j1["LED"], din) == ["330 Ω"]
+    assert resistors_between(pc, din, "GND") == ["10 kΩ"]
+    assert j1["CLK"] != u1["1A"] and j1["LED"] != din
+
+
 def test_the_card_reader_runs_from_the_pis_3v3(tmp_path: Path) -> None:
     ctl = drawn(tmp_path, "controller")
     vcc = ctl["U3"]["VCC"][1]
