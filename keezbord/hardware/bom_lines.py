@@ -31,6 +31,8 @@ SPARE_LEDS = 0.05
 MIN_SPARE_LEDS = 3
 SPARE_STICKERS = 0.10
 SPARE_MAGNETS = 4
+CONTROLLER_CABLE_M = 1.0  # J0 to the first piece's IN: the controller near the board's edge
+LINK_CABLE_M = 0.3  # OUT to the next piece's IN, across the joint
 SPARE_CRIMPS = 0.10
 MIN_SPARE_CRIMPS = 10
 PATCH_MM = (20.0, 25.0)  # a hole's carrier: the reed's 3 mm bends and the LED module
@@ -261,6 +263,14 @@ def bom_lines(
             links.housings,
             "pcs",
             f"both ends of the {links.cables} signal cable(s) + the terminator plug",
+        ),
+        line(
+            "link_cable",
+            "10-core signal cable",
+            round(CONTROLLER_CABLE_M + LINK_CABLE_M * (links.cables - 1), 1),
+            "m",
+            f"the {links.cables} signal cable(s), crimped both ends: {CONTROLLER_CABLE_M:g} m "
+            f"from the controller (measure yours), {LINK_CABLE_M:g} m each between pieces",
         ),
         line(
             "xh_crimp",

@@ -96,6 +96,11 @@ CATALOGUE: dict[str, Part] = {
         "a ready-made XH 10-way lead, housing each end (check the pin 1 to pin 1 order)",
         (0.05, 0.3),
     ),
+    "link_cable": Part(
+        "10-core stranded cable, 10 x 0.14 mm\u00b2 (26 AWG), PVC, unshielded (LiYY 10 x 0.14)",
+        "10 single hook-up wires 0.14 mm\u00b2 twisted together",
+        (1.0, 3.0),
+    ),
     "xh_crimp": Part(
         "JST SXH-001T-P0.6 crimp contact (AWG 28-22)",
         "pre-crimped XH contact leads (no crimp tool; unverified)",

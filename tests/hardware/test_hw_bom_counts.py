@@ -129,6 +129,8 @@ def test_the_quantities_match_a_count_from_the_geometry_and_the_wiring(
     assert _count(bom, "JST XH 10-pin header") == links["header"] == 2 * connectors + 1
     assert _count(bom, "JST XH 10-pin housing") == links["housing"] == 2 * connectors + 1
     assert _count(bom, "JST XH crimp contact") >= 10 * links["housing"]
+    # the cables: 1 m from the controller, 0.3 m across each joint between pieces
+    assert _count(bom, "10-core signal cable") == pytest.approx(1.0 + 0.3 * (connectors - 1))
     assert _count(bom, "1 kΩ resistor (QH series)") == links["1 kΩ"] == connectors + 1
     assert _count(bom, "100 kΩ resistor (pull-down)") == links["100 kΩ"] == connectors
     # the DIN pull-down is drawn once a piece and counted once: the 10 kΩ pull-downs are
