@@ -7,18 +7,20 @@
 # chip; CE (CLK INH, pin 15) to GND. Chip k's DS (pin 10) is fed by chip k+1's QH (pin 9);
 # the last chip's DS is tied to 3V3 (tail_level 1) and MISO is pulled DOWN on the Pico,
 # so an open, unplugged or unpowered data line reads 0 and never looks like a good tail.
-# Optional signature chip (`signature`, e.g. 0xA5 = 165): one more 74HC165 after the
-# switch chips, inputs hard-wired to that value; it also catches a wrong chip count.
+# Signature chip (`signature`, default 0xA5 = 165, the reference design's; null: none):
+# one more 74HC165 after the switch chips, on the terminator plug, inputs hard-wired to
+# that value; it also catches a wrong chip count. The host's default is the same
+# (keezbord.hardware.wiring.REFERENCE_SIGNATURE; tests/host/test_config.py pins both).
 # LEDs: GP6 through a 74AHCT125. Safe mode: GP22 held to GND at power-up starts the
 # REPL instead of the firmware.
 
 import json
 
-DEFAULTS = {
+DEFAULTS = {  # type: dict[str, int | None]
     "chips": 24,
     "tail_bytes": 1,
     "tail_level": 1,
-    "signature": None,
+    "signature": 0xA5,
     "active_low": True,
     "spi_id": 0,
     "sck_pin": 2,

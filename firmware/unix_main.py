@@ -6,7 +6,7 @@
 #
 #   micropython unix_main.py [--chips N] [--leds N] [--scan-hz HZ] [--debounce K]
 #                            [--record FILE] [--config board.json] [--link-timeout MS]
-#                            [--heartbeat MS] [--signature N] [--boot-delay MS]
+#                            [--heartbeat MS] [--signature N|none] [--boot-delay MS]
 
 import micropython
 
@@ -18,7 +18,7 @@ import board_config  # noqa: E402
 
 
 def parse_args(argv):
-    opts = {}
+    opts = {}  # type: dict[str, int | None]
     names = {
         "--chips": "chips",
         "--leds": "leds",
@@ -42,6 +42,8 @@ def parse_args(argv):
             config = argv[i + 1]
         elif a == "--boot-delay":
             boot_delay = int(argv[i + 1])
+        elif a == "--signature" and argv[i + 1] == "none":
+            opts["signature"] = None  # no signature chip
         elif a in names:
             opts[names[a]] = int(argv[i + 1])
         else:

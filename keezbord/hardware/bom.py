@@ -6,14 +6,19 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from keezbord.engine.topology import PAWNS_PER_SEAT
+from keezbord.hardware.bom_lines import BomLine, bom_lines
 from keezbord.hardware.geometry import Geometry
+from keezbord.hardware.parts import PRICES_CHECKED, UNVERIFIED
+from keezbord.hardware.runs import JointCount, solder_joints
 from keezbord.hardware.wiring import BUS_SERIES_OHMS, REFERENCE_SIGNATURE, Wiring, wire_length
+
+__all__ = ["Bom", "BomError", "BomLine", "PowerBudget", "bill_of_materials", "power_budget"]
 
 WS2812_FULL_WHITE_MA = 60.0  # all three colours at 255 (drivers/leds.py: 20 mA a channel)
 WS2812_IDLE_MA = 1.0  # each LED's own draw when dark
 PICO_MA = 50.0
-PN532_MA = 150.0  # reader with the RF field on
+# The PN532 (150 mA with its RF field on) runs from the Pi's 3.3 V: the Pi's own supply
+# carries it, never the board's 5 V (docs/drivers.md), so it is not in this budget.
 HC165_MA = 0.1
 SUPPLY_HEADROOM = 1.25
 SUPPLY_SIZES_A = (1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.5, 15.0, 20.0, 25.0, 30.0)
@@ -33,7 +38,7 @@ WIRE_GAUGES = (
 JST_XH_PIN_A = 3.0  # why the signal connector between pieces carries no LED current
 SUPPLY_LEAD_M = 1.0  # supply to the distribution block under the board's centre
 FEED_SLACK_M = 0.3
-PLYWOOD_WASTE = 1.15  # kerf, offcuts and a spare strip
+ADAPTER_LIMIT = 1.5  # an adapter's overload limit, at most this times its rating (unverified)
 
 
 class BomError(ValueError):
@@ -41,19 +46,12 @@ class BomError(ValueError):
 
 
 @dataclass(frozen=True)
-class BomLine:
-    part: str
-    count: float
-    unit: str
-    note: str
-
-
-@dataclass(frozen=True)
 class PowerBudget:
     """Worst-case 5 V current: ``lit`` LEDs at full white scaled by ``brightness``, the
     rest dark, capped (as the LED renderer caps every frame) at ``budget_ma``; plus the
-    logic (Pico, shift registers, card reader). The fuse sits at the supply and must blow
-    before the thinnest 5 V/GND conductor after it overheats: every such conductor is
+    logic (Pico, shift registers; the card reader runs from the Pi's 3.3 V, not from
+    here). The fuse sits at the supply and must blow before the thinnest 5 V/GND
+    conductor after it overheats: every such conductor is
     ``wire_mm2`` (rated ``wire_a``) or thicker, and the fuse is below that rating."""
 
     leds: int
@@ -81,9 +79,10 @@ class PowerBudget:
             f"{self.lit} of {self.leds} LEDs lit at {self.brightness:.0%} of full white: "
             f"{self.led_ma:.0f} mA + {self.idle_ma:.0f} mA idle LEDs{cap} + "
             f"{self.logic_ma:.0f} mA logic = {self.total_ma:.0f} mA; use a 5 V supply of at "
-            f"least {self.supply_a:g} A, a {self.fuse_a:g} A slow-blow fuse at its + output, "
-            f"and {self.wire_mm2:g} mm² ({self.wire_awg} AWG, {self.wire_a:g} A) or thicker "
-            f"for every 5 V/GND wire after the fuse"
+            f"least {self.supply_a:g} A (an external certified adapter), a T{self.fuse_a:g}A "
+            f"time-lag fuse and a TVS at its panel socket's +, and {self.wire_mm2:g} mm² "
+            f"({self.wire_awg} AWG, {self.wire_a:g} A) or thicker for every 5 V/GND wire "
+            "after the fuse"
         )
 
 
@@ -112,13 +111,16 @@ def power_budget(
     if budget_ma is not None:
         # drivers/leds.py scales a frame down to the budget, but never below the idle draw
         strip_ma = min(strip_ma, max(budget_ma, leds * WS2812_IDLE_MA))
-    logic_ma = PICO_MA + PN532_MA + chips * HC165_MA
+    logic_ma = PICO_MA + chips * HC165_MA
     total = strip_ma + logic_ma
     need = total * SUPPLY_HEADROOM / 1000
     supply = _smallest(SUPPLY_SIZES_A, need)
     fuse = _smallest(FUSE_SIZES_A, need)
-    mm2, awg, amps = next((g for g in WIRE_GAUGES if g[2] > fuse), WIRE_GAUGES[-1])
-    if amps <= fuse:
+    # the wire must carry what the adapter delivers into a short (its limit) for good,
+    # and more than the fuse's rating
+    need_wire = max(fuse, supply * ADAPTER_LIMIT)
+    mm2, awg, amps = next((g for g in WIRE_GAUGES if g[2] > need_wire), WIRE_GAUGES[-1])
+    if amps <= need_wire:
         raise BomError(
             f"{total:.0f} mA is more than one 5 V supply and fuse should feed: "
             "lower the brightness or the budget"
@@ -148,22 +150,60 @@ class Bom:
     board_mm: tuple[float, float]
     chain_m: float
     notes: tuple[str, ...] = ()
+    joints: JointCount | None = None
+
+    @property
+    def cost_range(self) -> tuple[float, float]:
+        """The whole list's cost, low and high (euro; lines without a cost count 0)."""
+        return (
+            sum(x.cost_range[0] for x in self.lines),
+            sum(x.cost_range[1] for x in self.lines),
+        )
 
     def to_json(self) -> dict[str, Any]:
+        lo, hi = self.cost_range
         return {
-            "parts": [asdict(x) for x in self.lines],
+            "parts": [
+                {**asdict(x), "cost_total": [round(v, 2) for v in x.cost_range]} for x in self.lines
+            ],
             "power": asdict(self.power),
             "board_mm": [round(v, 1) for v in self.board_mm],
             "chain_m": round(self.chain_m, 2),
             "notes": list(self.notes),
+            "cost_eur": [round(lo, 2), round(hi, 2)],
+            "prices_checked": PRICES_CHECKED,
+            "solder_joints": None
+            if self.joints is None
+            else {**asdict(self.joints), "total": self.joints.total},
         }
 
     def text(self) -> str:
         width = max(len(x.part) for x in self.lines)
-        out = [f"{'part':<{width}}  {'count':>8}  unit  note"]
+        out = [f"{'part':<{width}}  {'count':>8}  unit  {'EUR':>15}  note"]
         for x in self.lines:
             count = f"{x.count:g}" if isinstance(x.count, int) else f"{x.count:.2f}"
-            out.append(f"{x.part:<{width}}  {count:>8}  {x.unit:<4}  {x.note}")
+            lo, hi = x.cost_range
+            cost = f"{lo:.2f}-{hi:.2f}" if x.cost is not None else "-"
+            out.append(f"{x.part:<{width}}  {count:>8}  {x.unit:<4}  {cost:>15}  {x.note}")
+            if x.part_number:
+                out.append(f"{'':<{width}}  {'':>8}        {'':>15}  part: {x.part_number}")
+            if x.alternate:
+                out.append(f"{'':<{width}}  {'':>8}        {'':>15}  or: {x.alternate}")
+            if x.source and x.source != UNVERIFIED:
+                out.append(f"{'':<{width}}  {'':>8}        {'':>15}  price: {x.source}")
+        lo, hi = self.cost_range
+        out.append("")
+        out.append(
+            f"Total: {lo:.0f} to {hi:.0f} EUR ({len(self.lines)} lines; prices unverified "
+            f"unless a line names its source, looked for {PRICES_CHECKED})"
+        )
+        if self.joints is not None:
+            j = self.joints
+            out.append(
+                f"Solder joints by hand: {j.total} (holes {j.per_hole}, chips {j.chips}, "
+                f"pieces {j.per_piece}, reader and power entry {j.controller}, wire ends "
+                f"on perfboard {j.wire_ends})"
+            )
         out.append("")
         out.append("Power: " + self.power.text())
         out += ["", "Wiring the power:"] + [f"- {n}" for n in self.notes]
@@ -191,163 +231,63 @@ def bill_of_materials(
     budget_ma: float | None = 2000.0,
     signature: int | None = REFERENCE_SIGNATURE,
     pi_direct: bool = False,
+    cards: int | None = None,
 ) -> Bom:
     """The parts, the power budget from the configured brightness and budget, and how to
     wire the power (fuse, gauge, feeds per piece, grounds). ``pi_direct``: the Pi reads
-    the chain and drives the LEDs itself (scanner.kind = "gpio"): no Pico."""
+    the chain and drives the LEDs itself (scanner.kind = "gpio"): no Pico. ``cards``: the
+    deck's size (engine.cards.deck), one NTAG sticker each (none given: no sticker line)."""
     holes = len(g.holes)
     chips = wiring.chips
     sig_chips = 1 if signature is not None else 0
-    pieces = g.seats if puzzle else 1
-    area_m2 = g.outline_area() / 1e6
     chain_m = wire_length(wiring.led_order, g) / 1000
     power = power_budget(
         holes, chips + sig_chips, brightness=brightness, lit=lit, budget_ma=budget_ma
     )
-    spare_inputs = sum(1 for h in wiring.switch_order if h is None)
     feeds = feed_lengths_m(g)
     power_m = round((SUPPLY_LEAD_M + sum(feeds) + chain_m) * 1.2, 1)
     wire = f"{power.wire_mm2:g} mm² ({power.wire_awg} AWG)"
-    sig_note = (
-        f" + 1 signature chip (inputs hard-wired to 0x{signature:02X})"
-        if signature is not None
-        else ""
+    lines = bom_lines(
+        g,
+        wiring,
+        puzzle=puzzle,
+        signature=signature,
+        pi_direct=pi_direct,
+        supply_a=power.supply_a,
+        fuse_a=power.fuse_a,
+        wire=wire,
+        wire_a=power.wire_a,
+        power_m=power_m,
+        feeds=feeds,
+        cards=cards,
     )
-    lines = [
-        BomLine("reed switch (normally open)", holes, "pcs", "one under every hole"),
-        BomLine("magnet for pawns", g.seats * PAWNS_PER_SEAT, "pcs", "one in each pawn's base"),
-        BomLine(
-            "74HC165 shift register",
-            chips + sig_chips,
-            "pcs",
-            f"{chips} for the switches, 8 inputs each, {spare_inputs} spare{sig_note}",
-        ),
-        BomLine("10 kΩ resistor (pull-up)", holes, "pcs", "one per switch input"),
-        BomLine(
-            "10 kΩ resistor (pull-down)",
-            2,
-            "pcs",
-            "data line (chip 0's QH) to GND at the reader: an open line reads 0; and the "
-            "74AHCT125's 1A (pin 2) to GND: LED data never floats while the reader is off",
-        ),
-        BomLine(
-            f"{BUS_SERIES_OHMS} Ω resistor",
-            2,
-            "pcs",
-            "in series with CLK and with /PL at the reader's pins (the long bus)",
-        ),
-        BomLine(
-            "74LVC2G17 dual Schmitt-trigger buffer (SOT-23-6)",
-            pieces,
-            "pcs",
-            "one per board piece, where the signal connector enters: re-drives CLK and /PL "
-            "for its chips and the next piece (keezbord board wiring)",
-        ),
-        BomLine("WS2812B LED", holes, "pcs", "one under every hole, chained in LED order"),
-        BomLine(
-            "100 nF ceramic capacitor",
-            holes + chips + sig_chips + 1 + pieces,
-            "pcs",
-            "one per WS2812, per 74HC165, per 74LVC2G17 and the 74AHCT125",
-        ),
-        BomLine(
-            "1000 µF 10 V electrolytic capacitor",
-            g.seats,
-            "pcs",
-            "across 5 V/GND where each feed enters its piece",
-        ),
-        BomLine(
-            "74AHCT125 level shifter",
-            1,
-            "pcs",
-            "3.3 V LED data up to 5 V: VCC pin 14 to 5 V, GND pin 7, /1OE pin 1 to GND",
-        ),
-        BomLine("330 Ω resistor", 1, "pcs", "in series with the LED data line"),
-        *(
-            ()
-            if pi_direct
-            else (
-                BomLine(
-                    "Raspberry Pi Pico",
-                    1,
-                    "pcs",
-                    "scans the switches, drives the LEDs; powered by its USB only",
-                ),
-            )
-        ),
-        BomLine("PN532 NFC module (HSU mode)", 1, "pcs", "card reader; NTAG stickers per card"),
-        BomLine(
-            "8-pin connector pair (JST-XH)",
-            pieces,
-            "pcs",
-            "3V3, logic GND, CLK, /PL, QH, LED data, 2 spare; no LED current "
-            f"({JST_XH_PIN_A:g} A a pin): "
-            + (
-                f"{pieces - 1} between pieces + 1 to the reader"
-                if puzzle
-                else "board to the reader"
-            ),
-        ),
-        BomLine(
-            "5 V DC supply",
-            1,
-            "pcs",
-            f"at least {power.supply_a:g} A (see power budget); screw terminal output",
-        ),
-        BomLine(
-            "fuse, slow-blow, with holder",
-            1,
-            "pcs",
-            f"{power.fuse_a:g} A at the supply's + output, below the {power.wire_a:g} A "
-            f"of the thinnest 5 V/GND wire after it",
-        ),
-        BomLine(
-            "lever connector (5 ways or more)",
-            2,
-            "pcs",
-            f"distribution block under the board's centre: 5 V and GND, one way for the "
-            f"supply lead and one for each of the {g.seats} feeds",
-        ),
-        BomLine(
-            f"power wire {wire}, red",
-            power_m,
-            "m",
-            f"5 V: supply lead {SUPPLY_LEAD_M:g} m, {g.seats} feeds "
-            f"{min(feeds):.1f} to {max(feeds):.1f} m, bus along the LEDs; +20%",
-        ),
-        BomLine(f"power wire {wire}, black", power_m, "m", "GND: the same runs as the 5 V"),
-        BomLine(
-            "birch plywood",
-            round(area_m2 * PLYWOOD_WASTE, 3),
-            "m²",
-            f"board {g.width:.0f} x {g.height:.0f} mm, outline {area_m2:.3f} m² + "
-            f"{PLYWOOD_WASTE - 1:.0%} waste",
-        ),
-        BomLine(
-            "hookup wire along the chains",
-            round(chain_m * 1.2, 1),
-            "m",
-            f"each chain run {chain_m:.1f} m in hole order, +20% for bends",
-        ),
-    ]
-    if puzzle:
-        lines.insert(
-            -2,
-            BomLine(
-                "2-pin power connector pair (XT30 or screw terminal)",
-                g.seats,
-                "pcs",
-                f"each piece's 5 V/GND feed, {wire}",
-            ),
-        )
+    joints = solder_joints(
+        g,
+        wiring,
+        signature=signature is not None,
+        connector_pieces=g.seats if puzzle else 1,
+        pieces=g.seats,
+    )
     # One piece's feed at worst: all its LEDs lit (the budget caps the whole board, so a
     # piece may draw far more than the average share), never more than the whole strip.
     piece_leds = math.ceil(holes / g.seats)
     piece_ma = min(piece_leds * WS2812_FULL_WHITE_MA * power.brightness, power.strip_ma)
     notes = (
-        f"Fuse: {power.fuse_a:g} A slow-blow at the supply's + output. It must blow before "
-        f"the thinnest 5 V/GND conductor after it overheats: every one (supply lead, feeds, "
-        f"buses) is {wire} or thicker, rated {power.wire_a:g} A.",
+        f"Power entry: an external certified 5 V adapter (at least {power.supply_a:g} A) "
+        "plugs into a panel socket in the board's edge; from its + a T"
+        f"{power.fuse_a:g}A time-lag fuse, then a TVS diode across 5 V/GND (cathode to "
+        "5 V), then the distribution block. Never an open-frame supply inside the board.",
+        f"What stops a short: the adapter. A time-lag fuse carries well over its rating for "
+        f"a long time and needs about twice it ({2 * power.fuse_a:g} A) for minutes to blow "
+        f"(IEC 60127-2 time-lag; the chosen fuse's curve unverified), and a "
+        f"{power.supply_a:g} A adapter current-limits before that. So every 5 V/GND "
+        f"conductor after the fuse (supply lead, feeds, buses) is {wire} or thicker, rated "
+        f"{power.wire_a:g} A: above the adapter's limit (taken as {ADAPTER_LIMIT:g} x its "
+        "rating, unverified: check the adapter's datasheet), so a short cannot overheat a "
+        "wire; the fuse is for an adapter that fails to limit, or a bigger one plugged in.",
+        "Joining pieces: power off (unplug the adapter) before joining or parting pieces, "
+        "and before plugging the signal cable; the pieces' connectors are keyed, one type "
+        "each: XT30 for power, JST XH 10-pin for signals.",
         f"5 V/GND into every piece: from the distribution block, one red/black feed of "
         f"{wire} to each of the {g.seats} seat pieces (about {max(feeds):.1f} m at most), "
         f"with 1000 µF across it where it enters; a bus of the same wire along that piece's "
@@ -379,4 +319,4 @@ def bill_of_materials(
         f"{'none' if power.budget_ma is None else f'{power.budget_ma:g}'}: keep the "
         "firmware's max_ma and leds.budget_ma at or below what the supply gives.",
     )
-    return Bom(tuple(lines), power, (g.width, g.height), chain_m, notes)
+    return Bom(tuple(lines), power, (g.width, g.height), chain_m, notes, joints)

@@ -17,6 +17,8 @@ from xml.sax.saxutils import escape
 from keezbord.engine.topology import SEAT_COLOURS
 from keezbord.hardware.geometry import MIN_WEB_MM, Geometry, HolePlace
 from keezbord.hardware.plane import Point
+from keezbord.hardware.underside import underside_lines, underside_svg
+from keezbord.hardware.wiring import Wiring
 
 PAGE_MARGIN_MM = 10.0
 HEADER_MM = 34.0
@@ -159,15 +161,19 @@ def _scale_bar(x: float, y: float, length: float = 100.0) -> str:
     return "\n".join(parts)
 
 
-def _header(g: Geometry, width: float, puzzle: bool) -> str:
+def _header(g: Geometry, width: float, puzzle: bool, underside: bool = False) -> str:
     m = PAGE_MARGIN_MM
     topo = g.topology
-    lines = [
-        f"keezbord drilling template: {topo.seats} seats, {topo.segment} track holes a seat, "
-        f"{len(g.holes)} holes, board {g.width:.0f} x {g.height:.0f} mm",
-        f"Drill every crosshair \u00d8{g.hole_diameter:g} mm; pitch {g.pitch:g} mm. "
-        'Print at 100% ("actual size"), then check the scale bar with a ruler.',
-    ]
+    lines = (
+        underside_lines(g)
+        if underside
+        else [
+            f"keezbord drilling template: {topo.seats} seats, {topo.segment} track holes a seat, "
+            f"{len(g.holes)} holes, board {g.width:.0f} x {g.height:.0f} mm",
+            f"Drill every crosshair \u00d8{g.hole_diameter:g} mm; pitch {g.pitch:g} mm. "
+            'Print at 100% ("actual size"), then check the scale bar with a ruler.',
+        ]
+    )
     if puzzle:
         warn = g.cut_clearance < g.hole_diameter / 2 + MIN_WEB_MM
         lines.append(
@@ -212,16 +218,17 @@ class Sheet:
     body: str
 
 
-def drawing(g: Geometry, *, puzzle: bool = False) -> Sheet:
+def drawing(g: Geometry, *, puzzle: bool = False, underside: Wiring | None = None) -> Sheet:
+    """The template; with ``underside`` (the wiring) the board seen from below instead."""
     m = PAGE_MARGIN_MM
     width = max(g.width + 2 * m, 250.0)
     height = g.height + HEADER_MM + m
     body = "\n".join(
         [
             f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#fff"/>',
-            _header(g, width, puzzle),
+            _header(g, width, puzzle, underside is not None),
             f'<g transform="translate({(width - g.width) / 2:.2f} {HEADER_MM:.2f})">',
-            _board_svg(g, puzzle),
+            _board_svg(g, puzzle) if underside is None else underside_svg(g, underside, puzzle),
             "</g>",
         ]
     )
@@ -234,9 +241,9 @@ def board_offset(g: Geometry) -> Point:
     return ((width - g.width) / 2, HEADER_MM)
 
 
-def template_svg(g: Geometry, *, puzzle: bool = False) -> str:
+def template_svg(g: Geometry, *, puzzle: bool = False, underside: Wiring | None = None) -> str:
     """The whole template on one (large) sheet."""
-    d = drawing(g, puzzle=puzzle)
+    d = drawing(g, puzzle=puzzle, underside=underside)
     return _document(d.width, d.height, d.body, (0, 0, d.width, d.height))
 
 
@@ -249,7 +256,9 @@ class Tiles:
     pages: tuple[str, ...]
 
 
-def template_tiles(g: Geometry, sheet: str, *, puzzle: bool = False) -> Tiles:
+def template_tiles(
+    g: Geometry, sheet: str, *, puzzle: bool = False, underside: Wiring | None = None
+) -> Tiles:
     """The template split over paper sheets: each page shows a window onto the drawing,
     windows overlap by TILE_OVERLAP_MM, and registration crosses in the overlaps (with
     the page grid written on every page) let the sheets be taped together exactly."""
@@ -257,7 +266,7 @@ def template_tiles(g: Geometry, sheet: str, *, puzzle: bool = False) -> Tiles:
         page_w, page_h = SHEETS[sheet.lower()]
     except KeyError:
         raise TemplateError(f"unknown sheet {sheet!r} (one of {', '.join(SHEETS)})") from None
-    d = drawing(g, puzzle=puzzle)
+    d = drawing(g, puzzle=puzzle, underside=underside)
     m = PAGE_MARGIN_MM
     win_w, win_h = page_w - 2 * m, page_h - 2 * m - 8  # room below for the page's ruler
     step_x, step_y = win_w - TILE_OVERLAP_MM, win_h - TILE_OVERLAP_MM
@@ -340,7 +349,12 @@ def svgs_to_pdf(pages: Sequence[str]) -> bytes:
 
 
 def write_template(
-    g: Geometry, out: Path, *, sheet: str | None = None, puzzle: bool = False
+    g: Geometry,
+    out: Path,
+    *,
+    sheet: str | None = None,
+    puzzle: bool = False,
+    underside: Wiring | None = None,
 ) -> list[Path]:
     """Write the template as ``.svg`` (one file, or one per sheet: NAME-r1c1.svg...) or as
     ``.pdf`` (one page, or one page per sheet). Returns the files written."""
@@ -348,10 +362,10 @@ def write_template(
     if suffix not in (".svg", ".pdf"):
         raise TemplateError(f"output must end in .svg or .pdf, not {out.name!r}")
     if not sheet:
-        pages: Sequence[str] = [template_svg(g, puzzle=puzzle)]
+        pages: Sequence[str] = [template_svg(g, puzzle=puzzle, underside=underside)]
         cols = 1
     else:
-        tiles = template_tiles(g, sheet, puzzle=puzzle)
+        tiles = template_tiles(g, sheet, puzzle=puzzle, underside=underside)
         pages, cols = tiles.pages, tiles.cols
     if suffix == ".pdf":
         out.write_bytes(svgs_to_pdf(pages))

@@ -32,6 +32,7 @@ from typing import Any
 
 from keezbord.engine.topology import Topology, TopologyError
 from keezbord.hardware.geometry import Geometry, geometry_for
+from keezbord.hardware.pinout import DIN_PULL_DOWN_OHMS, DIN_SERIES_OHMS, IN_SERIES_OHMS
 from keezbord.hardware.plane import Point
 
 BITS_PER_CHIP = 8
@@ -184,6 +185,11 @@ def bus_connections(pieces: int) -> list[str]:
         f"and on to the next piece; /PL in to 2A (pin {p['2A']}), 2Y (pin {p['2Y']}) to "
         "this piece's chips' /PL and on. Each piece re-drives the bus for the next; the "
         "farther chips clock a few ns later, the safe way (data flows towards the reader).",
+        f"Where a signal connector enters a piece (its IN): CLK and /PL each through "
+        f"{IN_SERIES_OHMS} Ω before the 74LVC2G17, the LED data through {DIN_SERIES_OHMS} Ω "
+        f"to the piece's first DIN with {DIN_PULL_DOWN_OHMS // 1000} kΩ from that DIN to GND: "
+        "a miswired or hot-plugged cable cannot drive a pin through its clamp diodes, and "
+        "an unplugged one lights nothing.",
         "The chain's fault counters name the bus: a signature read one to seven bits off "
         "is a double clock or a missed load (keezbord reports a bus fault), eight bits off "
         "a chip too many or too few, all 0s an open or unpowered line.",
@@ -206,8 +212,10 @@ def chain_connections(chips: int, signature: int | None) -> list[str]:
         f"3V3 and logic GND for the chain: {READER_PINS['power']}.",
         f"/PL line: {READER_PINS['/PL']}.",
         f"CLK line: {READER_PINS['CLK']}.",
-        f"Data line: chip 0 QH (pin {p['QH']}) to {READER_PINS['QH']}; 10 kΩ from the "
-        "data line to GND at the reader (pulled DOWN: an open line reads 0, never the tail).",
+        f"Data line: chip 0 QH (pin {p['QH']}) through 1 kΩ at the reader to "
+        f"{READER_PINS['QH']}; 10 kΩ from the data line to GND at the reader (pulled DOWN: "
+        "an open line reads 0, never the tail). Between two pieces, QH likewise enters "
+        "each piece's OUT through 1 kΩ (100 kΩ to GND after it).",
     ]
     for k in range(last):
         feeder = "signature chip" if k + 1 == sig_chip else "chip"
@@ -215,7 +223,8 @@ def chain_connections(chips: int, signature: int | None) -> list[str]:
     if signature is not None:
         high, low = signature_ties(signature)
         lines.append(
-            f"signature chip {chips}: inputs hard-wired to 0x{signature:02X}: "
+            f"signature chip {chips}, on the terminator plug in the last piece's OUT: inputs "
+            f"hard-wired to 0x{signature:02X}: "
             f"{', '.join(high)} to 3V3; {', '.join(low)} to GND"
         )
     end = "signature chip" if signature is not None else "chip"

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.topology import MAX_SEATS, MIN_SEATS, MIN_SEGMENT, Topology
+from keezbord.hardware.wiring import REFERENCE_SIGNATURE
 from keezbord.host.club_settings import ClubSettings, LinkSettings
 from keezbord.host.config_net import RemoteSettings, club_section, link_section, remote_section
 from keezbord.host.config_table import ConfigError as ConfigError
@@ -50,8 +51,9 @@ class ScannerConfig:
     data_pin: int = 22
     debounce: int = 3
     scan_hz: int = 500
-    # The signature chip's byte (None: no signature chip); read after the switch chips.
-    signature: int | None = None
+    # The signature chip's byte, read after the switch chips (None: no signature chip).
+    # Default: the reference design's 0xA5, the chip the wiring sheet and the BOM build.
+    signature: int | None = REFERENCE_SIGNATURE
     method: ReadMethod = "spi"  # gpio: SPI0 (SCLK GPIO11, MISO GPIO9) or bit-banged
     spi_hz: int = DEFAULT_SPI_HZ
 
@@ -154,6 +156,19 @@ _TOP = ("board", "scanner", "leds", "rfid", "files", "club", "remote", "link")
 _GPIO_PINS = (2, 27)  # BCM GPIO2..GPIO27 on the 40-pin header
 
 
+def _signature(s: Section) -> int | None:
+    """``scanner.signature``: a byte, or "none" for a board without the signature chip;
+    left out, the reference design's 0xA5 (docs/hardware.md, "Signature chip")."""
+    v = s.data.get("signature", REFERENCE_SIGNATURE)
+    if v == "none":
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise s.error("signature", f'must be a byte (e.g. 0xA5) or "none", not {v!r}')
+    if not 0 <= v <= 255:
+        raise s.error("signature", f"must be 0 to 255, not {v}")
+    return v
+
+
 def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> BoardConfig:
     """A BoardConfig from parsed TOML data; ``base`` anchors relative paths."""
     top = Section(source, "", data, _TOP)
@@ -192,7 +207,7 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
     }
     if len(set(pins.values())) < 3:
         raise s.error(None, f"load_pin, clock_pin and data_pin must differ, not {pins}")
-    signature = None if "signature" not in s.data else s.get_int("signature", 0, 0, 255)
+    signature = _signature(s)
     method: Any = s.get_str("method", "spi", READ_METHODS)
     if kind == "gpio" and method == "spi" and pins["load_pin"] in SPI0_PINS.values():
         raise s.error(

@@ -47,6 +47,7 @@ COMMANDS = [
     ["board", "wiring"],
     ["board", "bom"],
     ["board", "geometry"],
+    ["board", "section"],
     ["sim"],
     ["run"],
     [],

@@ -47,7 +47,7 @@ def chain_for(board: dict[str, Any]) -> dict[str, Any]:
     return {
         "chips": board["chips"],
         "tail_level": board.get("tail_level", 0),
-        "signature": board.get("signature"),
+        "signature": board.get("signature", 0xA5),  # left out: the firmware's default chip
     }
 
 

@@ -187,7 +187,7 @@ def test_broken_json_and_duplicate_pins(tmp_path: Path) -> None:
 
 def test_defaults_are_the_shared_decisions() -> None:
     d = board_config.DEFAULTS
-    assert d["tail_level"] == 1 and d["signature"] is None
+    assert d["tail_level"] == 1 and d["signature"] == 0xA5  # the reference design's chip
     assert 2000 < d["watchdog_ms"] <= 8000  # margin, under the RP2040's 8.3 s maximum
     assert board_config.check(dict(d)) == (d, [])
 

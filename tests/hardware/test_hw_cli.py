@@ -69,7 +69,8 @@ def test_bom_and_power(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and d["power"]["led_ma"] == pytest.approx(192 * 30)
     parts = {p["part"]: p["count"] for p in d["parts"]}
     # 24 for the switches and the reference design's signature chip
-    assert parts["74HC165 shift register"] == 25 and parts["reed switch (normally open)"] == 192
+    assert parts["74HC165 shift register"] == 25
+    assert parts["reed switch"] == 192 + 20  # every hole, and 10 % spares (the glass breaks)
     code, text, _ = _run(capsys, "bom", "--seats", "4", "--max-lit", "20")
     assert code == 0 and "20 of 96 LEDs" in text and "74AHCT125" in text
 
@@ -140,7 +141,10 @@ def test_wiring_sheet_feeds_chip_k_from_chip_k_plus_1(capsys: pytest.CaptureFixt
     # 12 switch chips and the signature chip 12: chip k's DS from chip k+1's QH
     assert feeds == {k: ("chip" if k < 11 else "signature chip", k + 1) for k in range(12)}
     assert tail == "12"
-    assert "chip 0 QH (pin 9) to Pico GP4 (Pico pin 6, SPI0 MISO) | Pi GPIO9" in text
+    assert (
+        "chip 0 QH (pin 9) through 1 kΩ at the reader to Pico GP4 (Pico pin 6, SPI0 MISO) "
+        "| Pi GPIO9" in text
+    )
     assert "10 kΩ from the data line to GND at the reader (pulled DOWN" in text
     assert (
         "inputs hard-wired to 0xA5: H (pin 6), F (pin 4), C (pin 13), A (pin 11) to 3V3; "
@@ -220,9 +224,12 @@ def test_wiring_sheet_follows_the_config(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text("[board]\nseats = 3\n")  # no signature chip on this board
+    cfg.write_text('[board]\nseats = 3\n[scanner]\nsignature = "none"\n')  # no chip
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
     assert code == 0 and "3 seats" in text and "signature chip" not in text
+    cfg.write_text("[board]\nseats = 3\n")  # the key left out: the reference design's
+    code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
+    assert code == 0 and "inputs hard-wired to 0xA5" in text
     cfg.write_text("[board]\nseats = 3\n[scanner]\nsignature = 0x5A\n")
     code, text, _ = _run(capsys, "wiring", "--config", str(cfg))
     assert code == 0 and "inputs hard-wired to 0x5A" in text
@@ -310,8 +317,10 @@ def test_the_led_data_input_is_pulled_down_on_the_sheet_and_in_the_bom(
     assert code == 0 and "1A (pin 2): 10 kΩ to GND at the 74AHCT125" in sheet
     code, bom, _ = _run(capsys, "bom", "--seats", "4", "--puzzle")
     pulls = re.search(r"10 kΩ resistor \(pull-down\)\s+(\d+)\s+pcs\s+(.*)", bom)
-    assert code == 0 and pulls is not None and pulls.group(1) == "2"
+    # the data line, the 74AHCT125's 1A, and each of the 4 pieces' first LED DIN
+    assert code == 0 and pulls is not None and pulls.group(1) == "6"
     assert "74AHCT125's 1A (pin 2) to GND" in pulls.group(2)
+    assert "each piece's first LED DIN to GND" in pulls.group(2)
     assert "1A (pin 2) from the reader's LED pin with 10 kΩ to GND" in bom
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -134,10 +135,19 @@ def test_bill_of_materials_counts() -> None:
     w = default_wiring(topo, g)
     bom = bill_of_materials(g, w, puzzle=True, brightness=0.5)
     count = {line.part.split(" (")[0]: line.count for line in bom.lines}
-    assert count["reed switch"] == count["WS2812B LED"] == 144
+    assert count["reed switch"] == 144 + 15  # and 10 % spares
+    assert count["WS2812B LED module"] == 144 + 8  # and 5 % spares
     assert count["74HC165 shift register"] == 18 + 1  # and the signature chip
-    assert count["magnet for pawns"] == 24
-    assert count["8-pin connector pair"] == 6
-    assert count["birch plywood"] == pytest.approx(g.outline_area() / 1e6 * 1.15, abs=1e-3)
+    assert count["magnet for pawns"] == 24 + 4
+    # the signal connector: IN and OUT on each of the 6 pieces and J0 at the controller;
+    # 6 cables of two ends and the terminator plug; QH's 1 kΩ at the controller and at
+    # each piece's OUT, the 100 kΩ pull-down at each OUT
+    assert count["JST XH 10-pin header"] == 6 * 2 + 1
+    assert count["JST XH 10-pin housing"] == 6 * 2 + 1
+    assert count["JST XH crimp contact"] == 10 * 13 + 13
+    assert count["1 kΩ resistor"] == 1 + 6 and count["100 kΩ resistor"] == 6
+    assert count["terminator plug"] == 1
+    w_mm, h_mm = math.ceil((g.width + 40) / 10) * 10, math.ceil((g.height + 40) / 10) * 10
+    assert count["birch plywood 6 mm blank"] == pytest.approx(w_mm * h_mm / 1e6, abs=1e-3)
     assert "5 V supply of at least" in bom.text()
     assert json.loads(json.dumps(bom.to_json()))["power"]["lit"] == 144

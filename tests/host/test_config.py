@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,16 +23,34 @@ def test_example_loads_and_matches_the_defaults_it_documents() -> None:
     s = cfg.leds.settings()
     assert s.brightness == 0.4 and s.budget_ma == 2000.0
     assert s.styles["target"].colour == (0x00, 0x9E, 0x73)
-    # the example spells out the defaults (same values as no file at all), except that it
-    # turns on the reference design's signature chip
+    # the example spells out the defaults (same values as no file at all), the reference
+    # design's signature chip included: a board built by the sheet whose board.toml
+    # leaves the key out reads its signature chip, never a chain fault on every scan
     d = BoardConfig()
-    assert cfg.scanner.signature == 0xA5 and d.scanner.signature is None
+    assert cfg.scanner.signature == 0xA5 == d.scanner.signature
     assert cfg.scanner.method == "spi" and cfg.scanner.spi_hz == 1_000_000
-    assert (replace(cfg.scanner, signature=None), cfg.rfid, cfg.seats) == (
-        d.scanner,
-        d.rfid,
-        d.seats,
-    )
+    assert (cfg.scanner, cfg.rfid, cfg.seats) == (d.scanner, d.rfid, d.seats)
+
+
+def test_one_signature_default_everywhere() -> None:
+    """The configuration, the firmware, the wiring sheet and the BOM build the same chip."""
+    import inspect
+    import sys
+
+    from keezbord.hardware.bom import bill_of_materials
+    from keezbord.hardware.wiring import REFERENCE_SIGNATURE
+
+    sys.path.insert(0, str(EXAMPLE.parents[1] / "firmware"))
+    import board_config  # type: ignore[import-not-found]
+
+    assert REFERENCE_SIGNATURE == 0xA5
+    assert parse_config({}).scanner.signature == REFERENCE_SIGNATURE
+    assert parse_config({"scanner": {}}).scanner.signature == REFERENCE_SIGNATURE
+    assert board_config.DEFAULTS["signature"] == REFERENCE_SIGNATURE
+    default = inspect.signature(bill_of_materials).parameters["signature"].default
+    assert default == REFERENCE_SIGNATURE
+    # a board without the chip says so in words (TOML has no null)
+    assert parse_config({"scanner": {"signature": "none"}}).scanner.signature is None
 
 
 def test_a_gpio_board() -> None:
@@ -85,7 +102,8 @@ def test_a_gpio_board() -> None:
         ({"scanner": {"clock_pin": 22}}, "scanner", "must differ"),
         ({"scanner": {"debounce": 0}}, "scanner.debounce", "1 to 20"),
         ({"scanner": {"signature": 256}}, "scanner.signature", "0 to 255"),
-        ({"scanner": {"signature": "A5"}}, "scanner.signature", "whole number"),
+        ({"scanner": {"signature": "A5"}}, "scanner.signature", '"none"'),
+        ({"scanner": {"signature": True}}, "scanner.signature", "byte"),
         ({"scanner": {"method": "usb"}}, "scanner.method", "spi, bitbang"),
         ({"scanner": {"spi_hz": 20_000_000}}, "scanner.spi_hz", "10000 to 8000000"),
         ({"scanner": {"kind": "gpio", "load_pin": 9}}, "scanner.load_pin", "SPI0"),

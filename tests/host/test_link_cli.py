@@ -69,12 +69,12 @@ def test_board_toml_sets_chips_leds_and_port(
     # 6 seats x 16 + 6 x 8 = 144 holes: 18 chips, 144 LEDs
     assert cfg["chips"] == 18 and cfg["leds"] == 144
     assert cfg["brightness"] == 128 and cfg["max_ma"] == 1200
-    assert cfg["signature"] is None  # the file has no signature chip
+    assert cfg["signature"] == 0xA5  # the key left out: the reference design's chip
     assert "/dev/ttyACM7" in out[2]
-    toml.write_text("[board]\nseats = 4\n[scanner]\nsignature = 0xA5\n")
+    toml.write_text('[board]\nseats = 4\n[scanner]\nsignature = "none"\n')
     assert main(["firmware", "install", "--config", str(toml), "--dry-run"]) == 0
     cfg = json.loads(capsys.readouterr().out.splitlines()[0].removeprefix("# board.json: "))
-    assert cfg["signature"] == 0xA5 and cfg["tail_level"] == 1 and cfg["chips"] == 12
+    assert cfg["signature"] is None and cfg["tail_level"] == 1 and cfg["chips"] == 12
     assert main(["firmware", "install", "--chips", "4", "--signature", "none", "--dry-run"]) == 0
     cfg = json.loads(capsys.readouterr().out.splitlines()[0].removeprefix("# board.json: "))
     assert cfg["signature"] is None

@@ -49,7 +49,9 @@ class FakeGpio:
     def __init__(self, pawns: list[str]) -> None:
         ticks = itertools.count()
         self.factory = MockPinFactory(clock=lambda: next(ticks))
-        self.chain = FakeShiftChain(self.factory, WIRING.chips, ChainPins(5, 6, 13))
+        self.chain = FakeShiftChain(
+            self.factory, WIRING.chips, ChainPins(5, 6, 13), signature=CFG.scanner.signature
+        )
         for h in pawns:
             self.set(h, True)
         self.pixels = FakePixels(len(WIRING.led_order))

@@ -6,6 +6,7 @@ import stat
 from pathlib import Path
 
 from keezbord.engine.text import Text
+from keezbord.host.appliance.checks_chain import chain_checks
 from keezbord.host.appliance.paths import SERVICE, USER, Layout, colon_rows
 from keezbord.host.appliance.probes import Board, Finding, Probes, system_path
 from keezbord.host.drivers import pi
@@ -125,10 +126,10 @@ def _pico(layout: Layout, board: Board, probes: Probes) -> list[Finding]:
         )
     out = [Finding("pico", True, how)]
     if probes.runner(["systemctl", "is-active", SERVICE])[0] == 0:
-        return out + _firmware_of_the_service(layout, port, probes)
+        return out + _firmware_of_the_service(layout, port, probes, board)
     report = probes.ask_pico(port)
     out.append(_firmware(report.firmware, report.ok, report.error, port, probes))
-    return out
+    return out + chain_checks(board, report.chain_ok, report.log)
 
 
 def _same_node(a: Path, b: Path) -> bool:
@@ -194,7 +195,9 @@ def _firmware(
     return Finding("firmware", True, Text(f"{firmware}, gezond", f"{firmware}, healthy"))
 
 
-def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[Finding]:
+def _firmware_of_the_service(
+    layout: Layout, port: str, probes: Probes, board: Board | None = None
+) -> list[Finding]:
     """The service holds the link: ask it (GET /api/health on its port, loopback), never
     assume. Its own version must be this keezbord's too (an upgrade not yet restarted)."""
     import time
@@ -276,12 +279,9 @@ def _firmware_of_the_service(layout: Layout, port: str, probes: Probes) -> list[
     said = _firmware(link.get("firmware"), bool(link.get("ok")), link.get("error"), port,
                      probes, layout)  # fmt: skip
     if said.ok:
-        said = Finding(
-            "firmware",
-            True,
-            Text(f"{said.text.nl} (gevraagd aan de dienst)", f"{said.text.en} (asked the service)"),
-        )
-    return [*out, said]
+        said = Finding("firmware", True, Text(f"{said.text.nl} (gevraagd aan de dienst)",
+                                              f"{said.text.en} (asked the service)"))  # fmt: skip
+    return [*out, said, *chain_checks(board, link.get("chain_ok"), link.get("log") or ())]
 
 
 def _parts_of_the_service(link: dict[str, object]) -> list[Finding]:

@@ -12,7 +12,8 @@ import tomllib
 from pathlib import Path
 
 from keezbord.engine.text import Text
-from keezbord.host.appliance.checks_devices import device_checks, group_checks
+from keezbord.host.appliance.checks_chain import pi_direct_chain_checks
+from keezbord.host.appliance.checks_devices import device_checks, group_checks, service_port
 from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, os_check
 from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
 from keezbord.host.appliance.paths import USER, Layout
@@ -46,7 +47,9 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         reader=cfg.rfid.reader,
         reader_port=reader_port,
         journal=cfg.journal or data_dir() / JOURNAL_NAME,
-        leds=len(cfg.load_wiring().led_order),
+        leds=len((wiring := cfg.load_wiring()).led_order),
+        chips=wiring.chips,
+        signature=cfg.scanner.signature,
     )
 
 
@@ -103,6 +106,7 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     found.append(Finding("config", True, Text(str(cfg_path), str(cfg_path))))
     found += boot_config_checks(layout, board, gen)
     found += device_checks(layout, board, probes)
+    found += pi_direct_chain_checks(board, probes, service_port(layout))
     found += group_checks(layout, board, probes)
     found += extra_checks(board, gen, probes)
     found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))

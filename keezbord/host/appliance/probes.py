@@ -35,6 +35,8 @@ class PicoReport:
     firmware: str | None
     ok: bool
     error: str | None = None
+    chain_ok: bool | None = None  # the chain's check bits (signature, tail) arrived
+    log: tuple[str, ...] = ()  # the firmware's LOG lines ("chain fault: ...")
 
 
 def _find_spec(module: str) -> bool:
@@ -65,7 +67,7 @@ def ask_pico_over_usb(port: str) -> PicoReport:
         link.poll(0.05)
     health = link.health()
     link.close()
-    return PicoReport(health.firmware, health.ok, health.error)
+    return PicoReport(health.firmware, health.ok, health.error, health.chain_ok, health.log)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,8 @@ class Board:
     reader_port: str
     journal: Path
     leds: int = 0  # LEDs on the strip (the wiring's)
+    chips: int = 0  # switch chips in the chain (the wiring's)
+    signature: int | None = None  # scanner.signature: the byte after the switch chips
 
     @property
     def needs_spi(self) -> bool:

@@ -14,6 +14,7 @@ from keezbord.hardware.geometry import (
     Geometry,
     geometry_for,
 )
+from keezbord.hardware.pinout import pinout_lines
 from keezbord.hardware.wiring import (
     REFERENCE_SIGNATURE,
     Wiring,
@@ -55,7 +56,13 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
         default="none",
         help="split onto paper sheets (default: one large sheet)",
     )
-    t.add_argument("--out", required=True, help="FILE.svg or FILE.pdf")
+    t.add_argument(
+        "--underside",
+        action="store_true",
+        help="the board seen from below (mirrored): each hole's chip, input and LED, the "
+        "chips' places, the chain's route",
+    )
+    t.add_argument("--out", required=True, help="FILE.svg, FILE.pdf or FILE.dxf (CNC, laser)")
     w = sub.add_parser("wiring", help="wiring sheet: chip by chip, LED by LED")
     _common(w)
     w.add_argument("--format", choices=("text", "csv", "json"), default="text")
@@ -104,8 +111,26 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
         "else 0xA5, the reference design)",
     )
     b.add_argument("--format", choices=("text", "json"), default="text")
+    s = sub.add_parser("schematic", help="schematic (SVG) of a piece, the controller, the plug")
+    _common(s)
+    which = s.add_mutually_exclusive_group(required=True)
+    for name, what in (
+        ("piece", "one piece of the board (every piece is the same)"),
+        ("controller", "the controller end: Pico, LED level shifter, card reader"),
+        ("terminator", "the terminator plug with the signature chip"),
+    ):
+        which.add_argument(f"--{name}", dest="part", action="store_const", const=name, help=what)
+    s.add_argument("--config", metavar="FILE", help="board.toml: seats, segment, signature")
+    s.add_argument(
+        "--signature", type=_signature, default=None, metavar="BYTE", help="the plug's byte"
+    )
+    s.add_argument("--out", help="FILE.svg (default: standard output)")
     g = sub.add_parser("geometry", help="the board as JSON (what the web page draws)")
     _common(g)
+    sec = sub.add_parser(
+        "section", help="the stack-up under a hole: cross-section SVG and the reed's margins"
+    )
+    sec.add_argument("--out", help="FILE.svg: the cross-section in mm (else only the margins)")
 
 
 def _signature(text: str) -> int | str:
@@ -136,6 +161,8 @@ def _geometry(args: argparse.Namespace) -> Geometry:
 
 
 def run_board(args: argparse.Namespace) -> int:
+    if args.what == "section":
+        return _section(args)
     cfg: BoardConfig | None = None
     if getattr(args, "config", None):
         from keezbord.host.config import load_config
@@ -151,6 +178,8 @@ def run_board(args: argparse.Namespace) -> int:
         print()
         return 0
     wiring = default_wiring(g.topology, g)
+    if args.what == "schematic":
+        return _schematic(args, g, wiring, _chosen_signature(args, cfg))
     if args.what == "wiring":
         text = _wiring_text(args.format, g, wiring, _chosen_signature(args, cfg))
         if args.out:
@@ -159,6 +188,7 @@ def run_board(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(text)
         return 0
+    from keezbord.engine.cards import deck
     from keezbord.hardware.bom import BomError, bill_of_materials
     from keezbord.host.config import LedConfig
 
@@ -174,6 +204,7 @@ def run_board(args: argparse.Namespace) -> int:
             lit=args.max_lit,
             signature=signature,
             pi_direct=cfg is not None and cfg.scanner.kind == "gpio",
+            cards=len(deck(g.seats)),
         )
     except BomError as e:
         raise UsageError(str(e)) from None
@@ -184,15 +215,70 @@ def run_board(args: argparse.Namespace) -> int:
     return 0
 
 
+def _section(args: argparse.Namespace) -> int:
+    from keezbord.hardware.section import section_svg
+    from keezbord.hardware.stackup import PLACEMENT_SLACK, REFERENCE, margins, placement_margins
+
+    m = margins(REFERENCE)
+    own, neighbour = placement_margins(REFERENCE)
+    if args.out:
+        if Path(args.out).suffix.lower() != ".svg":
+            raise UsageError(f"the cross-section is an SVG: {args.out} does not end in .svg")
+        try:
+            Path(args.out).write_text(section_svg(REFERENCE, m), encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {e.strerror}") from None
+        print(f"wrote {args.out}")
+    print(m.text(REFERENCE))
+    print(
+        f"a reed glued up to {PLACEMENT_SLACK:g} mm off its place (along or across the "
+        f"track): margins at least {own:.2f} and {neighbour:.2f}"
+    )
+    return 0 if m.ok and min(own, neighbour) >= 1 else 1
+
+
+def _schematic(args: argparse.Namespace, g: Geometry, w: Wiring, signature: int | None) -> int:
+    from keezbord.hardware import schematic
+    from keezbord.hardware.schematic_svg import schematic_svg
+
+    if args.part == "piece":
+        drawn = schematic.piece(w.chips // g.seats, len(w.led_order) // g.seats)
+    elif args.part == "controller":
+        drawn = schematic.controller()
+    elif signature is None:
+        raise UsageError("a terminator plug without a signature chip: give --signature 0xA5")
+    else:
+        drawn = schematic.terminator(signature)
+    svg = schematic_svg(drawn)
+    if args.out:
+        try:
+            Path(args.out).write_text(svg, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {e.strerror}") from None
+        print(f"wrote {args.out}: {drawn.title}")
+    else:
+        sys.stdout.write(svg)
+    return 0
+
+
 def _template(args: argparse.Namespace, g: Geometry) -> int:
     from keezbord.hardware.template import write_template
 
-    if Path(args.out).suffix.lower() == ".pdf":
+    suffix = Path(args.out).suffix.lower()
+    if suffix == ".pdf":
         from keezbord.host.extras import require
 
         require("board", "a PDF template")
     sheet = None if args.sheet == "none" else args.sheet
-    files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle)
+    if suffix == ".dxf":
+        from keezbord.hardware.dxf import write_dxf
+
+        if sheet is not None:
+            raise UsageError("a DXF is one drawing at 1:1: leave out --sheet")
+        files = [write_dxf(g, Path(args.out), puzzle=args.puzzle, underside=args.underside)]
+    else:
+        under = default_wiring(g.topology, g) if args.underside else None
+        files = write_template(g, Path(args.out), sheet=sheet, puzzle=args.puzzle, underside=under)
     print(
         f"{g.seats} seats, {len(g.holes)} holes, board {g.width:.0f} x {g.height:.0f} mm, "
         f"drill \u00d8{g.hole_diameter:g} mm at pitch {g.pitch:g} mm"
@@ -216,6 +302,8 @@ def _wiring_text(fmt: str, g: Geometry, w: Wiring, signature: int | None) -> str
         *(f"  {line}" for line in chain_connections(w.chips, signature)),
         "CLK and /PL bus:",
         *(f"  {line}" for line in bus_connections(g.seats)),
+        "Signal connector, IN and OUT on every piece (keezbord board schematic):",
+        *(f"  {line}" for line in pinout_lines()),
         "Bit i = the i-th bit read after /PL (SPI mode 0, MSB first): chip i//8, "
         "input H first; bit 0 = chip 0's H (pin 6).",
         "",

@@ -252,7 +252,7 @@ def test_scanner_from_config_picks_the_reader() -> None:
     assert scanner.closed_holes() == {"T5"}
     bb = parse_config({"scanner": {"kind": "gpio", "method": "bitbang"}})
     f2 = MockPinFactory()
-    Hc165Chain(f2, wiring.chips, ChainPins(17, 27, 22))
+    Hc165Chain(f2, wiring.chips, ChainPins(17, 27, 22), signature=0xA5)  # the default's
     s2 = scanner_from_config(bb.scanner, wiring, f2)
     assert isinstance(s2.reader, ChainReader) and f2.pulls[22] == 0
     s2.scan(0)
