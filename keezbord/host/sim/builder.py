@@ -8,6 +8,12 @@ from dataclasses import dataclass, field
 
 from keezbord.host.drivers.switches import SwitchChange, WiringLike
 from keezbord.host.selftest import Ask, Prompt, ShowLeds, Skip, WalkInput
+from keezbord.host.sim.chain import ChainFaults
+
+FAULT_EXAMPLE = (
+    "swap:T3,T4;led-swap:T1,T2;missing:T7;dead:T8;chatter:T9;flaky:T10;stuck:N0.1;"
+    "no-pico;open;signature:0x5A;cut:2"
+)
 
 
 @dataclass
@@ -19,24 +25,41 @@ class SimFaults:
     chatter: list[str] = field(default_factory=list)  # flickers when a pawn sits on it
     stuck: list[str] = field(default_factory=list)  # closed all the time
     led_swapped: list[tuple[str, str]] = field(default_factory=list)  # LED chain crossed
+    flaky: list[str] = field(default_factory=list)  # a cold joint: opens when pressed on
+    chain: ChainFaults = field(default_factory=ChainFaults)  # the link and the chain
 
     @classmethod
     def parse(cls, text: str) -> SimFaults:
-        """``swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2``"""
+        """``swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2``, and the link
+        and chain faults ``no-pico``, ``open``, ``signature:0x5A``, ``cut:2`` (FAULT_EXAMPLE)."""
         f = cls()
         for part in filter(None, (p.strip() for p in text.split(";"))):
             kind, _, arg = part.partition(":")
             holes = [h.strip() for h in arg.split(",") if h.strip()]
             if kind in ("swap", "led-swap") and len(holes) == 2:
                 (f.swapped if kind == "swap" else f.led_swapped).append((holes[0], holes[1]))
-            elif kind in ("missing", "chatter", "stuck") and holes:
-                getattr(f, kind).extend(holes)
+            elif kind in ("missing", "dead", "chatter", "stuck", "flaky") and holes:
+                getattr(f, "missing" if kind == "dead" else kind).extend(holes)
+            elif kind == "no-pico" and not arg:
+                f.chain.no_pico = True
+            elif kind == "open" and not arg:
+                f.chain.open_line = True
+            elif kind in ("signature", "cut") and _byte(arg) is not None:
+                if kind == "signature":
+                    f.chain.signature = _byte(arg)
+                else:
+                    f.chain.cut_after = _byte(arg)
             else:
-                raise ValueError(
-                    f"bad fault {part!r} (e.g. swap:T3,T4;missing:T7;"
-                    "chatter:T9;stuck:N0.1;led-swap:T1,T2)"
-                )
+                raise ValueError(f"bad fault {part!r} (e.g. {FAULT_EXAMPLE})")
         return f
+
+
+def _byte(text: str) -> int | None:
+    try:
+        v = int(text.strip(), 0)
+    except ValueError:
+        return None
+    return v if 0 <= v <= 255 else None
 
 
 class SimBoard:
@@ -56,6 +79,7 @@ class SimBoard:
             *f.missing,
             *f.chatter,
             *f.stuck,
+            *f.flaky,
             *(x for p in f.swapped for x in p),
             *(x for p in f.led_swapped for x in p),
         ]:
