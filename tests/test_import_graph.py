@@ -189,6 +189,9 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 "selftest",
                 "selftest_report",
                 "bringup",
+                "selftest_piece",
+                "selftest_live",
+                "selftest_leds",
             )
         ),
     ),

@@ -172,11 +172,13 @@ def pico_preflight(
     signature: int | None,
     clock: Callable[[], int],
     wait_ms: int = LINK_WAIT_MS,
+    hint: str = "",
 ) -> BringupFault | None:
     """Open the link and wait (at most ``wait_ms``) for the firmware's HELLO, its first
     snapshot and a trusted chain. A fault is returned as soon as it is known: the port
     absent or held, a firmware LOG line naming a chain fault, no firmware within the
-    wait, a chain never trusted, a chip count other than the configuration's."""
+    wait, a chain never trusted, a chip count other than the configuration's (``hint``:
+    the install line for a board built only this far)."""
     if not link.connect():
         if link.busy:
             return fault("busy", signature, link.last_error or "")
@@ -192,7 +194,8 @@ def pico_preflight(
         if kind is not None:
             return fault(kind, signature)
         if session.hello is not None and session.hello.n_bits != bits:
-            return fault("chips", signature, f"{session.hello.n_bits} != {bits}")
+            got = f"{session.hello.n_bits} != {bits}"
+            return fault("chips", signature, f"{got}; {hint}" if hint else got)
         if session.hello is not None and session.state is not None and session.chain_ok:
             return None
     if session.hello is None:

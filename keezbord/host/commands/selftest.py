@@ -1,6 +1,8 @@
 """``keezbord selftest``: walk a newly built board hole by hole (keezbord/host/selftest.py),
 after a preflight that stops at once, with the fix, when the reader or the chain is at
-fault (keezbord/host/bringup.py).
+fault (keezbord/host/bringup.py); one piece at a time (``--piece N``), the chips' bits
+live (``--live``), the LEDs alone (``--leds``), the three-hole test piece
+(``--test-piece``). The hardware: selftest_rig.py; the simulated board: host/sim.
 """
 
 from __future__ import annotations
@@ -10,30 +12,25 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from keezbord.engine.text import check_lang
+from keezbord.engine.text import Text, check_lang
 from keezbord.host.bringup import BringupStop
 from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.commands.selftest_rig import Rig, monotonic_ms, open_rig
 from keezbord.host.config import BoardConfig, find_config
 from keezbord.host.errors import UsageError
 
-
-def _monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--config", metavar="FILE", help="board configuration (default: ./board.toml if present)"
-    )
-    add_lang_argument(p)
+SIM_TICK_MS = 20
 
 
 def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
-    _common(parser)
+    parser.add_argument(
+        "--config", metavar="FILE", help="board configuration (default: ./board.toml if present)"
+    )
+    add_lang_argument(parser)
     parser.add_argument(
         "--sim", action="store_true", help="run against a simulated board (no hardware needed)"
     )
@@ -41,9 +38,29 @@ def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
         "--faults",
         default="",
         help="faults for --sim, e.g. 'swap:T3,T4;led-swap:T1,T2;dead:T7;chatter:T9;"
-        "flaky:T10;stuck:N0.1' or one of the link and chain faults 'no-pico', 'open', "
-        "'signature:0x5A', 'cut:2' (docs/hardware.md)",
+        "flaky:T10;stuck:N0.1;dark:T11;crosstalk:P1,P2' or one of the link and chain faults "
+        "'no-pico', 'open', 'signature:0x5A', 'cut:2' (docs/hardware.md, Bring-up)",
     )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--live", action="store_true", help="show every chip's bits as they change (q: stop)"
+    )
+    mode.add_argument(
+        "--leds", action="store_true", help="walk the LEDs alone (before the switches are in)"
+    )
+    mode.add_argument(
+        "--test-piece",
+        action="store_true",
+        help="the three-hole test piece on chip 0's first three inputs: pull-in, crosstalk",
+    )
+    parser.add_argument(
+        "--piece",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only piece N (a seat's piece; pieces 0..N connected from the reader)",
+    )
+    parser.add_argument("--seconds", type=float, default=None, help="--live: stop after this long")
     parser.add_argument(
         "--report",
         default=None,
@@ -65,62 +82,205 @@ def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
 def run_selftest(args: argparse.Namespace) -> int:
     cfg = find_config(args.config)
     lang = check_lang(args.lang)
+    if args.faults and not args.sim:
+        raise UsageError("--faults only applies with --sim")
     try:
-        report = _walk(args, cfg, lang)
+        return _run(args, cfg, lang)
     except BringupStop as stop:  # the reader or the chain: nothing to walk
         raise UsageError(stop.fault.text.get(lang)) from None
+
+
+def _expects(signature: int | None, lang: str) -> str:
+    sig = "none" if signature is None else f"0x{signature:02X}"
+    return Text(
+        nl=f"verwachte signatuur van de keten: {sig} (scanner.signature)",
+        en=f"the chain's expected signature: {sig} (scanner.signature)",
+    ).get(lang)
+
+
+def _run(args: argparse.Namespace, cfg: BoardConfig, lang: str) -> int:
+    from keezbord.host.selftest_piece import (
+        OffcutWiring,
+        connected_through,
+        piece_holes,
+        pieces_of,
+    )
+
+    say: Callable[[str], None] = (
+        (lambda s: None) if args.quiet else (lambda s: print(s, flush=True))
+    )
+    wiring: Any = cfg.load_wiring()
+    bits, hint, order = len(wiring.switch_order), "", None
+    if args.test_piece:
+        wiring, bits = OffcutWiring(), 8
+        hint = "keezbord firmware install --chips 1 --leds 3"
+    elif args.piece is not None:
+        pieces = pieces_of(cfg.topology())
+        order = piece_holes(wiring, pieces, args.piece)
+        chips, leds = connected_through(wiring, pieces, args.piece)
+        bits = chips * 8
+        hint = f"keezbord firmware install --chips {chips} --leds {leds}"
+        say(
+            Text(
+                nl=f"stuk {args.piece}: {len(order)} gaten; de stukken 0 t/m {args.piece} "
+                f"aangesloten ({chips} chips, {leds} LED's), de keten erna afgesloten",
+                en=f"piece {args.piece}: {len(order)} holes; pieces 0 to {args.piece} "
+                f"connected ({chips} chips, {leds} LEDs), the chain closed after them",
+            ).get(lang)
+        )
+    say(_expects(cfg.scanner.signature, lang))
+    bench = _sim_bench(args, cfg, wiring, bits) if args.sim else None
+    if args.live:
+        return _live(args, cfg, wiring, bits, hint, bench, lang)
+    if args.leds:
+        holes = order or tuple(h for h in wiring.led_order if h is not None)
+        return _leds_walk(args, cfg, wiring, holes, bits, hint, bench, lang, say)
+    report = _walk(args, cfg, wiring, order, bits, hint, bench, lang, say)
     if report is None:
         raise UsageError("selftest stopped before the end")
-    text = report.to_text(lang)
+    if args.test_piece:
+        from keezbord.host.selftest_leds import offcut_report
+
+        good, text = offcut_report(report.results, lang)
+    else:
+        good, text = report.ok, report.to_text(lang)
     print(text, end="")
     if args.report is not None:  # files only where asked: never into the cwd unasked
         json_path = Path(args.report)
         json_path.write_text(report.to_json() + "\n", encoding="utf-8")
         json_path.with_suffix(".txt").write_text(text, encoding="utf-8")
         print(f"{json_path}, {json_path.with_suffix('.txt')}")
-    return 0 if report.ok else 1
+    return 0 if good else 1
 
 
-def _walk(args: argparse.Namespace, cfg: BoardConfig, lang: str) -> Any:
-    from keezbord.host.selftest import WalkSettings, run_walk, start_walk
+def _sim_bench(args: argparse.Namespace, cfg: BoardConfig, wiring: Any, bits: int) -> Any:
+    """The simulated board, after its preflight (a planted link or chain fault stops)."""
     from keezbord.host.sim.builder import SimBoard, SimFaults
     from keezbord.host.sim.chain import sim_preflight
 
-    wiring = cfg.load_wiring()
-    timeout_ms = None if args.timeout is None else int(args.timeout * 1000)
-    settings = WalkSettings(timeout_ms=timeout_ms)
-    say: Callable[[str], None] = (
-        (lambda s: None) if args.quiet else (lambda s: print(s, flush=True))
-    )
-    if not args.sim:
-        if args.faults:
-            raise UsageError("--faults only applies with --sim")
-        return _selftest_hardware(cfg, wiring, settings, say, lang)
     faults = SimFaults.parse(args.faults)
-    bits, signature = len(wiring.switch_order), cfg.scanner.signature
-    say(_expects(signature, lang))
-    found = sim_preflight(faults.chain, bits, signature, cfg.scanner.port)
+    found = sim_preflight(faults.chain, bits, cfg.scanner.signature, cfg.scanner.port)
     if found is not None:
         raise BringupStop(found)
-    board = SimBoard(wiring, faults)
-    io: Any = _SayingIO(board, say, lang)
-    clock_ms = [0]
-
-    def tick() -> None:
-        clock_ms[0] += 20
-
-    walk, effects = start_walk(wiring, board.closed_at_start(), 0, settings=settings)
-    return run_walk(walk, effects, io, lambda: clock_ms[0], tick)
+    return SimBoard(wiring, faults)
 
 
-def _expects(signature: int | None, lang: str) -> str:
-    from keezbord.engine.text import Text
+def _walk(
+    args: argparse.Namespace,
+    cfg: BoardConfig,
+    wiring: Any,
+    order: Any,
+    bits: int,
+    hint: str,
+    bench: Any,
+    lang: str,
+    say: Callable[[str], None],
+) -> Any:
+    from keezbord.host.selftest import WalkSettings, run_walk, start_walk
 
-    sig = "none" if signature is None else f"0x{signature:02X}"
-    return Text(
-        nl=f"verwachte signatuur van de keten: {sig} (scanner.signature)",
-        en=f"the chain's expected signature: {sig} (scanner.signature)",
-    ).get(lang)
+    timeout_ms = None if args.timeout is None else int(args.timeout * 1000)
+    settings = WalkSettings(timeout_ms=timeout_ms, confirm_swaps=not args.test_piece)
+    if bench is not None:
+        clock = [0]
+
+        def tick() -> None:
+            clock[0] += SIM_TICK_MS
+
+        walk, effects = start_walk(wiring, bench.closed_at_start(), 0, order, settings)
+        return run_walk(walk, effects, _SayingIO(bench, say, lang), lambda: clock[0], tick)
+    rig = open_rig(cfg, wiring.led_order, bits, hint)
+    try:
+        say("s + Enter: gat overslaan / skip a hole; q + Enter: stoppen / stop")
+        io = _SayingIO(_HardwareIO(rig, _stdin_keys()), say, lang)
+        walk, effects = start_walk(wiring, rig.closed, monotonic_ms(), order, settings)
+        return run_walk(walk, effects, io, monotonic_ms, lambda: time.sleep(rig.period))
+    finally:
+        rig.close()
+
+
+def _live(
+    args: argparse.Namespace,
+    cfg: BoardConfig,
+    wiring: Any,
+    bits: int,
+    hint: str,
+    bench: Any,
+    lang: str,
+) -> int:
+    """Every chip's bits, printed again whenever one changes; then the flaky ones."""
+    from keezbord.host.selftest_live import BitsView
+
+    seconds = args.seconds if args.seconds is not None else (10.0 if bench is not None else None)
+    if bench is not None:
+        view = BitsView(wiring, bits, bench.closed_at_start())
+        end = int((seconds or 0) * 1000)
+        for now in range(0, end + 1, SIM_TICK_MS):
+            for k in view.update(bench.press_joints(now, 1000)):
+                print(f"{now / 1000:6.2f}s {view.chip_line(k)}")
+    else:
+        rig = open_rig(cfg, wiring.led_order, bits, hint)
+        try:
+            view = BitsView(wiring, bits, rig.closed)
+            print("\n".join(view.lines()), flush=True)
+            keys, start = _stdin_keys(), monotonic_ms()
+            while seconds is None or monotonic_ms() - start < seconds * 1000:
+                now = monotonic_ms()
+                for k in view.update(rig.source(now)):
+                    print(f"{(now - start) / 1000:6.2f}s {view.chip_line(k)}", flush=True)
+                if any(key.strip().lower().startswith("q") for key in _drain(keys)):
+                    break
+                time.sleep(rig.period)
+        finally:
+            rig.close()
+    print("\n".join(view.lines()))
+    flaky = view.flaky_text()
+    print(
+        flaky.get(lang)
+        if flaky
+        else Text(nl="geen wisselende bits", en="no flipping bits").get(lang)
+    )
+    return 1 if flaky else 0
+
+
+def _leds_walk(
+    args: argparse.Namespace,
+    cfg: BoardConfig,
+    wiring: Any,
+    holes: Any,
+    bits: int,
+    hint: str,
+    bench: Any,
+    lang: str,
+    say: Callable[[str], None],
+) -> int:
+    from keezbord.host.selftest_leds import led_report, led_walk
+
+    if bench is not None:
+        results = led_walk(holes, wiring, lambda f: None, lambda h, led, p: bench.lit_answer(h))
+    else:
+        rig = open_rig(cfg, wiring.led_order, bits, hint)
+        keys = _stdin_keys()
+        frame: list[Mapping[str, str]] = [{}]
+
+        def ask(hole: str, led: int, prompt: Text) -> str:
+            say(prompt.get(lang))
+            while True:  # keep the link (and the frame) alive while the builder looks
+                rig.show(frame[0], monotonic_ms())
+                rig.source(monotonic_ms())
+                answer = next(iter(_drain(keys)), None)
+                if answer is not None:
+                    if answer.strip().lower() == "q":
+                        raise KeyboardInterrupt
+                    return answer
+                time.sleep(rig.period)
+
+        try:
+            results = led_walk(holes, wiring, lambda f: frame.__setitem__(0, dict(f)), ask)
+        finally:
+            rig.close()
+    good, text = led_report(results, lang)
+    print(text, end="")
+    return 0 if good else 1
 
 
 class _SayingIO:
@@ -141,16 +301,11 @@ class _SayingIO:
 
 
 class _HardwareIO:
-    """Switch changes from a scanner or the Pico link, LED frames rendered at the current
-    time (so patterns blink), skips typed on standard input."""
+    """Switch changes from the rig, LED frames rendered at the current time (so patterns
+    blink), skips typed on standard input."""
 
-    def __init__(
-        self,
-        source: Callable[[int], list[Any]],
-        show: Callable[[dict[str, str], int], object],
-        keys: queue.Queue[str],
-    ) -> None:
-        self.source, self.show, self.keys = source, show, keys
+    def __init__(self, rig: Rig, keys: queue.Queue[str]) -> None:
+        self.rig, self.keys = rig, keys
         self.frame: dict[str, str] = {}
 
     def apply(self, effect: Any) -> None:
@@ -162,15 +317,22 @@ class _HardwareIO:
     def poll(self, now: int) -> list[Any]:
         from keezbord.host.selftest import Skip
 
-        self.show(self.frame, now)
-        out = list(self.source(now))
-        while not self.keys.empty():
-            key = self.keys.get_nowait().strip().lower()
+        self.rig.show(self.frame, now)
+        out = list(self.rig.source(now))
+        for key in _drain(self.keys):
+            key = key.strip().lower()
             if key.startswith("q"):
                 raise KeyboardInterrupt
             if key.startswith("s"):
                 out.append(Skip(now))
         return out
+
+
+def _drain(keys: queue.Queue[str]) -> list[str]:
+    out = []
+    while not keys.empty():
+        out.append(keys.get_nowait())
+    return out
 
 
 def _stdin_keys() -> queue.Queue[str]:
@@ -182,108 +344,3 @@ def _stdin_keys() -> queue.Queue[str]:
 
     threading.Thread(target=read, daemon=True).start()
     return q
-
-
-def _selftest_hardware(
-    cfg: BoardConfig, wiring: Any, settings: Any, say: Callable[[str], None], lang: str
-) -> Any:
-    from keezbord.host.bringup import chain_error_fault, pico_link_fault, pico_preflight
-    from keezbord.host.drivers.leds import LedRenderer
-    from keezbord.host.drivers.scanner_gpio import BrokenChainError
-    from keezbord.host.selftest import run_walk, start_walk
-
-    signature = cfg.scanner.signature
-    say(_expects(signature, lang))
-
-    renderer = LedRenderer(wiring.led_order, cfg.leds.settings())
-    closers: list[Callable[[], object]] = []
-    try:
-        if cfg.scanner.kind == "gpio":
-            from keezbord.host.drivers.pins import RPiGPIOFactory
-            from keezbord.host.drivers.scanner_gpio import scanner_from_config
-
-            try:
-                factory = RPiGPIOFactory()
-                closers.append(factory.close)
-                scanner = scanner_from_config(cfg.scanner, wiring, factory)
-            except ImportError as e:
-                from keezbord.host.extras import pi_install
-
-                raise UsageError(
-                    f'scanner.kind = "gpio" needs the Pi\'s GPIO ({pi_install("pi4")}, or '
-                    f"pi5 on a Pi 5): {e}"
-                ) from None
-            except (RuntimeError, ValueError) as e:
-                raise UsageError(f"scanner: {e}") from None
-            s = cfg.scanner
-            broken = [0]
-
-            def source(now: int) -> list[Any]:
-                try:
-                    changes = scanner.scan(now)
-                except BrokenChainError as e:
-                    broken[0] += 1  # one bad read is noise; three in a row a fault
-                    if broken[0] >= 3:
-                        raise BringupStop(chain_error_fault(e, signature)) from None
-                    return []
-                broken[0] = 0
-                return changes
-
-            for k in range(s.debounce + 3):
-                source(k)
-            closed = scanner.closed_switches()
-            period = 1.0 / s.scan_hz
-        else:
-            from keezbord.host.drivers.link_serial import SerialLink
-
-            link = SerialLink(cfg.scanner.port or None)
-            closers.append(getattr(link, "close", lambda: None))
-            found = pico_preflight(link, len(wiring.switch_order), signature, _monotonic_ms)
-            if found is not None:  # never a silent walk: no Pico, no firmware, a bad chain
-                raise BringupStop(found)
-            closed = frozenset(i for i in range(len(wiring.switch_order)) if link.session.closed(i))
-
-            def source(now: int) -> list[Any]:
-                changes = list(link.poll(0.0))
-                bad = pico_link_fault(link, signature)
-                if bad is not None:
-                    raise BringupStop(bad)
-                return changes
-
-            period = 0.005
-        show: Callable[[dict[str, str], int], object]
-        if cfg.led_driver in ("neopixel", "neopixel-spi"):
-            from keezbord.host.drivers.strip_neopixel import (
-                NeoPixelStrip,
-                StripLeds,
-                open_pixels,
-            )
-
-            try:
-                strip = NeoPixelStrip(
-                    open_pixels(cfg.led_driver, len(wiring.led_order), cfg.led_pin)
-                )
-            except (ImportError, RuntimeError, OSError, ValueError) as e:
-                # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
-                from keezbord.host.extras import pi_install
-
-                hint = f" ({pi_install('pi4')}, or pi5)" if isinstance(e, ImportError) else ""
-                raise UsageError(
-                    f"LED strip (leds.driver = {cfg.led_driver}, GPIO{cfg.led_pin}): {e}{hint}"
-                ) from None
-            closers.append(strip.close)
-            leds = StripLeds(strip, renderer)
-            show = leds.show_frame
-        elif cfg.led_driver == "pico-serial":
-            from keezbord.host.selftest import link_led_show
-
-            show = link_led_show(link, renderer)
-        else:
-            show = lambda frame, now: None  # noqa: E731
-        say("s + Enter: gat overslaan / skip a hole; q + Enter: stoppen / stop")
-        io = _SayingIO(_HardwareIO(source, show, _stdin_keys()), say, lang)
-        walk, effects = start_walk(wiring, closed, _monotonic_ms(), settings=settings)
-        return run_walk(walk, effects, io, _monotonic_ms, lambda: time.sleep(period))
-    finally:
-        for close in reversed(closers):
-            close()

@@ -8,6 +8,7 @@ check bits catch the fault as on a real board). The verdict is keezbord/host/bri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from keezbord.host.bringup import (
     BringupFault,
@@ -65,3 +66,68 @@ def sim_preflight(
     except BrokenChainError as e:
         return chain_error_fault(e, signature)
     return None
+
+
+class ChainBench:
+    """A simulated builder's board read the real way: the builder's pawns close the
+    inputs of the 74HC165 model, the Pi-direct reader clocks them out (with the signature
+    and tail check) and its debouncer reports the changes; a WalkIO for the selftest.
+    Poll it at the scan rate (every ``1000 / scan_hz`` ms) for the real debounce."""
+
+    def __init__(
+        self,
+        builder: Any,
+        bits: int,
+        signature: int | None,
+        faults: ChainFaults | None = None,
+        debounce: int = 3,
+    ) -> None:
+        from keezbord.host.drivers.scanner_gpio import GpioScanner
+
+        f = faults or ChainFaults()
+        self.builder = builder
+        self.factory = MockPinFactory(clock=lambda: 0)
+        pins = ChainPins(17, 27, 22)
+        built = f.signature if f.signature is not None else signature
+        self.chain = Hc165Chain(self.factory, (bits + 7) // 8, pins, signature=built)
+        self.chain.data_connected = not f.open_line
+        self.chain.cut_after = f.cut_after
+        reader = open_chain(self.factory, bits, method="bitbang", pins=pins, signature=signature)
+        self.scanner = GpioScanner(reader, None, debounce)
+        self.signature = signature
+        self.broken = 0
+        for s in builder.closed_at_start():
+            self.chain.close_switch(s)
+        for k in range(debounce + 1):
+            self._scan(k)
+
+    def closed_at_start(self) -> frozenset[int]:
+        return self.scanner.closed_switches()
+
+    def apply(self, effect: Any) -> None:
+        self.builder.apply(effect)
+
+    def _scan(self, now: int) -> list[Any]:
+        self.factory.history.clear()  # the mock's record of every pin edge: not kept here
+        try:
+            changes: list[Any] = self.scanner.scan(now)
+        except BrokenChainError as e:
+            self.broken += 1
+            if self.broken >= 3:
+                from keezbord.host.bringup import BringupStop
+
+                raise BringupStop(chain_error_fault(e, self.signature)) from None
+            return []
+        self.broken = 0
+        return changes
+
+    def poll(self, now: int) -> list[Any]:
+        from keezbord.host.drivers.switches import SwitchChange
+
+        passed = []
+        for inp in self.builder.poll(now):
+            if isinstance(inp, SwitchChange):
+                self.chain.close_switch(inp.index, inp.closed)
+            else:
+                passed.append(inp)  # a skip typed by the builder
+        return passed + self._scan(now)
