@@ -18,6 +18,7 @@ from keezbord.host.drivers.chain_check import FAULT_TEXT, BrokenChainError
 
 LINK_WAIT_MS = 3000  # for the firmware's first frame and a trusted chain after opening
 RAW_VIEW = "keezbord firmware status"
+CHAIN_KINDS = frozenset({"open", "tail", "signature", "chain", "chips", "bus", "count", "broken"})
 
 # The firmware's LOG line for each chain fault (firmware/scan.py FAULT_TEXT) -> our kind.
 FIRMWARE_FAULTS = (
@@ -182,7 +183,8 @@ def pico_preflight(
     if not link.connect():
         if link.busy:
             return fault("busy", signature, link.last_error or "")
-        return fault("no-pico", signature, link.last_error or "")
+        why = link.last_error or ""
+        return fault("no-pico", signature, "" if why.startswith("no Pico found") else why)
     session = link.session
     seen = len(session.log)
     end = clock() + wait_ms

@@ -18,6 +18,7 @@ import pytest
 from conftest import BOARD, chain_for, needs_node
 from emu import EmulatedPico
 
+from keezbord.engine.text import Text
 from keezbord.host.bringup import BringupFault, pico_preflight
 from keezbord.host.commands.selftest_rig import Rig, open_rig
 from keezbord.host.config import BoardConfig, load_config
@@ -201,3 +202,30 @@ def test_the_live_view_shows_a_flaky_joint_flipping(pico: EmulatedPico, tmp_path
         pico.set_closed([])
     assert view.flaky() == ["T3"]
     assert "T3 ○ 6" in view.chip_line(s // 8)
+
+
+def test_the_led_walk_goes_on_with_the_chain_open(pico: EmulatedPico, tmp_path: Path) -> None:
+    # The LEDs alone, before the switches are in: the open chain is said, not a stop.
+    cfg = _config(tmp_path, pico)
+    wiring = cfg.load_wiring()
+    notes: list[Text] = []
+    pico.chain(mode="unplugged")
+    try:
+        rig = open_rig(cfg, wiring.led_order, BITS, note=notes.append)
+        try:
+            since = int(pico.frames(10**9)["next"])
+            led = wiring.led_index("T3")
+            end = monotonic_ms() + 60_000
+            lit: list[int] = []
+            while lit != [led]:
+                rig.show({"T3": "target"}, monotonic_ms())
+                rig.source(monotonic_ms())
+                frames = pico.frames(since)["frames"]
+                lit = [i for i, w in enumerate(frames[-1]["words"]) if w] if frames else []
+                assert monotonic_ms() < end, "the LED never lit"
+                time.sleep(0.01)
+        finally:
+            rig.close()
+    finally:
+        pico.chain(**GOOD)
+    assert len(notes) == 1 and "open data line" in notes[0].en and "open datalijn" in notes[0].nl

@@ -258,7 +258,7 @@ def _leds_walk(
     if bench is not None:
         results = led_walk(holes, wiring, lambda f: None, lambda h, led, p: bench.lit_answer(h))
     else:
-        rig = open_rig(cfg, wiring.led_order, bits, hint)
+        rig = open_rig(cfg, wiring.led_order, bits, hint, note=lambda t: say(t.get(lang)))
         keys = _stdin_keys()
         frame: list[Mapping[str, str]] = [{}]
 
@@ -267,7 +267,7 @@ def _leds_walk(
             while True:  # keep the link (and the frame) alive while the builder looks
                 rig.show(frame[0], monotonic_ms())
                 rig.source(monotonic_ms())
-                answer = next(iter(_drain(keys)), None)
+                answer = None if keys.empty() else keys.get_nowait()  # one a question
                 if answer is not None:
                     if answer.strip().lower() == "q":
                         raise KeyboardInterrupt

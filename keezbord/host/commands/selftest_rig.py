@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from keezbord.engine.text import Text
 from keezbord.host.bringup import BringupStop, chain_error_fault
 from keezbord.host.config import BoardConfig
 from keezbord.host.errors import UsageError
@@ -36,15 +37,18 @@ def open_rig(
     led_order: Any,
     bits: int,
     chips_hint: str = "",
+    note: Callable[[Text], None] | None = None,
 ) -> Rig:
     """The switches (``bits`` of the chain: a board built that far) and the LEDs of
-    ``led_order``. ``chips_hint``: the firmware install line for a partial chain."""
+    ``led_order``. ``chips_hint``: the firmware install line for a partial chain.
+    ``note``: LEDs only (the LED walk, before the switches are in): a chain fault is
+    said there and the chain left unread; only a missing reader stops."""
     from keezbord.host.drivers.leds import LedRenderer
 
     renderer = LedRenderer(led_order, cfg.leds.settings())
     rig = Rig(lambda now: [], frozenset(), lambda frame, now: None, 0.005)
     try:
-        link = _switches(cfg, bits, rig, chips_hint)
+        link = _switches(cfg, bits, rig, chips_hint, note)
         rig.show = _leds(cfg, renderer, link, rig)
     except BaseException:
         rig.close()
@@ -52,10 +56,14 @@ def open_rig(
     return rig
 
 
-def _switches(cfg: BoardConfig, bits: int, rig: Rig, chips_hint: str) -> Any:
-    from keezbord.host.bringup import pico_link_fault, pico_preflight
+def _switches(
+    cfg: BoardConfig, bits: int, rig: Rig, chips_hint: str, note: Callable[[Text], None] | None
+) -> Any:
+    from keezbord.host.bringup import CHAIN_KINDS, pico_link_fault, pico_preflight
 
     signature = cfg.scanner.signature
+    if cfg.scanner.kind == "gpio" and note is not None:
+        return None  # LEDs only: the Pi's strip needs no chain
     if cfg.scanner.kind == "gpio":
         from keezbord.host.drivers.pins import RPiGPIOFactory
         from keezbord.host.drivers.scanner_gpio import (
@@ -109,6 +117,10 @@ def _switches(cfg: BoardConfig, bits: int, rig: Rig, chips_hint: str) -> Any:
     link = SerialLink(cfg.scanner.port or None)
     rig.closers.append(link.close)
     found = pico_preflight(link, bits, signature, monotonic_ms, hint=chips_hint)
+    if found is not None and note is not None and found.kind in CHAIN_KINDS:
+        note(found.text)
+        rig.source = lambda now: list(link.poll(0.0))
+        return link
     if found is not None:  # never a silent walk: no Pico, no firmware, a bad chain
         raise BringupStop(found)
 
