@@ -79,3 +79,23 @@ def test_on_the_fake_chain_each_fault_is_named(tmp_path: Path) -> None:
     assert by_hole[dead].status == "missing"
     assert by_hole[flaky].status == "chatter"
     assert sum(r.status == "ok" for r in report.results) == len(order) - 6
+
+
+def test_on_the_fake_chain_the_live_view_shows_a_flaky_joint() -> None:
+    # The builder presses on T10's cold joint: the real reader and debounce pass each
+    # flip (they last longer than three scans), and the live view counts them.
+    from keezbord.engine.topology import Topology
+    from keezbord.hardware.wiring import default_wiring
+    from keezbord.host.selftest_live import BitsView
+
+    wiring = default_wiring(Topology(2, segment=8))
+    board = SimBoard(wiring, SimFaults.parse("flaky:T10;dead:T11"))
+    bench = ChainBench(board, len(wiring.switch_order), 0xA5)
+    view = BitsView(wiring, len(wiring.switch_order), bench.closed_at_start())
+    for now in range(10, 3000, 2):
+        for c in board.press_joints(now - now % 20, 1000) if now % 20 == 0 else []:
+            bench.chain.close_switch(c.index, c.closed)
+        view.update(bench.poll(now))
+    assert view.flaky() == ["T10"]
+    assert view.changes[wiring.switch_index("T10")] == 6
+    assert view.changes[wiring.switch_index("T11")] == 0
