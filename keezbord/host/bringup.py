@@ -107,6 +107,14 @@ def fault_text(kind: str, signature: int | None = None, detail: str = "") -> Tex
             en=f"the link to the Pico dropped during the selftest{d}: check the USB cable{raw}",
         ),
     }
+    if kind == "tail" and signature is None:  # a signature chip the configuration lacks?
+        t = texts["tail"]
+        return Text(
+            nl=t.nl + "; heeft het bord een signatuurchip, zet dan scanner.signature (de "
+            "zelftest verwacht er geen)",
+            en=t.en + "; a signature chip on the board needs scanner.signature (the "
+            "selftest expects none)",
+        )
     if kind in texts:
         return texts[kind]
     base = FAULT_TEXT.get(kind, FAULT_TEXT["broken"])  # the Pi-direct check's kinds

@@ -144,6 +144,16 @@ def test_link_and_chain_faults_planted_in_the_simulated_board(
     assert nl in _stop(argv, capsys, "nl")[1]
 
 
+def test_a_signature_chip_the_configuration_lacks_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(EXAMPLE)  # no scanner.signature: the board's signature chip reads as tail
+    argv = ["selftest", "--sim", "--config", str(cfg), "--faults", "signature:0xA5"]
+    assert "needs scanner.signature (the selftest expects none)" in _stop(argv, capsys)[1]
+    assert "zet dan scanner.signature" in _stop(argv, capsys, "nl")[1]
+
+
 def test_a_good_simulated_chain_walks_the_board(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
