@@ -365,6 +365,8 @@ class App:
         )
         for p in self.config_problems:
             self.log("board.json: " + p)
+        if self.last_fault:  # a host that opens the port during an outage hears its cause
+            self.log("chain fault: " + FAULT_TEXT[self.last_fault])
 
     def _send_snapshot(self, now):
         # built in the link's buffer: no allocation (one is sent when the chain is first

@@ -13,9 +13,10 @@ BLINK_FAST = 3  # 4 Hz, half on
 DOUBLE_FLASH = 4  # two short flashes every 1.2 s
 PULSE = 5  # triangle wave, 1.5 s period, never fully dark
 RAMP = 6  # rises slowly over 2 s, then drops at once (the suggested move: role "hint")
-NAMES = ("steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp")
-N_PATTERNS = 7
-ANIMATED = (0, 0, 1, 1, 1, 1, 1)
+HALO = 7  # 1.7 Hz, half on: the holes around a lit hole hidden under a pawn ("around")
+NAMES = ("steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp", "halo")
+N_PATTERNS = 8
+ANIMATED = (0, 0, 1, 1, 1, 1, 1, 1)
 
 
 def level(pid, t):
@@ -35,4 +36,6 @@ def level(pid, t):
         return 51 + 204 * p // 750
     if pid == RAMP:
         return 38 + 217 * (t % 2000) // 2000
+    if pid == HALO:
+        return 255 if t % 600 < 300 else 0
     return 255

@@ -182,7 +182,17 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "board",
         tuple(
             f"keezbord.host.{m}"
-            for m in ("config", "config_table", "config_net", "selftest", "selftest_report")
+            for m in (
+                "config",
+                "config_table",
+                "config_net",
+                "selftest",
+                "selftest_report",
+                "bringup",
+                "selftest_piece",
+                "selftest_live",
+                "selftest_leds",
+            )
         ),
     ),
     (4, "referee", ("keezbord.host.referee",)),

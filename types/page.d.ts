@@ -130,6 +130,12 @@ interface PartHealth {
   error?: string | null;
 }
 
+/** One 74HC165's inputs, H first (the selftest's live view; keezbord/host/selftest_live.py). */
+interface ChipBits {
+  chip: number;
+  bits: { input: string; hole: string | null; closed: boolean; changes: number }[];
+}
+
 interface SensorHealth {
   ok: boolean;
   bad: string[];
@@ -189,7 +195,7 @@ interface PageState {
   hand: Hand | null;
   bot_busy: number | null;
   last: { action: string; hole: string; by?: string } | null;
-  health: { sensors?: SensorHealth; link?: LinkHealth | null } | null;
+  health: { sensors?: SensorHealth; link?: LinkHealth | null; chips?: ChipBits[] | null } | null;
   clock: { elapsed_ms: number; running: boolean; limit_ms: number | null } | null;
   stopped: boolean;
   exchange: Exchange | null;

@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "journal": ("referee", "export a game from the referee's journal"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),
     "cards": ("devices", "enroll the RFID tags of a card deck"),
-    "selftest": ("devices", "walk a newly built board hole by hole"),
+    "selftest": ("selftest", "walk a newly built board hole by hole"),
     "board": ("board", "drilling template, wiring sheet and bill of materials"),
     "sim": ("web", "play on a simulated board in the browser"),
     "run": ("web", "referee a real board and serve the web page"),

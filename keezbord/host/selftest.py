@@ -26,12 +26,12 @@ from typing import Any, Literal, Protocol
 from keezbord.engine.text import Text
 from keezbord.host.drivers.switches import SwitchChange, WiringLike
 
-from .selftest_report import HoleResult, Status
+from .selftest_report import Cause, HoleResult, Status
 from .selftest_report import SelftestReport as SelftestReport  # where the walk's users find it
 
 CHATTER_MAX_MS = 2000  # a pawn whose switch flickers this long is judged (as chatter)
-Phase = Literal["place", "settle", "lift", "done"]
-Ask = Literal["place", "lift", "info"]
+Phase = Literal["place", "settle", "confirm", "lift", "done"]
+Ask = Literal["place", "confirm", "lift", "info"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,7 @@ class WalkSettings:
     settle_ms: int = 300  # a pawn must sit still this long before it is judged
     chatter_threshold: int = 3  # more transitions than this while settling: chatter
     timeout_ms: int | None = None  # per hole; None: wait for the builder (or a skip)
+    confirm_swaps: bool = True  # a hole read as another: ask for the pawn by its name
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ class Walk:
     transitions: int = 0
     last_change: int = 0
     phase_start: int = 0
+    pending: HoleResult | None = None  # a swapped hole waiting for its pawn by name
+    lifted: bool = False  # in confirm: the pawn left the lit hole
 
     @property
     def hole(self) -> str | None:
@@ -199,7 +202,14 @@ def _judge(w: Walk) -> HoleResult:
     else:
         status = "ok"
     return HoleResult(
-        hole, status, w.wiring.switch_index(hole), w.wiring.led_index(hole), s, reads, w.transitions
+        hole,
+        status,
+        w.wiring.switch_index(hole),
+        w.wiring.led_index(hole),
+        s,
+        reads,
+        w.transitions,
+        closed_at=tuple(sorted(w.closed - w.stuck)),
     )
 
 
@@ -218,12 +228,18 @@ def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
             )
         elif w.phase == "settle" and inp.index == w.placed:
             w = replace(w, transitions=w.transitions + 1, last_change=now)
+        elif w.phase == "confirm" and inp.index == w.placed and not inp.closed:
+            w = replace(w, lifted=True, last_change=now)
+        elif w.phase == "confirm" and w.lifted and inp.closed and w.pending is not None:
+            w = replace(w, placed=inp.index, transitions=0, last_change=now)
         elif w.phase == "lift":
             w = replace(w, last_change=now)
     elif isinstance(inp, Skip) and w.phase in ("place", "settle"):
         return _advance(w, _missing(w), now)
     elif isinstance(inp, Skip) and w.phase == "lift":
         return _give_up_lift(w, now)
+    elif isinstance(inp, Skip) and w.phase == "confirm" and w.pending is not None:
+        return _to_lift(w, w.pending, now)
 
     st = w.settings
     timed_out = st.timeout_ms is not None and now - w.phase_start >= st.timeout_ms
@@ -234,13 +250,62 @@ def step(w: Walk, inp: WalkInput, now: int) -> tuple[Walk, list[WalkEffect]]:
         if w.placed not in w.closed:  # the pawn did not stay: wait for it again
             return replace(w, phase="place", placed=None, transitions=0, phase_start=now), []
         result = _judge(w)
-        w = replace(w, phase="lift", results=(*w.results, result), phase_start=now, last_change=now)
-        return w, [Prompt("lift", w.hole, Text(nl="haal de pion weg", en="lift the pawn"))]
+        if (
+            result.status == "swapped" and w.settings.confirm_swaps
+        ):  # the LED or the switch? the pawn by the hole's name
+            w = replace(w, phase="confirm", pending=result, lifted=False, phase_start=now)
+            return w, [_ask_confirm(w.hole, result)]
+        return _to_lift(w, result, now)
+    if w.phase == "confirm":
+        return _confirm(w, now, timed_out)
     if w.phase == "lift" and not (w.closed - w.stuck) and settled:
         return _advance(w, None, now)
     if w.phase == "lift" and timed_out:
         return _give_up_lift(w, now)
     return w, []
+
+
+def _ask_confirm(hole: str | None, r: HoleResult) -> Prompt:
+    return Prompt(
+        "confirm",
+        hole,
+        Text(
+            nl=f"schakelaar {r.switch} ({r.reads_as}) sloot in plaats van die van {hole}: "
+            f"til de pion op en zet hem op het gat dat {hole} heet (op de mal, niet op het "
+            "licht)",
+            en=f"switch {r.switch} ({r.reads_as}) closed instead of {hole}'s: lift the pawn "
+            f"and put it on the hole named {hole} (by the template, not by the light)",
+        ),
+    )
+
+
+def _confirm(w: Walk, now: int, timed_out: bool) -> tuple[Walk, list[WalkEffect]]:
+    """The pawn put on the hole by its name, settled: its own switch closing says the
+    LED was in the wrong place; the same wrong switch again says the switch's wire is."""
+    r = w.pending
+    assert r is not None
+    if timed_out:
+        return _to_lift(w, r, now)
+    if not w.lifted or w.placed is None or w.placed not in w.closed:
+        return w, []
+    if now - w.last_change < w.settings.settle_ms:
+        return w, []
+    cause: Cause | None = (
+        "led" if w.placed == r.expected_switch else "switch" if w.placed == r.switch else None
+    )
+    return _to_lift(w, replace(r, cause=cause, confirm_switch=w.placed), now)
+
+
+def _to_lift(w: Walk, result: HoleResult, now: int) -> tuple[Walk, list[WalkEffect]]:
+    w = replace(
+        w,
+        phase="lift",
+        results=(*w.results, result),
+        pending=None,
+        phase_start=now,
+        last_change=now,
+    )
+    return w, [Prompt("lift", w.hole, Text(nl="haal de pion weg", en="lift the pawn"))]
 
 
 def _give_up_lift(w: Walk, now: int) -> tuple[Walk, list[WalkEffect]]:

@@ -12,6 +12,7 @@ from keezbord.engine.text import Text
 
 Status = Literal["ok", "swapped", "unmapped", "missing", "chatter", "stuck"]
 STATUSES: tuple[Status, ...] = ("ok", "swapped", "unmapped", "missing", "chatter", "stuck")
+Cause = Literal["led", "switch"]  # of a swapped hole: found with the pawn put by name
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,9 @@ class HoleResult:
     switch: int | None = None  # the switch that closed
     reads_as: str | None = None  # the hole the wiring puts on that switch
     transitions: int = 0
+    cause: Cause | None = None  # swapped: the LED or the switch is in the wrong place
+    confirm_switch: int | None = None  # what closed with the pawn put by the hole's name
+    closed_at: tuple[int, ...] = ()  # every switch closed when the pawn was judged
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -33,7 +37,48 @@ class HoleResult:
             "switch": self.switch,
             "reads_as": self.reads_as,
             "transitions": self.transitions,
+            "cause": self.cause,
+            "confirm_switch": self.confirm_switch,
+            "closed_at": list(self.closed_at),
         }
+
+
+def _pin(bit: int | None) -> str:
+    from keezbord.hardware.wiring import chip_pin, input_pin
+
+    if bit is None:
+        return "?"
+    chip, name = chip_pin(bit)
+    return f"chip {chip} {name} (pin {input_pin(bit)})"
+
+
+def swap_advice(r: HoleResult) -> Text:
+    """Which of the two is wrong, the LED or the switch, and what to check."""
+    if r.cause == "led":
+        return Text(
+            nl=f"de schakelaar klopt; de LED is verkeerd: LED {r.led} brandt onder "
+            f"{r.reads_as}, niet onder {r.hole}: controleer de volgorde van de LED-keten "
+            "(DIN/DOUT-draden) bij deze gaten",
+            en=f"the switch is right; the LED is wrong: LED {r.led} sits under "
+            f"{r.reads_as}, not under {r.hole}: check the LED chain's order (the DIN/DOUT "
+            "wires) at these holes",
+        )
+    if r.cause == "switch":
+        return Text(
+            nl=f"de LED klopt; de schakelaar is verkeerd aangesloten: die onder {r.hole} "
+            f"zit op {_pin(r.switch)} in plaats van {_pin(r.expected_switch)}: "
+            "controleer die twee draden",
+            en=f"the LED is right; the switch is wired wrong: the one under {r.hole} is on "
+            f"{_pin(r.switch)} instead of {_pin(r.expected_switch)}: check those two wires",
+        )
+    return Text(
+        nl=f"LED of schakelaar: niet vastgesteld (de pion op {r.hole} op naam gaf "
+        f"schakelaar {r.confirm_switch}); controleer de LED-volgorde en de draden van "
+        f"{_pin(r.switch)} en {_pin(r.expected_switch)}",
+        en=f"the LED or the switch: not found out (the pawn on {r.hole} by its name gave "
+        f"switch {r.confirm_switch}); check the LED order and the wires of "
+        f"{_pin(r.switch)} and {_pin(r.expected_switch)}",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +147,25 @@ class SelftestReport:
                     f"switches closed on the empty board (stuck, or a pawn left on it): {where}",
                 )
             )
+        causes = {r.hole: r.cause for r in self.results}
         for a, b in self.swapped_pairs():
-            lines.append(t(f"{a} en {b} zijn verwisseld", f"{a} and {b} are swapped"))
+            what = causes.get(a) if causes.get(a) == causes.get(b) else None
+            if what == "led":
+                lines.append(
+                    t(
+                        f"de LED's van {a} en {b} zijn verwisseld",
+                        f"the LEDs of {a} and {b} are swapped",
+                    )
+                )
+            elif what == "switch":
+                lines.append(
+                    t(
+                        f"de schakelaars van {a} en {b} zijn verwisseld",
+                        f"the switches of {a} and {b} are swapped",
+                    )
+                )
+            else:
+                lines.append(t(f"{a} en {b} zijn verwisseld", f"{a} and {b} are swapped"))
         for r in self.results:
             if r.status == "ok":
                 continue
@@ -132,6 +194,8 @@ class SelftestReport:
                 ),
             }[r.status]
             lines.append(f"  {r.hole}: {msg}")
+            if r.status == "swapped":
+                lines.append(f"    {swap_advice(r).get(lang)}")
         lines.append(
             t("Resultaat: in orde", "Result: all fine")
             if self.ok

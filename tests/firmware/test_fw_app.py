@@ -118,6 +118,23 @@ def test_broken_chain_logged_flagged_and_not_debounced() -> None:
     assert any(b"chain ok" in x for x in r.of(r.run(30), P.MSG_LOG))
 
 
+def test_a_host_that_greets_during_a_chain_fault_hears_its_cause() -> None:
+    # The fault is logged once per outage: a selftest started after it (a host that was
+    # not listening then) must still hear what is wrong, not only chain_ok=0.
+    r = Rig()
+    r.run(20)
+    r.chain.break_after(1)
+    r.run(50)
+    r.send(P.CMD_HELLO, bytes([P.PROTOCOL_VERSION]))
+    frames = r.run(5)
+    assert r.of(frames, P.MSG_HELLO)
+    assert any(b"chain fault: tail bits wrong" in x for x in r.of(frames, P.MSG_LOG))
+    r.chain.repair()
+    r.run(30)
+    r.send(P.CMD_HELLO, bytes([P.PROTOCOL_VERSION]))
+    assert not any(b"chain fault" in x for x in r.of(r.run(5), P.MSG_LOG))
+
+
 def test_led_frame_reaches_strip_after_brightness_and_cap() -> None:
     r = Rig(brightness=255, max_ma=10_000)
     r.send(P.CMD_LEDS, P.u16(0) + bytes([255, 0, 0, 0, 0, 10]))

@@ -129,3 +129,27 @@ def test_seat_symbols_are_drawn_as_shapes() -> None:
     for c in SEAT_COLOURS:
         assert c.hex in svg
         assert c.symbol not in svg  # shapes, not glyphs a font may lack
+
+
+def test_the_card_readers_pocket_is_drawn_clear_of_the_holes_and_the_centre() -> None:
+    # Away from the wiring (between the holes) and the lever connectors (the centre).
+    from keezbord.hardware.reader_place import CENTRE_CLEARANCE_MM, READER_MM, reader_pocket
+
+    for seats in (2, 3, 6):
+        g = board_geometry(seats)
+        p = reader_pocket(g)
+        assert p is not None and (p.width, p.height) == READER_MM
+        assert g.piece_of(min(g.holes, key=lambda h: (h.x - p.x) ** 2 + (h.y - p.y) ** 2).name) == 0
+        for h in g.holes:
+            dx = max(abs(h.x - p.x) - p.width / 2, 0.0)
+            dy = max(abs(h.y - p.y) - p.height / 2, 0.0)
+            assert (dx * dx + dy * dy) ** 0.5 > g.hole_diameter / 2
+        cx, cy = g.centre
+        dx, dy = max(abs(cx - p.x) - p.width / 2, 0.0), max(abs(cy - p.y) - p.height / 2, 0.0)
+        assert (dx * dx + dy * dy) ** 0.5 >= CENTRE_CLEARANCE_MM
+        svg = template_svg(g)
+        assert "card reader" in svg and "pocket from below, 3-5 mm" in svg
+    # The 4-seat cross has no 44 mm of wood clear of the holes: nothing is drawn there
+    # (docs/hardware.md: a card tray beside seat 0).
+    assert reader_pocket(board_geometry(4)) is None
+    assert "card reader" not in template_svg(board_geometry(4))

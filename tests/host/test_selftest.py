@@ -62,19 +62,44 @@ def test_a_good_hole_then_the_next() -> None:
 
 def test_wrong_switch_is_swapped_and_unmapped_input_is_flagged() -> None:
     w, _ = start_walk(WIRING, [], 0, ORDER)
-    w, _ = feed(w, (0, SwitchChange(0, sw("T2"), True)), (400, WalkTick(400)))
+    w, eff = feed(w, (0, SwitchChange(0, sw("T2"), True)), (400, WalkTick(400)))
+    # read as another hole: the pawn is asked for again, by the hole's name
+    assert w.phase == "confirm" and isinstance(eff[0], Prompt) and eff[0].ask == "confirm"
+    assert "named T0" in eff[0].text.en and "heet" in eff[0].text.nl
+    # lifted and put on T0 by its name: the same wrong switch closes: the switch's wire
+    w, _ = feed(
+        w,
+        (500, SwitchChange(500, sw("T2"), False)),
+        (700, SwitchChange(700, sw("T2"), True)),
+        (1100, WalkTick(1100)),
+    )
     r = w.results[-1]
-    assert (r.status, r.reads_as, r.switch, r.expected_switch) == (
+    assert (r.status, r.reads_as, r.switch, r.expected_switch, r.cause) == (
         "swapped",
         "T2",
         sw("T2"),
         sw("T0"),
+        "switch",
     )
-    w, _ = feed(w, (500, SwitchChange(500, sw("T2"), False)), (900, WalkTick(900)))
+    w, _ = feed(w, (1200, SwitchChange(1200, sw("T2"), False)), (1600, WalkTick(1600)))
     spare = WIRING.switch_order.index(None) if None in WIRING.switch_order else None
     if spare is not None:
-        w, _ = feed(w, (1000, SwitchChange(1000, spare, True)), (1400, WalkTick(1400)))
+        w, _ = feed(w, (1700, SwitchChange(1700, spare, True)), (2100, WalkTick(2100)))
         assert w.results[-1].status == "unmapped"
+
+
+def test_a_pawn_put_by_name_on_its_own_switch_says_the_led_is_wrong() -> None:
+    w, _ = start_walk(WIRING, [], 0, ORDER)
+    w, _ = feed(w, (0, SwitchChange(0, sw("T2"), True)), (400, WalkTick(400)))
+    w, _ = feed(
+        w,
+        (500, SwitchChange(500, sw("T2"), False)),
+        (700, SwitchChange(700, sw("T0"), True)),
+        (1100, WalkTick(1100)),
+    )
+    r = w.results[-1]
+    assert (r.status, r.cause, r.confirm_switch) == ("swapped", "led", sw("T0"))
+    assert w.phase == "lift"
 
 
 def test_bouncing_switch_is_chatter_and_a_pawn_that_falls_off_is_waited_for() -> None:

@@ -96,3 +96,40 @@ def test_a_pi4s_spi_strip_without_spi1_says_the_config_txt_line(
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "LED strip (leds.driver = neopixel-spi, GPIO20)" in err
     assert "dtoverlay=spi1-1cs" in err
+
+
+def test_the_led_walk_on_a_pis_strip_needs_no_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before the switches are in: no chain at all (its data line open), the strip walks.
+    import io
+
+    from keezbord.host.drivers.fakes import FakePixels, lit
+
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(
+        '[board]\nseats = 2\nsegment = 8\n[scanner]\nkind = "gpio"\nmethod = "bitbang"\n'
+        '[leds]\ndriver = "neopixel"\n'
+    )
+
+    def factory() -> pins.MockPinFactory:
+        f = pins.MockPinFactory()
+        Hc165Chain(f, 4, ChainPins(17, 27, 22)).data_connected = False
+        return f
+
+    strips: list[FakePixels] = []
+
+    def strip(count: int, pin: int = 18) -> FakePixels:
+        strips.append(FakePixels(count))
+        return strips[-1]
+
+    monkeypatch.setattr(pins, "RPiGPIOFactory", factory)
+    monkeypatch.setattr(strip_neopixel, "open_neopixel", strip)
+    answers = ["\n"] * 16
+    answers[3] = "n\n"  # the fourth LED stays dark
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(answers)))
+    code = main(["selftest", "--config", str(cfg), "--leds", "--piece", "0", "--lang", "nl"])
+    out = capsys.readouterr().out
+    assert code == 1 and "16 LED's: 15 goed" in out and "brandt niet" in out
+    shown = [lit(f.pixels) for f in strips[0].frames if lit(f.pixels)]
+    assert [s[0] for s in dict.fromkeys(tuple(s) for s in shown)] == list(range(16))

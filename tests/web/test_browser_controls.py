@@ -6,6 +6,7 @@ yet switched on). Screenshots go to test-artifacts/web/."""
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -162,6 +163,10 @@ def test_board_health_panel_shows_a_chattering_switch(
     page.wait_for_selector("[data-health='sensors'].err:has-text('T9')")
     assert page.inner_text("[data-health='sensors']").startswith("switch chatters")
     page.wait_for_selector(".hole.bad[data-hole='T9']")
+    # the chips' live view: T9's bit, with how often it changed, marked
+    chip = page.locator("[data-health='chip'].err:has-text('T9')")
+    chip.wait_for()
+    assert re.search(r"T9 [●○] (9|10)\b", chip.inner_text())
     assert "bad switch" in page.get_attribute(".hole[data-hole='T9']", "aria-label")
     assert not page.is_visible("#tray")  # run mode: the board is the input
     shot(page, "11-health-chatter")

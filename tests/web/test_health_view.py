@@ -76,3 +76,23 @@ def test_a_nest_switch_stuck_closed_is_still_reported(tmp_path: Path) -> None:
     stuck = h["sensors"]["stuck_closed"]
     assert len(stuck) == 1 and stuck[0].startswith("N0."), stuck
     assert h["sensors"]["ok"] is False
+
+
+def test_the_health_view_carries_every_chips_bits_with_their_changes(tmp_path: Path) -> None:
+    # The selftest's live view on the page: a switch that flips is counted on its chip.
+    from keezbord.engine.topology import Topology
+    from keezbord.hardware.wiring import default_wiring
+
+    class Driver:
+        wiring = default_wiring(Topology(4))
+
+    session = GameSession.start(tmp_path / "j.db", {"type": "setup", "seats": 4, "dealer": 3})
+    watch = HealthWatch(session.state)
+    for t in range(1, 8):
+        watch.observe(HoleEvent(t * 50, "place" if t % 2 else "lift", "T9"))
+    chips = board_health(watch.monitor, session.state, watch.resynced, Driver(), 400)["chips"]
+    s = Driver.wiring.switch_index("T9")
+    bit = chips[s // 8]["bits"][s % 8]
+    assert bit["hole"] == "T9" and bit["changes"] == 7
+    assert len(chips) == 12 and all(len(c["bits"]) == 8 for c in chips)
+    assert board_health(watch.monitor, session.state, watch.resynced, None, 400)["chips"] is None

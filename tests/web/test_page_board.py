@@ -152,6 +152,13 @@ def test_capture_by_click_then_the_victim_home(serve: Serve, page: Any, tmp_path
     page.click(".card[data-card='8']")
     page.click(".hole[data-hole='T2']")
     page.wait_for_selector(".hole[data-hole='T10'][data-led='target']")
+    # T10's light is under yellow's pawn: the drawing rings it and lights its free
+    # neighbours, as the board's LEDs do ("around")
+    assert page.locator(".hole[data-hole='T10'].covered").count() == 1
+    around = page.eval_on_selector_all(
+        ".hole[data-led='around']", "es => es.map((e) => e.dataset.hole).sort()"
+    )
+    assert around == ["T11", "T9"]
     page.click(".hole[data-hole='T10']")  # the lit target: the moving pawn goes down
     page.wait_for_function(
         """() => { const s = window.keezbord.state;

@@ -1,20 +1,16 @@
-"""Commands for the board's devices: ``keezbord cards`` (enroll and list the RFID tags of a
-deck) and ``keezbord selftest`` (walk a newly built board hole by hole).
-"""
+"""``keezbord cards``: enroll and list the RFID tags of a deck (the selftest: selftest.py)."""
 
 from __future__ import annotations
 
 import argparse
-import queue
 import random
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from keezbord.engine.text import check_lang
+from keezbord.engine.text import Text, check_lang
 from keezbord.host.card_registry import (
     CardRegistry,
     Enrollment,
@@ -113,12 +109,16 @@ def enroll(
     done, total = enrollment.progress()
     print(f"{path}: {done}/{total}", file=out)
     prompt = None
+    silence = _Silence(reader, clock())
     while enrollment.next_card() is not None:
         text = enrollment.prompt().get(lang)
         if text != prompt:
             print(text, file=out, flush=True)
             prompt = text
         taps = reader.poll(clock())
+        note = silence.check(clock())
+        if note is not None:
+            print(note.get(lang), file=out, flush=True)
         if not taps and isinstance(reader, SimReader) and not reader.queue:
             break
         for tap in taps:
@@ -132,6 +132,44 @@ def enroll(
             wait()
     print(enrollment.prompt().get(lang), file=out)
     return enrollment
+
+
+SILENT_MS = 3000  # a reader that has not answered this long is named (and waited for)
+
+
+class _Silence:
+    """Whether the reader answers (its ``health()``: a PN532 that acknowledges nothing,
+    unpowered or miswired): said once after SILENT_MS, and again when it answers."""
+
+    def __init__(self, reader: CardReader, now: int) -> None:
+        self.health = getattr(reader, "health", None)
+        self.since: int | None = None
+        self.said = False
+
+    def check(self, now: int) -> Text | None:
+        if not callable(self.health):
+            return None
+        h = self.health()
+        if h.get("ok"):
+            self.since = None
+            if self.said:
+                self.said = False
+                return Text(nl="de kaartlezer antwoordt", en="the card reader answers")
+            return None
+        if self.since is None:
+            self.since = now
+        if self.said or now - self.since < SILENT_MS:
+            return None
+        self.said = True
+        port = h.get("port") or "?"
+        return Text(
+            nl=f"de kaartlezer op {port} antwoordt niet ({h.get('error')}); controleer "
+            "de voeding (5 V en GND), de schakelaartjes van een PN532 op HSU, TX en RX "
+            "gekruist (TX van de lezer naar RX van de Pi) en rfid.port; ik blijf wachten",
+            en=f"the card reader on {port} does not answer ({h.get('error')}); check its "
+            "power (5 V and GND), a PN532's switches on HSU, TX and RX crossed (the "
+            "reader's TX to the Pi's RX) and rfid.port; still waiting",
+        )
 
 
 def list_cards(cfg: BoardConfig, path: Path, lang: str, as_json: bool, out: TextIO) -> int:
@@ -156,232 +194,3 @@ def list_cards(cfg: BoardConfig, path: Path, lang: str, as_json: bool, out: Text
             f"nog {missing} kaarten in te lezen" if nl else f"{missing} cards to enroll", file=out
         )
     return 0
-
-
-# --- selftest ------------------------------------------------------------------------------
-
-
-def add_selftest_arguments(parser: argparse.ArgumentParser) -> None:
-    _common(parser)
-    parser.add_argument(
-        "--sim", action="store_true", help="run against a simulated board (no hardware needed)"
-    )
-    parser.add_argument(
-        "--faults",
-        default="",
-        help="faults for --sim, e.g. 'swap:T3,T4;missing:T7;chatter:T9;stuck:N0.1;led-swap:T1,T2'",
-    )
-    parser.add_argument(
-        "--report",
-        default=None,
-        metavar="FILE",
-        help="also write the report as JSON to FILE, and a readable .txt "
-        "beside it (default: only print it)",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="give up on a hole after this long (default: wait; type s "
-        "and Enter to skip a hole, q to stop)",
-    )
-    parser.add_argument("--quiet", action="store_true", help="print only the report")
-
-
-def run_selftest(args: argparse.Namespace) -> int:
-    from keezbord.host.selftest import WalkSettings, run_walk, start_walk
-    from keezbord.host.sim.builder import SimBoard, SimFaults
-
-    cfg = find_config(args.config)
-    lang = check_lang(args.lang)
-    wiring = cfg.load_wiring()
-    timeout_ms = None if args.timeout is None else int(args.timeout * 1000)
-    settings = WalkSettings(timeout_ms=timeout_ms)
-    say: Callable[[str], None] = (
-        (lambda s: None) if args.quiet else (lambda s: print(s, flush=True))
-    )
-    if args.sim:
-        board = SimBoard(wiring, SimFaults.parse(args.faults))
-        io: Any = _SayingIO(board, say, lang)
-        clock_ms = [0]
-
-        def tick() -> None:
-            clock_ms[0] += 20
-
-        walk, effects = start_walk(wiring, board.closed_at_start(), 0, settings=settings)
-        report = run_walk(walk, effects, io, lambda: clock_ms[0], tick)
-    else:
-        if args.faults:
-            raise UsageError("--faults only applies with --sim")
-        report = _selftest_hardware(cfg, wiring, settings, say, lang)
-    if report is None:
-        raise UsageError("selftest stopped before the end")
-    text = report.to_text(lang)
-    print(text, end="")
-    if args.report is not None:  # files only where asked: never into the cwd unasked
-        json_path = Path(args.report)
-        json_path.write_text(report.to_json() + "\n", encoding="utf-8")
-        json_path.with_suffix(".txt").write_text(text, encoding="utf-8")
-        print(f"{json_path}, {json_path.with_suffix('.txt')}")
-    return 0 if report.ok else 1
-
-
-class _SayingIO:
-    """Wraps a WalkIO: prompts are printed as well as applied."""
-
-    def __init__(self, inner: Any, say: Callable[[str], None], lang: str) -> None:
-        self.inner, self.say, self.lang = inner, say, lang
-
-    def apply(self, effect: Any) -> None:
-        from keezbord.host.selftest import Prompt
-
-        if isinstance(effect, Prompt):
-            self.say(effect.text.get(self.lang))
-        self.inner.apply(effect)
-
-    def poll(self, now: int) -> Any:
-        return self.inner.poll(now)
-
-
-class _HardwareIO:
-    """Switch changes from a scanner or the Pico link, LED frames rendered at the current
-    time (so patterns blink), skips typed on standard input."""
-
-    def __init__(
-        self,
-        source: Callable[[int], list[Any]],
-        show: Callable[[dict[str, str], int], object],
-        keys: queue.Queue[str],
-    ) -> None:
-        self.source, self.show, self.keys = source, show, keys
-        self.frame: dict[str, str] = {}
-
-    def apply(self, effect: Any) -> None:
-        from keezbord.host.selftest import ShowLeds
-
-        if isinstance(effect, ShowLeds):
-            self.frame = dict(effect.frame)
-
-    def poll(self, now: int) -> list[Any]:
-        from keezbord.host.selftest import Skip
-
-        self.show(self.frame, now)
-        out = list(self.source(now))
-        while not self.keys.empty():
-            key = self.keys.get_nowait().strip().lower()
-            if key.startswith("q"):
-                raise KeyboardInterrupt
-            if key.startswith("s"):
-                out.append(Skip(now))
-        return out
-
-
-def _stdin_keys() -> queue.Queue[str]:
-    q: queue.Queue[str] = queue.Queue()
-
-    def read() -> None:
-        for line in sys.stdin:
-            q.put(line)
-
-    threading.Thread(target=read, daemon=True).start()
-    return q
-
-
-def _selftest_hardware(
-    cfg: BoardConfig, wiring: Any, settings: Any, say: Callable[[str], None], lang: str
-) -> Any:
-    from keezbord.host.drivers.leds import LedRenderer
-    from keezbord.host.drivers.scanner_gpio import BrokenChainError
-    from keezbord.host.selftest import run_walk, start_walk
-
-    renderer = LedRenderer(wiring.led_order, cfg.leds.settings())
-    closers: list[Callable[[], object]] = []
-    try:
-        if cfg.scanner.kind == "gpio":
-            from keezbord.host.drivers.pins import RPiGPIOFactory
-            from keezbord.host.drivers.scanner_gpio import scanner_from_config
-
-            try:
-                factory = RPiGPIOFactory()
-                closers.append(factory.close)
-                scanner = scanner_from_config(cfg.scanner, wiring, factory)
-            except ImportError as e:
-                from keezbord.host.extras import pi_install
-
-                raise UsageError(
-                    f'scanner.kind = "gpio" needs the Pi\'s GPIO ({pi_install("pi4")}, or '
-                    f"pi5 on a Pi 5): {e}"
-                ) from None
-            except (RuntimeError, ValueError) as e:
-                raise UsageError(f"scanner: {e}") from None
-            s = cfg.scanner
-            warned = [False]
-
-            def source(now: int) -> list[Any]:
-                try:
-                    return scanner.scan(now)
-                except BrokenChainError as e:
-                    if not warned[0]:
-                        say(e.text.get(lang))
-                        warned[0] = True
-                    return []
-
-            for k in range(s.debounce + 1):
-                source(k)
-            closed = scanner.closed_switches()
-            period = 1.0 / s.scan_hz
-        else:
-            from keezbord.host.drivers.link_serial import SerialLink
-
-            link = SerialLink(cfg.scanner.port or None)
-            closers.append(getattr(link, "close", lambda: None))
-            if not link.connect() and link.busy:  # the service's, say: never a silent walk
-                raise UsageError(link.last_error or "the Pico's port is held")
-            state: set[int] = set()
-            end = _monotonic_ms() + 1500  # the link reports the closed switches on connect
-            while _monotonic_ms() < end:
-                for c in link.poll(0.05):
-                    (state.add if c.closed else state.discard)(c.index)
-            closed = frozenset(state)
-
-            def source(now: int) -> list[Any]:
-                return list(link.poll(0.0))
-
-            period = 0.005
-        show: Callable[[dict[str, str], int], object]
-        if cfg.led_driver in ("neopixel", "neopixel-spi"):
-            from keezbord.host.drivers.strip_neopixel import (
-                NeoPixelStrip,
-                StripLeds,
-                open_pixels,
-            )
-
-            try:
-                strip = NeoPixelStrip(
-                    open_pixels(cfg.led_driver, len(wiring.led_order), cfg.led_pin)
-                )
-            except (ImportError, RuntimeError, OSError, ValueError) as e:
-                # e.g. rpi_ws281x on a Pi 4 without root: "ws2811_init failed ..."
-                from keezbord.host.extras import pi_install
-
-                hint = f" ({pi_install('pi4')}, or pi5)" if isinstance(e, ImportError) else ""
-                raise UsageError(
-                    f"LED strip (leds.driver = {cfg.led_driver}, GPIO{cfg.led_pin}): {e}{hint}"
-                ) from None
-            closers.append(strip.close)
-            leds = StripLeds(strip, renderer)
-            show = leds.show_frame
-        elif cfg.led_driver == "pico-serial":
-            from keezbord.host.selftest import link_led_show
-
-            show = link_led_show(link, renderer)
-        else:
-            show = lambda frame, now: None  # noqa: E731
-        say("s + Enter: gat overslaan / skip a hole; q + Enter: stoppen / stop")
-        io = _SayingIO(_HardwareIO(source, show, _stdin_keys()), say, lang)
-        walk, effects = start_walk(wiring, closed, _monotonic_ms(), settings=settings)
-        return run_walk(walk, effects, io, _monotonic_ms, lambda: time.sleep(period))
-    finally:
-        for close in reversed(closers):
-            close()

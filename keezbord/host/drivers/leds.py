@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 RGB = tuple[int, int, int]
-Pattern = Literal["steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp"]
+Pattern = Literal[
+    "steady", "dim", "blink_slow", "blink_fast", "double_flash", "pulse", "ramp", "halo"
+]
 PATTERNS: Final[tuple[Pattern, ...]] = (
     "steady",
     "dim",
@@ -37,8 +39,10 @@ PATTERNS: Final[tuple[Pattern, ...]] = (
     "double_flash",
     "pulse",
     "ramp",
+    "halo",
 )
-ROLES: Final = ("turn", "source", "target", "victim", "error", "restore", "hint")
+# "around": the free track holes beside a lit hole that a pawn hides (referee/leds.py)
+ROLES: Final = ("turn", "source", "target", "victim", "error", "restore", "hint", "around")
 
 _HEX_RE = re.compile(r"#?([0-9a-fA-F]{6})")
 
@@ -58,6 +62,7 @@ DEFAULT_STYLES: Final[Mapping[str, RoleStyle]] = {
     "error": RoleStyle((0xD5, 0x5E, 0x00), "blink_fast"),  # vermillion
     "restore": RoleStyle((0xF0, 0xE4, 0x42), "pulse"),  # yellow
     "hint": RoleStyle((0x00, 0x72, 0xB2), "ramp"),  # blue: the suggested move
+    "around": RoleStyle((0x66, 0xC5, 0xAB), "halo"),  # the target's green, lighter
 }
 
 
@@ -94,6 +99,8 @@ def pattern_level_u8(pattern: Pattern, t_ms: int) -> int:
         return 51 + 204 * p // 750
     if pattern == "ramp":  # rises slowly over 2 s, then drops at once
         return 38 + 217 * (t_ms % 2000) // 2000
+    if pattern == "halo":  # 1.7 Hz, half on: around a lit hole a pawn hides
+        return 255 if t_ms % 600 < 300 else 0
     raise ValueError(f"unknown LED pattern {pattern!r}")
 
 

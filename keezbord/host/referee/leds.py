@@ -24,6 +24,29 @@ _RANK = {role: i for i, role in enumerate(ROLE_ORDER)}
 
 
 def frame(state: RefereeState) -> dict[str, str]:
+    return uncover(_frame(state), state)
+
+
+def uncover(roles: dict[str, str], state: RefereeState) -> dict[str, str]:
+    """A lit target with a pawn on it (the pawn a capture knocks, a jack's other pawn) is
+    hidden under that pawn: its free track neighbours light as ``around`` so that a
+    person sees where it is (FORMATS.md allows roles beyond its own)."""
+    covered = [h for h, r in roles.items() if r == "target" and h in state.sensed]
+    if not covered:
+        return roles
+    ring = state.pos.topology.ring
+    out = dict(roles)
+    for h in covered:
+        if h[0] != "T":
+            continue
+        i = int(h[1:])
+        for n in (f"T{(i - 1) % ring}", f"T{(i + 1) % ring}"):
+            if n not in out and n not in state.sensed:
+                out[n] = "around"
+    return out
+
+
+def _frame(state: RefereeState) -> dict[str, str]:
     roles: dict[str, str] = {}
 
     def put(hole: str, role: str) -> None:

@@ -34,7 +34,16 @@ DEFAULT_MISSING_MS: Final = 10_000  # a pawn off the board this long is asked ba
 BOUNCE_MS: Final = 25  # a hole lifted and closed again quicker than a hand can: a bounce
 
 # LED roles (FORMATS.md); one role a hole, the first of this order wins.
-ROLE_ORDER: Final = ("error", "restore", "victim", "target", "hint", "source", "turn")
+ROLE_ORDER: Final = (
+    "error",
+    "restore",
+    "victim",
+    "target",
+    "hint",
+    "source",
+    "turn",
+    "around",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from keezbord.engine.position import NEST
 from keezbord.host.events import HoleEvent
 from keezbord.host.health import HealthMonitor
 from keezbord.host.referee import RefereeState, colours
+from keezbord.host.selftest_live import chips_view
 
 
 class HealthWatch:
@@ -65,7 +66,28 @@ def board_health(
             link = health()
         except Exception as e:  # shown on the page, not fatal
             link = {"ok": False, "error": repr(e)}
-    return {"sensors": sensors, "link": link}
+    return {"sensors": sensors, "link": link, "chips": chip_bits(monitor, st, driver)}
+
+
+def chip_bits(monitor: HealthMonitor, st: RefereeState, driver: object) -> list[Any] | None:
+    """Every chip's inputs as the referee senses them, with each switch's changes (the
+    selftest's live view on the page: a bit that flips while nobody plays is a loose
+    joint); None for a driver with no wiring (the simulator)."""
+    wiring = getattr(driver, "wiring", None)
+    if wiring is None:
+        return None
+    order = wiring.switch_order
+    closed = [i for i, h in enumerate(order) if h is not None and h in st.sensed]
+    changes = [0 if h is None else _transitions(monitor, h) for h in order]
+    view: list[Any] = chips_view(wiring, len(order), closed, changes)["chips"]
+    return view
+
+
+def _transitions(monitor: HealthMonitor, hole: str) -> int:
+    try:
+        return monitor.transitions(hole)
+    except KeyError:  # a hole the game's topology does not have
+        return 0
 
 
 def expected_closed(monitor: HealthMonitor, st: RefereeState, resynced: set[str]) -> set[str]:

@@ -327,6 +327,15 @@ def test_capture_target_lights_the_victims_nest_hole() -> None:
     assert leds.get("T10") == "target" and leds.get("N1.4") == "victim"
 
 
+def test_a_target_hidden_under_its_victim_lights_its_free_neighbours() -> None:
+    # T10's LED is under the pawn a capture knocks: a person sees T9 and T11 blink around
+    # it ("around"); an empty target needs no such help.
+    leds = play(setup(), ev(1000, "card", "5"), ev(1100, "lift", "T5")).frame_at(1100)
+    assert leds.get("T9") == "around" and leds.get("T11") == "around"
+    empty = play(setup(), ev(1000, "card", "3"), ev(1100, "lift", "T5")).frame_at(1100)
+    assert empty.get("T8") == "target" and "around" not in empty.values()
+
+
 def test_without_a_card_reader_every_card_is_tried_and_recorded() -> None:
     r = play(setup(card_reader=False), move(1000, "T5", "T8"), ev(5000, "tick"))
     # A 3 - or the first part of a 7: the longer patience passes first.

@@ -23,7 +23,7 @@ const UI = {
     empty: "leeg", pawn_of: "pion van", unknown_pawn: "pion", no_cards: "geen kaarten",
     points: "punten", game_over: "Het spel is afgelopen",
     bot_kind: { greedy: "gretig", random: "willekeurig", search: "vooruitdenkend" },
-    health: "Bordstatus", link_ok: "verbinding met het bord in orde", link_lost: "verbinding met het bord weg",
+    health: "Bordstatus", chip: "chip", link_ok: "verbinding met het bord in orde", link_lost: "verbinding met het bord weg",
     bad_frames: "slechte frames", gaps: "gaten", heartbeat: "laatste hartslag", ago: "geleden",
     chain_broken: "schuifregisterketen onderbroken", broken_reads: "mislukte scans",
     fault_bus: "busfout (CLK, /PL)", fault_count: "chipaantal", fault_open: "open lijn", fault_broken: "onderbroken",
@@ -35,7 +35,8 @@ const UI = {
     stopped: "Gestopt op de tijdslimiet", elapsed: "Speeltijd",
     give_to: "kies een kaart voor je partner", give: "Geef aan partner",
     led: { turn: "aan zet", source: "kan zetten", target: "doel", victim: "geslagen pion hierheen",
-           error: "fout", restore: "hier terugzetten", hint: "tip: deze zet" },
+           error: "fout", restore: "hier terugzetten", hint: "tip: deze zet",
+           around: "doel onder een pion: het gat ertussen" },
     decision: { card_rejected: "Kaart geweigerd", discard: "Hand getoond", illegal: "Ongeldige zet",
                 ambiguous: "Meerdere zetten mogelijk", hint: "Tip", undo: "Teruggenomen",
                 move: "Zet", turn: "Beurt", win: "Winst", penalty: "Strafzet", time_limit: "Tijdslimiet",
@@ -59,7 +60,7 @@ const UI = {
     empty: "empty", pawn_of: "pawn of", unknown_pawn: "pawn", no_cards: "no cards",
     points: "points", game_over: "The game is over",
     bot_kind: { greedy: "greedy", random: "random", search: "searching" },
-    health: "Board health", link_ok: "link to the board ok", link_lost: "link to the board lost",
+    health: "Board health", chip: "chip", link_ok: "link to the board ok", link_lost: "link to the board lost",
     bad_frames: "bad frames", gaps: "gaps", heartbeat: "last heartbeat", ago: "ago",
     chain_broken: "shift-register chain broken", broken_reads: "failed scans",
     fault_bus: "bus fault (CLK, /PL)", fault_count: "chip count", fault_open: "open line", fault_broken: "broken",
@@ -71,7 +72,8 @@ const UI = {
     stopped: "Stopped at the time limit", elapsed: "Game time",
     give_to: "choose a card for your partner", give: "Pass to partner",
     led: { turn: "to play", source: "can move", target: "target", victim: "captured pawn goes here",
-           error: "wrong", restore: "put back here", hint: "hint: this move" },
+           error: "wrong", restore: "put back here", hint: "hint: this move",
+           around: "target under a pawn: the hole between" },
     decision: { card_rejected: "Card rejected", discard: "Hand shown", illegal: "Illegal move",
                 ambiguous: "More than one move fits", hint: "Hint", undo: "Taken back",
                 move: "Move", turn: "Turn", win: "Win", penalty: "Penalty", time_limit: "Time limit",
@@ -215,7 +217,7 @@ function render() {
 function renderLegend() {
   const ul = byId("legend");
   ul.replaceChildren();
-  for (const role of ["turn", "source", "target", "victim", "error", "restore", "hint"]) {
+  for (const role of ["turn", "source", "target", "victim", "error", "restore", "hint", "around"]) {
     const sw = el("span", { class: "sw" });
     sw.style.borderColor = `var(--led-${role})`;
     ul.append(el("li", { "data-role": role }, sw, `${LED_MARK[role] || ""} ${UI[app.lang].led[role]}`));

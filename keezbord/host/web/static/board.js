@@ -116,6 +116,7 @@ function renderBoard() {
                      (bad.has(name) ? " bad" : "") + (split.has(name) ? " split-source" : "") +
                      (lm ? ` last-${lm.end}` : "") + (labels.has(name) ? " labelled" : "") +
                      (settling.has(name) ? " settling" : "") +
+                     (role === "target" && seat !== undefined ? " covered" : "") +
                      (st.last && st.last.hole === name && st.last.action === "place" ? " just" : ""));
     if (lm) { h.g.dataset.lastSeat = String(lm.seat); /** @type {SVGCircleElement} */ (h.g.firstChild).setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
     else delete h.g.dataset.lastSeat;

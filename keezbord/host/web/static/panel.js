@@ -197,6 +197,14 @@ function renderHealth(st) {
   if (s) {
     items.push(el("li", { class: s.ok ? "" : "err", "data-health": "sensors", text: tx(s.text) }));
   }
+  // Each chip's bits, live (● closed, ○ open, and how often each changed): press on a
+  // suspect joint and watch for a bit that flips (docs/hardware.md, Bring-up).
+  for (const c of st.health.chips || []) {
+    const flaky = c.bits.some((b) => b.changes >= 6);
+    const bits = c.bits.map((b) => `${b.input} ${b.hole || "-"} ${b.closed ? "●" : "○"}${b.changes ? " " + b.changes : ""}`);
+    items.push(el("li", { class: flaky ? "err" : "", "data-health": "chip",
+                          text: `${t("chip")} ${c.chip}: ${bits.join("  ")}` }));
+  }
   byId("health-list").replaceChildren(...items);
 }
 
