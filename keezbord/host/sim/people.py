@@ -42,7 +42,8 @@ from .table import TABLE, SimTable
 # A person's gap between two touches when following the lights, in the game's time
 # (between ~50 ms, a switch's bounce twice, and the referee's settle time).
 FOLLOW_GAP_MS: Final = 250
-PAUSE_FLOOR_MS: Final = 10.0  # the least real pause of the people's loop
+PAUSE_FLOOR_MS: Final = 2.0  # the least real pause of the people's loop
+IDLE_MS: Final = 200.0  # nothing to do: look again when the board changes, or this late
 
 
 class Clock(Protocol):
@@ -60,6 +61,7 @@ class TableHost(Protocol):
     """What the people need of the running game (the web hub)."""
 
     sim: SimTable | None
+    listeners: set[asyncio.Queue[int]]  # told of every change (hub.changed)
 
     @property
     def clock(self) -> Clock: ...
@@ -93,16 +95,29 @@ class People:
         self.lit_seen: list[str] = []  # lit moves met, in order
         self._mine: tuple[int, int] | None = None  # (moves made, seat) of our own turn
         self._task: asyncio.Task[None] | None = None
+        self._news: asyncio.Queue[int] = asyncio.Queue()
 
     def start(self) -> None:
+        self.host.listeners.add(self._news)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def stop(self) -> None:
+        self.host.listeners.discard(self._news)
         if self._task is not None:
             self._task.cancel()
 
     async def _pause(self, ms: float) -> None:
         await asyncio.sleep(max(ms * self.speed, PAUSE_FLOOR_MS) / 1000)
+
+    async def _idle(self) -> None:
+        """Nothing to do: wait for the board to change (a move lit, a judgment, the other
+        board's news), or ``IDLE_MS`` at most; no sooner than a pause."""
+        await self._pause(200)
+        if self._news.empty():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.get(), IDLE_MS / 1000)
+        while not self._news.empty():
+            self._news.get_nowait()
 
     def _touch(self, action: str, hole: str, gap: int = FOLLOW_GAP_MS) -> None:
         """A touch, stamped ``gap`` ms of the game's time after the last one while the
@@ -140,7 +155,10 @@ class People:
             except Exception as e:  # the show goes on: a person tries again
                 print(f"keezbord: simulated people: {e!r}", flush=True)
                 did = False
-            await self._pause(120 if did else 200)
+            if did:
+                await self._pause(120)
+            else:
+                await self._idle()
 
     async def _step(self) -> bool:
         """One thing the people do now (False: nothing to do)."""
