@@ -157,3 +157,36 @@ def test_a_link_whose_thread_ended_starts_it_again_and_says_so(
     assert "keezbord: link thuis: the MQTT client's thread had ended; started again" in (
         capfd.readouterr().out
     )
+
+
+def test_a_handler_that_raises_is_said_and_the_board_reads_on(
+    club: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    c: Club = club(2, 1)
+    board = "tafel-1"
+    pairings: list[dict[str, Any]] = []
+
+    def on_pairing(msg: dict[str, Any]) -> None:
+        if msg.get("round") == 1:
+            raise ValueError("a pairing this board cannot show")
+        pairings.append(msg)
+
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    link = BoardLink(c.settings(board), outbox, on_pairing, lambda game: None)
+    t = c.tournament.broker
+    assert isinstance(t, BrokerSettings)
+    sender = _sender("t3", p.TOURNAMENT_USER, t, t.host, t.port)
+    link.start()
+    try:
+        wait_for(link.connected.is_set, 15, "the board's connection")
+        for n in (1, 2):
+            _send(sender, p.table_topic(board, "pairing"), p.encode({"round": n}))
+        wait_for(lambda: pairings == [{"round": 2}], 15, "the pairing after the one that raised")
+    finally:
+        link.stop()
+        outbox.close()
+        sender.loop_stop()
+        sender.disconnect()
+    out = capfd.readouterr().out
+    assert "keezbord: club tafel-1: ignored: Caught exception in on_message" in out
+    assert "a pairing this board cannot show" in out

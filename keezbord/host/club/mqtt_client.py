@@ -90,8 +90,8 @@ def new_client(
     client.said = said
 
     def on_log(client: Any, userdata: Any, level: int, buf: str) -> None:
-        if level == mqtt.MQTT_LOG_ERR:  # paho's word on a handler that raised
-            said.error(buf)
+        if level == mqtt.MQTT_LOG_ERR and buf.startswith("Caught exception"):
+            said.error(buf)  # a handler raised (a lost connection is the Outage's to say)
 
     client.on_log = on_log
     if login.tls:
