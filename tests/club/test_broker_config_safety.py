@@ -74,9 +74,14 @@ def test_the_club_broker_is_tls_by_default_and_never_runs_as_root(
         client = new_client("t", "tafel-1", login, clean_session=True)
         up: list[bool] = []
         client.on_connect = lambda c, u, f, rc, p: up.append(not rc.is_failure)
+        gone: list[bool] = []
+        client.on_disconnect = lambda *a: gone.append(True)
         client.connect_async("127.0.0.1", port)
         client.loop_start()
         wait_for(lambda: up == [True], 15, "a board's login over TLS")
+        # A message over the broker's bound: refused, and its sender disconnected.
+        client.publish("keezbord/board/tafel-1/event", b"x" * (MAX_PACKET["club"] + 1), qos=1)
+        wait_for(lambda: gone, 15, "the broker dropping the oversized message's sender")
     finally:
         if client is not None:
             client.loop_stop()
