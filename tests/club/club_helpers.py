@@ -4,11 +4,14 @@ simulated boards. Shared by the tests and bench/bench_club.py."""
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import os
 import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +25,18 @@ from keezbord.host.club.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+def broker_home(tmp: Path, name: str = "broker") -> Path:
+    """Where a test's broker files go: ``tmp / name``; as root (CI), where mosquitto
+    drops to its own user, which cannot enter pytest's root-only folders, a folder of
+    /tmp that user may pass through (removed at exit)."""
+    if os.geteuid() != 0:
+        return tmp / name
+    home = Path(tempfile.mkdtemp(prefix="keezbord-broker-"))
+    os.chmod(home, 0o711)
+    atexit.register(shutil.rmtree, home, True)
+    return home / name
 
 
 def free_port() -> int:
@@ -38,12 +53,14 @@ def mosquitto_binary() -> str:
     return found
 
 
-def wait_for(check: Callable[[], object], timeout: float = 30.0, what: str = "") -> None:
+def wait_for(
+    check: Callable[[], object], timeout: float = 30.0, what: str = "", every: float = 0.02
+) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or check}")
-        time.sleep(0.02)
+        time.sleep(every)
 
 
 @dataclass
@@ -132,7 +149,7 @@ def start_broker(dir: Path, store: Store, tls: bool = False) -> Broker:
     its TLS listener, with the authority and certificate it makes with openssl)."""
     port = free_port()
     files = write_broker_config(
-        store, dir / "broker", port=port, bind="127.0.0.1", host="127.0.0.1", tls=tls or None
+        store, broker_home(dir), port=port, bind="127.0.0.1", host="127.0.0.1", tls=tls or None
     )
     broker = Broker(files, port)
     broker.start()
@@ -143,7 +160,7 @@ def open_club(dir: Path, teams: int, boards: int, tls: bool = False) -> Club:
     store = make_store(dir, teams, boards)
     broker = start_broker(dir, store, tls)
     port = broker.port
-    ca = str(dir / "broker" / "boards" / "ca.crt") if tls else None
+    ca = str(broker.files.conf.parent / "boards" / "ca.crt") if tls else None
     t = Tournament(store, BrokerSettings("127.0.0.1", port, tournament_password(store), tls, ca))
     t.start()
     wait_for(t.connected.is_set, 10, "the tournament's MQTT connection")

@@ -18,6 +18,7 @@ class Cutter:
         self.lock = threading.Lock()
         self.pairs: list[tuple[socket.socket, socket.socket]] = []
         self.cuts = 0
+        self.refused = 0  # connections refused while cut (a board trying again)
         self._stop = threading.Event()
         threading.Thread(target=self._accept, daemon=True, name="cutter").start()
 
@@ -29,6 +30,7 @@ class Cutter:
                 return
             if self.cut.is_set():
                 client.close()
+                self.refused += 1
                 continue
             try:
                 upstream = socket.create_connection(self.target, timeout=5)

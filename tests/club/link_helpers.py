@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from club_helpers import Broker, free_port
+from club_helpers import Broker, broker_home, free_port
 
 from keezbord.host.club.broker_config import BrokerFiles
 from keezbord.host.config import load_config
@@ -18,7 +18,7 @@ from keezbord.host.config import load_config
 def link_broker(tmp: Path) -> tuple[Broker, dict[str, Any]]:
     """``keezbord link broker-config`` run as a user would, then its broker started."""
     port = free_port()
-    out = tmp / "keezlink"
+    out = broker_home(tmp, "keezlink")
     r = subprocess.run(
         [sys.executable, "-m", "keezbord", "link", "broker-config", "--boards", "oma,thuis",
          "--out", str(out), "--host", "127.0.0.1", "--bind", "127.0.0.1", "--port", str(port)],

@@ -71,5 +71,5 @@ def test_two_boards_talk_over_tls_each_writing_only_its_own_topics(tmp_path: Pat
         oma.link.stop()
         thuis.link.stop()
         broker.stop()
-    logins = json.loads((tmp_path / "keezlink" / "logins.json").read_text())
+    logins = json.loads((broker.files.conf.parent / "logins.json").read_text())
     assert len(logins["oma"]) >= 24 and logins["oma"] != logins["thuis"]

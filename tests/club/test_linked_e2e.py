@@ -10,12 +10,13 @@ moved as hole events) and copy the other board's moves by following its LEDs onl
 from __future__ import annotations
 
 import re
-import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from club_helpers import wait_for
+from club_helpers import wait_for as wait_every
 from cutter import Cutter
 from link_helpers import Board, link_broker
 
@@ -25,7 +26,12 @@ from keezbord.host.journal import Journal
 
 pytestmark = pytest.mark.slow
 
-SPEED = "0.05"
+SPEED = "0.02"  # the page's pace: the referee's judgments wait on the people, not on it
+
+
+def wait_for(check: Callable[[], object], timeout: float, what: str) -> None:
+    """Polled every 0.1 s: each look is a spectator's whole state from a board."""
+    wait_every(check, timeout, what, every=0.1)
 
 
 def _board_toml(folder: Path, port: int | None = None) -> None:
@@ -82,8 +88,10 @@ def test_two_boards_play_one_game_through_cuts_and_a_restart(tmp_path: Path) -> 
     oma_dir, thuis_dir = tmp_path / "oma", tmp_path / "thuis"
     _board_toml(oma_dir)
     _board_toml(thuis_dir, cut.port)  # thuis reaches the broker through the cutter
-    oma = Board(oma_dir, "--simulate", "11", "--speed", SPEED)
-    thuis = Board(thuis_dir, "--simulate", "12", "--speed", SPEED)
+    with ThreadPoolExecutor(2) as starting:  # both boards start at once
+        oma_f = starting.submit(Board, oma_dir, "--simulate", "11", "--speed", SPEED)
+        thuis_f = starting.submit(Board, thuis_dir, "--simulate", "12", "--speed", SPEED)
+        oma, thuis = oma_f.result(), thuis_f.result()
     try:
         wait_for(lambda: _link(thuis)["in_step"] and _moves(oma) >= 1, 60, "the game under way")
         st = oma.state()
@@ -96,7 +104,7 @@ def test_two_boards_play_one_game_through_cuts_and_a_restart(tmp_path: Path) -> 
         wait_for(lambda: not _link(thuis)["connected"], 60, "thuis sees the cut")
         wait_for(lambda: not _link(oma)["in_step"], 60, "oma waits for thuis")
         held = thuis.state()["remote"]["hold"]
-        time.sleep(3)
+        wait_for(lambda: cut.refused >= 1, 60, "thuis trying again in vain")
         cut.mend()
         wait_for(lambda: _link(thuis)["in_step"] and _link(oma)["in_step"], 120, "back in step")
         assert held is not None or _link(thuis)["entries"] > 0
@@ -104,14 +112,14 @@ def test_two_boards_play_one_game_through_cuts_and_a_restart(tmp_path: Path) -> 
         # Cut 2: the broker itself restarts (both boards lose the link).
         wait_for(lambda: _moves(oma) >= 30, 400, "30 moves")
         broker.stop()
-        time.sleep(2)
+        wait_for(lambda: not any(_link(b)["connected"] for b in (oma, thuis)), 60, "both cut")
         broker.start()
         wait_for(lambda: _link(thuis)["in_step"] and _link(oma)["in_step"], 120, "in step again")
 
         # thuis switched off mid-game, and on again.
         wait_for(lambda: _moves(thuis) >= 50, 400, "50 moves")
         thuis.kill()
-        time.sleep(2)
+        wait_for(lambda: not _link(oma)["peer_online"], 60, "oma sees thuis gone")
         thuis.start()
         wait_for(lambda: _link(thuis)["in_step"], 120, "thuis back in the game")
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from club_helpers import Club, wait_for
+from club_helpers import Club, broker_home, wait_for
 
 from keezbord.host.cli import main
 from keezbord.host.club import protocol as p
@@ -155,7 +155,7 @@ def test_cli(
     assert kept.teams()[3][0] == "Derde"
     kept.close()
     assert not (tmp_path / "elsewhere" / "club.sqlite").exists()
-    out = tmp_path / "broker"
+    out = broker_home(tmp_path)
     assert (
         main(["club", "--store", store, "broker-config", "--out", str(out), "--port", "1999"]) == 0
     )
@@ -202,7 +202,7 @@ def test_without_host_the_boards_get_this_machines_mdns_name(tmp_path: Path) -> 
     laptop of that name; the laptop's own name (as Avahi announces it) is the guess."""
     store = Store(tmp_path / "club.sqlite")
     store.add_board("tafel-1")
-    files = write_broker_config(store, tmp_path / "broker")
+    files = write_broker_config(store, broker_home(tmp_path))
     store.close()
     me = socket.gethostname().split(".")[0]
     assert f'broker = "{me}.local"' in files.boards["tafel-1"].read_text()

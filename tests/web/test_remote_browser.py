@@ -83,6 +83,12 @@ def test_a_remote_seat_plays_a_whole_game_in_chromium(browser: Any, tmp_path: Pa
         page.goto(f"{url}/?token={token}&lang=en")
         page.wait_for_selector("#role:has-text('Remote')")
         assert "token=" not in page.url  # taken out of the address bar
+        # Every state the page draws, not only those the loop below happens to read (the
+        # simulated people put a flagged move right within a few of the page's frames).
+        page.evaluate(
+            "() => { window.flagsDrawn = 0; window.keezbord.onState.push("
+            "s => { if (s.flag && s.remote && s.remote.lit) window.flagsDrawn++; }); }"
+        )
         deadline = time.monotonic() + 900
         while time.monotonic() < deadline:
             st = page.evaluate("window.keezbord.state")
@@ -97,10 +103,19 @@ def test_a_remote_seat_plays_a_whole_game_in_chromium(browser: Any, tmp_path: Pa
                 page.wait_for_selector("#remote-moves .move", timeout=10_000)
                 move = page.locator("#remote-moves .move").first
                 chosen.append(str(move.get_attribute("data-move")))
+                made = len(st["history"]) if st else 0
                 move.click()
-                page.wait_for_selector("#remote .carrying", timeout=10_000)
+                # Carried out at the table: seen being carried, or already taken (the
+                # simulated people's move is judged as soon as their hands are off).
+                page.wait_for_function(
+                    "n => document.querySelector('#remote .carrying') !== null"
+                    " || window.keezbord.state.history.length > n",
+                    arg=made,
+                    timeout=10_000,
+                )
             page.wait_for_timeout(150)
         st = page.evaluate("window.keezbord.state")
+        flags_seen += page.evaluate("window.flagsDrawn")
         assert st["winner"] is not None, lines[-20:]
         # The remote seat's moves are exactly the ones it chose, in order.
         played = [h["move"] for h in st["history"] if h["seat"] == 1]

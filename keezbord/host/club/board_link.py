@@ -29,7 +29,7 @@ from typing import Any
 from keezbord.host.club_settings import ClubSettings as ClubSettings
 
 from . import protocol as p
-from .mqtt_client import new_client, no_answer
+from .mqtt_client import Keeper, new_client, no_answer
 
 OUTBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -134,10 +134,14 @@ class BoardLink:
         if saved:
             self.pairing = json.loads(saved)
         name = p.check_board_name(settings.board)
-        self.client = new_client(f"keezbord-board-{name}", name, settings, clean_session=False)
+        who = f"keezbord: club {name}"
+        self.client = new_client(
+            f"keezbord-board-{name}", name, settings, clean_session=False, who=who
+        )
+        self.keeper = Keeper(self.client, who)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
-        self.outage = p.Outage(f"keezbord: club {name}", settings.broker, settings.port)
+        self.outage = p.Outage(who, settings.broker, settings.port)
         self.client.on_connect_fail = lambda *a: self.outage.lost(no_answer(settings.tls))
         self.client.on_message = self._on_message
         self.refused: str | None = None  # the broker's reason when it refuses the login
@@ -151,10 +155,12 @@ class BoardLink:
         self._stopped = threading.Event()
         self.client.connect_async(self.settings.broker, self.settings.port, self.settings.keepalive)
         self.client.loop_start()
+        self.keeper.start()
         threading.Thread(target=self._resend, args=(self._stopped,), daemon=True).start()
 
     def stop(self) -> None:
         self._stopped.set()
+        self.keeper.stop()
         self.client.on_disconnect = None  # a stop is no outage to report
         self.client.disconnect()
         self.client.loop_stop()
@@ -207,8 +213,11 @@ class BoardLink:
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = p.split_topic(message.topic)
+        if where is None or where[1] != self.settings.board:
+            return
         msg = p.decode(message.payload)
-        if where is None or msg is None or where[1] != self.settings.board:
+        if msg is None:
+            self.client.said.error(f"{message.topic}: {p.not_read(message.payload)}")
             return
         leaf = where[2]
         if leaf == "pairing":

@@ -18,8 +18,8 @@ from typing import Any
 from keezbord.host.club_settings import LinkSettings, check_board_name
 
 from . import link_protocol as lp
-from .mqtt_client import new_client, no_answer
-from .protocol import Outage
+from .mqtt_client import Keeper, new_client, no_answer
+from .protocol import Outage, not_read
 
 
 class GameLink:
@@ -35,11 +35,15 @@ class GameLink:
         self.on_message, self.on_connection, self.on_tick = on_message, on_connection, on_tick
         self.connected = threading.Event()
         self.refused: str | None = None
-        self.client = new_client(f"keezbord-link-{self.me}", self.me, settings, clean_session=False)
+        who = f"keezbord: link {self.me}"
+        self.client = new_client(
+            f"keezbord-link-{self.me}", self.me, settings, clean_session=False, who=who
+        )
+        self.keeper = Keeper(self.client, who)
         self.client.will_set(
             lp.topic(self.me, self.peer, "status"), lp.encode({"online": False}), lp.QOS, True
         )
-        self.outage = Outage(f"keezbord: link {self.me}", settings.broker, settings.port)
+        self.outage = Outage(who, settings.broker, settings.port)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_connect_fail = lambda *a: self.outage.lost(no_answer(settings.tls))
@@ -50,11 +54,13 @@ class GameLink:
         self._stopped = threading.Event()
         self.client.connect_async(self.settings.broker, self.settings.port, self.settings.keepalive)
         self.client.loop_start()
+        self.keeper.start()
         threading.Thread(target=self._ticker, args=(self._stopped,), daemon=True).start()
 
     def stop(self) -> None:
         """A goodbye: "offline" said (no will is sent for a clean disconnect)."""
         self._stopped.set()
+        self.keeper.stop()
         self.client.on_disconnect = None
         if self.connected.is_set():
             info = self.client.publish(
@@ -95,7 +101,10 @@ class GameLink:
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = lp.split(message.topic)
-        msg = lp.decode(message.payload)
-        if where is None or msg is None or where[:2] != (self.peer, self.me):
+        if where is None or where[:2] != (self.peer, self.me):
+            return
+        msg = lp.decode(message.payload, lp.MAX_PAYLOAD)
+        if msg is None:
+            self.client.said.error(f"{message.topic}: {not_read(message.payload, lp.MAX_PAYLOAD)}")
             return
         self.on_message(where[2], msg)

@@ -27,6 +27,9 @@ from .protocol import encode as encode
 
 PREFIX: Final = "keezbord/link"
 QOS: Final = 1
+# The most a linked board reads of one message (checked before it is parsed, as the
+# depth: protocol.py): the largest, ``game``, is about 1 KB.
+MAX_PAYLOAD: Final = 64 * 1024
 LEAVES: Final = ("game", "log", "ack", "hello", "reject", "status")
 KINDS: Final = ("move", "discard", "undo", "give")
 

@@ -14,6 +14,7 @@ The broker's ACL (broker_config.py) enforces exactly this split.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
 # The logins (a board's name is its login and a topic level), from the values layer:
@@ -24,6 +25,11 @@ from keezbord.host.club_settings import check_board_name as check_board_name
 PREFIX: Final = "keezbord"
 QOS: Final = 1
 EVENT_KINDS: Final = frozenset({"started", "progress", "penalty", "time_limit"})
+# What a client reads of one message, checked before it is parsed (docs/club.md,
+# "Limits"): a board's record of a whole 8-seat game is about 250 KB; the broker's own
+# bound (broker_config.py, max_packet_size) is above these.
+MAX_PAYLOAD: Final = 1024 * 1024
+MAX_DEPTH: Final = 32  # our messages nest 4 deep at most
 
 
 def board_topic(board: str, leaf: str) -> str:
@@ -46,13 +52,47 @@ def encode(msg: dict[str, Any]) -> bytes:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def decode(payload: bytes) -> dict[str, Any] | None:
-    """A message as a dict, None if it is not a JSON object (it is then ignored)."""
+def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any] | None:
+    """A message as a dict, None if it is not a JSON object (it is then ignored), or is
+    longer than ``limit`` bytes or nested deeper than ``MAX_DEPTH``: both are checked
+    before it is parsed (a deeply nested payload would otherwise end the parser, and the
+    MQTT client's thread with it, in a RecursionError)."""
+    if len(payload) > limit or too_deep(payload):
+        return None
     try:
         msg = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     return msg if isinstance(msg, dict) else None
+
+
+# A JSON string (to its closing quote, or to the end if it has none): possessive, and
+# a lone backslash at the end taken too, so that one pass is linear whatever the bytes.
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.?)*+(?:"|\Z)', re.DOTALL)
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def too_deep(payload: bytes, depth: int = MAX_DEPTH) -> bool:
+    """Whether ``payload``'s arrays and objects nest deeper than ``depth`` (brackets in
+    strings aside; unbalanced ones count as too deep), found without parsing it: the
+    innermost pairs are taken away ``depth`` times, each a pass in C."""
+    if payload.count(b"[") + payload.count(b"{") <= depth:
+        return False  # most messages: too few brackets to nest that deep
+    rest = _STRING.sub(b"", payload).translate(_SQUARE, _NOT_BRACKETS)
+    for _ in range(depth):
+        if not rest:
+            return False
+        rest = rest.replace(b"[]", b"")
+    return bool(rest)
+
+
+def not_read(payload: bytes, limit: int = MAX_PAYLOAD) -> str:
+    """Why ``decode`` gave None, for a client's one line."""
+    return (
+        f"{len(payload)} bytes, not a JSON object of at most {limit} bytes nested "
+        f"{MAX_DEPTH} deep at most"
+    )
 
 
 def live_event(msg: dict[str, Any]) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import protocol as p
-from .mqtt_client import new_client, no_answer
+from .mqtt_client import Keeper, new_client, no_answer
 from .pairing import pair_round
 from .standings import Game, Row, standings
 from .store import Result, Store, StoreError
@@ -47,6 +47,7 @@ class Tournament:
         self.received: Counter[str] = Counter()  # messages per topic (tests, benchmark)
         self.connected = threading.Event()
         self.client: Any = None
+        self.keeper: Keeper | None = None
         self.listen = True
         self.outage: p.Outage | None = None  # the service's word on the broker (start)
 
@@ -69,6 +70,7 @@ class Tournament:
             p.TOURNAMENT_USER,
             self.broker,
             clean_session=not listen,
+            who="keezbord club",
         )
         client.on_connect = self._on_connect
         client.on_disconnect = lambda *a: self._down("the connection to the MQTT broker was lost")
@@ -77,8 +79,12 @@ class Tournament:
         client.connect_async(self.broker.host, self.broker.port, 15)
         client.loop_start()
         self.client = client
+        self.keeper = Keeper(client, "keezbord club")
+        self.keeper.start()
 
     def stop(self) -> None:
+        if self.keeper is not None:
+            self.keeper.stop()
         if self.client is not None:
             self.client.on_disconnect = None  # a stop is no outage to report
             self.client.disconnect()
@@ -106,13 +112,16 @@ class Tournament:
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        where = p.split_topic(message.topic)
-        msg = p.decode(message.payload)
         self.received[message.topic] += 1
-        if where is None or where[0] != "board" or msg is None:
+        where = p.split_topic(message.topic)
+        if where is None or where[0] != "board":
             return
         board, leaf = where[1], where[2]
         try:
+            msg = p.decode(message.payload)  # bounded in size and depth before parsing
+            if msg is None:
+                client.said.error(f"{message.topic}: {p.not_read(message.payload)}")
+                return
             if leaf == "event":
                 self.on_event(board, msg)
             elif leaf == "result":

@@ -41,9 +41,13 @@ def add_club_arguments(p: argparse.ArgumentParser) -> None:
     board.add_argument("name", help="a-z, 0-9 and '-' (its MQTT login and topic)")
     bc = sub.add_parser("broker-config", help="write Mosquitto's configuration for the boards")
     bc.add_argument("--out", type=Path, required=True, help="folder for the files")
-    bc.add_argument("--port", type=_port, default=None, help="default 1883, 8883 with TLS")
-    bc.add_argument("--bind", default="0.0.0.0", help="address the broker listens on")
-    bc.add_argument("--host", default=None, help="the broker's name the boards use")
+    bc.add_argument("--port", type=_port, default=None, help="default 8883 (1883 with --plain)")
+    _listener_arguments(bc)
+    bc.add_argument(
+        "--plain",
+        action="store_true",
+        help="no TLS (the boards' passwords then cross the Wi-Fi readable: docs/club.md)",
+    )
     _tls_arguments(bc)
     serve = sub.add_parser("serve", help="scoreboard, control page and the MQTT service")
     serve.add_argument("--host", default="0.0.0.0")
@@ -67,12 +71,28 @@ def add_club_arguments(p: argparse.ArgumentParser) -> None:
         action.add_argument("--store", type=Path, default=argparse.SUPPRESS, help=store_help)
 
 
+def _listener_arguments(bc: argparse.ArgumentParser) -> None:
+    bc.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        help="address the broker listens on (default every interface: the boards are "
+        "other machines)",
+    )
+    bc.add_argument("--host", default=None, help="the broker's name the boards use")
+    bc.add_argument(
+        "--user",
+        default=None,
+        help="the user mosquitto runs as, never root (default: mosquitto when run as "
+        "root, else you)",
+    )
+
+
 def _tls_arguments(bc: argparse.ArgumentParser) -> None:
     bc.add_argument(
         "--tls",
         action="store_true",
         help="a TLS listener, with an authority and certificate made here with openssl "
-        "(boards get boards/ca.crt to trust it; port 8883 by default)",
+        "(the default; boards get boards/ca.crt to trust it)",
     )
     bc.add_argument(
         "--tls-cert", default=None, metavar="FILE", help="a TLS listener with this certificate "
@@ -165,20 +185,38 @@ def _connected(t: Tournament, args: argparse.Namespace) -> None:
 
 def _broker_config(args: argparse.Namespace) -> int:
     from keezbord.host.club.broker_config import write_broker_config
-    from keezbord.host.club.store import Store
+    from keezbord.host.club.store import Store, StoreError
 
     if not args.store.exists():
         raise UsageError(f"{args.store}: no such tournament store (add boards first)")
-    tls = tls_choice(args)
-    port = args.port or (8883 if tls else 1883)
+    tls = plain_or_tls(args)
+    port = args.port or (1883 if tls is None else 8883)
     with contextlib.closing(Store(args.store)) as store:
-        files = write_broker_config(
-            store, args.out, port=port, bind=args.bind, host=args.host, tls=tls
-        )
+        try:
+            files = write_broker_config(
+                store, args.out, port=port, bind=args.bind, host=args.host, tls=tls,
+                user=args.user,
+            )  # fmt: skip
+        except StoreError as e:
+            raise UsageError(str(e)) from None
     print(f"mosquitto -c {files.conf}")
     for name, f in files.boards.items():
         print(f"board {name}: copy {f} into its board.toml")
+    ca = files.conf.parent / "boards" / "ca.crt"
+    if tls is None:
+        print("plain MQTT: the boards' passwords cross the network readable (docs/club.md)")
+    elif ca.exists():
+        print(f"and {ca} beside each board.toml; the service: keezbord club serve "
+              f"--broker-tls --broker-port {port} --broker-ca {ca}")  # fmt: skip
     return 0
+
+
+def plain_or_tls(args: argparse.Namespace) -> Any:
+    """broker-config's TLS, the default: made here unless given, None with --plain."""
+    tls = tls_choice(args)
+    if args.plain and tls is not None:
+        raise UsageError("--plain: no TLS, so no --tls, --tls-cert or --tls-key")
+    return None if args.plain else (tls or True)
 
 
 def _standings(store: Store, as_json: bool) -> None:

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from keezbord.host.commands.away import seat_list
-from keezbord.host.commands.club import _tls_arguments, tls_choice
+from keezbord.host.commands.club import _listener_arguments, _tls_arguments, plain_or_tls
 from keezbord.host.commands.web import _port
 from keezbord.host.errors import UsageError
 
@@ -23,8 +23,7 @@ def add_link_arguments(p: argparse.ArgumentParser) -> None:
     )
     bc.add_argument("--out", type=Path, required=True, help="folder for the files")
     bc.add_argument("--port", type=_port, default=None, help="default 8883 (1883 with --plain)")
-    bc.add_argument("--bind", default="0.0.0.0", help="address the broker listens on")
-    bc.add_argument("--host", default=None, help="the broker's name the boards use")
+    _listener_arguments(bc)
     bc.add_argument(
         "--host-seats",
         type=seat_list,
@@ -47,10 +46,7 @@ def run_link(args: argparse.Namespace) -> int:
     names = [b.strip() for b in args.boards.split(",")]
     if len(names) != 2:
         raise UsageError("--boards: two names, the host of record first (e.g. oma,thuis)")
-    tls = tls_choice(args)
-    if args.plain and tls is not None:
-        raise UsageError("--plain: no TLS, so no --tls, --tls-cert or --tls-key")
-    tls = None if args.plain else (tls or True)
+    tls = plain_or_tls(args)
     port = args.port or (1883 if tls is None else 8883)
     try:
         files = write_link_config(
@@ -61,6 +57,7 @@ def run_link(args: argparse.Namespace) -> int:
             host=args.host,
             tls=tls,
             host_seats=args.host_seats,
+            user=args.user,
         )
     except (StoreError, ValueError) as e:
         raise UsageError(str(e)) from None

@@ -430,9 +430,9 @@ def run_run(args: argparse.Namespace) -> int:
         if live:  # simulated people at the table (host/sim/people.py), seats far away
             from keezbord.host.drivers.boards import FakeBoard
 
+            # The board's own settle time at any --speed: the people's touches keep a
+            # person's gaps in the game's time and they let go when done (web/clock.py).
             setup = {**setup, "mode": "simulated"}
-            if args.speed < 1:  # the simulated people's rests are as short: so the settling
-                setup["settle_ms"] = max(200, int(500 * args.speed))
             driver = FakeBoard()
         elif args.simulate is not None and args.setup is not None:
             from keezbord.host.drivers.boards import TraceBoard

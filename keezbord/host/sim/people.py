@@ -11,6 +11,12 @@ put one hole off), so a demonstration shows the flag and how the LEDs put it rig
 Runs on the hub's asyncio loop (``start`` from the hub's start hooks); what it touches
 goes through the driver like a real board's switches (``FakeBoard.put``), so the hub
 reads it as it reads a board.
+
+The machine's pace is not the people's: while their hands are on the board they hold
+the hub's clock (web/clock.py) and stamp each touch a person's gap after the last, so
+a move is never judged half made because the machine woke them late; when they have
+nothing more to do they let go at the referee's settle deadline, so a finished move is
+judged at once (``--speed`` only paces what the page shows).
 """
 
 from __future__ import annotations
@@ -19,26 +25,48 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from keezbord.engine.bot_kinds import make_bot
 from keezbord.engine.movegen import apply
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.events import HoleEvent
-from keezbord.host.referee import RefereeState, board_sig, pos_sig
+from keezbord.host.referee import RefereeState, board_sig, deadline, pos_sig
 from keezbord.host.roles import Role
 
-from .bot_player import paced
 from .led_person import ROLES, Held, carry, next_touch, slip
 from .physical import events_for_move
 from .restore import put_back
 from .table import TABLE, SimTable
+
+# A person's gap between two touches when following the lights, in the game's time
+# (between ~50 ms, a switch's bounce twice, and the referee's settle time).
+FOLLOW_GAP_MS: Final = 250
+PAUSE_FLOOR_MS: Final = 2.0  # the least real pause of the people's loop
+IDLE_MS: Final = 200.0  # nothing to do: look again when the board changes, or this late
+
+
+class Clock(Protocol):
+    """The hub's clock as the people hold it (web/clock.py's HubClock)."""
+
+    @property
+    def held(self) -> bool: ...
+
+    def advance(self, ms: int) -> int: ...
+
+    def release(self, at_least: int = 0) -> int: ...
 
 
 class TableHost(Protocol):
     """What the people need of the running game (the web hub)."""
 
     sim: SimTable | None
+    listeners: set[asyncio.Queue[int]]  # told of every change (hub.changed)
+
+    @property
+    def clock(self) -> Clock: ...
+
+    def tick(self) -> None: ...
 
     @property
     def referee_state(self) -> RefereeState: ...
@@ -67,31 +95,70 @@ class People:
         self.lit_seen: list[str] = []  # lit moves met, in order
         self._mine: tuple[int, int] | None = None  # (moves made, seat) of our own turn
         self._task: asyncio.Task[None] | None = None
+        self._news: asyncio.Queue[int] = asyncio.Queue()
 
     def start(self) -> None:
+        self.host.listeners.add(self._news)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def stop(self) -> None:
+        self.host.listeners.discard(self._news)
         if self._task is not None:
             self._task.cancel()
 
     async def _pause(self, ms: float) -> None:
-        await asyncio.sleep(max(ms * self.speed, 30.0) / 1000)
+        await asyncio.sleep(max(ms * self.speed, PAUSE_FLOOR_MS) / 1000)
 
-    def _touch(self, action: str, hole: str) -> None:
-        self.board.put(HoleEvent(self.host.now(), "lift" if action == "lift" else "place", hole))
+    async def _idle(self) -> None:
+        """Nothing to do: wait for the board to change (a move lit, a judgment, the other
+        board's news), or ``IDLE_MS`` at most; no sooner than a pause."""
+        await self._pause(200)
+        if self._news.empty():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.get(), IDLE_MS / 1000)
+        while not self._news.empty():
+            self._news.get_nowait()
+
+    def _touch(self, action: str, hole: str, gap: int = FOLLOW_GAP_MS) -> None:
+        """A touch, stamped ``gap`` ms of the game's time after the last one while the
+        hands are on the board (the clock held: web/clock.py)."""
+        t = self.host.clock.advance(gap)
+        self.board.put(HoleEvent(t, "lift" if action == "lift" else "place", hole))
+
+    def _let_go(self) -> None:
+        """Nothing more to do: the clock runs again, from the settle deadline of what the
+        board shows if it waits only for quiet (so it is judged now), and ticks."""
+        clock = self.host.clock
+        if not clock.held:
+            return
+        clock.release()
+        if self.host.referee_state.pending is not None:  # a closing lift: no bounce
+            self._judge_at(deadline(self.host.referee_state))
+        st = self.host.referee_state
+        if st.pending is None and st.at_rest and st.stage == 0:  # it waits for quiet
+            self._judge_at(deadline(st))
+
+    def _judge_at(self, due: int | None) -> None:
+        if due is not None:
+            self.host.clock.release(at_least=due)
+            self.host.tick()
 
     async def _run(self) -> None:
         await self._pause(600)
         while True:
             try:
                 did = await self._step()
+                if not did:
+                    self._let_go()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the show goes on: a person tries again
                 print(f"keezbord: simulated people: {e!r}", flush=True)
                 did = False
-            await self._pause(120 if did else 200)
+            if did:
+                await self._pause(120)
+            else:
+                await self._idle()
 
     async def _step(self) -> bool:
         """One thing the people do now (False: nothing to do)."""
@@ -190,11 +257,9 @@ class People:
         await self._pause(400)
         after = apply(pos, card, move)
         events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
-        times = paced([e.t for e in events], self.speed)
-        start = self.host.now()
-        for ev, at in zip(events, times, strict=True):
+        last = 0
+        for ev in events:  # a person's gaps in the game's time; the page's pace real
             assert isinstance(ev, HoleEvent)
-            delay = (start + at - self.host.now()) / 1000
-            if delay > 0:
-                await asyncio.sleep(delay)
-            self._touch(ev.action, ev.hole)
+            await asyncio.sleep((ev.t - last) * self.speed / 1000)
+            self._touch(ev.action, ev.hole, ev.t - last)
+            last = ev.t

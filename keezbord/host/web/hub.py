@@ -35,6 +35,7 @@ from keezbord.host.sim.table import SimInfo, SimStore, SimTable
 
 from . import actions, opening, page, requests, setups
 from .away import Away
+from .clock import HubClock
 from .coach import coach_remark
 from .health_view import HealthWatch
 from .hub_error import HubError as HubError
@@ -61,8 +62,7 @@ class Hub:
         self.sim: SimTable | None = None
         self.bots: BotPlayer | None = None
         self._set_sim(sim, decisions)
-        self._t0 = time.monotonic()
-        self._base = session.state.now + 1
+        self.clock = HubClock(session.state.now + 1)  # held by simulated people (clock.py)
         self.version = 0
         self.listeners: set[asyncio.Queue[int]] = set()
         self.pawns = PawnTracker()
@@ -189,7 +189,7 @@ class Hub:
         return self.bots.busy if self.bots is not None else None
 
     def now(self) -> int:
-        return self._base + int((time.monotonic() - self._t0) * 1000)
+        return self.clock.now()
 
     def post(self, reading: Reading) -> None:
         """From a driver thread: feed ``reading`` on the loop."""
@@ -266,14 +266,18 @@ class Hub:
             if self.opts.mode == "run" and time.monotonic() >= next_health:
                 next_health = time.monotonic() + self.opts.health_ms / 1000
                 self._check_health()
-            try:
-                effects = self.session.tick(self.now())
-                if effects:  # a flag cleared comes as a "resolved" decision
-                    self._after(effects)
-                if self.bots is not None and not self.holding():
-                    self.bots.maybe_start()
-            except Exception as e:  # the host must keep running whatever one tick does
-                print(f"keezbord: tick failed: {e!r}")
+            self.tick()
+
+    def tick(self) -> None:
+        """The referee's timers at the clock's time (also when simulated people let go)."""
+        try:
+            effects = self.session.tick(self.now())
+            if effects:  # a flag cleared comes as a "resolved" decision
+                self._after(effects)
+            if self.bots is not None and not self.holding():
+                self.bots.maybe_start()
+        except Exception as e:  # the host must keep running whatever one tick does
+            print(f"keezbord: tick failed: {e!r}")
 
     def _recolour(self) -> None:
         st = self.session.state
@@ -336,8 +340,7 @@ class Hub:
             pos = self.session.state.pos
             sim = SimTable(info, pos.seats, pos.profile.name, self.store, self.session.game)
         self._set_sim(sim, decisions)
-        self._base = self.session.state.now + 1
-        self._t0 = time.monotonic()
+        self.clock.reset(self.session.state.now + 1)
         self._entries.clear()
         self.sensors.reset(self.session.state)
         self.pawns.reset()
