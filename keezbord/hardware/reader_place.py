@@ -86,3 +86,22 @@ def reader_pocket(g: Geometry, size: tuple[float, float] = READER_MM) -> Pocket 
             x += STEP_MM
         y += STEP_MM
     return best if best is not None and best.clearance > 0 else None
+
+
+def reader_svg(g: Geometry) -> str:
+    """The card reader's pocket, dashed blue, routed from below (the template draws it)."""
+    p = reader_pocket(g)
+    if p is None:
+        return ""
+    x0, y0 = p.x - p.width / 2, p.y - p.height / 2
+    lo, hi = WOOD_ON_TOP_MM
+    return (
+        f'<rect x="{x0:.2f}" y="{y0:.2f}" width="{p.width:.2f}" height="{p.height:.2f}" '
+        'fill="none" stroke="#0072b2" stroke-width="0.5" stroke-dasharray="3 1.5"/>'
+        f'<text x="{x0 + 1.5:.2f}" y="{y0 + 5:.2f}" font-size="2.6" fill="#0072b2">'
+        "card reader</text>"
+        f'<text x="{x0 + 1.5:.2f}" y="{y0 + 8.5:.2f}" font-size="2.2" fill="#0072b2">'
+        f"pocket from below, {lo:g}-{hi:g} mm</text>"
+        f'<text x="{x0 + 1.5:.2f}" y="{y0 + 11.5:.2f}" font-size="2.2" fill="#0072b2">'
+        "of wood left on top</text>"
+    )

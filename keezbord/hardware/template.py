@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 from keezbord.engine.topology import SEAT_COLOURS
 from keezbord.hardware.geometry import MIN_WEB_MM, Geometry, HolePlace
 from keezbord.hardware.plane import Point
+from keezbord.hardware.reader_place import reader_svg
 from keezbord.hardware.underside import underside_lines, underside_svg
 from keezbord.hardware.wiring import Wiring
 
@@ -140,29 +141,8 @@ def _board_svg(g: Geometry, puzzle: bool) -> str:
                 'stroke-dasharray="4 2"/>'
             )
     parts.extend(_hole_svg(g, h) for h in g.holes)
-    parts.append(_reader_svg(g))
+    parts.append(reader_svg(g))
     return "\n".join(parts)
-
-
-def _reader_svg(g: Geometry) -> str:
-    """The card reader's pocket (reader_place.py), dashed blue, routed from below."""
-    from keezbord.hardware.reader_place import WOOD_ON_TOP_MM, reader_pocket
-
-    p = reader_pocket(g)
-    if p is None:
-        return ""
-    x0, y0 = p.x - p.width / 2, p.y - p.height / 2
-    lo, hi = WOOD_ON_TOP_MM
-    return (
-        f'<rect x="{x0:.2f}" y="{y0:.2f}" width="{p.width:.2f}" height="{p.height:.2f}" '
-        'fill="none" stroke="#0072b2" stroke-width="0.5" stroke-dasharray="3 1.5"/>'
-        f'<text x="{x0 + 1.5:.2f}" y="{y0 + 5:.2f}" font-size="2.6" fill="#0072b2">'
-        "card reader</text>"
-        f'<text x="{x0 + 1.5:.2f}" y="{y0 + 8.5:.2f}" font-size="2.2" fill="#0072b2">'
-        f"pocket from below, {lo:g}-{hi:g} mm</text>"
-        f'<text x="{x0 + 1.5:.2f}" y="{y0 + 11.5:.2f}" font-size="2.2" fill="#0072b2">'
-        "of wood left on top</text>"
-    )
 
 
 def _scale_bar(x: float, y: float, length: float = 100.0) -> str:

@@ -81,6 +81,7 @@ def test_journal_export_command(tmp_path: Path, capsys: object) -> None:
 
 DRIVER = textwrap.dedent("""
     import sys
+    from keezbord.host.referee.state import Decision
     from keezbord.host.session import GameSession
     from keezbord.host.sim.games import simulate
     db, seed = sys.argv[1], int(sys.argv[2])

@@ -148,7 +148,8 @@ def test_a_signature_chip_the_configuration_lacks_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text(EXAMPLE)  # no scanner.signature: the board's signature chip reads as tail
+    # a board built without the signature chip says so; the chip on it then reads as tail
+    cfg.write_text(EXAMPLE + '[scanner]\nsignature = "none"\n')
     argv = ["selftest", "--sim", "--config", str(cfg), "--faults", "signature:0xA5"]
     assert "needs scanner.signature (the selftest expects none)" in _stop(argv, capsys)[1]
     assert "zet dan scanner.signature" in _stop(argv, capsys, "nl")[1]
@@ -158,6 +159,6 @@ def test_a_good_simulated_chain_walks_the_board(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cfg = tmp_path / "board.toml"
-    cfg.write_text(EXAMPLE + "[scanner]\nsignature = 0xA5\n")
+    cfg.write_text(EXAMPLE)  # the default: the sheet's signature chip, 0xA5
     assert main(["selftest", "--sim", "--config", str(cfg), "--quiet"]) == 0
     assert "96 holes: 96 ok" in capsys.readouterr().out

@@ -35,7 +35,7 @@ def test_a_strip_that_cannot_open_is_one_line_and_exit_2(
 
     def factory() -> pins.MockPinFactory:
         f = pins.MockPinFactory()
-        Hc165Chain(f, 4, ChainPins(17, 27, 22))  # 2 seats of 8: 32 holes, 4 chips
+        Hc165Chain(f, 4, ChainPins(17, 27, 22), signature=0xA5)  # 2 seats of 8: 32 holes, 4 chips
         factories.append(f)
         return f
 
@@ -87,7 +87,7 @@ def test_a_pi4s_spi_strip_without_spi1_says_the_config_txt_line(
 
     def factory() -> pins.MockPinFactory:
         f = pins.MockPinFactory()
-        Hc165Chain(f, 4, ChainPins(17, 27, 22))
+        Hc165Chain(f, 4, ChainPins(17, 27, 22), signature=0xA5)
         return f
 
     monkeypatch.setattr(pins, "RPiGPIOFactory", factory)
