@@ -102,4 +102,5 @@ def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
         (link.get("leds") or {}).get("ok"),
         (link.get("leds") or {}).get("error"),
         (link.get("reader") or {}).get("ok"),
+        str((h.get("journal") or {}).get("text")),
     )

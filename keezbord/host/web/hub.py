@@ -39,6 +39,7 @@ from .coach import coach_remark
 from .health_view import HealthWatch
 from .hub_error import HubError as HubError
 from .instruction import Instruction
+from .journal_notice import journal_health, journal_notice
 from .options import HubOptions as HubOptions
 from .remarks import Remarks
 from .tasks import attach, views
@@ -285,7 +286,8 @@ class Hub:
         """Sensors (chatter, stuck switches) and the board's link, for the page."""
         if self.opts.mode != "run":
             return None
-        return self.sensors.view(self.session.state, self.driver, self.now())
+        view = self.sensors.view(self.session.state, self.driver, self.now())
+        return {**view, "journal": journal_health(self.session)}
 
     def _check_health(self) -> None:
         """Broadcast when the health changed (ages and counters of good frames aside)."""
@@ -383,7 +385,7 @@ class Hub:
                 undone=self.log.undone,
                 remarks=self.remarks.entries,
                 exchange_cards=self.log.cards,
-                instructions=self.instructions,
+                instructions={**journal_notice(self.session), **self.instructions},
             )
         )
         out.update({key: view() for key, view in self.views.items()})
