@@ -85,6 +85,16 @@ class Damage:
             "they stay in the journal's table set_aside"
         )
 
+    def summary(self) -> Text:
+        """Doctor's words: what was set aside and why (the cause as SQLite or the replay
+        said it)."""
+        return Text(
+            f"journaal beschadigd: spel {self.game} hervat na invoer {self.kept}, "
+            f"{self.dropped} invoer(en) apart gezet (invoer {self.kept + 1}: {self.why})",
+            f"journal damaged: game {self.game} resumed after input {self.kept}, "
+            f"{self.dropped} input(s) set aside (input {self.kept + 1}: {self.why})",
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,

@@ -47,9 +47,7 @@ def run(
     )
 
 
-def assert_one_line_error(
-    r: subprocess.CompletedProcess[str], *words: str, code: int = 2
-) -> None:
+def assert_one_line_error(r: subprocess.CompletedProcess[str], *words: str, code: int = 2) -> None:
     """Exit 2 (``code``: 3 for a journal it cannot use), nothing on standard output, one
     line on standard error naming the problem."""
     assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
