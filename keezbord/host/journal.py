@@ -117,10 +117,13 @@ class Journal:
     def new_game(self, setup: dict[str, Any]) -> int:
         from keezbord import __version__
 
-        cur = self.db.execute(
-            "INSERT INTO games (created, setup, version) VALUES (?, ?, ?)",
-            (time.time(), json.dumps(setup), __version__),
-        )
+        try:
+            cur = self.db.execute(
+                "INSERT INTO games (created, setup, version) VALUES (?, ?, ?)",
+                (time.time(), json.dumps(setup), __version__),
+            )
+        except sqlite3.OperationalError as e:  # a full disk: said as such (journal_status)
+            raise write_error(e) from None
         assert cur.lastrowid is not None
         self.flush()  # not on an event's path: a new game is on disk before it starts
         return cur.lastrowid

@@ -488,7 +488,8 @@ def run_run(args: argparse.Namespace) -> int:
             from keezbord.host.commands.linked import open_linked
 
             away.virtual(setup, cfg)
-            hub = open_linked(opts, link, setup, driver, db)
+            with _damaged_game("run", db):
+                hub = open_linked(opts, link, setup, driver, db)
         else:
             # A simulated game is always a new one (in the same journal, never resumed),
             # and so is a set-up.

@@ -35,10 +35,10 @@ def sim_game(
     has its table), else a new one dealt from ``options.seed`` (default random);
     ``start``: a new one begun at a position (``sim --setup``, the hand given to the
     seat on turn, if any), shown on the simulated board at once."""
-    store = SimStore(options.db)
     session: GameSession | None = None
     if resume and options.db.exists():
         session = resumed(options, game if game is not None else latest(options, "sim"))
+    store = SimStore(options.db)  # (after: it would make the file, tables of its own only)
     info = store.load(session.game) if session is not None else None
     if session is None or info is None:
         if session is not None:
