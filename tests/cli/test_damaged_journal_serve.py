@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from clihelp import Server, run
 
 from keezbord.host.events import CardTap
@@ -69,33 +70,66 @@ def _run_journal(tmp: Path) -> tuple[Path, int]:
     return db, n
 
 
-def _damage_input(db: Path, seq: int, how: str) -> None:
+DAMAGES = ("the first byte of the last input", "a middle input", "a place edited")
+
+
+def _damage(db: Path, n: int, how: str) -> int:
+    """Damage game 1's inputs as ``how`` says; the input (0-based) where the good part
+    ends at the latest."""
     with sqlite3.connect(db) as c:
-        (text,) = c.execute("SELECT data FROM inputs WHERE game = 1 AND seq = ?", (seq,)).fetchone()
-        data = text[1:] if how == "first byte" else text[:5] + "\x00#" + text[7:]
+        rows = c.execute("SELECT seq, data FROM inputs WHERE game = 1 ORDER BY seq").fetchall()
+        if how == "a place edited":  # valid JSON: the last place before the second move
+            moved = [
+                q
+                for (q,) in c.execute(
+                    'SELECT seq FROM decisions WHERE game = 1 AND data LIKE \'%"type": "move"%\''
+                )
+            ]
+            seq, text = next((q, t) for q, t in reversed(rows) if q < moved[1] and '"place"' in t)
+            data = json.dumps({**json.loads(text), "hole": "T40"})
+            bad = moved[1]
+        else:
+            seq = n - 1 if how.startswith("the first byte") else n // 2
+            text = rows[seq][1]
+            data = text[1:] if how.startswith("the first byte") else text[:5] + "\x00#" + text[7:]
+            bad = seq
         c.execute("UPDATE inputs SET data = ? WHERE game = 1 AND seq = ?", (data, seq))
+    return bad
 
 
+def _check_damage(said: str, state: dict[str, Any], how: str, n: int, bad: int) -> int:
+    """What the log and the page said; the inputs kept."""
+    kept = int(said.split("resumed after input ")[1].split(",")[0])
+    assert f"game 1 resumed after input {kept}, {n - kept} input(s) set aside" in said
+    assert state["game"] == 1  # the same game, not a new one over it
+    shown = state["instruction"]
+    assert shown["source"] == "journal" and shown["tone"] == "fix"
+    if how == "a place edited":
+        assert kept <= bad and "the journal has move" in said  # where they differ
+        assert "differ" in shown["text"]["en"] and "wijken" in shown["text"]["nl"]
+    else:
+        assert kept == bad and "does not read" in said
+        assert f"input {bad + 1} is unreadable" in shown["text"]["en"]
+        assert "onleesbaar" in shown["text"]["nl"]
+    return kept
+
+
+@pytest.mark.parametrize("how", DAMAGES)
 def test_run_resumes_a_damaged_game_after_its_last_good_input_and_says_so(
-    tmp_path: Path,
+    tmp_path: Path, how: str
 ) -> None:
     db, n = _run_journal(tmp_path)
-    mid = n // 2
-    _damage_input(db, mid, "middle")
+    bad = _damage(db, n, how)
     with Server(tmp_path, "run", *LOCAL) as srv:
         url = _url(srv.wait_for(lambda line: line.startswith("keezbord run: http://")))
         said = _said(srv.lines)  # before the banner: the game is opened first
         state = _get(url + "api/state")
         health = _get(url + "api/health")
-    assert f"game 1 resumed after input {mid}, {n - mid} input(s) set aside" in said
-    assert state["game"] == 1  # the same game, not a new one over it
-    shown = state["instruction"]
-    assert shown["source"] == "journal" and f"input {mid + 1} is unreadable" in shown["text"]["en"]
-    assert "onleesbaar" in shown["text"]["nl"]
-    resumed = health["health"]["journal"]["resumed"]
-    assert health["health"]["journal"]["ok"] and (resumed["kept"], resumed["dropped"]) == (
-        mid,
-        n - mid,
+    kept = _check_damage(said, state, how, n, bad)
+    journal = health["health"]["journal"]
+    assert journal["ok"] and (journal["resumed"]["kept"], journal["resumed"]["dropped"]) == (
+        kept,
+        n - kept,
     )
     with Journal(db, readonly=True) as j:
         assert j.game_ids() == [1]  # no empty new game for the next start to resume
@@ -138,18 +172,18 @@ def _sim_journal(tmp: Path) -> tuple[Path, int]:
     return db, n
 
 
+@pytest.mark.parametrize("how", DAMAGES)
 def test_sim_resumes_the_game_its_banner_names_after_the_last_good_input(
-    tmp_path: Path,
+    tmp_path: Path, how: str
 ) -> None:
     db, n = _sim_journal(tmp_path)
-    _damage_input(db, n - 1, "first byte")
+    bad = _damage(db, n, how)
     with Server(tmp_path, "sim", *LOCAL, "--no-browser", "--db", str(db)) as srv:
         banner = srv.wait_for(lambda line: line.startswith("keezbord sim: http://"))
         said = _said(srv.lines)
         state = _get(_url(banner) + "api/state")
-    assert f"game 1 resumed after input {n - 1}, 1 input(s) set aside" in said
-    assert "resumed game 1" in banner and state["game"] == 1
-    assert state["instruction"]["source"] == "journal"
+    assert "resumed game 1" in banner
+    _check_damage(said, state, how, n, bad)
     with Journal(db, readonly=True) as j:
         assert j.game_ids() == [1]
 
