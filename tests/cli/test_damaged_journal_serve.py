@@ -80,7 +80,7 @@ def _damage(db: Path, n: int, how: str) -> int:
         rows = c.execute("SELECT seq, data FROM inputs WHERE game = 1 ORDER BY seq").fetchall()
         if how == "a place edited":  # valid JSON: the last place before the second move
             moved = [
-                q
+                int(q)
                 for (q,) in c.execute(
                     'SELECT seq FROM decisions WHERE game = 1 AND data LIKE \'%"type": "move"%\''
                 )
@@ -92,7 +92,7 @@ def _damage(db: Path, n: int, how: str) -> int:
             seq = n - 1 if how.startswith("the first byte") else n // 2
             text = rows[seq][1]
             data = text[1:] if how.startswith("the first byte") else text[:5] + "\x00#" + text[7:]
-            bad = seq
+            bad = int(seq)
         c.execute("UPDATE inputs SET data = ? WHERE game = 1 AND seq = ?", (data, seq))
     return bad
 
