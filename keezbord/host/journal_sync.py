@@ -3,7 +3,8 @@
 database, with a connection of its own, so the event path never waits for the disk.
 
 A failing fsync or checkpoint (a worn SD card, a full disk) does not end the thread: it
-keeps the error (``error``, ``failures``: the journal's health says so, journal_status.py),
+says so once in the log, keeps the error (``error``, ``failures``: the journal's health
+says so, journal_status.py),
 tries again after a pause that doubles up to ``MAX_BACKOFF_S``, and clears it once a pass
 succeeds. Until then ``flush()`` returns False at once. A checkpoint is tried as soon as
 the WAL holds more than ``WAL_LIMIT`` bytes, whatever the time since the last one, so the
@@ -98,6 +99,8 @@ class Syncer:
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)")
                     last_checkpoint = time.monotonic()
             except (OSError, sqlite3.Error) as e:  # the writer's next commit still works
+                if self.failures == 0:  # said once a spell (the health says it meanwhile)
+                    print(f"keezbord: the journal's fsync failed ({e}); tried again", flush=True)
                 with self.cond:
                     self.error = e
                     self.failures += 1
@@ -110,6 +113,8 @@ class Syncer:
                 pause = min(pause * 2, self.backoff[1])
                 continue
             pause = self.backoff[0]
+            if self.failures:
+                print("keezbord: the journal's fsync works again", flush=True)
             with self.cond:
                 self.done = upto
                 self.error = None

@@ -81,7 +81,7 @@ class _FailingDisk:
 
 
 def test_a_failing_fsync_is_tried_again_said_in_the_health_and_the_wal_checkpointed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Before, the first failing fsync ended the syncer thread for good: nothing was
     fsynced or checkpointed again and no caller said so."""
@@ -108,6 +108,8 @@ def test_a_failing_fsync_is_tried_again_said_in_the_health_and_the_wal_checkpoin
         assert j.flush(timeout=30) and s.failed_total >= failed
         h = health(j)
         assert h["ok"] and h["text"] is None and h["sync_failures"] == s.failed_total
+        log = capsys.readouterr().out  # once a spell, not once a try
+        assert log.count("the journal's fsync failed") == 1 and "works again" in log
         for i in range(1, 20):  # it goes on: fsyncs and checkpoints
             j.append(g, i, {"t": i, "type": "tick"}, _move(i))
         assert j.flush(timeout=30)
