@@ -71,6 +71,15 @@ class JournalError(ValueError):
     writable)."""
 
 
+class UnreadableSetup(JournalError):
+    """A game whose setup row does not read (journal_damage.py: it cannot be resumed)."""
+
+    def __init__(self, path: Path, game: int, why: str) -> None:
+        super().__init__(f"{path}: game {game}: its setup does not read ({why})")
+        self.game = game
+        self.why = why
+
+
 class Journal:
     def __init__(
         self,
@@ -241,7 +250,7 @@ class Journal:
         try:
             setup: dict[str, Any] = json.loads(row[0])
         except ValueError as e:
-            raise JournalError(f"{self.path}: game {game}: its setup does not read ({e})") from None
+            raise UnreadableSetup(self.path, game, str(e)) from None
         return setup
 
     def inputs(self, game: int) -> list[dict[str, Any]]:

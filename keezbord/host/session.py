@@ -21,7 +21,7 @@ from typing import Any
 
 from keezbord.host.events import Tick
 
-from .journal import Journal, JournalWriteError
+from .journal import Journal, JournalWriteError, UnreadableSetup
 from .journal_damage import Damage, DamagedGame, differs, recorded, set_aside_from
 from .referee import (
     Decision,
@@ -121,7 +121,8 @@ class GameSession:
                 raw = journal.setup(gid)
                 parsed = setup_from_dict(raw)
             except (ValueError, KeyError, TypeError, AttributeError) as e:
-                raise DamagedGame(path, gid, f"its setup row does not read ({e})") from None
+                why = e.why if isinstance(e, UnreadableSetup) else str(e)
+                raise DamagedGame(path, gid, f"its setup row does not read ({why})") from None
             state, bad = _replay(journal, gid, parsed)
             damage = None if bad is None else set_aside_from(journal.db, gid, *bad)
             if damage is not None:

@@ -326,18 +326,15 @@ def _check_journal(db: Path) -> None:
 def _damaged_game(cmd: str, db: Path) -> Iterator[None]:
     """A game that cannot be resumed at all (its setup row does not read): one line
     with the fix, never a new game over it without the referee's word."""
-    from keezbord.host.journal import JournalError
+    from keezbord.host.journal import UnreadableSetup
     from keezbord.host.journal_damage import DamagedGame
 
     try:
         yield
-    except (DamagedGame, JournalError) as e:
-        if not isinstance(e, DamagedGame) and "does not read" not in str(e):
-            raise
-        game = getattr(e, "game", None)
+    except (DamagedGame, UnreadableSetup) as e:
+        game = e.game
         fix = (
-            f"`keezbord sim --new` starts a new game ({'it' if game is None else f'game {game}'}"
-            " stays in the journal)"
+            f"`keezbord sim --new` starts a new game (game {game} stays in the journal)"
             if cmd == "sim"
             else f"to set it aside (it stays in the journal) and start a new game: keezbord "
             f"journal set-aside --game {game} --db {db}, then start again"
