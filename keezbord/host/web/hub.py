@@ -36,10 +36,9 @@ from keezbord.host.sim.table import SimInfo, SimStore, SimTable
 from . import actions, opening, page, requests, setups
 from .away import Away
 from .coach import coach_remark
-from .health_view import HealthWatch
+from .health_view import HealthWatch, journal_notice
 from .hub_error import HubError as HubError
 from .instruction import Instruction
-from .journal_notice import journal_health, journal_notice
 from .options import HubOptions as HubOptions
 from .remarks import Remarks
 from .tasks import attach, views
@@ -286,8 +285,7 @@ class Hub:
         """Sensors (chatter, stuck switches) and the board's link, for the page."""
         if self.opts.mode != "run":
             return None
-        view = self.sensors.view(self.session.state, self.driver, self.now())
-        return {**view, "journal": journal_health(self.session)}
+        return self.sensors.view(self.session.state, self.driver, self.now(), self.session)
 
     def _check_health(self) -> None:
         """Broadcast when the health changed (ages and counters of good frames aside)."""
