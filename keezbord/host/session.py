@@ -15,6 +15,7 @@ players were shown survives a power cut.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from keezbord.host.events import Tick
 
 from .journal import Journal, JournalWriteError, UnreadableSetup
 from .journal_damage import Damage, DamagedGame, differs, recorded, set_aside_from
+from .journal_status import write_error
 from .referee import (
     Decision,
     Effect,
@@ -124,7 +126,10 @@ class GameSession:
                 why = e.why if isinstance(e, UnreadableSetup) else str(e)
                 raise DamagedGame(path, gid, f"its setup row does not read ({why})") from None
             state, bad = _replay(journal, gid, parsed)
-            damage = None if bad is None else set_aside_from(journal.db, gid, *bad)
+            try:
+                damage = None if bad is None else set_aside_from(journal.db, gid, *bad)
+            except sqlite3.OperationalError as e:  # a full disk: said as such
+                raise write_error(e) from None
             if damage is not None:
                 journal.flush()
             recent = journal.last_decisions(gid, RECENT)
