@@ -71,10 +71,9 @@ class Damage:
         )
         return Text(
             f"Het journaal was beschadigd ({cause.nl}): spel {self.game} gaat verder na "
-            f"invoer {self.kept}; {self.dropped} invoer(en) apart gezet — zet het bord "
-            "zoals de lampjes tonen",
+            f"invoer {self.kept}; {self.dropped} invoer(en) apart gezet",
             f"The journal was damaged ({cause.en}): game {self.game} goes on after input "
-            f"{self.kept}; {self.dropped} input(s) set aside: put the board as the lights show",
+            f"{self.kept}; {self.dropped} input(s) set aside",
         )
 
     def line(self) -> str:

@@ -104,6 +104,8 @@ def _check_damage(said: str, state: dict[str, Any], how: str, n: int, bad: int) 
     assert state["game"] == 1  # the same game, not a new one over it
     shown = state["instruction"]
     assert shown["source"] == "journal" and shown["tone"] == "fix"
+    lights = shown["text"]["en"].endswith(": put the board as the lights show")
+    assert lights == (state["mode"] == "run")  # a board of pawns; the simulator's is drawn
     if how == "a place edited":
         assert kept <= bad and "the journal has move" in said  # where they differ
         assert "differ" in shown["text"]["en"] and "wijken" in shown["text"]["nl"]

@@ -29,7 +29,13 @@ def journal_notice(session: GameSession) -> dict[str, Instruction]:
         return {"journal": Instruction(_capital(text), "journal", None, (), "fix", rank)}
     damage = session.damage
     if damage is not None and len(session.state.history) == session.opened_moves:
-        return {"journal": Instruction(damage.text(), "journal", None, (), "fix", MODE)}
+        text = damage.text()
+        if session.setup_raw.get("mode", "run") != "sim":  # a board of pawns: the lights
+            text = Text(
+                f"{text.nl} — zet het bord zoals de lampjes tonen",
+                f"{text.en}: put the board as the lights show",
+            )
+        return {"journal": Instruction(text, "journal", None, (), "fix", MODE)}
     return {}
 
 
