@@ -197,6 +197,11 @@ function renderHealth(st) {
   if (s) {
     items.push(el("li", { class: s.ok ? "" : "err", "data-health": "sensors", text: tx(s.text) }));
   }
+  // The journal (docs/referee.md): a disk that refuses its writes, a failing fsync, or a
+  // game resumed from a damaged journal, said for as long as this game is played.
+  const j = st.health.journal;
+  const said = j && (!j.ok ? j.text : j.resumed && j.resumed.text);
+  if (said) items.push(el("li", { class: "err", "data-health": "journal", text: tx(said) }));
   byId("health-list").replaceChildren(...items);
 }
 
