@@ -199,7 +199,18 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (
         5,
         "session",
-        tuple(f"keezbord.host.{m}" for m in ("session", "journal", "journal_schema", "advisor")),
+        tuple(
+            f"keezbord.host.{m}"
+            for m in (
+                "session",
+                "journal",
+                "journal_schema",
+                "journal_sync",
+                "journal_status",
+                "journal_damage",
+                "advisor",
+            )
+        ),
     ),
     (6, "simulator", ("keezbord.host.sim",)),
     (6, "appliance", ("keezbord.host.appliance",)),

@@ -142,6 +142,14 @@ interface SensorHealth {
   text: Bilingual;
 }
 
+/** The journal's health (keezbord/host/journal_status.py; docs/web.md, GET /api/health). */
+interface JournalHealth {
+  ok: boolean;
+  text: Bilingual | null; // a disk that refuses its writes, a failing fsync
+  sync_failures: number;
+  resumed?: { game: number; kept: number; dropped: number; text: Bilingual }; // a damaged journal
+}
+
 interface ClubSide {
   name: string;
   players?: string[];
@@ -195,7 +203,12 @@ interface PageState {
   hand: Hand | null;
   bot_busy: number | null;
   last: { action: string; hole: string; by?: string } | null;
-  health: { sensors?: SensorHealth; link?: LinkHealth | null; chips?: ChipBits[] | null } | null;
+  health: {
+    sensors?: SensorHealth;
+    link?: LinkHealth | null;
+    chips?: ChipBits[] | null;
+    journal?: JournalHealth;
+  } | null;
   clock: { elapsed_ms: number; running: boolean; limit_ms: number | null } | null;
   stopped: boolean;
   exchange: Exchange | null;

@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "puzzles": ("puzzles", "list, mine and try puzzles: one move clearly best for the hand"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "analyse": ("analyse", "judge a finished game move by move: mistakes, luck and skill"),
-    "journal": ("referee", "export a game from the referee's journal"),
+    "journal": ("referee", "export a game from the referee's journal; set a damaged game aside"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),
     "cards": ("devices", "enroll the RFID tags of a card deck"),
     "selftest": ("selftest", "walk a newly built board hole by hole"),
@@ -133,7 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (UsageError, ValueError, OSError) as e:
         print(f"keezbord {name}: {_one_line(e)}", file=sys.stderr)
-        return 2
+        code: int = getattr(e, "exit_code", 2)  # 3: a journal it cannot use (errors.py)
+        return code
     except RecursionError:  # the parsers refuse deep nesting; this is the last guard
         print(f"keezbord {name}: input nested too deeply", file=sys.stderr)
         return 2

@@ -8,10 +8,12 @@ A transaction that changes the game (an accepted move, a discard, an undo, a win
 fsynced by the journal's syncer thread, off the event path (an fsync takes 1-15 ms on an
 SD card, more than the magnet-to-LED budget of 5 ms): ``durable()`` says how far that has
 gone and ``flush()`` waits for it. The syncer also checkpoints the WAL into the database
-(fsyncing both) now and then. So a power cut can lose a move the LEDs showed only within
-one fsync after it (milliseconds, before anyone can act on it), plus the sensor events
-after the last fsync; on restart the referee re-reads the board and guides the players
-from there (session.py). docs/referee.md ("Durability") gives the trade-off.
+(fsyncing both) now and then (journal_sync.py: a failing fsync is tried again and said
+in the journal's health, journal_status.py). So a power cut can lose a move the LEDs
+showed only within one fsync after it (milliseconds, before anyone can act on it), plus
+the sensor events after the last fsync; on restart the referee re-reads the board and
+guides the players from there (session.py; a damaged record: journal_damage.py).
+docs/referee.md ("Durability") gives the trade-off.
 A game is rebuilt by replaying its inputs through the pure referee (session.py).
 
 Tables: ``games`` (id, setup JSON, created), ``inputs`` (game, seq, JSON of the event),
@@ -27,14 +29,16 @@ import contextlib
 import json
 import os
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from keezbord.host.journal_schema import NewerJournalError, migrate
+from keezbord.host.journal_status import JournalWriteError as JournalWriteError
+from keezbord.host.journal_status import not_writable, private, write_error
+from keezbord.host.journal_sync import Syncer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -60,100 +64,42 @@ CREATE TABLE IF NOT EXISTS decisions (
 
 # Decisions that change the game: their transaction is fsynced (by the syncer thread).
 DURABLE_DECISIONS = frozenset({"move", "discard", "undo", "win", "overrule"})
-CHECKPOINT_S = 2.0  # the syncer checkpoints the WAL at most this often
-
-
-class _Syncer:
-    """A thread that fsyncs the journal's WAL after each durable commit (one fsync covers
-    every commit before it) and now and then checkpoints it into the database, with a
-    connection of its own: the event path never waits for the disk."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.wal = Path(f"{path}-wal")
-        self.cond = threading.Condition()
-        self.asked = 0  # durable commits so far
-        self.done = 0  # of those, fsynced
-        self.error: OSError | sqlite3.Error | None = None
-        self.stopping = False
-        self.thread = threading.Thread(target=self._run, name="journal-sync", daemon=True)
-        self.thread.start()
-
-    def ask(self) -> int:
-        with self.cond:
-            self.asked += 1
-            self.cond.notify_all()
-            return self.asked
-
-    def wait(self, upto: int, timeout: float | None) -> bool:
-        with self.cond:
-            return (
-                self.cond.wait_for(lambda: self.done >= upto or self.error is not None, timeout)
-                and self.done >= upto
-            )
-
-    def stop(self) -> None:
-        with self.cond:
-            self.stopping = True
-            self.cond.notify_all()
-        self.thread.join()
-
-    def _run(self) -> None:
-        db: sqlite3.Connection | None = None
-        dir_synced = False
-        last_checkpoint = time.monotonic()
-        while True:
-            with self.cond:
-                self.cond.wait_for(lambda: self.asked > self.done or self.stopping)
-                if self.asked == self.done and self.stopping:
-                    break
-                upto = self.asked
-            try:
-                fd = os.open(self.wal, os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-                if not dir_synced:  # the WAL file's own name, once
-                    dfd = os.open(self.path.parent, os.O_RDONLY)
-                    try:
-                        os.fsync(dfd)
-                    finally:
-                        os.close(dfd)
-                    dir_synced = True
-                if time.monotonic() - last_checkpoint >= CHECKPOINT_S:
-                    if db is None:
-                        db = sqlite3.connect(self.path, isolation_level=None)
-                        db.execute("PRAGMA cache_size = -64")  # it only checkpoints
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                    last_checkpoint = time.monotonic()
-            except (OSError, sqlite3.Error) as e:  # the writer's next commit still works
-                with self.cond:
-                    self.error = e
-                    self.cond.notify_all()
-                break
-            with self.cond:
-                self.done = upto
-                self.cond.notify_all()
-        if db is not None:
-            db.close()
 
 
 class JournalError(ValueError):
-    """A journal that cannot be read as asked (no such game, not a journal)."""
+    """A journal that cannot be read as asked (no such game, not a journal, not
+    writable)."""
+
+
+class UnreadableSetup(JournalError):
+    """A game whose setup row does not read (journal_damage.py: it cannot be resumed)."""
+
+    def __init__(self, path: Path, game: int, why: str) -> None:
+        super().__init__(f"{path}: game {game}: its setup does not read ({why})")
+        self.game = game
+        self.why = why
 
 
 class Journal:
-    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        readonly: bool = False,
+        fsync: Callable[[int], None] = os.fsync,
+    ) -> None:
         self.path = Path(path)
+        self.write_error: JournalWriteError | None = None  # the last append's, until one works
         try:
             if readonly:
                 uri = f"file:{self.path}?mode=ro"
                 self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
             else:
+                private(self.path)  # 0600: it holds the deal's seed (docs/referee.md)
                 self.db = sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as e:  # e.g. its folder does not exist
-            raise JournalError(f"{self.path}: cannot open the journal ({e})") from None
+        except (sqlite3.Error, OSError) as e:  # e.g. its folder does not exist
+            why = not_writable(self.path, e, readonly)
+            raise JournalError(f"{self.path}: {why or f'cannot open the journal ({e})'}") from None
         try:
             if not readonly:
                 self.db.execute("PRAGMA journal_mode = WAL")
@@ -168,21 +114,25 @@ class Journal:
             self.db.execute("SELECT 1 FROM games LIMIT 1")
         except sqlite3.DatabaseError as e:  # a file that is not a database, or not ours
             self.db.close()
-            raise JournalError(f"{self.path}: not a keezbord journal ({e})") from None
+            why = not_writable(self.path, e, readonly) or f"not a keezbord journal ({e})"
+            raise JournalError(f"{self.path}: {why}") from None
         except NewerJournalError as e:
             self.db.close()
             raise JournalError(f"{self.path}: {e}") from None
-        self._syncer = None if readonly else _Syncer(self.path)
+        self._syncer = None if readonly else Syncer(self.path, fsync)
 
     # -- writing ---------------------------------------------------------------------
 
     def new_game(self, setup: dict[str, Any]) -> int:
         from keezbord import __version__
 
-        cur = self.db.execute(
-            "INSERT INTO games (created, setup, version) VALUES (?, ?, ?)",
-            (time.time(), json.dumps(setup), __version__),
-        )
+        try:
+            cur = self.db.execute(
+                "INSERT INTO games (created, setup, version) VALUES (?, ?, ?)",
+                (time.time(), json.dumps(setup), __version__),
+            )
+        except sqlite3.OperationalError as e:  # a full disk: said as such (journal_status)
+            raise write_error(e) from None
         assert cur.lastrowid is not None
         self.flush()  # not on an event's path: a new game is on disk before it starts
         return cur.lastrowid
@@ -198,10 +148,24 @@ class Journal:
     ) -> None:
         """One input and its decisions, atomically, committed (safe from the process
         dying) before it returns; fsynced by the syncer soon after (``flush`` waits for
-        it) when it changes the game, or when ``durable`` says so."""
-        db = self.db
+        it) when it changes the game, or when ``durable`` says so. A disk that refuses
+        it (full, read-only) is a JournalWriteError naming why, and nothing of it is
+        written (``write_error`` keeps it until an append works again)."""
         if durable is None:
             durable = any(d.get("type") in DURABLE_DECISIONS for d in decisions)
+        try:
+            self._append(game, seq, data, decisions)
+        except sqlite3.OperationalError as e:
+            self.write_error = write_error(e)
+            raise self.write_error from None
+        self.write_error = None
+        if durable and self._syncer is not None:
+            self._syncer.ask()
+
+    def _append(
+        self, game: int, seq: int, data: dict[str, Any], decisions: list[dict[str, Any]]
+    ) -> None:
+        db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(
@@ -217,10 +181,17 @@ class Journal:
             )
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk): a ROLLBACK then fails
+            # with "no transaction is active" and would hide the real error.
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
             raise
-        if durable and self._syncer is not None:
-            self._syncer.ask()
+
+    @property
+    def syncer(self) -> Syncer | None:
+        """The syncer thread's state (its error and failures: journal_status.py)."""
+        return self._syncer
 
     def durable(self) -> bool:
         """Whether every durable commit so far is fsynced."""
@@ -240,14 +211,19 @@ class Journal:
     def latest_game(self, mode: str | None = None) -> int | None:
         """The latest game; with ``mode``, the latest whose setup has that ``"mode"``
         (``run``, ``sim``, ``simulated``; a setup without one counts as ``run``): every
-        command shares one journal, each resumes its own kind of game."""
+        command shares one journal, each resumes its own kind of game. A game whose
+        setup row does not read counts for every mode its text might be (its resume then
+        refuses it: journal_damage.py), unless the referee set it aside."""
+        from keezbord.host.journal_damage import games_set_aside, mode_of
+
         if mode is None:
             row = self.db.execute("SELECT max(id) FROM games").fetchone()
             return None if row is None or row[0] is None else int(row[0])
+        aside = games_set_aside(self.db)
         for gid, setup in self.db.execute("SELECT id, setup FROM games ORDER BY id DESC"):
-            with contextlib.suppress(ValueError, AttributeError):
-                if json.loads(setup).get("mode", "run") == mode:
-                    return int(gid)
+            found = mode_of(setup)
+            if int(gid) not in aside and found in (mode, None):
+                return int(gid)
         return None
 
     def game_ids(self) -> list[int]:
@@ -271,7 +247,10 @@ class Journal:
         row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game,)).fetchone()
         if row is None:
             raise JournalError(f"{self.path}: no game {game}")
-        setup: dict[str, Any] = json.loads(row[0])
+        try:
+            setup: dict[str, Any] = json.loads(row[0])
+        except ValueError as e:
+            raise UnreadableSetup(self.path, game, str(e)) from None
         return setup
 
     def inputs(self, game: int) -> list[dict[str, Any]]:

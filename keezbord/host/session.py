@@ -14,13 +14,17 @@ players were shown survives a power cut.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections import deque
 from pathlib import Path
 from typing import Any
 
 from keezbord.host.events import Tick
 
-from .journal import Journal
+from .journal import Journal, JournalWriteError, UnreadableSetup
+from .journal_damage import Damage, DamagedGame, differs, recorded, set_aside_from
+from .journal_status import write_error
 from .referee import (
     Decision,
     Effect,
@@ -46,6 +50,32 @@ from .referee import (
 RECENT = 20  # decisions kept for the snapshot
 
 
+def _replay(
+    journal: Journal, gid: int, setup: Setup
+) -> tuple[RefereeState, tuple[int, str, str] | None]:
+    """The game replayed up to its last good input; the first bad one (its seq, the
+    kind of trouble and what it is), if any."""
+    state, _ = begin(setup)
+    for seq, text, decided in recorded(journal.db, gid):
+        try:
+            event = input_from_dict(json.loads(text))
+            after, effects = step(state, event)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            return state, (seq, "unreadable", f"it does not read ({e})")
+        why = differs(decided, [x.to_record() for x in effects if isinstance(x, Decision)])
+        if why is not None:
+            return state, (seq, "differs", why)
+        state = after
+    return state, None
+
+
+def _count(journal: Journal, gid: int) -> int:
+    row = journal.db.execute(
+        "SELECT coalesce(max(seq) + 1, 0) FROM inputs WHERE game = ?", (gid,)
+    ).fetchone()
+    return int(row[0])
+
+
 class GameSession:
     def __init__(
         self,
@@ -64,6 +94,8 @@ class GameSession:
         self.state = state
         self.seq = seq
         self.recent: deque[dict[str, Any]] = deque(recent, maxlen=RECENT)
+        self.damage: Damage | None = None  # what a resume set aside (journal_damage.py)
+        self.opened_moves = len(state.history)  # (the page says it until the next move)
 
     # -- opening ---------------------------------------------------------------------
 
@@ -80,20 +112,36 @@ class GameSession:
 
     @classmethod
     def resume(cls, path: str | Path, game: int | None = None) -> GameSession:
-        """The journalled game (default: the latest) as it stood at its last input."""
+        """The journalled game (default: the latest) as it stood at its last input, or
+        at its last good one: an input that does not read, or whose replay differs from
+        the decisions journalled for it, is set aside with every input after it
+        (journal_damage.py; ``damage`` says so). A setup that does not read: DamagedGame."""
         journal = Journal(path)
-        gid = journal.game(game)
-        raw = journal.setup(gid)
-        parsed = setup_from_dict(raw)
-        state, _ = begin(parsed)
-        seq = 0
-        for d in journal.iter_inputs(gid):
-            state, _ = step(state, input_from_dict(d))
-            seq += 1
-        recent = journal.last_decisions(gid, RECENT)
+        try:
+            gid = journal.game(game)
+            try:
+                raw = journal.setup(gid)
+                parsed = setup_from_dict(raw)
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
+                why = e.why if isinstance(e, UnreadableSetup) else str(e)
+                raise DamagedGame(path, gid, f"its setup row does not read ({why})") from None
+            state, bad = _replay(journal, gid, parsed)
+            try:
+                damage = None if bad is None else set_aside_from(journal.db, gid, *bad)
+            except sqlite3.OperationalError as e:  # a full disk: said as such
+                raise write_error(e) from None
+            if damage is not None:
+                journal.flush()
+            recent = journal.last_decisions(gid, RECENT)
+        except BaseException:
+            journal.close()
+            raise
         clear_caches()  # filled by the replay; the game goes on from one position
         freeze_heap()
-        return cls(journal, gid, parsed, raw, state, seq, recent)
+        seq = bad[0] if bad is not None else _count(journal, gid)
+        session = cls(journal, gid, parsed, raw, state, seq, recent)
+        session.damage = damage
+        return session
 
     def close(self) -> None:
         self.journal.close()
@@ -104,7 +152,17 @@ class GameSession:
         """Referee one input; it and its decisions are durable before they are returned."""
         state, effects = step(self.state, event)
         records = [e.to_record() for e in effects if isinstance(e, Decision)]
-        self.journal.append(self.game, self.seq, input_to_dict(event), records)
+        failing = self.journal.write_error is not None
+        try:
+            self.journal.append(self.game, self.seq, input_to_dict(event), records)
+        except JournalWriteError as e:
+            # Not refereed: the game stays as it was (nothing shown that is not kept) and
+            # goes on with the next input the disk takes. Said once (journal_status.py).
+            if not failing:
+                print(f"keezbord: {e}; the game waits until it can be written", flush=True)
+            return []
+        if failing:
+            print("keezbord: the journal is written again; the game goes on", flush=True)
         self.seq += 1
         self.state = state
         self.recent.extend(records)

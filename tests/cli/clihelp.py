@@ -47,9 +47,10 @@ def run(
     )
 
 
-def assert_one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> None:
-    """Exit 2, nothing on standard output, one line on standard error naming the problem."""
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+def assert_one_line_error(r: subprocess.CompletedProcess[str], *words: str, code: int = 2) -> None:
+    """Exit 2 (``code``: 3 for a journal it cannot use), nothing on standard output, one
+    line on standard error naming the problem."""
+    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
     assert "Traceback" not in r.stderr and "Traceback" not in r.stdout
     lines = r.stderr.splitlines()
     assert len(lines) == 1, r.stderr

@@ -146,6 +146,9 @@ MALFORMED: list[tuple[list[str], str]] = [
     (["replay", "pos.json", "--lang", "de"], "--lang"),
     (["journal", "export", "--db", "missing.sqlite"], "no such journal"),
     (["journal", "export", "--db", "notdb.sqlite"], "not a keezbord journal"),
+    (["journal", "set-aside", "--db", "missing.sqlite", "--game", "1"], "no such journal"),
+    (["journal", "set-aside", "--db", "notdb.sqlite", "--game", "1"], "not a keezbord journal"),
+    (["journal", "set-aside", "--db", "notdb.sqlite"], "--game"),
     (["journal", "export", "--config", "missing.toml"], "missing.toml"),
     (["journal", "export", "--config", "bad.toml"], "not valid TOML"),
     (["journal", "export", "--config", "typo.toml"], "unknown key"),
@@ -181,7 +184,9 @@ MALFORMED: list[tuple[list[str], str]] = [
 )
 def test_malformed_input_is_one_line_and_exit_2(cmd: list[str], words: str, files: Path) -> None:
     r = run(files, *cmd)
-    assert_one_line_error(r, words)
+    # A journal `sim` or `run` cannot use: exit 3 (the service does not start again on it).
+    unusable = cmd[0] in ("sim", "run") and "journal" in words
+    assert_one_line_error(r, words, code=3 if unusable else 2)
 
 
 def test_bad_keezbord_lang_is_one_line(files: Path) -> None:

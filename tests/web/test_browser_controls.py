@@ -217,3 +217,33 @@ def test_board_health_panel_names_a_failing_strip_and_a_missing_reader_until_the
     page.wait_for_selector("[data-health='leds']", state="detached", timeout=15000)
     page.wait_for_selector("[data-health='reader']", state="detached", timeout=15000)
     assert ws.writes > 0 and page.locator("#health-list li.err").count() == 0
+
+
+def test_board_health_panel_says_a_game_resumed_from_a_damaged_journal(
+    serve: Serve, page: Any, tmp_path: Path
+) -> None:
+    # issue 37: what a resume set aside stays in the health panel for the whole game
+    # (the instruction line says it until the next move).
+    import sqlite3
+
+    from keezbord.host.events import CardTap
+    from keezbord.host.session import GameSession
+    from keezbord.host.sim.games import simulate
+
+    db = tmp_path / "r.sqlite"
+    setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False, "mode": "run"}
+    s = GameSession.start(db, setup)
+    for ev in simulate(4, "standard", 3).events[:30]:
+        if not isinstance(ev, CardTap):  # no card reader on this board
+            s.feed(ev)
+    s.close()
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE inputs SET data = 'garbage' WHERE game = 1 AND seq = 10")
+    opts = options(db, mode="run", health_ms=50)
+    srv = serve(lambda: Hub.open_run(opts, setup, FakeGpio(nests()).board))
+    page.goto(link(srv, lang="en"))
+    page.wait_for_selector("[data-health='journal'].err")
+    said = page.inner_text("[data-health='journal']")
+    assert said.startswith("The journal was damaged (input 11 is unreadable)"), said
+    assert "game 1 goes on after input 10" in said
+    shot(page, "13-health-journal")

@@ -12,6 +12,7 @@ from keezbord.host.appliance.probes import Board, Finding, Probes
 from keezbord.host.appliance.unit import sudo_keezbord
 
 MIN_FREE_BYTES = 100 * 1024 * 1024
+FULL_BYTES = 1024 * 1024  # less: the journal's next pages may not fit
 
 
 def extra_checks(board: Board, gen: int | None, probes: Probes) -> list[Finding]:
@@ -84,10 +85,14 @@ def journal_check(board: Board, probes: Probes, owner: int | None = None) -> Fin
     free = probes.free_bytes(folder)
     mb = free // (1024 * 1024)
     if free < MIN_FREE_BYTES:
+        from keezbord.host.journal_status import FULL
+
         return Finding(
             "journal",
             False,
-            Text(f"{folder}: nog {mb} MB vrij", f"{folder}: only {mb} MB free"),
+            Text(f"{folder}: nog {mb} MB vrij", f"{folder}: only {mb} MB free")
+            if free >= FULL_BYTES
+            else Text(f"{FULL.nl} ({folder})", f"{FULL.en} ({folder})"),
             Text(
                 "maak ruimte (sudo apt-get clean; journal export --all naar een USB-stick)",
                 "free some space (sudo apt-get clean; journal export --all to a USB stick)",

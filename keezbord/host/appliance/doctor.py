@@ -14,6 +14,7 @@ from pathlib import Path
 from keezbord.engine.text import Text
 from keezbord.host.appliance.checks_chain import pi_direct_chain_checks
 from keezbord.host.appliance.checks_devices import device_checks, group_checks, service_port
+from keezbord.host.appliance.checks_journal import journal_state_checks
 from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, os_check
 from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
 from keezbord.host.appliance.paths import USER, Layout
@@ -110,5 +111,6 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     found += group_checks(layout, board, probes)
     found += extra_checks(board, gen, probes)
     found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))
+    found += journal_state_checks(board, layout, probes)
     found.append(service_check(layout, probes))
     return found

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from keezbord.host.appliance.paths import DEFAULT_PORT, SERVICE, USER, Layout
+from keezbord.host.errors import JOURNAL_EXIT
 
 
 def keezbord_command() -> list[str]:
@@ -82,6 +83,10 @@ def service_unit(
         f"ExecStart={exec_start}",
         "Restart=on-failure",
         "RestartSec=3",
+        # A journal it cannot use (not writable, not a journal, a game that does not
+        # read): starting again cannot mend it. The service stays stopped at once, with
+        # its one line in the log and doctor's journal check saying the fix.
+        f"RestartPreventExitStatus={JOURNAL_EXIT}",
         "Environment=PYTHONUNBUFFERED=1",
         "StandardOutput=journal",
         "StandardError=journal",

@@ -73,6 +73,34 @@ def add_journal_arguments(p: argparse.ArgumentParser) -> None:
         "output); the move list goes beside it as "
         "<out>.moves.txt",
     )
+    _add_set_aside(sub)
+
+
+def _add_set_aside(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from keezbord.host.commands.journal_option import add_journal_arguments as journal_args
+
+    sa = sub.add_parser(
+        "set-aside",
+        help="the referee's word: a game whose setup does not read is set aside (kept in "
+        "the journal), so that the next start begins a new game (docs/referee.md)",
+    )
+    journal_args(sa)
+    sa.add_argument("--game", type=int, required=True, help="the game to set aside")
+
+
+def _set_aside(db: Path, game: int) -> int:
+    from keezbord.host.journal import Journal, JournalError
+    from keezbord.host.journal_damage import set_aside_game
+
+    try:
+        with Journal(db) as journal:
+            journal.game(game)
+            set_aside_game(journal.db, game, "set aside by the referee")
+            journal.flush()
+    except JournalError as e:
+        raise UsageError(str(e)) from None
+    print(f"game {game} set aside (it stays in {db}); the next start begins a new game")
+    return 0
 
 
 def run_journal(args: argparse.Namespace) -> int:
@@ -82,6 +110,8 @@ def run_journal(args: argparse.Namespace) -> int:
     db = journal_of(find_config(args.config), args.db)
     if not db.exists():
         raise UsageError(f"{db}: no such journal")
+    if args.action == "set-aside":
+        return _set_aside(db, args.game)
     if args.all:
         return _export_all(db, args)
     try:

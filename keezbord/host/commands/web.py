@@ -7,17 +7,18 @@ host, journal, resume, options), which is what keeps their errors alike."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from keezbord.engine.profiles import PROFILES
 from keezbord.engine.text import Text
 from keezbord.host.commands.lang import add_lang_argument
-from keezbord.host.errors import UsageError
+from keezbord.host.errors import JournalUnusable, UsageError
 from keezbord.host.roles import MIN_TOKEN_CHARS, Role, Tokens, links
 
 if TYPE_CHECKING:
@@ -138,16 +139,17 @@ def run_sim(args: argparse.Namespace) -> int:
     cfg = find_config(args.config)
     db = journal_of(cfg, args.db)
     _check_journal(db)
-    game, what = (
-        _sim_plan(db, args, kinds)
-        if start is None
-        else (
-            None,
-            Text("nieuw spel in de stelling van --setup", "new game at the --setup position").get(
-                args.lang
-            ),
+    with _damaged_game("sim", db):
+        game, what = (
+            _sim_plan(db, args, kinds)
+            if start is None
+            else (
+                None,
+                Text(
+                    "nieuw spel in de stelling van --setup", "new game at the --setup position"
+                ).get(args.lang),
+            )
         )
-    )
     tokens = Tokens.new()  # new links at every start: an old page falls back to watching
     opts = HubOptions(
         mode="sim",
@@ -162,17 +164,18 @@ def run_sim(args: argparse.Namespace) -> int:
     club = _club_settings(args.club, cfg)
 
     def make() -> Hub:
-        hub = Hub.open_sim(
-            opts,
-            seats=seats,
-            profile=profile,
-            kinds=kinds,
-            teams=args.teams,
-            hints=hints,
-            resume=game is not None,
-            game=game,
-            start=start,
-        )
+        with _damaged_game("sim", db):
+            hub = Hub.open_sim(
+                opts,
+                seats=seats,
+                profile=profile,
+                kinds=kinds,
+                teams=args.teams,
+                hints=hints,
+                resume=game is not None,
+                game=game,
+                start=start,
+            )
         return _join_club(hub, club, db)
 
     def banner(url: str) -> None:
@@ -307,10 +310,36 @@ def _sim_plan(db: Path, args: argparse.Namespace, kinds: list[str]) -> tuple[int
 
 def _check_journal(db: Path) -> None:
     """Open the journal once before anything starts: a file that is not a journal, or
-    cannot be created, is a one-line error now, not a traceback from the server."""
-    from keezbord.host.journal import Journal
+    cannot be created or written, is a one-line error now, not a traceback from the
+    server; exit status 3 (errors.py) when starting again cannot mend it."""
+    from keezbord.host.journal import Journal, JournalError
 
-    Journal(db).close()
+    try:
+        Journal(db).close()
+    except JournalError as e:
+        if "locked" in str(e) or "does not exist" in str(e) or not db.parent.is_dir():
+            raise  # another process holds it for a moment; a folder to make: status 2
+        raise JournalUnusable(str(e)) from None
+
+
+@contextlib.contextmanager
+def _damaged_game(cmd: str, db: Path) -> Iterator[None]:
+    """A game that cannot be resumed at all (its setup row does not read): one line
+    with the fix, never a new game over it without the referee's word."""
+    from keezbord.host.journal import UnreadableSetup
+    from keezbord.host.journal_damage import DamagedGame
+
+    try:
+        yield
+    except (DamagedGame, UnreadableSetup) as e:
+        game = e.game
+        fix = (
+            f"`keezbord sim --new` starts a new game (game {game} stays in the journal)"
+            if cmd == "sim"
+            else f"to set it aside (it stays in the journal) and start a new game: keezbord "
+            f"journal set-aside --game {game} --db {db}, then start again"
+        )
+        raise JournalUnusable(f"{e}; {fix}") from None
 
 
 def say(lang: str, nl: str, en: str) -> None:
@@ -456,12 +485,14 @@ def run_run(args: argparse.Namespace) -> int:
             from keezbord.host.commands.linked import open_linked
 
             away.virtual(setup, cfg)
-            hub = open_linked(opts, link, setup, driver, db)
+            with _damaged_game("run", db):
+                hub = open_linked(opts, link, setup, driver, db)
         else:
             # A simulated game is always a new one (in the same journal, never resumed),
             # and so is a set-up.
             resume = plan.resume and args.simulate is None and args.setup is None
-            hub = Hub.open_run(opts, setup, driver, resume=resume, deal=plan.deal)
+            with _damaged_game("run", db):
+                hub = Hub.open_run(opts, setup, driver, resume=resume, deal=plan.deal)
         if live:
             from keezbord.host.drivers.boards import FakeBoard
             from keezbord.host.sim.people import People

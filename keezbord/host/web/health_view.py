@@ -1,7 +1,7 @@
 """The board's health as the page shows it in run mode: the sensors (chatter, stuck
-switches) and the driver's link, and the key that says when it changed enough to
-broadcast (ages and counters of good frames aside). ``HealthWatch`` keeps it over a
-game for the hub."""
+switches), the driver's link and the journal's writes (journal_notice.py), and the key
+that says when it changed enough to broadcast (ages and counters of good frames aside).
+``HealthWatch`` keeps it over a game for the hub."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from keezbord.host.events import HoleEvent
 from keezbord.host.health import HealthMonitor
 from keezbord.host.referee import RefereeState, colours
 from keezbord.host.selftest_live import chips_view
+from keezbord.host.session import GameSession
+
+from .journal_notice import journal_health
+from .journal_notice import journal_notice as journal_notice  # (for the hub)
 
 
 class HealthWatch:
@@ -40,8 +44,14 @@ class HealthWatch:
     def new_turn(self) -> None:
         self.resynced.clear()
 
-    def view(self, st: RefereeState, driver: object, now: int) -> dict[str, Any]:
-        return board_health(self.monitor, st, self.resynced, driver, now)
+    def view(
+        self, st: RefereeState, driver: object, now: int, session: GameSession | None = None
+    ) -> dict[str, Any]:
+        """The board's health; with ``session``, its journal's too (journal_notice.py)."""
+        out = board_health(self.monitor, st, self.resynced, driver, now)
+        if session is not None:
+            out["journal"] = journal_health(session)
+        return out
 
     def news(self, h: dict[str, Any]) -> bool:
         """``h`` differs from the health last broadcast enough to tell the pages."""
@@ -124,4 +134,5 @@ def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
         (link.get("leds") or {}).get("ok"),
         (link.get("leds") or {}).get("error"),
         (link.get("reader") or {}).get("ok"),
+        str((h.get("journal") or {}).get("text")),
     )

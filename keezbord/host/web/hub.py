@@ -37,7 +37,7 @@ from . import actions, opening, page, requests, setups
 from .away import Away
 from .clock import HubClock
 from .coach import coach_remark
-from .health_view import HealthWatch
+from .health_view import HealthWatch, journal_notice
 from .hub_error import HubError as HubError
 from .instruction import Instruction
 from .options import HubOptions as HubOptions
@@ -289,7 +289,7 @@ class Hub:
         """Sensors (chatter, stuck switches) and the board's link, for the page."""
         if self.opts.mode != "run":
             return None
-        return self.sensors.view(self.session.state, self.driver, self.now())
+        return self.sensors.view(self.session.state, self.driver, self.now(), self.session)
 
     def _check_health(self) -> None:
         """Broadcast when the health changed (ages and counters of good frames aside)."""
@@ -386,7 +386,7 @@ class Hub:
                 undone=self.log.undone,
                 remarks=self.remarks.entries,
                 exchange_cards=self.log.cards,
-                instructions=self.instructions,
+                instructions={**journal_notice(self.session), **self.instructions},
             )
         )
         out.update({key: view() for key, view in self.views.items()})

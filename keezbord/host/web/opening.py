@@ -4,16 +4,16 @@ hands (the simulator's, or a real board's virtual deal for seats far away)."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from keezbord.engine.position import Position
+from keezbord.host.journal import Journal
 from keezbord.host.session import GameSession
 from keezbord.host.sim.table import HUMAN, SimInfo, SimStore, SimTable, sim_setup, sim_setup_at
 
-from .options import HubOptions, latest_game, table_of
+from .options import HubOptions, table_of
 
 # A simulator game begun at a position: the position, and the hand of its seat on turn.
 Start = tuple[Position, Sequence[str] | None]
@@ -35,13 +35,10 @@ def sim_game(
     has its table), else a new one dealt from ``options.seed`` (default random);
     ``start``: a new one begun at a position (``sim --setup``, the hand given to the
     seat on turn, if any), shown on the simulated board at once."""
-    store = SimStore(options.db)
     session: GameSession | None = None
     if resume and options.db.exists():
-        with contextlib.suppress(ValueError):
-            session = GameSession.resume(
-                options.db, game if game is not None else latest_game(options.db, "sim")
-            )
+        session = resumed(options, game if game is not None else latest(options, "sim"))
+    store = SimStore(options.db)  # (after: it would make the file, tables of its own only)
     info = store.load(session.game) if session is not None else None
     if session is None or info is None:
         if session is not None:
@@ -67,13 +64,29 @@ def run_game(
     (seats far away, issue 28), which a resumed game finds in its own table."""
     session = None
     if resume and options.db.exists():
-        with contextlib.suppress(ValueError):
-            session = GameSession.resume(
-                options.db, latest_game(options.db, setup.get("mode", "run"))
-            )
+        session = resumed(options, latest(options, str(setup.get("mode", "run"))))
     store = SimStore(options.db)
     if session is None:
         session = GameSession.start(options.db, setup)
         if deal is not None:
             store.save(session.game, deal)
     return session, table_of(store, session)
+
+
+def latest(options: HubOptions, mode: str) -> int | None:
+    """The journal's latest game of ``mode``; None: none yet (a new game then)."""
+    with Journal(options.db, readonly=True) as journal:
+        return journal.latest_game(mode)
+
+
+def resumed(options: HubOptions, game: int | None) -> GameSession | None:
+    """``game`` resumed (None: no game to resume). Never a new game over a damaged one:
+    a game that does not read at all raises DamagedGame (the command says the fix); a
+    damaged input is set aside and the log says so once (session.damage: the page,
+    the health, doctor)."""
+    if game is None:
+        return None
+    session = GameSession.resume(options.db, game)
+    if session.damage is not None:
+        print(f"keezbord: {session.damage.line()}", flush=True)
+    return session

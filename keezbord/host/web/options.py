@@ -1,5 +1,5 @@
-"""The hub's options (what the commands and the tests set), the journal's latest game
-of a mode and a game's table of hands (hub.py opens them)."""
+"""The hub's options (what the commands and the tests set) and a game's table of hands
+(hub.py opens them; opening.py the journal's latest game of a mode)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from keezbord.host.advisor import DEFAULT_COACH_MS, DEFAULT_HINT_MS
-from keezbord.host.journal import Journal, JournalError
 from keezbord.host.roles import Tokens, TokenStore
 from keezbord.host.session import GameSession
 from keezbord.host.sim.table import SimStore, SimTable
@@ -34,15 +33,6 @@ class HubOptions:
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
     public_url: str | None = None  # the page's address from outside (docs/remote.md)
     analysis_playouts: int | None = None  # a finished game analysed (web/analyst.py); 0: not
-
-
-def latest_game(db: Path, mode: str) -> int:
-    """The journal's latest game of ``mode``; JournalError (a ValueError) if none."""
-    with Journal(db, readonly=True) as journal:
-        gid = journal.latest_game(mode)
-    if gid is None:
-        raise JournalError(f"{db}: no {mode} game")
-    return gid
 
 
 def table_of(store: SimStore, session: GameSession) -> SimTable | None:

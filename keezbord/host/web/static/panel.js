@@ -205,6 +205,11 @@ function renderHealth(st) {
     items.push(el("li", { class: flaky ? "err" : "", "data-health": "chip",
                           text: `${t("chip")} ${c.chip}: ${bits.join("  ")}` }));
   }
+  // The journal (docs/referee.md): a disk that refuses its writes, a failing fsync, or a
+  // game resumed from a damaged journal, said for as long as this game is played.
+  const j = st.health.journal;
+  const said = j && (!j.ok ? j.text : j.resumed && j.resumed.text);
+  if (said) items.push(el("li", { class: "err", "data-health": "journal", text: tx(said) }));
   byId("health-list").replaceChildren(...items);
 }
 
