@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import traceback
 from collections.abc import AsyncIterator, Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -24,12 +23,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
-from keezbord.host.jsontext import loads
 from keezbord.host.roles import Access, Attempts, Role, tried
 
 from . import actions, page
 from .analyst import AnalysisError, Analyst
 from .hub import Hub, HubError
+from .inbox import INTERNAL, UNREADABLE, BugLog, Refused, message_of
 
 STATIC = Path(__file__).parent / "static"
 
@@ -67,6 +66,7 @@ def create_app(
     # Failed token attempts per client address (behind a reverse proxy on this machine
     # uvicorn takes the address from X-Forwarded-For: docs/remote.md).
     tries = Attempts() if attempts is None else attempts
+    bugs = BugLog()  # a request that fails on a bug: one line, once a minute at most
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -303,12 +303,24 @@ def create_app(
         task = asyncio.create_task(sender())
         try:
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
                 if revoked():
                     await websocket.send_json({"type": "revoked", "text": REVOKED})
                     await websocket.close(code=1008)
                     break
-                reply = _handle(hub, text, got)
+                try:
+                    reply = (
+                        _handle(hub, text, got, bugs)
+                        if isinstance(text, str)
+                        else {"type": "error", "text": UNREADABLE}
+                    )
+                except Refused as e:  # over the role's size: said, and the socket closed
+                    await websocket.send_json({"type": "error", "text": e.text})
+                    await websocket.close(code=1009)
+                    break
                 if reply is not None:
                     await websocket.send_json(reply)
         except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the sender
@@ -361,27 +373,26 @@ def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-def _handle(hub: Hub, text: str, role: Access) -> dict[str, Any] | None:
-    """One page message; the reply (an error, or an ack when the message has an id)."""
+def _handle(hub: Hub, text: str, role: Access, bugs: BugLog) -> dict[str, Any] | None:
+    """One page message; the reply (an error, or an ack when the message has an id).
+    Raises inbox.Refused for a message over the role's size (the socket is closed)."""
     try:
-        msg = loads(text)
-        if not isinstance(msg, dict):
-            raise ValueError("not an object")
-    except ValueError:  # JsonTextError too: malformed or nested too deeply
-        return {"type": "error", "text": {"nl": "onleesbaar bericht", "en": "unreadable message"}}
+        msg = message_of(text, role.role)
+    except Refused as e:
+        if e.close:
+            raise
+        return {"type": "error", "text": e.text}
     ident = msg.get("id")
+    if not isinstance(ident, (int, str)) or isinstance(ident, bool):
+        ident = None
+    kind: str = msg["type"]
     try:
         answer = hub.request(msg, role)
     except HubError as e:
-        return {"type": "error", "id": ident, "request": msg.get("type"), "text": e.text.as_dict()}
-    except Exception as e:  # a bug must not take the page's connection down
-        traceback.print_exc()
-        return {
-            "type": "error",
-            "id": ident,
-            "request": msg.get("type"),
-            "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"},
-        }
+        return {"type": "error", "id": ident, "request": kind, "text": e.text.as_dict()}
+    except Exception as e:  # a bug must not take the page's connection down: one line
+        bugs(kind, e)
+        return {"type": "error", "id": ident, "request": kind, "text": INTERNAL}
     if answer is not None:  # a question's answer (the links, a card's moves)
         return {**answer, "id": ident}
     return None if ident is None else {"type": "ack", "id": ident}
