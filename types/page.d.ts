@@ -429,6 +429,7 @@ interface App {
   drag: { hole: string; x: number; y: number; lifted: boolean; ghost: SVGElement | null } | null;
   suppressClick: boolean;
   seq: number;
+  asked: Map<number, PageRequest>; // a request that may need confirming (confirmAgain)
   lastVersion: number;
   onState: ((st: PageState) => void)[];
   onMessage: ((msg: ServerMessage) => void)[]; // every server message (remote.js)

@@ -216,7 +216,10 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         f"keezbord club: scoreboard {base}/  control {base}/control?token={tokens.referee}",
         flush=True,
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    from keezbord.host.web.serving import server_config
+
+    # The scoreboard's socket only sends: a frame of 1 KiB from a guest is plenty.
+    server = uvicorn.Server(server_config(app, ws_max=1024))
     try:
         server.run(sockets=[sock])
     finally:

@@ -23,10 +23,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
-from keezbord.host.roles import Access, Attempts, Role, tried
+from keezbord.host.roles import Access, Attempts, Role
 
 from . import actions, page
 from .analyst import AnalysisError, Analyst
+from .gate import REVOKED, TOO_MANY, Gate, from_this_machine
 from .hub import Hub, HubError
 from .inbox import INTERNAL, UNREADABLE, BugLog, Refused, message_of
 
@@ -46,16 +47,6 @@ def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, 
     }
 
 
-TOO_MANY = {
-    "nl": "te veel verkeerde links geprobeerd: wacht een minuut",
-    "en": "too many wrong links tried: wait a minute",
-}
-REVOKED = {
-    "nl": "deze link is ingetrokken: vraag de scheidsrechter om de nieuwe",
-    "en": "this link was revoked: ask the referee for the new one",
-}
-
-
 def create_app(
     make_hub: Callable[[], Hub],
     *,
@@ -63,9 +54,7 @@ def create_app(
     attempts: Attempts | None = None,
 ) -> Starlette:
     palette = palette_json(styles)
-    # Failed token attempts per client address (behind a reverse proxy on this machine
-    # uvicorn takes the address from X-Forwarded-For: docs/remote.md).
-    tries = Attempts() if attempts is None else attempts
+    gate = Gate(attempts)
     bugs = BugLog()  # a request that fails on a bug: one line, once a minute at most
 
     @contextlib.asynccontextmanager
@@ -90,17 +79,8 @@ def create_app(
         return {**sent_state(app.state.hub, got), "analysis": app.state.analyst.view()}
 
     def access(request: Request | WebSocket) -> Access | None:
-        """What the request's token gives; None: refused, its client tried too many
-        wrong tokens (a request without a token only watches and is never refused)."""
-        hub = hub_of(request)
-        token = request.query_params.get("token")
-        client = request.client.host if request.client else "?"
-        if tried(token) and tries.blocked(client):
-            return None
-        got = hub.access(token)
-        if tried(token) and got.role is Role.SPECTATOR and hub.opts.tokens is not None:
-            tries.failed(client)
-        return got
+        """What the request's token gives; None: refused (gate.py)."""
+        return gate.access(hub_of(request), request)
 
     def refused() -> Response:
         return JSONResponse({"error": TOO_MANY}, status_code=429)
@@ -225,9 +205,9 @@ def create_app(
         version and the board's health. Only for a client on this machine (loopback) or
         with the referee's token: it names ports and errors a spectator has no need of."""
         hub = hub_of(request)
-        client = request.client.host if request.client else None
-        got = None if _loopback(client) else access(request)  # (wrong tokens counted)
-        if not (_loopback(client) or (got is not None and got.role is Role.REFEREE)):
+        here = from_this_machine(request)
+        got = None if here else access(request)  # (wrong tokens counted)
+        if not (here or (got is not None and got.role is Role.REFEREE)):
             return JSONResponse(
                 {"error": {"nl": "alleen vanaf de Pi zelf", "en": "only from the Pi itself"}},
                 status_code=403,
@@ -247,7 +227,7 @@ def create_app(
         link = link_for(
             request.query_params.get("role", "spectator"),
             str(request.base_url),
-            request.client.host if request.client else None,
+            "127.0.0.1" if from_this_machine(request) else None,  # the kiosk, not a proxy
             getattr(request.app.state, "appliance", {}).get("public_host"),
             tokens.player if tokens is not None else None,
         )
@@ -358,17 +338,6 @@ def sent_state(hub: Hub, got: Access) -> dict[str, Any]:
     return page.with_clock(shown, hub.session.state, hub.now())
 
 
-def _loopback(host: str | None) -> bool:
-    import ipaddress
-
-    try:
-        ip = ipaddress.ip_address(host or "")
-    except ValueError:
-        return False
-    mapped = getattr(ip, "ipv4_mapped", None)
-    return ip.is_loopback or (mapped is not None and mapped.is_loopback)
-
-
 def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
@@ -389,7 +358,9 @@ def _handle(hub: Hub, text: str, role: Access, bugs: BugLog) -> dict[str, Any] |
     try:
         answer = hub.request(msg, role)
     except HubError as e:
-        return {"type": "error", "id": ident, "request": kind, "text": e.text.as_dict()}
+        return {
+            "type": "error", "id": ident, "request": kind, "text": e.text.as_dict(), **e.extra
+        }  # fmt: skip
     except Exception as e:  # a bug must not take the page's connection down: one line
         bugs(kind, e)
         return {"type": "error", "id": ident, "request": kind, "text": INTERNAL}

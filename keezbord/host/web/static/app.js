@@ -96,7 +96,7 @@ const app = {
   lang: savedLang === "nl" || savedLang === "en" ? savedLang : browserLang(),
   token: null, ws: null, control: false, role: "spectator", mode: "sim", lists: {},
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
-  selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
+  selectedHeld: null, drag: null, suppressClick: false, seq: 0, asked: new Map(), lastVersion: -1,
   onState: [],  // hooks for tests and the benchmark
   onMessage: [],  // every message from the server, after the above (remote.js)
 };
@@ -178,6 +178,9 @@ function connect() {
       onState(msg);
     } else if (msg.type === "error") {
       addLog(tx(msg.text), true);
+      confirmAgain(msg);
+    } else if (msg.type === "ack" && typeof msg.id === "number") {
+      app.asked.delete(msg.id);
     }
     for (const f of app.onMessage) f(msg);
   };
@@ -197,6 +200,19 @@ function send(msg) {
   if (!mayDo(msg.type)) { addLog(t(REFEREE_ACTIONS.has(msg.type) ? "need_referee" : "watch_only"), true); return; }
   if (!app.ws || app.ws.readyState !== 1) return;
   app.ws.send(JSON.stringify({ ...msg, id: ++app.seq }));
+  if (NEW_GAME_ACTIONS.has(msg.type)) app.asked.set(app.seq, msg);
+}
+// A set-up, lesson, puzzle or retry that would end a game in progress (roles.py
+// may_end_game): in the simulator the server asks the page to confirm, naming what is
+// lost; confirmed, the request goes again with the game's number.
+const NEW_GAME_ACTIONS = new Set(["set_up", "lesson", "puzzle", "retry_board"]);
+/** @param {ServerMessage} msg */
+function confirmAgain(msg) {
+  const ask = /** @type {{game: number, text: Bilingual} | undefined} */ (msg.confirm);
+  const asked = typeof msg.id === "number" ? app.asked.get(msg.id) : undefined;
+  if (typeof msg.id === "number") app.asked.delete(msg.id);
+  if (!ask || !asked) return;
+  if (window.confirm(tx(ask.text))) send({ ...asked, confirm: ask.game });
 }
 function applyPalette() {
   if (!app.palette) return;
