@@ -434,6 +434,7 @@ interface App {
   onState: ((st: PageState) => void)[];
   onMessage: ((msg: ServerMessage) => void)[]; // every server message (remote.js)
   // Set by the scripts as they go:
+  retryMs?: number; // how long before the socket tries again (longer after "full")
   reviewing?: { data: Review; side: "before" | "after"; retry?: Retry | null } | null;
   fullBox?: [number, number, number, number];
   holeR?: number;

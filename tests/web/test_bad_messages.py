@@ -114,3 +114,30 @@ def test_the_checks_themselves() -> None:
         log("lift", e)
     assert len(lines) == 2 and "\n" not in lines[0] and "test_bad_messages.py" in lines[0]
     assert "(4 more since)" in lines[1]
+
+
+def test_the_server_refuses_a_big_frame_before_reading_it(tmp_path: Path) -> None:
+    # uvicorn's default took messages up to 16 MiB from anyone: 20 of 15 MB from a
+    # spectator took the board's memory from 95 to 650 MB. The server's frame limit
+    # (web/serving.py) closes the socket on the frame's header.
+    from conftest import start_server
+    from web_helpers import options
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from keezbord.host.web.hub import Hub
+    from keezbord.host.web.inbox import SOCKET_MAX
+
+    opts = options(tmp_path / "w.sqlite")
+    srv = start_server(lambda: Hub.open_sim(opts, kinds=["human"] * 4))
+    try:
+        with connect(srv.url.replace("http", "ws") + "/ws", max_size=None) as ws:
+            assert '"hello"' in str(ws.recv(timeout=10))
+            ws.send("x" * (SOCKET_MAX + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                for _ in range(50):
+                    ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert "exceeds limit" in closed.value.rcvd.reason
+    finally:
+        srv.stop()

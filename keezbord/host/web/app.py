@@ -6,7 +6,6 @@ on the loop that will run it (its SQLite connections belong to that thread).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from functools import lru_cache
@@ -19,17 +18,19 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
 from keezbord.host.roles import Access, Attempts, Role
 
-from . import actions, page
+from . import actions
 from .analyst import AnalysisError, Analyst
-from .gate import REVOKED, TOO_MANY, Gate, from_this_machine
-from .hub import Hub, HubError
-from .inbox import INTERNAL, UNREADABLE, BugLog, Refused, message_of
+from .broadcast import MAX_SPECTATORS, Broadcast, Watchers
+from .gate import TOO_MANY, Gate, from_this_machine
+from .hub import Hub
+from .inbox import BugLog
+from .page_socket import serve_page
 
 STATIC = Path(__file__).parent / "static"
 
@@ -52,9 +53,11 @@ def create_app(
     *,
     styles: Mapping[str, RoleStyle] = DEFAULT_STYLES,
     attempts: Attempts | None = None,
+    max_spectators: int = MAX_SPECTATORS,
 ) -> Starlette:
     palette = palette_json(styles)
     gate = Gate(attempts)
+    watchers = Watchers(max_spectators)
     bugs = BugLog()  # a request that fails on a bug: one line, once a minute at most
 
     @contextlib.asynccontextmanager
@@ -64,6 +67,8 @@ def create_app(
         await hub.start()
         app.state.analyst = Analyst(hub)  # a finished game's analysis, in the background
         hub.analyst = app.state.analyst  # (a mistake tried again on the board)
+        # The pages' states, made once per change for each audience (broadcast.py).
+        app.state.broadcast = Broadcast(hub, lambda: {"analysis": app.state.analyst.view()})
         try:
             yield
         finally:
@@ -75,8 +80,9 @@ def create_app(
         return hub
 
     def state_for(app: Any, got: Access) -> dict[str, Any]:
-        """The page's state for ``got``, with how far the analysis is (analyst.py)."""
-        return {**sent_state(app.state.hub, got), "analysis": app.state.analyst.view()}
+        """The page's state for ``got``, with how far the analysis is (broadcast.py)."""
+        state: dict[str, Any] = app.state.broadcast.state(got)
+        return state
 
     def access(request: Request | WebSocket) -> Access | None:
         """What the request's token gives; None: refused (gate.py)."""
@@ -236,80 +242,8 @@ def create_app(
         return Response(qr_svg(link), media_type="image/svg+xml")
 
     async def ws(websocket: WebSocket) -> None:
-        hub = hub_of(websocket)
-        await websocket.accept()
-        got = access(websocket)
-        if got is None:
-            await websocket.send_json({"type": "error", "text": TOO_MANY})
-            await websocket.close(code=1008)
-            return
-        token = websocket.query_params.get("token")
-        role = got.role
-        queue: asyncio.Queue[int] = asyncio.Queue()
-        hub.listeners.add(queue)
-        # ?history=delta (the page asks for it): each state carries only the history
-        # entries this page does not have yet; other clients get the whole history.
-        feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
-
-        def state_text() -> str:
-            state = state_for(websocket.app, got)
-            return page.to_json(state if feed is None else feed.message(state))
-
-        def revoked() -> bool:
-            """The link's token was made new (or its seat taken back) meanwhile."""
-            return role is not Role.SPECTATOR and hub.access(token) != got
-
-        async def sender() -> None:
-            while True:
-                await queue.get()
-                while not queue.empty():  # only the latest state matters
-                    queue.get_nowait()
-                if revoked():
-                    await websocket.send_json({"type": "revoked", "text": REVOKED})
-                    await websocket.close(code=1008)
-                    return
-                await websocket.send_text(state_text())
-
-        await websocket.send_json(
-            {
-                "type": "hello",
-                "mode": hub.opts.mode,
-                "role": role.value,
-                "control": role is Role.REFEREE,
-                "palette": palette,
-            }
-        )
-        await websocket.send_text(state_text())
-        task = asyncio.create_task(sender())
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if revoked():
-                    await websocket.send_json({"type": "revoked", "text": REVOKED})
-                    await websocket.close(code=1008)
-                    break
-                try:
-                    reply = (
-                        _handle(hub, text, got, bugs)
-                        if isinstance(text, str)
-                        else {"type": "error", "text": UNREADABLE}
-                    )
-                except Refused as e:  # over the role's size: said, and the socket closed
-                    await websocket.send_json({"type": "error", "text": e.text})
-                    await websocket.close(code=1009)
-                    break
-                if reply is not None:
-                    await websocket.send_json(reply)
-        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the sender
-            pass
-        finally:
-            hub.listeners.discard(queue)
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        hub, shared = hub_of(websocket), websocket.app.state.broadcast
+        await serve_page(websocket, hub, gate, shared, watchers, palette, bugs)
 
     routes = [
         Route("/", index),
@@ -331,39 +265,5 @@ def create_app(
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def sent_state(hub: Hub, got: Access) -> dict[str, Any]:
-    """The state a page with ``got``'s access is sent now: the hub's (cached per version)
-    with the game clock as it is at this moment."""
-    shown = page.for_role(hub.page_state(), got.role, got.seat)
-    return page.with_clock(shown, hub.session.state, hub.now())
-
-
 def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
-
-
-def _handle(hub: Hub, text: str, role: Access, bugs: BugLog) -> dict[str, Any] | None:
-    """One page message; the reply (an error, or an ack when the message has an id).
-    Raises inbox.Refused for a message over the role's size (the socket is closed)."""
-    try:
-        msg = message_of(text, role.role)
-    except Refused as e:
-        if e.close:
-            raise
-        return {"type": "error", "text": e.text}
-    ident = msg.get("id")
-    if not isinstance(ident, (int, str)) or isinstance(ident, bool):
-        ident = None
-    kind: str = msg["type"]
-    try:
-        answer = hub.request(msg, role)
-    except HubError as e:
-        return {
-            "type": "error", "id": ident, "request": kind, "text": e.text.as_dict(), **e.extra
-        }  # fmt: skip
-    except Exception as e:  # a bug must not take the page's connection down: one line
-        bugs(kind, e)
-        return {"type": "error", "id": ident, "request": kind, "text": INTERNAL}
-    if answer is not None:  # a question's answer (the links, a card's moves)
-        return {**answer, "id": ident}
-    return None if ident is None else {"type": "ack", "id": ident}

@@ -166,10 +166,12 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${q}`);
   app.ws = ws;
   ws.onopen = () => { setConn("online"); setOffline(false); };
-  ws.onclose = () => { setConn("offline"); setOffline(true); setTimeout(connect, 1000); };
+  // A page told "full" (too many spectators, broadcast.py) waits longer before it tries again.
+  ws.onclose = () => { setConn("offline"); setOffline(true); setTimeout(connect, app.retryMs || 1000); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "hello") {
+      app.retryMs = 1000;
       app.role = msg.role || (msg.control ? "referee" : "spectator");
       app.control = app.role === "referee"; app.mode = msg.mode; app.palette = msg.palette;
       app.lists = {};
@@ -179,6 +181,9 @@ function connect() {
     } else if (msg.type === "error") {
       addLog(tx(msg.text), true);
       confirmAgain(msg);
+    } else if (msg.type === "full") {
+      addLog(tx(msg.text), true);
+      app.retryMs = 10000 + Math.random() * 10000;  // spread the full room's retries
     } else if (msg.type === "ack" && typeof msg.id === "number") {
       app.asked.delete(msg.id);
     }
