@@ -16,7 +16,7 @@ import uvicorn
 
 from keezbord.host.web.app import create_app
 from keezbord.host.web.hub import Hub
-from keezbord.host.web.serving import server_config
+from keezbord.host.web.serving import make_server, server_config
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -64,7 +64,7 @@ def start_server(
     port = port or free_port()
     app = create_app(make_hub)
     config = server_config(app, host="127.0.0.1", port=port, lifespan="on", **settings)
-    server = uvicorn.Server(config)
+    server = make_server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -664,10 +664,9 @@ def _serve(
 ) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
     started), announce the address, then serve until Ctrl-C."""
-    import uvicorn
 
     from keezbord.host.web.app import create_app
-    from keezbord.host.web.serving import server_config
+    from keezbord.host.web.serving import make_server, server_config
 
     sock = _listen(host, port)
     try:
@@ -683,7 +682,7 @@ def _serve(
     app.state.appliance = {} if appliance is None else appliance  # mDNS name, for the QR code
     bound = sock.getsockname()[1]
     banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
-    server = uvicorn.Server(server_config(app, trusted_proxies=trusted))
+    server = make_server(server_config(app, trusted_proxies=trusted))
     from keezbord.host.referee import freeze_heap
 
     freeze_heap()  # the web stack too: never walked again by a full collection
