@@ -50,7 +50,10 @@ from keezbord.host.web.hub import Hub, HubOptions
 db, port = Path(sys.argv[1]), int(sys.argv[2])
 opts = HubOptions(db=db, tokens=Tokens(sys.argv[3], sys.argv[4]))
 hub = Hub.open_sim(opts, kinds=["human"] * 4)
-app = create_app(lambda: hub)
+try:  # --max-spectators: the cap lifted, to see the shared encoding alone
+    app = create_app(lambda: hub, max_spectators=int(sys.argv[5]))
+except TypeError:  # the code before issue 37: no cap
+    app = create_app(lambda: hub)
 sock = socket.socket()
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 sock.bind(("127.0.0.1", port))
@@ -182,6 +185,7 @@ def main() -> int:
     ap.add_argument("--spectators", type=int, default=500)
     ap.add_argument("--flood", type=int, default=1100)
     ap.add_argument("--big", type=int, default=20)
+    ap.add_argument("--max-spectators", type=int, default=200, help="the server's cap")
     args = ap.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
@@ -194,7 +198,8 @@ def main() -> int:
     log = open(tmp / "server.log", "wb")  # noqa: SIM115
     env = {**os.environ, "PYTHONPATH": str(args.code)}
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, str(tmp / "g.sqlite"), str(port), REFEREE, PLAYER],
+        [sys.executable, "-c", SERVER, str(tmp / "g.sqlite"), str(port), REFEREE, PLAYER,
+         str(args.max_spectators)],
         env=env, stdout=subprocess.PIPE, stderr=log,
     )  # fmt: skip
     try:

@@ -79,11 +79,6 @@ def create_app(
         hub: Hub = request.app.state.hub
         return hub
 
-    def state_for(app: Any, got: Access) -> dict[str, Any]:
-        """The page's state for ``got``, with how far the analysis is (broadcast.py)."""
-        state: dict[str, Any] = app.state.broadcast.state(got)
-        return state
-
     def access(request: Request | WebSocket) -> Access | None:
         """What the request's token gives; None: refused (gate.py)."""
         return gate.access(hub_of(request), request)
@@ -105,7 +100,9 @@ def create_app(
         got = access(request)
         if got is None:
             return refused()
-        return JSONResponse(state_for(request.app, got))
+        # The text the pages of that audience are sent (made once per change).
+        text = request.app.state.broadcast.text(got)
+        return Response(text, media_type="application/json")
 
     async def analysis(request: Request) -> Response:
         """The finished game's analysis so far (docs/web.md, "After the game")."""
