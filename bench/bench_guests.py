@@ -42,6 +42,12 @@ REFEREE, PLAYER = "referee-token-0123456789", "player-token-0123456789ab"
 
 SERVER = """
 import resource, socket, sys
+code = sys.argv[6]
+# This checkout is installed editable (a finder ahead of PYTHONPATH): serve --code's.
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+sys.path.insert(0, code)
+import keezbord
+assert keezbord.__file__.startswith(code), keezbord.__file__
 resource.setrlimit(resource.RLIMIT_NOFILE, (1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 from pathlib import Path
 from keezbord.host.roles import Tokens
@@ -199,7 +205,7 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": str(args.code)}
     proc = subprocess.Popen(
         [sys.executable, "-c", SERVER, str(tmp / "g.sqlite"), str(port), REFEREE, PLAYER,
-         str(args.max_spectators)],
+         str(args.max_spectators), str(args.code.resolve())],
         env=env, stdout=subprocess.PIPE, stderr=log,
     )  # fmt: skip
     try:
@@ -239,9 +245,10 @@ def main() -> int:
         rss1 = memory_mb(proc.pid)[0]
         sent = asyncio.run(big_messages(ws_url, args.big, 15_000_000))
         time.sleep(1)
-        rss2 = memory_mb(proc.pid)[0]
+        rss2, peak = memory_mb(proc.pid)
         print(f"RSS: {rss0:.0f} MB at start, {rss1:.0f} MB before and {rss2:.0f} MB after "
-              f"{args.big} spectators sent one 15 MB message each ({sent} sockets)")  # fmt: skip
+              f"{args.big} spectators sent one 15 MB message each ({sent} sockets); "
+              f"peak {peak:.0f} MB")  # fmt: skip
     finally:
         proc.terminate()
         try:

@@ -84,8 +84,14 @@ def test_a_flood_is_capped_and_the_table_is_served(
         ExitStack() as stack,
     ):
         assert json.loads(referee.recv(timeout=10))["type"] == "hello"
-        # One address: 150 half-open connections, never more than its cap held.
-        flood = [stack.enter_context(_half_open(port, "127.0.0.2")) for _ in range(150)]
+        # 25 spectators' sockets in use from the referee's own address (a proxy's): over
+        # the address's cap of connections waiting for a head, which they are not.
+        for _ in range(25):
+            watcher = stack.enter_context(connect(f"{url}/ws"))
+            assert json.loads(watcher.recv(timeout=10))["type"] == "hello"
+        # The same address floods too, then another: 150 half-open connections.
+        flood = [stack.enter_context(_half_open(port, "127.0.0.1")) for _ in range(30)]
+        flood += [stack.enter_context(_half_open(port, "127.0.0.2")) for _ in range(150)]
         # Many addresses: 8 x 20, over the total cap.
         for k in range(3, 11):
             flood += [stack.enter_context(_half_open(port, f"127.0.0.{k}")) for _ in range(20)]
@@ -105,6 +111,7 @@ def test_a_flood_is_capped_and_the_table_is_served(
             r = c.get(f"/api/state?token={TOKENS.player}")
             assert r.status_code == 200 and r.json()["role"] == "player"
         assert sum(_closed(s) for s in flood[:100]) >= 80  # the oldest were dropped
+        assert watcher.recv(timeout=10)  # the spectators' sockets are served too
     assert len(lines) == 1 and "connection flood" in lines[0], lines
     assert "127.0.0." in lines[0]
 

@@ -4,11 +4,14 @@ whole attack, and its log grew by tens of MB of "Too many open files").
 
 - A request's head (its line and headers) must be complete within ``head_s`` of the
   connection (or of the previous response on a kept-alive one): else it is closed.
-- Connections are capped per client address (``per_address``) and in all (``total``).
-  A new connection over a cap takes the place of the oldest connection of that address
-  (or, over the total, of any) that is still waiting for its head; a connection whose
-  request has begun (a page's websocket: the referee's, the players') is never dropped
-  for a newcomer. With none waiting, the newcomer is closed at once.
+- Connections waiting for a request's head are capped per client address
+  (``per_address``), all connections in all (``total``). A new connection over a cap
+  takes the place of the oldest connection of that address (or, over the total, of
+  any) still waiting for its head; a connection whose request has begun (a page's
+  websocket: the referee's, the players') is never dropped for a newcomer, nor counted
+  against its address (behind a proxy every page has the proxy's address; the
+  spectators' sockets are capped by the app, broadcast.py). Over the total with none
+  waiting, the newcomer is closed at once.
 - Such a flood is logged as one line per ``log_s``, with how many were dropped and the
   address most of them came from (``FloodLog``), also for the loop's own "accept: out
   of file descriptors" errors (web/serving.py).
@@ -84,7 +87,7 @@ class ConnGuard:
         self.per_address, self.total, self.head_s = per_address, total, head_s
         self.log = FloodLog() if log is None else log
         self._conns: OrderedDict[Any, _Conn] = OrderedDict()  # transport -> its state
-        self._count: Counter[str] = Counter()
+        self._waiting: Counter[str] = Counter()  # connections waiting for a head, by address
 
     @property
     def open(self) -> int:
@@ -98,16 +101,14 @@ class ConnGuard:
 
     def admit(self, transport: Any, addr: str) -> bool:
         """A new connection from ``addr``: True if it may stay (made room for it)."""
-        if self._count[addr] >= self.per_address or len(self._conns) >= self.total:
+        if self._waiting[addr] >= self.per_address:
+            self._evict(addr, "address's cap")  # (there is one: its count says so)
+        if len(self._conns) >= self.total:
             self._prune()
-        if self._count[addr] >= self.per_address and not self._evict(addr, "address's cap"):
-            self.log.drop("refused (address's cap)", addr)
-            return False
         if len(self._conns) >= self.total and not self._evict(None, "total cap"):
             self.log.drop("refused (total cap)", addr)
             return False
-        self._conns[transport] = _Conn(addr)
-        self._count[addr] += 1
+        self._conns[transport] = _Conn(addr, waiting=False)
         self.wait_head(transport)
         return True
 
@@ -127,7 +128,9 @@ class ConnGuard:
             return
         if c.timer is not None:
             c.timer.cancel()
-        c.waiting = True
+        if not c.waiting:
+            c.waiting = True
+            self._waiting[c.addr] += 1
         loop = asyncio.get_running_loop()
         c.timer = loop.call_later(self.head_s, self._late, transport)
         self._conns.move_to_end(transport)
@@ -136,10 +139,16 @@ class ConnGuard:
         """A request's head is complete: the connection is in use."""
         c = self._conns.get(transport)
         if c is not None and c.waiting:
-            c.waiting = False
-            if c.timer is not None:
-                c.timer.cancel()
-                c.timer = None
+            self._unwait(c)
+
+    def _unwait(self, c: _Conn) -> None:
+        c.waiting = False
+        if c.timer is not None:
+            c.timer.cancel()
+            c.timer = None
+        self._waiting[c.addr] -= 1
+        if self._waiting[c.addr] <= 0:
+            del self._waiting[c.addr]
 
     def _late(self, transport: Any) -> None:
         c = self._conns.get(transport)
@@ -150,13 +159,8 @@ class ConnGuard:
 
     def forget(self, transport: Any) -> None:
         c = self._conns.pop(transport, None)
-        if c is None:
-            return
-        if c.timer is not None:
-            c.timer.cancel()
-        self._count[c.addr] -= 1
-        if self._count[c.addr] <= 0:
-            del self._count[c.addr]
+        if c is not None and c.waiting:
+            self._unwait(c)
 
 
 def guarded_h11(guard: ConnGuard) -> type[Any]:
