@@ -448,10 +448,12 @@ interface App {
   drag: { hole: string; x: number; y: number; lifted: boolean; ghost: SVGElement | null } | null;
   suppressClick: boolean;
   seq: number;
+  asked: Map<number, PageRequest>; // a request that may need confirming (confirmAgain)
   lastVersion: number;
   onState: ((st: PageState) => void)[];
   onMessage: ((msg: ServerMessage) => void)[]; // every server message (remote.js)
   // Set by the scripts as they go:
+  retryMs?: number; // how long before the socket tries again (longer after "full")
   reviewing?: { data: Review; side: "before" | "after"; retry?: Retry | null } | null;
   fullBox?: [number, number, number, number];
   holeR?: number;

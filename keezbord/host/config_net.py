@@ -21,6 +21,9 @@ class RemoteSettings:
 
     seats: tuple[int, ...] = ()
     public_url: str | None = None
+    # The reverse proxies whose X-Forwarded-For names the client (docs/remote.md): none
+    # by default, so no header a guest sends can change its address.
+    trusted_proxies: tuple[str, ...] = ()
 
 
 def _login(c: Section, key: str) -> str:
@@ -98,11 +101,26 @@ def remote_section(top: Section, seats: int) -> RemoteSettings:
     """[remote] (docs/remote.md)."""
     if "remote" not in top.data:
         return RemoteSettings()
-    r = top.table("remote", ("seats", "public_url"))
+    r = top.table("remote", ("seats", "public_url", "trusted_proxies"))
     url = r.get_str("public_url", "-") if "public_url" in r.data else None
     if url is not None and not url.startswith(("https://", "http://")):
         raise r.error("public_url", f"must start with https:// (or http://), not {url!r}")
     chosen = r.get_ints("seats", 0, seats - 1)
     if len(chosen) >= seats:
         raise r.error("seats", "at least one seat plays at the table (its people carry out moves)")
-    return RemoteSettings(chosen, url)
+    proxies = r.data.get("trusted_proxies", [])
+    if not isinstance(proxies, list) or not all(_address(p) for p in proxies):
+        raise r.error("trusted_proxies", 'a list of IP addresses, e.g. ["127.0.0.1"]')
+    return RemoteSettings(chosen, url, tuple(proxies))
+
+
+def _address(text: object) -> bool:
+    import ipaddress
+
+    if not isinstance(text, str):
+        return False
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True

@@ -8,7 +8,9 @@ Four roles, told apart by the token in the page's link (``/?token=...``):
 - ``player``: the players' token: in the simulator moves pawns, taps and discards cards,
   passes to the partner, asks for a hint and shows its hand; on a real board the pawns
   are moved on the board itself (with a virtual deal: the cards of the seats at the
-  table are tapped on the page).
+  table are tapped on the page). A set-up, a lesson, a puzzle or a retry on the board
+  (``NEW_GAME_ACTIONS``) only when no game is in progress, or in the simulator once the
+  page has confirmed what is lost (``may_end_game``).
 - ``remote``: one seat's own token (a remote seat, played from a phone far away): plays
   that seat's cards and chooses its moves, which the board lights for the people at the
   table; only for that seat and only on its turn (``remote_may``).
@@ -19,10 +21,10 @@ Tokens are secrets: ``TOKEN_BYTES`` random bytes (144 bits, at least ``MIN_TOKEN
 compared in constant time against every token the board has, never printed but on a
 terminal (keezbord/host/commands/web.py). ``keezbord run`` keeps them in its state folder
 (mode 0600, ``TokenStore``), ``keezbord sim`` makes new ones at every start. Failed
-attempts (a token that is none of them) are counted per client and refused for a while
-beyond ``Attempts.limit`` (``Attempts``). This module is the one place that knows the
-roles; the web layer asks ``access_of``, ``may`` and ``remote_may``, the commands ask
-``links``.
+attempts (a token that is none of them) are counted per client address and per token;
+beyond ``Attempts.limit`` a client's tokens are checked at a slow pace (``Attempts``).
+This module is the one place that knows the roles; the web layer asks ``access_of``,
+``may``, ``remote_may`` and ``may_end_game``, the commands ask ``links``.
 """
 
 from __future__ import annotations
@@ -82,6 +84,33 @@ REFEREE_ACTIONS = frozenset(
 # A remote seat's link: its own seat's cards and moves, nothing else (not even what a
 # players' link may: the pawns of a simulated board, "put the board right").
 REMOTE_ACTIONS = frozenset({"discard", "give", "moves", "play"})
+
+
+# Each begins a new game, ending the one on the board (docs/web.md). The referee may
+# always; a player only as ``may_end_game`` says (issue 37: the players' link ended a
+# club board's game in progress).
+NEW_GAME_ACTIONS = frozenset({"set_up", "lesson", "puzzle", "retry_board"})
+
+
+class Ending(StrEnum):
+    """What a request that begins a new game needs (``may_end_game``)."""
+
+    FREE = "free"  # nothing to lose, or the referee asks
+    CONFIRM = "confirm"  # the page confirms, naming what is lost
+    REFEREE = "referee"  # only the referee's link
+
+
+def may_end_game(role: Role, *, in_progress: bool, referee_link: bool) -> Ending:
+    """Whether ``role`` may begin a new game now: the referee always; a player freely
+    when no game is in progress (over, not begun, or a lesson's step, a puzzle, a retry);
+    over a game in progress, on a board that has a referee's link in use (``run``, a club
+    evening) never, in the simulator (one person at the screen) once the page has
+    confirmed what is lost. Nobody else."""
+    if role is Role.REFEREE or (role is Role.PLAYER and not in_progress):
+        return Ending.FREE
+    if role is Role.PLAYER and not referee_link:
+        return Ending.CONFIRM
+    return Ending.REFEREE
 
 
 def may(role: Role, action: str) -> bool:
@@ -192,11 +221,17 @@ def tried(given: object) -> bool:
 
 
 class Attempts:
-    """Failed token attempts per client (its address): after ``limit`` failures within
-    ``window_s`` seconds, every request of that client that names a token is refused,
-    unchecked, until the oldest failure is ``window_s`` old. A right token is never
-    slowed down otherwise. Keeps at most ``clients`` addresses (the oldest go first), so
-    a flood of addresses cannot fill the memory."""
+    """Failed token attempts (a token that is none of the board's), by client address and
+    by token (issue 37). A wrong token counts once however often it is tried again (a
+    page with a revoked link reconnecting every second is no guesser); ``limit`` distinct
+    wrong tokens from one address within ``window_s`` seconds, or ``limit_all`` from all
+    addresses together (a guesser with many addresses), trip the limit. A tripped limit
+    does not lock the right token out: a request naming a token is checked at most once
+    per ``pace_s`` per address (``may_check``), the rest are refused unchecked (HTTP 429)
+    until the window has passed. A guesser gets one try per ``pace_s``; the board's own
+    people behind the same address (a household's router, a proxy) get in at their next
+    reconnect. Keeps at most ``clients`` addresses (the oldest go first), so a flood of
+    addresses cannot fill the memory."""
 
     def __init__(
         self,
@@ -204,35 +239,71 @@ class Attempts:
         window_s: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
         clients: int = 4096,
+        pace_s: float = 2.0,
+        limit_all: int = 100,
     ) -> None:
         self.limit, self.window_s, self.clock, self.clients = limit, window_s, clock, clients
-        self._failed: OrderedDict[str, list[float]] = OrderedDict()
+        self.pace_s, self.limit_all = pace_s, limit_all
+        # client -> {hash of a wrong token: when it was last tried}
+        self._failed: OrderedDict[str, dict[int, float]] = OrderedDict()
+        self._all: OrderedDict[int, float] = OrderedDict()  # wrong tokens, all clients
+        self._checked: OrderedDict[str, float] = OrderedDict()  # paced: last check
 
-    def _recent(self, client: str) -> list[float]:
+    def _recent(self, client: str) -> dict[int, float]:
         now = self.clock()
-        times = [t for t in self._failed.get(client, []) if now - t < self.window_s]
+        times = {k: t for k, t in self._failed.get(client, {}).items() if now - t < self.window_s}
         if times:
             self._failed[client] = times
         else:
             self._failed.pop(client, None)
         return times
 
-    def blocked(self, client: str) -> bool:
-        return len(self._recent(client)) >= self.limit
+    def _recent_all(self) -> int:
+        now = self.clock()
+        while self._all and now - next(iter(self._all.values())) >= self.window_s:
+            self._all.popitem(last=False)
+        return len(self._all)
 
-    def failed(self, client: str) -> None:
+    def blocked(self, client: str) -> bool:
+        """Whether the limit is tripped for ``client`` (its requests with a token paced)."""
+        return len(self._recent(client)) >= self.limit or self._recent_all() >= self.limit_all
+
+    def may_check(self, client: str) -> bool:
+        """Whether a request of ``client`` naming a token is checked now: always while
+        the limit holds, else once per ``pace_s`` (False: refuse it unchecked)."""
+        if not self.blocked(client):
+            return True
+        now = self.clock()
+        last = self._checked.get(client)
+        if last is not None and now - last < self.pace_s:
+            return False
+        self._checked[client] = now
+        self._checked.move_to_end(client)
+        while len(self._checked) > self.clients:
+            self._checked.popitem(last=False)
+        return True
+
+    def failed(self, client: str, token: str = "") -> None:
+        key = hash(token)
+        now = self.clock()
         times = self._recent(client)
-        times.append(self.clock())
+        times[key] = now
         self._failed[client] = times
         self._failed.move_to_end(client)
         while len(self._failed) > self.clients:
             self._failed.popitem(last=False)
+        self._all.pop(key, None)
+        self._all[key] = now
+        while len(self._all) > self.clients:
+            self._all.popitem(last=False)
 
     def wait_s(self, client: str) -> float:
-        """How long ``client`` stays refused (0: not refused)."""
-        times = self._recent(client)
-        if len(times) < self.limit:
+        """How long ``client`` stays limited (0: not limited)."""
+        if not self.blocked(client):
             return 0.0
+        times = sorted(self._recent(client).values())
+        if len(times) < self.limit:
+            return self.pace_s
         return max(0.0, self.window_s - (self.clock() - times[-self.limit]))
 
 

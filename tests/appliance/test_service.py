@@ -150,6 +150,11 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path, analyze: str) ->
     done = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (0, "")
     assert "StateDirectory=keezbord" in text
+    from keezbord.host.web.serving import NOFILE
+
+    # The file descriptors the server's connection caps count on (issue 37: 1,024 by
+    # default, all taken by a slow-header flood).
+    assert f"LimitNOFILE={NOFILE}\n" in text
 
 
 def test_the_kiosk_unit_passes_systemd_analyze_verify(tmp_path: Path, analyze: str) -> None:

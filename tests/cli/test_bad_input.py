@@ -292,7 +292,10 @@ def test_json_depth_guard() -> None:
 
 
 def test_page_message_nested_too_deeply_is_an_error_reply() -> None:
-    from keezbord.host.web.app import _handle
+    from keezbord.host.roles import Access, Role
+    from keezbord.host.web.inbox import BugLog
+    from keezbord.host.web.page_socket import handle as _handle
 
-    reply = _handle(None, DEEP, True)  # type: ignore[arg-type]  # refused before the hub
-    assert reply is not None and reply["type"] == "error"
+    deep = "[" * 5000 + "]" * 5000  # (under the referee's size: DEEP is refused for its size)
+    reply = _handle(None, deep, Access(Role.REFEREE), BugLog())  # type: ignore[arg-type]
+    assert reply is not None and reply["type"] == "error"  # refused before the hub

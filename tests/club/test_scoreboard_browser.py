@@ -63,7 +63,8 @@ def test_scoreboard_shows_a_reported_result(club: Callable[[int, int], Club], pa
         assert httpx.get(url + f"/control?token={tokens.referee}").status_code == 200
         act = {"action": "add_team", "name": "Laat"}
         assert httpx.post(url + "/api/control", json=act).status_code == 403
-        r = httpx.post(url + "/api/control", json={**act, "token": tokens.referee})
+        auth = {"Authorization": f"Bearer {tokens.referee}"}  # (a header, not the body)
+        r = httpx.post(url + "/api/control", json=act, headers=auth)
         assert r.status_code == 200 and "Laat" in [n for n, _ in c.store.teams().values()]
         page.wait_for_function("document.body.textContent.includes('Laat')", timeout=10_000)
     finally:

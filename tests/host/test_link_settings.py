@@ -58,7 +58,11 @@ def test_the_link_and_remote_sections(tmp_path: Path) -> None:
                 "host": True,
                 "seats": [2, 0],
             },
-            "remote": {"seats": [3], "public_url": "https://k.example/"},
+            "remote": {
+                "seats": [3],
+                "public_url": "https://k.example/",
+                "trusted_proxies": ["::1"],
+            },
             "club": {"board": "tafel-1", "password": "q", "tls": True},
         },
         "board.toml",
@@ -67,6 +71,8 @@ def test_the_link_and_remote_sections(tmp_path: Path) -> None:
     assert cfg.link is not None and cfg.link.seats == (0, 2) and cfg.link.port == 8883
     assert cfg.link.ca == str(tmp_path / "ca.crt")  # beside the board.toml
     assert cfg.remote.seats == (3,) and cfg.remote.public_url == "https://k.example/"
+    assert cfg.remote.trusted_proxies == ("::1",)
+    assert parse_config({}).remote.trusted_proxies == ()  # no proxy believed by default
     assert cfg.club is not None and cfg.club.tls and cfg.club.port == 8883
     assert not cfg.hints_given
     assert parse_config({"board": {"hints": "targets"}}).hints_given
@@ -82,6 +88,8 @@ def test_the_link_and_remote_sections(tmp_path: Path) -> None:
         ({"remote": {"seats": [0, 1, 2, 3]}}, "at least one seat"),
         ({"remote": {"seats": [1, 1]}}, "distinct"),
         ({"remote": {"public_url": "keezbord.example"}}, "https://"),
+        ({"remote": {"trusted_proxies": "127.0.0.1"}}, "trusted_proxies"),
+        ({"remote": {"trusted_proxies": ["localhost"]}}, "IP addresses"),
     ],
 )
 def test_bad_sections_are_one_line(data: dict[str, object], says: str) -> None:

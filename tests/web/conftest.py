@@ -16,6 +16,7 @@ import uvicorn
 
 from keezbord.host.web.app import create_app
 from keezbord.host.web.hub import Hub
+from keezbord.host.web.serving import make_server, server_config
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -55,12 +56,15 @@ class LiveServer:
         self.thread.join(timeout=10)
 
 
-def start_server(make_hub: Callable[[], Hub], port: int | None = None) -> LiveServer:
-    """``port``: a server come back where the page expects it (after ``stop``)."""
+def start_server(
+    make_hub: Callable[[], Hub], port: int | None = None, **settings: Any
+) -> LiveServer:
+    """``port``: a server come back where the page expects it (after ``stop``);
+    ``settings``: web/serving.py's (the commands' own server settings)."""
     port = port or free_port()
     app = create_app(make_hub)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    config = server_config(app, host="127.0.0.1", port=port, lifespan="on", **settings)
+    server = make_server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

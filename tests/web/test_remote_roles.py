@@ -153,20 +153,46 @@ def test_on_its_turn_a_remote_seat_asks_its_own_cards_moves(tmp_path: Path) -> N
 
 def test_failed_attempts_are_rate_limited(tmp_path: Path) -> None:
     now = [0.0]
-    tries = Attempts(limit=5, window_s=60, clock=lambda: now[0])
+    tries = Attempts(limit=5, window_s=60, clock=lambda: now[0], pace_s=2)
     app = create_app(remote_hub(tmp_path / "j.sqlite", seed_where(0)), attempts=tries)
     with TestClient(app) as client:
         assert client.get("/api/state?token=referee-token").json()["role"] == "referee"
         for i in range(5):
             assert client.get(f"/api/state?token=guess{i}").json()["role"] == "spectator"
-        # Refused now, even the right token, unchecked: guessing gets nowhere.
+        # Tripped: a token is checked once per 2 s, the rest refused unchecked.
+        assert client.get("/api/state?token=guess5").json()["role"] == "spectator"
         r = client.get("/api/state?token=referee-token")
-        assert r.status_code == 429 and "wait" in r.json()["error"]["en"]
+        assert r.status_code == 429 and "try again" in r.json()["error"]["en"]
         with client.websocket_connect("/ws?token=seat1-token") as ws:
             assert ws.receive_json()["text"]["en"].startswith("too many wrong links")
         assert client.get("/api/state").status_code == 200  # watching needs no token
+        # The right token is not locked out (issue 37): at its next turn it gets in.
+        now[0] += 2.5
+        assert client.get("/api/state?token=referee-token").json()["role"] == "referee"
+        assert client.get("/api/state?token=guess6").status_code == 429  # a guess waits
         now[0] += 61
         assert client.get("/api/state?token=referee-token").json()["role"] == "referee"
+        assert client.get("/api/state?token=guess7").json()["role"] == "spectator"
+
+
+def test_the_limit_counts_each_wrong_token_once_and_all_addresses_together() -> None:
+    now = [0.0]
+    t = Attempts(limit=10, window_s=60, clock=lambda: now[0], pace_s=2, limit_all=30)
+    for _ in range(50):  # a revoked link's page reconnecting every second: one token
+        t.failed("10.0.0.2", "old-token")
+        now[0] += 1
+    assert not t.blocked("10.0.0.2")
+    for i in range(10):  # ten different guesses: a guesser
+        t.failed("10.0.0.3", f"guess{i}")
+    assert t.blocked("10.0.0.3") and not t.blocked("10.0.0.4")
+    for i in range(30):  # one guess from each of many addresses: all of them together
+        t.failed(f"10.1.0.{i}", f"spread{i}")
+    assert t.blocked("10.9.9.9")  # a fresh address is paced too
+    assert t.may_check("10.9.9.9") and not t.may_check("10.9.9.9")
+    now[0] += 2.1
+    assert t.may_check("10.9.9.9")  # its right token would get in at its next turn
+    now[0] += 61
+    assert not t.blocked("10.9.9.9") and t.wait_s("10.9.9.9") == 0
 
 
 def test_a_revoked_link_stops_at_once(tmp_path: Path) -> None:

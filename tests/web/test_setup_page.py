@@ -1,6 +1,7 @@
 """Issue 26 part 1 from the page: a player (or the referee) asks for a position to be
 set up on a real board (a fake GPIO chain behind mock pins, fake pixels); the page shows
-one instruction at a time, the strip lights its holes, the game begins from the target."""
+one instruction at a time, the strip lights its holes, the game begins from the target.
+A player only while no game is in progress (tests/web/test_game_in_progress.py)."""
 
 from __future__ import annotations
 
@@ -117,7 +118,13 @@ def test_the_simulator_shows_a_position_set_up_at_once_and_deals_from_it(
         assert '"position": "NNNT5/NNNS/NNNN/NNNN 1 standard"' in setup
         s = until(ws, lambda m: m["instruction"]["source"] != "setup", 400)
         # Another board's shape is fine in the simulator: it becomes that board.
-        ws.send_json({"type": "set_up", "position": "NNNS/NNNN/NNNN 0 standard", "id": 4})
+        three = {"type": "set_up", "position": "NNNS/NNNN/NNNN 0 standard", "id": 4}
+        if role is Role.PLAYER:  # a bot has moved: game 2 is in progress, the page confirms
+            ws.send_json(three)
+            reply = next(m for m in iter(ws.receive_json, None) if m.get("type") == "error")
+            assert reply["confirm"]["game"] == 2 and "game 2" in reply["confirm"]["text"]["en"]
+            three["confirm"] = 2
+        ws.send_json(three)
         s = until(ws, lambda m: m["game"] == 3)
         assert len(s["players"]) == 3 and s["turn"] == 0
         ws.send_json({"type": "set_up", "position": "NNNX/NNNN/NNNN 0 standard", "id": 5})

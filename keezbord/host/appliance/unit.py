@@ -118,6 +118,8 @@ def service_unit(
         # AF_NETLINK: the mDNS announcer lists the network interfaces.
         "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
         "UMask=0077",
+        # Room for the page's connections (web/serving.py NOFILE, its caps below it).
+        "LimitNOFILE=8192",
         "",
         "[Install]",
         "WantedBy=multi-user.target",

@@ -3,7 +3,8 @@ websocket) and the control page (the secretary's, needs the control token).
 
 Tokens come from keezbord/host/roles.py: the tournament keeps a ``Tokens`` pair in its
 token file; the control token is the ``referee`` one (``role_of`` says REFEREE), nobody
-else may act. The scoreboard needs no token.
+else may act; the control page sends it as ``Authorization: Bearer <token>``, checked
+before the request's body is read. The scoreboard needs no token.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from keezbord.host.jsontext import loads
 from keezbord.host.roles import Role, Tokens, role_of
 
 from .service import Tournament
@@ -28,6 +30,7 @@ from .store import StoreError
 
 STATIC = Path(__file__).parent / "static"
 NO_CACHE = {"Cache-Control": "no-cache"}
+MAX_BODY = 16384  # a control action is a few hundred bytes (a team and its players)
 
 
 def create_app(tournament: Tournament, tokens: Tokens) -> Starlette:
@@ -67,14 +70,25 @@ def create_app(tournament: Tournament, tokens: Tokens) -> Starlette:
         return JSONResponse(tournament.view())
 
     async def act(request: Request) -> Response:
+        # The token comes in a header and is checked before a byte of the body is read;
+        # the body is bounded and parsed with keezbord's limits (issue 37).
+        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        if role_of(tokens, given) is not Role.REFEREE:
+            return JSONResponse(
+                {"error": {"nl": "beheercode nodig", "en": "control token needed"}},
+                status_code=403,
+            )
+        body = await _body(request, MAX_BODY)
+        if body is None:
+            return JSONResponse(
+                {"error": {"nl": "verzoek te groot", "en": "request too large"}}, status_code=413
+            )
         try:
-            msg = await request.json()
-        except ValueError:
+            msg = loads(body)
+        except ValueError:  # JsonTextError: malformed or nested too deeply
             msg = None
         if not isinstance(msg, dict):
             return JSONResponse({"error": "not a JSON object"}, status_code=400)
-        if role_of(tokens, msg.get("token")) is not Role.REFEREE:
-            return JSONResponse({"error": "control token needed"}, status_code=403)
         try:
             return JSONResponse({"ok": True, **_act(tournament, msg)})
         except (StoreError, ValueError, KeyError, TypeError) as e:
@@ -107,6 +121,22 @@ def create_app(tournament: Tournament, tokens: Tokens) -> Starlette:
         ],
         lifespan=lifespan,
     )
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None when it is (or says it is) over ``limit`` bytes:
+    read no further than that."""
+    try:
+        if int(request.headers.get("content-length", "0")) > limit:
+            return None
+    except ValueError:
+        return None
+    got = bytearray()
+    async for chunk in request.stream():
+        got += chunk
+        if len(got) > limit:
+            return None
+    return bytes(got)
 
 
 def _act(t: Tournament, msg: dict[str, Any]) -> dict[str, Any]:

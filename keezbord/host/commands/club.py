@@ -236,7 +236,6 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
 
     require("web", "the scoreboard")
     require("club", "the club's MQTT link")
-    import uvicorn
 
     from keezbord.host.club.scoreboard import create_app
     from keezbord.host.club.service import Tournament
@@ -254,7 +253,10 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         f"keezbord club: scoreboard {base}/  control {base}/control?token={tokens.referee}",
         flush=True,
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    from keezbord.host.web.serving import make_server, server_config
+
+    # The scoreboard's socket only sends: a frame of 1 KiB from a guest is plenty.
+    server = make_server(server_config(app, ws_max=1024))
     try:
         server.run(sockets=[sock])
     finally:

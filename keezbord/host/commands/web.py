@@ -527,7 +527,9 @@ def run_run(args: argparse.Namespace) -> int:
         appliance.update(_announce(url, args.host, args.lang))
 
     try:
-        return _serve(make, args.host, args.port, banner, styles, appliance)
+        return _serve(
+            make, args.host, args.port, banner, styles, appliance, cfg.remote.trusted_proxies
+        )
     finally:
         if appliance.get("announcer") is not None:
             appliance["announcer"].close()
@@ -689,12 +691,13 @@ def _serve(
     banner: Callable[[str], None],
     styles: Mapping[str, RoleStyle] | None = None,
     appliance: dict[str, Any] | None = None,
+    trusted: tuple[str, ...] = (),
 ) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
     started), announce the address, then serve until Ctrl-C."""
-    import uvicorn
 
     from keezbord.host.web.app import create_app
+    from keezbord.host.web.serving import make_server, server_config
 
     sock = _listen(host, port)
     try:
@@ -710,7 +713,7 @@ def _serve(
     app.state.appliance = {} if appliance is None else appliance  # mDNS name, for the QR code
     bound = sock.getsockname()[1]
     banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = make_server(server_config(app, trusted_proxies=trusted))
     from keezbord.host.referee import freeze_heap
 
     freeze_heap()  # the web stack too: never walked again by a full collection

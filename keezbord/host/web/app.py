@@ -6,9 +6,7 @@ on the loop that will run it (its SQLite connections belong to that thread).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import traceback
 from collections.abc import AsyncIterator, Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -20,16 +18,19 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
-from keezbord.host.jsontext import loads
-from keezbord.host.roles import Access, Attempts, Role, tried
+from keezbord.host.roles import Access, Attempts, Role
 
-from . import actions, page
+from . import actions
 from .analyst import AnalysisError, Analyst
-from .hub import Hub, HubError
+from .broadcast import MAX_SPECTATORS, Broadcast, Watchers
+from .gate import TOO_MANY, Gate, from_this_machine
+from .hub import Hub
+from .inbox import BugLog
+from .page_socket import serve_page
 
 STATIC = Path(__file__).parent / "static"
 
@@ -47,26 +48,17 @@ def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, 
     }
 
 
-TOO_MANY = {
-    "nl": "te veel verkeerde links geprobeerd: wacht een minuut",
-    "en": "too many wrong links tried: wait a minute",
-}
-REVOKED = {
-    "nl": "deze link is ingetrokken: vraag de scheidsrechter om de nieuwe",
-    "en": "this link was revoked: ask the referee for the new one",
-}
-
-
 def create_app(
     make_hub: Callable[[], Hub],
     *,
     styles: Mapping[str, RoleStyle] = DEFAULT_STYLES,
     attempts: Attempts | None = None,
+    max_spectators: int = MAX_SPECTATORS,
 ) -> Starlette:
     palette = palette_json(styles)
-    # Failed token attempts per client address (behind a reverse proxy on this machine
-    # uvicorn takes the address from X-Forwarded-For: docs/remote.md).
-    tries = Attempts() if attempts is None else attempts
+    gate = Gate(attempts)
+    watchers = Watchers(max_spectators)
+    bugs = BugLog()  # a request that fails on a bug: one line, once a minute at most
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -75,6 +67,8 @@ def create_app(
         await hub.start()
         app.state.analyst = Analyst(hub)  # a finished game's analysis, in the background
         hub.analyst = app.state.analyst  # (a mistake tried again on the board)
+        # The pages' states, made once per change for each audience (broadcast.py).
+        app.state.broadcast = Broadcast(hub, lambda: {"analysis": app.state.analyst.view()})
         try:
             yield
         finally:
@@ -85,22 +79,9 @@ def create_app(
         hub: Hub = request.app.state.hub
         return hub
 
-    def state_for(app: Any, got: Access) -> dict[str, Any]:
-        """The page's state for ``got``, with how far the analysis is (analyst.py)."""
-        return {**sent_state(app.state.hub, got), "analysis": app.state.analyst.view()}
-
     def access(request: Request | WebSocket) -> Access | None:
-        """What the request's token gives; None: refused, its client tried too many
-        wrong tokens (a request without a token only watches and is never refused)."""
-        hub = hub_of(request)
-        token = request.query_params.get("token")
-        client = request.client.host if request.client else "?"
-        if tried(token) and tries.blocked(client):
-            return None
-        got = hub.access(token)
-        if tried(token) and got.role is Role.SPECTATOR and hub.opts.tokens is not None:
-            tries.failed(client)
-        return got
+        """What the request's token gives; None: refused (gate.py)."""
+        return gate.access(hub_of(request), request)
 
     def refused() -> Response:
         return JSONResponse({"error": TOO_MANY}, status_code=429)
@@ -119,7 +100,9 @@ def create_app(
         got = access(request)
         if got is None:
             return refused()
-        return JSONResponse(state_for(request.app, got))
+        # The text the pages of that audience are sent (made once per change).
+        text = request.app.state.broadcast.text(got)
+        return Response(text, media_type="application/json")
 
     async def analysis(request: Request) -> Response:
         """The finished game's analysis so far (docs/web.md, "After the game")."""
@@ -225,9 +208,9 @@ def create_app(
         version and the board's health. Only for a client on this machine (loopback) or
         with the referee's token: it names ports and errors a spectator has no need of."""
         hub = hub_of(request)
-        client = request.client.host if request.client else None
-        got = None if _loopback(client) else access(request)  # (wrong tokens counted)
-        if not (_loopback(client) or (got is not None and got.role is Role.REFEREE)):
+        here = from_this_machine(request)
+        got = None if here else access(request)  # (wrong tokens counted)
+        if not (here or (got is not None and got.role is Role.REFEREE)):
             return JSONResponse(
                 {"error": {"nl": "alleen vanaf de Pi zelf", "en": "only from the Pi itself"}},
                 status_code=403,
@@ -247,7 +230,7 @@ def create_app(
         link = link_for(
             request.query_params.get("role", "spectator"),
             str(request.base_url),
-            request.client.host if request.client else None,
+            "127.0.0.1" if from_this_machine(request) else None,  # the kiosk, not a proxy
             getattr(request.app.state, "appliance", {}).get("public_host"),
             tokens.player if tokens is not None else None,
         )
@@ -256,68 +239,8 @@ def create_app(
         return Response(qr_svg(link), media_type="image/svg+xml")
 
     async def ws(websocket: WebSocket) -> None:
-        hub = hub_of(websocket)
-        await websocket.accept()
-        got = access(websocket)
-        if got is None:
-            await websocket.send_json({"type": "error", "text": TOO_MANY})
-            await websocket.close(code=1008)
-            return
-        token = websocket.query_params.get("token")
-        role = got.role
-        queue: asyncio.Queue[int] = asyncio.Queue()
-        hub.listeners.add(queue)
-        # ?history=delta (the page asks for it): each state carries only the history
-        # entries this page does not have yet; other clients get the whole history.
-        feed = page.HistoryFeed() if websocket.query_params.get("history") == "delta" else None
-
-        def state_text() -> str:
-            state = state_for(websocket.app, got)
-            return page.to_json(state if feed is None else feed.message(state))
-
-        def revoked() -> bool:
-            """The link's token was made new (or its seat taken back) meanwhile."""
-            return role is not Role.SPECTATOR and hub.access(token) != got
-
-        async def sender() -> None:
-            while True:
-                await queue.get()
-                while not queue.empty():  # only the latest state matters
-                    queue.get_nowait()
-                if revoked():
-                    await websocket.send_json({"type": "revoked", "text": REVOKED})
-                    await websocket.close(code=1008)
-                    return
-                await websocket.send_text(state_text())
-
-        await websocket.send_json(
-            {
-                "type": "hello",
-                "mode": hub.opts.mode,
-                "role": role.value,
-                "control": role is Role.REFEREE,
-                "palette": palette,
-            }
-        )
-        await websocket.send_text(state_text())
-        task = asyncio.create_task(sender())
-        try:
-            while True:
-                text = await websocket.receive_text()
-                if revoked():
-                    await websocket.send_json({"type": "revoked", "text": REVOKED})
-                    await websocket.close(code=1008)
-                    break
-                reply = _handle(hub, text, got)
-                if reply is not None:
-                    await websocket.send_json(reply)
-        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by the sender
-            pass
-        finally:
-            hub.listeners.discard(queue)
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        hub, shared = hub_of(websocket), websocket.app.state.broadcast
+        await serve_page(websocket, hub, gate, shared, watchers, palette, bugs)
 
     routes = [
         Route("/", index),
@@ -339,49 +262,5 @@ def create_app(
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def sent_state(hub: Hub, got: Access) -> dict[str, Any]:
-    """The state a page with ``got``'s access is sent now: the hub's (cached per version)
-    with the game clock as it is at this moment."""
-    shown = page.for_role(hub.page_state(), got.role, got.seat)
-    return page.with_clock(shown, hub.session.state, hub.now())
-
-
-def _loopback(host: str | None) -> bool:
-    import ipaddress
-
-    try:
-        ip = ipaddress.ip_address(host or "")
-    except ValueError:
-        return False
-    mapped = getattr(ip, "ipv4_mapped", None)
-    return ip.is_loopback or (mapped is not None and mapped.is_loopback)
-
-
 def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
-
-
-def _handle(hub: Hub, text: str, role: Access) -> dict[str, Any] | None:
-    """One page message; the reply (an error, or an ack when the message has an id)."""
-    try:
-        msg = loads(text)
-        if not isinstance(msg, dict):
-            raise ValueError("not an object")
-    except ValueError:  # JsonTextError too: malformed or nested too deeply
-        return {"type": "error", "text": {"nl": "onleesbaar bericht", "en": "unreadable message"}}
-    ident = msg.get("id")
-    try:
-        answer = hub.request(msg, role)
-    except HubError as e:
-        return {"type": "error", "id": ident, "request": msg.get("type"), "text": e.text.as_dict()}
-    except Exception as e:  # a bug must not take the page's connection down
-        traceback.print_exc()
-        return {
-            "type": "error",
-            "id": ident,
-            "request": msg.get("type"),
-            "text": {"nl": f"interne fout: {e!r}", "en": f"internal error: {e!r}"},
-        }
-    if answer is not None:  # a question's answer (the links, a card's moves)
-        return {**answer, "id": ident}
-    return None if ident is None else {"type": "ack", "id": ident}

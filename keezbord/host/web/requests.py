@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import Overrule
-from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
+from keezbord.host.roles import NEW_GAME_ACTIONS, REFEREE_ACTIONS, Access, Role, may
 from keezbord.host.sim.restore import put_back_on
 
-from . import remote
+from . import ending, remote
 from .board_task import task_of
 from .hub_error import HubError as HubError
 from .instruction import MODE, Instruction
@@ -107,6 +107,8 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
             raise HubError(NOT_LINKED)
         if kind in ("undo", "discard") and not hub.away.peer.in_step():
             raise HubError(NOT_IN_STEP)
+    if kind in NEW_GAME_ACTIONS:  # a players' link never ends a game in progress unasked
+        ending.check(hub, msg, access)
     if kind == "lift" or kind == "place":
         _hole(hub, kind, msg)
     elif kind == "card":

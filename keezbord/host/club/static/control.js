@@ -1,4 +1,5 @@
-// The secretary's control page: each button is one POST to /api/control with the token;
+// The secretary's control page: each button is one POST to /api/control with the token
+// in its Authorization header (checked before the body is read);
 // the answer is said in words (Dutch / English, as the rest of this page), never as raw
 // JSON; the current round's tables are listed with a button to check each result.
 "use strict";
@@ -31,7 +32,11 @@
   }
   /** @param {Record<string, unknown>} body */
   async function act(body) {
-    const r = await fetch("/api/control", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...body }) });
+    const r = await fetch("/api/control", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Authorization": `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     /** @type {Record<string, any>} */
     let answer;
     try { answer = await r.json(); } catch (e) { answer = { error: `HTTP ${r.status}` }; }

@@ -98,7 +98,7 @@ const app = {
   lang: savedLang === "nl" || savedLang === "en" ? savedLang : browserLang(),
   token: null, ws: null, control: false, role: "spectator", mode: "sim", lists: {},
   state: null, geometry: null, geoKey: null, holes: new Map(), palette: null,
-  selectedHeld: null, drag: null, suppressClick: false, seq: 0, lastVersion: -1,
+  selectedHeld: null, drag: null, suppressClick: false, seq: 0, asked: new Map(), lastVersion: -1,
   onState: [],  // hooks for tests and the benchmark
   onMessage: [],  // every message from the server, after the above (remote.js)
 };
@@ -168,10 +168,12 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${q}`);
   app.ws = ws;
   ws.onopen = () => { setConn("online"); setOffline(false); };
-  ws.onclose = () => { setConn("offline"); setOffline(true); setTimeout(connect, 1000); };
+  // A page told "full" (too many spectators, broadcast.py) waits longer before it tries again.
+  ws.onclose = () => { setConn("offline"); setOffline(true); setTimeout(connect, app.retryMs || 1000); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "hello") {
+      app.retryMs = 1000;
       app.role = msg.role || (msg.control ? "referee" : "spectator");
       app.control = app.role === "referee"; app.mode = msg.mode; app.palette = msg.palette;
       app.lists = {};
@@ -180,6 +182,12 @@ function connect() {
       onState(msg);
     } else if (msg.type === "error") {
       addLog(tx(msg.text), true);
+      confirmAgain(msg);
+    } else if (msg.type === "full") {
+      addLog(tx(msg.text), true);
+      app.retryMs = 10000 + Math.random() * 10000;  // spread the full room's retries
+    } else if (msg.type === "ack" && typeof msg.id === "number") {
+      app.asked.delete(msg.id);
     }
     for (const f of app.onMessage) f(msg);
   };
@@ -199,6 +207,19 @@ function send(msg) {
   if (!mayDo(msg.type)) { addLog(t(REFEREE_ACTIONS.has(msg.type) ? "need_referee" : "watch_only"), true); return; }
   if (!app.ws || app.ws.readyState !== 1) return;
   app.ws.send(JSON.stringify({ ...msg, id: ++app.seq }));
+  if (NEW_GAME_ACTIONS.has(msg.type)) app.asked.set(app.seq, msg);
+}
+// A set-up, lesson, puzzle or retry that would end a game in progress (roles.py
+// may_end_game): in the simulator the server asks the page to confirm, naming what is
+// lost; confirmed, the request goes again with the game's number.
+const NEW_GAME_ACTIONS = new Set(["set_up", "lesson", "puzzle", "retry_board"]);
+/** @param {ServerMessage} msg */
+function confirmAgain(msg) {
+  const ask = /** @type {{game: number, text: Bilingual} | undefined} */ (msg.confirm);
+  const asked = typeof msg.id === "number" ? app.asked.get(msg.id) : undefined;
+  if (typeof msg.id === "number") app.asked.delete(msg.id);
+  if (!ask || !asked) return;
+  if (window.confirm(tx(ask.text))) send({ ...asked, confirm: ask.game });
 }
 function applyPalette() {
   if (!app.palette) return;
