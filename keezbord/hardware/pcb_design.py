@@ -1,0 +1,370 @@
+"""What goes on a piece's PCB and where: parts, their nets and their places, from the
+piece's frame (pcb_frame.py), the default wiring's tour and the one connector pinout.
+
+The chain inside a piece follows `default_wiring`: the piece's k-th hole of the tour is on
+chain bit k (chip k // 8, input D(7 - k % 8)) and is LED k. Chip 0's QH leaves through the
+IN connector (towards the reader); the last chip's DS is fed, through 1 kOhm, by the OUT
+connector's QH (the next piece, or the terminator plug's signature chip); a 10 kOhm
+pull-up there reads the tail when nothing is plugged in. CLK and /PL enter through 100 Ohm
+and a Schmitt-trigger stage (two inverters of an SN74LVC14A each), which also drives them
+on to the OUT connector. LED data enters through 330 Ohm with a 10 kOhm pull-down.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from keezbord.engine.topology import DEFAULT_SEGMENT
+from keezbord.hardware.geometry import board_geometry
+from keezbord.hardware.pcb_frame import Frame, frame, inside, local_name, pcb_outline
+from keezbord.hardware.pcb_parts import (
+    BULK,
+    CAP,
+    HC165,
+    LED,
+    LVC14,
+    MOUNT,
+    PWR_FLAG,
+    RES,
+    TVS,
+    XH8,
+    XT30,
+    Kind,
+    reed_kind,
+)
+from keezbord.hardware.pcb_pinout import SIGNAL_PINOUT
+from keezbord.hardware.plane import Point, seg_distance
+from keezbord.hardware.stackup import REFERENCE
+from keezbord.hardware.wiring import BITS_PER_CHIP, HC165_PINS, default_wiring, pin_letter
+
+GRID = 0.635  # the router's grid; chips sit on it so their 1.27 mm pins do too
+OFFSET: Point = (200.0, 120.0)  # the frame's origin (the start hole) on the KiCad sheet
+CHIP_Y = -45.0  # chips sit this far in from the track (frame y)
+UNCONNECTED = "unconnected-"  # KiCad's name for the net of a pin marked not connected
+MOUNT_CLEAR_MM = 11.6  # a screw's centre from a hole centre: 7 mm hole, 1.6 mm screw, 3 mm web
+
+MPN = {
+    "SN74HC165D": "Texas Instruments SN74HC165DR",
+    "SN74LVC14AD": "Texas Instruments SN74LVC14ADR",
+    "WS2812B": "Worldsemi WS2812B",
+    "REED_MDSR7": "Littelfuse MDSR-7-20-25",
+    "SMBJ5.0A": "Littelfuse SMBJ5.0A",
+    "CP_Radial_D10_P5": "Panasonic EEU-FR1A102 (1000 uF 10 V)",
+    "XT30PW-M": "Amass XT30PW-M",
+    "JST_XH_B8B-XH-A": "JST B8B-XH-A",
+    "10k": "Yageo RC0805FR-0710KL",
+    "1k": "Yageo RC0805FR-071KL",
+    "330": "Yageo RC0805FR-07330RL",
+    "100": "Yageo RC0805FR-07100RL",
+    "100n": "Samsung CL21B104KBCNNNC",
+}
+
+
+@dataclass
+class Comp:
+    ref: str
+    kind: Kind
+    value: str
+    at: Point  # board position (mm)
+    rot: int = 0  # degrees, counter-clockwise as KiCad turns
+    nets: dict[str, str] = field(default_factory=dict)  # pin number -> net
+    hole: str = ""  # the piece-local hole it serves (reeds and LEDs)
+
+    @property
+    def mpn(self) -> str:
+        return MPN.get(self.kind.name, MPN.get(self.value, ""))
+
+
+@dataclass
+class Design:
+    name: str  # the KiCad project's name
+    shape: str
+    outline: tuple[Point, ...]  # board coordinates
+    comps: list[Comp]
+    holes: dict[str, Point]  # local name -> board position
+    tour: tuple[str, ...]  # local names in chain-bit (and LED) order
+
+    def nets(self) -> list[str]:
+        return sorted({n for c in self.comps for n in c.nets.values()})
+
+
+def board_xy(p: Point) -> Point:
+    return (round(p[0] + OFFSET[0], 4), round(p[1] + OFFSET[1], 4))
+
+
+def snap(p: Point) -> Point:
+    return (round(round(p[0] / GRID) * GRID, 4), round(round(p[1] / GRID) * GRID, 4))
+
+
+def pad_world(c: Comp, x: float, y: float) -> Point:
+    """A pad's board position from its footprint offset (KiCad turns counter-clockwise
+    as seen, with y down)."""
+    a = math.radians(c.rot)
+    return (
+        c.at[0] + x * math.cos(a) + y * math.sin(a),
+        c.at[1] - x * math.sin(a) + y * math.cos(a),
+    )
+
+
+def tour(f: Frame) -> tuple[str, ...]:
+    g = board_geometry(f.seats[0], DEFAULT_SEGMENT)
+    w = default_wiring(g.topology, g)
+    n = len(f.holes)
+    order = [local_name(g, h) for h in w.switch_order[:n] if h is not None]
+    assert order == [local_name(g, h) for h in w.led_order[:n]]
+    return tuple(order)
+
+
+class _Refs:
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+
+    def __call__(self, prefix: str) -> str:
+        self.count[prefix] = self.count.get(prefix, 0) + 1
+        return f"{prefix}{self.count[prefix]}"
+
+
+def _edge_distance(p: Point, poly: tuple[Point, ...]) -> float:
+    n = len(poly)
+    d = min(seg_distance(p, poly[i], poly[(i + 1) % n]) for i in range(n))
+    return d if inside(p, poly) else -d
+
+
+def design(shape: str) -> Design:
+    f = frame(shape)
+    outline = tuple(board_xy(p) for p in pcb_outline(f))
+    holes = {k: board_xy(v) for k, v in f.holes.items()}
+    order = tour(f)
+    ref = _Refs()
+    comps: list[Comp] = []
+    # LEDs, their capacitors and the reeds, hole by hole in the tour's order.
+    din = "LED_DIN0"
+    reed_pads: list[Point] = []
+    for k, hole in enumerate(order):
+        hx, hy = holes[hole]
+        dout = f"LED_DIN{k + 1}" if k + 1 < len(order) else "LED_OUT"
+        comps.append(
+            Comp(
+                ref("D"),
+                LED,
+                "WS2812B",
+                (hx, hy),
+                0,
+                {"1": "+5V", "2": dout, "3": "GND", "4": din},
+                hole,
+            )
+        )
+        comps.append(Comp(ref("C"), CAP, "100n", (hx + 4.5, hy - 4.5), 0, {"1": "+5V", "2": "GND"}))
+        din = dout
+    reed = reed_kind(REFERENCE.contact_offset)
+    for hole in order:
+        hx, hy = holes[hole]
+        rot = _reed_rotation(reed, (hx, hy), comps, reed_pads, outline)
+        c = Comp(ref("SW"), reed, "MDSR-7", (hx, hy), rot, {"1": f"SW_{hole}", "2": "GND"}, hole)
+        reed_pads += [pad_world(c, p.x, p.y) for p in reed.pads]
+        comps.append(c)
+    # The chips: chip j serves tour holes 8j..8j+7, placed in from the track near them.
+    chips = len(order) // BITS_PER_CHIP
+    chip_refs = [ref("U") for _ in range(chips)]
+    placed_x: list[float] = []
+    for j in range(chips):
+        xs = [holes[h][0] - OFFSET[0] for h in order[j * 8 : j * 8 + 8]]
+        cx = sum(xs) / len(xs)
+        if abs(cx) < 30:
+            cx = 30.0 if cx >= 0 else -30.0
+        for px in placed_x:
+            if abs(cx - px) < 30:
+                cx = px + 30 * (1 if cx >= px else -1)
+        placed_x.append(cx)
+        at = snap(board_xy((cx, CHIP_Y if shape == "piece" else 0.0)))
+        data_in = "TAIL_DS" if j == chips - 1 else f"QH{j + 1}"
+        data_out = "QH_OUT" if j == 0 else f"QH{j}"
+        nets = {
+            str(HC165_PINS["/PL"]): "PL",
+            str(HC165_PINS["CLK"]): "CLK",
+            str(HC165_PINS["GND"]): "GND",
+            str(HC165_PINS["QH"]): data_out,
+            str(HC165_PINS["DS"]): data_in,
+            str(HC165_PINS["CLK INH"]): "GND",
+            str(HC165_PINS["VCC"]): "+3V3",
+        }
+        for b in range(BITS_PER_CHIP):
+            hole = order[j * 8 + b]
+            nets[str(HC165_PINS[pin_letter(b)])] = f"SW_{hole}"
+            # the pull-ups in a row above the chip
+            comps.append(
+                Comp(
+                    ref("R"),
+                    RES,
+                    "10k",
+                    snap((at[0] - 8.89 + b * 2.54, at[1] - 12.7)),
+                    90,
+                    {"1": f"SW_{hole}", "2": "+3V3"},
+                )
+            )
+        comps.append(Comp(chip_refs[j], HC165, "74HC165", at, 0, nets))
+        comps.append(
+            Comp(
+                ref("C"),
+                CAP,
+                "100n",
+                snap((at[0] + 8.255, at[1] - 6.35)),
+                90,
+                {"1": "+3V3", "2": "GND"},
+            )
+        )
+    comps += _entry(f, ref, shape)
+    comps += _power(ref, shape)
+    comps += _mounts(f, ref, holes, outline, shape)
+    for c in comps:
+        for p in c.kind.pins:
+            c.nets.setdefault(p.number, f"{UNCONNECTED}({c.ref}-{p.name}-Pad{p.number})")
+    return Design(f"keezbord-{shape}", shape, outline, comps, holes, order)
+
+
+def _reed_rotation(
+    reed: Kind, at: Point, comps: list[Comp], others: list[Point], outline: tuple[Point, ...]
+) -> int:
+    for rot in (0, 180, 90, 270):
+        c = Comp("", reed, "", at, rot)
+        pads = [pad_world(c, p.x, p.y) for p in reed.pads]
+        if any(_edge_distance(p, outline) < 2.5 for p in pads):
+            continue
+        if any(math.dist(p, q) < 4.0 for p in pads for q in others):
+            continue
+        near = [
+            pad_world(o, p.x, p.y) for o in comps for p in o.kind.pads if math.dist(o.at, at) < 40
+        ]
+        if any(math.dist(p, q) < 3.0 for p in pads for q in near):
+            continue
+        return rot
+    raise ValueError(f"no place for the reed at {at}")
+
+
+def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
+    """IN connector (from the reader's side), OUT connector (to the next piece), the
+    Schmitt-trigger stage and the connector-facing resistors."""
+    xs = [p[0] for p in f.holes.values()]
+    if shape == "piece":
+        j_in, j_out = (150.0, -30.0), (-165.0, -30.0)
+    else:
+        j_in, j_out = (-30.0, min(p[1] for p in f.holes.values()) + 20), (-30.0, 40.0)
+    del xs
+    out: list[Comp] = []
+    in_nets = {
+        "3V3": "+3V3",
+        "GND": "GND",
+        "CLK": "CLK_IN",
+        "/PL": "PL_IN",
+        "QH": "QH_OUT",
+        "LED": "LED_IN",
+    }
+    out_nets = {
+        "3V3": "+3V3",
+        "GND": "GND",
+        "CLK": "CLK",
+        "/PL": "PL",
+        "QH": "QH_NEXT",
+        "LED": "LED_OUT",
+    }
+    ji = snap(board_xy(j_in))
+    jo = snap(board_xy(j_out))
+    out.append(Comp(ref("J"), XH8, "IN", ji, 0, {str(n): in_nets[s] for n, s in SIGNAL_PINOUT}))
+    out.append(Comp(ref("J"), XH8, "OUT", jo, 0, {str(n): out_nets[s] for n, s in SIGNAL_PINOUT}))
+    bx, by = ji[0], ji[1] - 15.24
+    buf = {
+        "1": "CLK_R",
+        "2": "CLK_N",
+        "3": "CLK_N",
+        "4": "CLK",
+        "5": "PL_R",
+        "6": "PL_N",
+        "7": "GND",
+        "8": "PL",
+        "9": "PL_N",
+        "11": "GND",
+        "13": "GND",
+        "14": "+3V3",
+    }
+    out.append(Comp(ref("U"), LVC14, "74LVC14A", snap((bx, by)), 0, buf))
+    out.append(
+        Comp(ref("C"), CAP, "100n", snap((bx + 8.255, by - 6.35)), 90, {"1": "+3V3", "2": "GND"})
+    )
+    out.append(
+        Comp(ref("R"), RES, "100", snap((bx - 15.24, by - 2.54)), 0, {"1": "CLK_IN", "2": "CLK_R"})
+    )
+    out.append(
+        Comp(ref("R"), RES, "100", snap((bx - 15.24, by + 2.54)), 0, {"1": "PL_IN", "2": "PL_R"})
+    )
+    out.append(
+        Comp(
+            ref("R"),
+            RES,
+            "330",
+            snap((ji[0] + 5.08, ji[1] + 7.62)),
+            0,
+            {"1": "LED_IN", "2": "LED_DIN0"},
+        )
+    )
+    out.append(
+        Comp(
+            ref("R"),
+            RES,
+            "10k",
+            snap((ji[0] + 12.7, ji[1] + 7.62)),
+            0,
+            {"1": "LED_DIN0", "2": "GND"},
+        )
+    )
+    out.append(
+        Comp(
+            ref("R"),
+            RES,
+            "1k",
+            snap((jo[0] + 5.08, jo[1] - 7.62)),
+            0,
+            {"1": "QH_NEXT", "2": "TAIL_DS"},
+        )
+    )
+    out.append(
+        Comp(
+            ref("R"),
+            RES,
+            "10k",
+            snap((jo[0] + 12.7, jo[1] - 7.62)),
+            0,
+            {"1": "QH_NEXT", "2": "+3V3"},
+        )
+    )
+    return out
+
+
+def _power(ref: _Refs, shape: str) -> list[Comp]:
+    """The feed's keyed connector, its TVS and the LED bulk capacitor; the power flags."""
+    at = (-60.0, -80.0) if shape == "piece" else (30.0, -60.0)
+    j = snap(board_xy(at))
+    return [
+        Comp(ref("J"), XT30, "5V IN", j, 0, {"1": "+5V", "2": "GND"}),
+        Comp(ref("D"), TVS, "SMBJ5.0A", snap((j[0], j[1] + 10.16)), 0, {"1": "+5V", "2": "GND"}),
+        Comp(ref("C"), BULK, "1000u", snap((j[0] + 15.24, j[1])), 0, {"1": "+5V", "2": "GND"}),
+        Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": "+5V"}),
+        Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": "GND"}),
+        Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": "+3V3"}),
+    ]
+
+
+def _mounts(
+    f: Frame, ref: _Refs, holes: dict[str, Point], outline: tuple[Point, ...], shape: str
+) -> list[Comp]:
+    if shape == "piece":
+        spots = [(-125.0, -37.5), (125.0, -37.5), (-37.5, -95.0), (37.5, -95.0), (0.0, 50.0)]
+    else:
+        spots = [(12.5, -162.5), (-37.5, -100.0), (37.5, -12.5), (0.0, 50.0)]
+    out = []
+    for s in spots:
+        at = board_xy(s)
+        assert min(math.dist(at, h) for h in holes.values()) >= MOUNT_CLEAR_MM, s
+        assert _edge_distance(at, outline) > 4, s
+        out.append(Comp(ref("H"), MOUNT, "M3", at))
+    return out

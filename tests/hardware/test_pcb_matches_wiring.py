@@ -1,0 +1,123 @@
+"""The PCB agrees with the software, read back from KiCad's exports: every hole's reed on
+the chip input `keezbord board wiring` gives it, every LED at its wiring index, every
+reed and LED centred within 0.1 mm of the drilling template's hole, and the outline inside
+every piece's cut with the stated margin, for each board size the shape serves."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from pcb_exports import ROOT, Netlist, edge_cuts, netlist, positions
+
+from keezbord.engine.topology import DEFAULT_SEGMENT
+from keezbord.hardware.geometry import board_geometry
+from keezbord.hardware.pcb_frame import (
+    EDGE_MARGIN_MM,
+    SHAPES,
+    board_hole,
+    clearance,
+    frame,
+    to_frame,
+)
+from keezbord.hardware.pcb_pinout import pin_of
+from keezbord.hardware.wiring import HC165_PINS, default_wiring
+
+pytestmark = pytest.mark.kicad
+LETTER = {str(pin): name for name, pin in HC165_PINS.items()}
+
+
+@pytest.fixture(scope="module")
+def net(tmp_path_factory: pytest.TempPathFactory) -> Netlist:
+    return netlist(ROOT / "hardware" / "piece", "keezbord-piece", tmp_path_factory.mktemp("cfg"))
+
+
+def _connector(n: Netlist, value: str) -> str:
+    return next(r for r, f in n.fields.items() if f["value"] == value and r.startswith("J"))
+
+
+def _chain(n: Netlist) -> list[str]:
+    """The shift registers in chain order, walked on the nets: chip 0's QH leaves by the IN
+    connector's QH pin, chip k+1's QH feeds chip k's DS."""
+    qh = str(HC165_PINS["QH"])
+    ds = str(HC165_PINS["DS"])
+    chips = [r for r, f in n.fields.items() if f["value"] == "74HC165"]
+    line = n.net_of(_connector(n, "IN"), str(pin_of("QH")[0]))
+    order: list[str] = []
+    while True:
+        nxt = [c for c in chips if (c, qh) in n.on(line)]
+        if not nxt:
+            return order
+        order.append(nxt[0])
+        line = n.net_of(nxt[0], ds)
+
+
+def _led_chain(n: Netlist) -> list[str]:
+    """LEDs in data order: from the IN connector's LED pin, through the series resistor,
+    DIN (pin 4) to DOUT (pin 2)."""
+    line = n.net_of(_connector(n, "IN"), str(pin_of("LED")[0]))
+    order: list[str] = []
+    seen: set[str] = set()
+    while True:
+        din = [r for r, p in n.on(line) if p == "4" and r.startswith("D") and r not in seen]
+        if din:
+            order.append(din[0])
+            seen.add(din[0])
+            line = n.net_of(din[0], "2")
+            continue
+        through = [(r, p) for r, p in n.on(line) if r.startswith("R") and r not in seen]
+        if not through:
+            return order
+        r, p = through[0]
+        seen.add(r)
+        line = n.net_of(r, "2" if p == "1" else "1")
+
+
+@pytest.mark.parametrize("seats", SHAPES["piece"])
+def test_each_reed_is_on_its_wiring_input_and_each_led_at_its_index(
+    net: Netlist, seats: int
+) -> None:
+    g = board_geometry(seats, DEFAULT_SEGMENT)
+    w = default_wiring(g.topology, g)
+    chips = _chain(net)
+    leds = _led_chain(net)
+    assert len(chips) == 3 and len(leds) == 24
+    reeds = {r: f["Hole"] for r, f in net.fields.items() if f["value"] == "MDSR-7"}
+    assert len(reeds) == 24
+    for piece in range(seats):
+        for ref, hole in reeds.items():
+            line = net.net_of(ref, "1")
+            ((chip, pin),) = [(r, p) for r, p in net.on(line) if r in chips]
+            bit = 8 * chips.index(chip) + 7 - "ABCDEFGH".index(LETTER[pin])
+            assert w.switch_index(board_hole(g, hole, piece)) == 24 * piece + bit, (ref, hole)
+            assert net.net_of(ref, "2") == "/GND"
+        for k, ref in enumerate(leds):
+            hole = net.fields[ref]["Hole"]
+            assert w.led_index(board_hole(g, hole, piece)) == 24 * piece + k, (ref, hole)
+
+
+@pytest.mark.parametrize("seats", SHAPES["piece"])
+def test_reeds_and_leds_sit_on_the_templates_holes(net: Netlist, seats: int) -> None:
+    g = board_geometry(seats, DEFAULT_SEGMENT)
+    at = positions(ROOT / "hardware" / "piece" / "fab" / "keezbord-piece-pos.csv")
+    placed = [r for r, f in net.fields.items() if f.get("Hole")]
+    assert len(placed) == 48
+    for ref in placed:
+        hole = g.hole(board_hole(g, net.fields[ref]["Hole"], 0))
+        assert math.dist(at[ref], to_frame(g, (hole.x, hole.y))) <= 0.1, ref
+
+
+def test_the_outline_keeps_inside_every_pieces_cut() -> None:
+    outline = edge_cuts(ROOT / "hardware" / "piece" / "fab" / "keezbord-piece-Edge_Cuts.gm1")
+    f = frame("piece")
+    assert len(outline) > 4
+    for seats, piece in zip(f.seats, f.pieces, strict=True):
+        assert clearance(outline, piece) >= EDGE_MARGIN_MM - 1e-3, seats
+    # the check itself fails for an outline that crosses a cut
+    assert clearance([(x * 1.2, y) for x, y in outline], f.pieces[0]) < 0
+
+
+def test_the_committed_project_is_named_for_its_folder() -> None:
+    assert (ROOT / "hardware" / "piece" / "keezbord-piece.kicad_pro").is_file()
+    assert Path(ROOT / "hardware" / "piece" / "fab" / "keezbord-piece-bom.csv").is_file()
