@@ -4,10 +4,12 @@ piece's frame (pcb_frame.py), the default wiring's tour and the one connector pi
 The chain inside a piece follows `default_wiring`: the piece's k-th hole of the tour is on
 chain bit k (chip k // 8, input D(7 - k % 8)) and is LED k. Chip 0's QH leaves through the
 IN connector (towards the reader); the last chip's DS is fed, through 1 kOhm, by the OUT
-connector's QH (the next piece, or the terminator plug's signature chip); a 10 kOhm
-pull-up there reads the tail when nothing is plugged in. CLK and /PL enter through 100 Ohm
-and a Schmitt-trigger stage (two inverters of an SN74LVC14A each), which also drives them
-on to the OUT connector. LED data enters through 330 Ohm with a 10 kOhm pull-down.
+connector's QH (the next piece, or the terminator plug's signature chip); a 100 kOhm
+pull-down there reads 0s (a chain fault) when nothing is plugged in. CLK and /PL enter
+through 100 Ohm and a Schmitt-trigger stage (two inverters of an SN74LVC14A each), which
+also drives them on to the OUT connector. LED data enters through 330 Ohm with a 10 kOhm
+pull-down. The connectors' pin order is `keezbord.hardware.pinout.PINOUT`, read here and
+nowhere else.
 """
 
 from __future__ import annotations
@@ -28,12 +30,12 @@ from keezbord.hardware.pcb_parts import (
     PWR_FLAG,
     RES,
     TVS,
-    XH8,
     XT30,
     Kind,
     reed_kind,
+    xh_kind,
 )
-from keezbord.hardware.pcb_pinout import SIGNAL_PINOUT
+from keezbord.hardware.pinout import DS_PULL_DOWN_OHMS, PINOUT, QH_SERIES_OHMS
 from keezbord.hardware.plane import Point, seg_distance
 from keezbord.hardware.stackup import REFERENCE
 from keezbord.hardware.wiring import BITS_PER_CHIP, HC165_PINS, default_wiring, pin_letter
@@ -52,8 +54,9 @@ MPN = {
     "SMBJ5.0A": "Littelfuse SMBJ5.0A",
     "CP_Radial_D10_P5": "Panasonic EEU-FR1A102 (1000 uF 10 V)",
     "XT30PW-M": "Amass XT30PW-M",
-    "JST_XH_B8B-XH-A": "JST B8B-XH-A",
+    "JST_XH_B10B-XH-A": "JST B10B-XH-A(LF)(SN)",
     "10k": "Yageo RC0805FR-0710KL",
+    "100k": "Yageo RC0805FR-07100KL",
     "1k": "Yageo RC0805FR-071KL",
     "330": "Yageo RC0805FR-07330RL",
     "100": "Yageo RC0805FR-07100RL",
@@ -270,8 +273,11 @@ def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
     }
     ji = snap(board_xy(j_in))
     jo = snap(board_xy(j_out))
-    out.append(Comp(ref("J"), XH8, "IN", ji, 0, {str(n): in_nets[s] for n, s in SIGNAL_PINOUT}))
-    out.append(Comp(ref("J"), XH8, "OUT", jo, 0, {str(n): out_nets[s] for n, s in SIGNAL_PINOUT}))
+    xh = xh_kind(len(PINOUT))
+    out.append(Comp(ref("J"), xh, "IN", ji, 0, {str(p.number): in_nets[p.signal] for p in PINOUT}))
+    out.append(
+        Comp(ref("J"), xh, "OUT", jo, 0, {str(p.number): out_nets[p.signal] for p in PINOUT})
+    )
     bx, by = ji[0], ji[1] - 15.24
     buf = {
         "1": "CLK_R",
@@ -321,7 +327,7 @@ def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
         Comp(
             ref("R"),
             RES,
-            "1k",
+            _ohms(QH_SERIES_OHMS),
             snap((jo[0] + 5.08, jo[1] - 7.62)),
             0,
             {"1": "QH_NEXT", "2": "TAIL_DS"},
@@ -331,13 +337,17 @@ def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
         Comp(
             ref("R"),
             RES,
-            "10k",
+            _ohms(DS_PULL_DOWN_OHMS),
             snap((jo[0] + 12.7, jo[1] - 7.62)),
             0,
-            {"1": "QH_NEXT", "2": "+3V3"},
+            {"1": "QH_NEXT", "2": "GND"},
         )
     )
     return out
+
+
+def _ohms(ohms: int) -> str:
+    return f"{ohms // 1000}k" if ohms >= 1000 and ohms % 1000 == 0 else str(ohms)
 
 
 def _power(ref: _Refs, shape: str) -> list[Comp]:

@@ -178,16 +178,24 @@ XT30 = Kind(
         Pad("2", 2.5, 0, 3.0, 3.0, "thru_hole", 1.5, "circle"),
     ),
 )
-XH8 = Kind(
-    "JST_XH_B8B-XH-A",
-    "J",
-    "JST XH 8-pin header, 2.5 mm, top entry, keyed",
-    tuple(Pin(str(n), f"P{n}", "passive", False) for n in range(1, 9)),
-    tuple(
-        Pad(str(n), (n - 1) * 2.5, 0, 1.7, 1.7, "thru_hole", 1.0, "rect" if n == 1 else "circle")
-        for n in range(1, 9)
-    ),
-)
+
+
+def xh_kind(pins: int) -> Kind:
+    """JST XH header, ``pins`` positions at 2.5 mm, top entry, keyed."""
+    return Kind(
+        f"JST_XH_B{pins}B-XH-A",
+        "J",
+        f"JST XH {pins}-pin header, 2.5 mm, top entry, keyed",
+        tuple(Pin(str(n), f"P{n}", "passive", False) for n in range(1, pins + 1)),
+        tuple(
+            Pad(
+                str(n), (n - 1) * 2.5, 0, 1.7, 1.7, "thru_hole", 1.0, "rect" if n == 1 else "circle"
+            )
+            for n in range(1, pins + 1)
+        ),
+    )
+
+
 MOUNT = Kind(
     "MountingHole_3.2mm_M3",
     "H",

@@ -21,7 +21,7 @@ from keezbord.hardware.pcb_frame import (
     frame,
     to_frame,
 )
-from keezbord.hardware.pcb_pinout import pin_of
+from keezbord.hardware.pinout import pin_of
 from keezbord.hardware.wiring import HC165_PINS, default_wiring
 
 pytestmark = pytest.mark.kicad
@@ -43,7 +43,7 @@ def _chain(n: Netlist) -> list[str]:
     qh = str(HC165_PINS["QH"])
     ds = str(HC165_PINS["DS"])
     chips = [r for r, f in n.fields.items() if f["value"] == "74HC165"]
-    line = n.net_of(_connector(n, "IN"), str(pin_of("QH")[0]))
+    line = n.net_of(_connector(n, "IN"), str(pin_of("QH")))
     order: list[str] = []
     while True:
         nxt = [c for c in chips if (c, qh) in n.on(line)]
@@ -56,7 +56,7 @@ def _chain(n: Netlist) -> list[str]:
 def _led_chain(n: Netlist) -> list[str]:
     """LEDs in data order: from the IN connector's LED pin, through the series resistor,
     DIN (pin 4) to DOUT (pin 2)."""
-    line = n.net_of(_connector(n, "IN"), str(pin_of("LED")[0]))
+    line = n.net_of(_connector(n, "IN"), str(pin_of("LED")))
     order: list[str] = []
     seen: set[str] = set()
     while True:
