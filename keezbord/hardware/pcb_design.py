@@ -92,6 +92,15 @@ class Design:
         return sorted({n for c in self.comps for n in c.nets.values()})
 
 
+def joints(d: Design) -> tuple[int, int]:
+    """(machine-placed, through-hole) solder joints of one board: its pads."""
+    pads = [p for c in d.comps for p in c.kind.pads]
+    return (
+        sum(1 for p in pads if p.kind == "smd"),
+        sum(1 for p in pads if p.kind == "thru_hole"),
+    )
+
+
 def board_xy(p: Point) -> Point:
     return (round(p[0] + OFFSET[0], 4), round(p[1] + OFFSET[1], 4))
 

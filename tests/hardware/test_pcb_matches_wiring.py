@@ -15,6 +15,7 @@ from keezbord.engine.topology import DEFAULT_SEGMENT
 from keezbord.hardware.geometry import board_geometry
 from keezbord.hardware.pcb_frame import (
     EDGE_MARGIN_MM,
+    MAX_SIZE_MM,
     SHAPES,
     board_hole,
     clearance,
@@ -114,6 +115,8 @@ def test_the_outline_keeps_inside_every_pieces_cut() -> None:
     assert len(outline) > 4
     for seats, piece in zip(f.seats, f.pieces, strict=True):
         assert clearance(outline, piece) >= EDGE_MARGIN_MM - 1e-3, seats
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    assert max(xs) - min(xs) <= MAX_SIZE_MM and max(ys) - min(ys) <= MAX_SIZE_MM
     # the check itself fails for an outline that crosses a cut
     assert clearance([(x * 1.2, y) for x, y in outline], f.pieces[0]) < 0
 
