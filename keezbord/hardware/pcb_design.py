@@ -35,13 +35,14 @@ from keezbord.hardware.pcb_parts import (
     reed_kind,
     xh_kind,
 )
+from keezbord.hardware.pcb_places import PLACES, Place, Places
 from keezbord.hardware.pinout import DS_PULL_DOWN_OHMS, PINOUT, QH_SERIES_OHMS
 from keezbord.hardware.plane import Point, seg_distance
 from keezbord.hardware.stackup import REFERENCE
 from keezbord.hardware.wiring import BITS_PER_CHIP, HC165_PINS, default_wiring, pin_letter
 
 GRID = 0.635  # the router's grid; chips sit on it so their 1.27 mm pins do too
-OFFSET: Point = (200.0, 120.0)  # the frame's origin (the start hole) on the KiCad sheet
+OFFSET: Point = (200.0, 200.0)  # the frame's origin (the start hole) on the KiCad sheet
 CHIP_Y = -45.0  # chips sit this far in from the track (frame y)
 UNCONNECTED = "unconnected-"  # KiCad's name for the net of a pin marked not connected
 MOUNT_CLEAR_MM = 11.6  # a screw's centre from a hole centre: 7 mm hole, 1.6 mm screw, 3 mm web
@@ -172,24 +173,28 @@ def design(shape: str) -> Design:
     reed = reed_kind(REFERENCE.contact_offset)
     for hole in order:
         hx, hy = holes[hole]
-        rot = _reed_rotation(reed, (hx, hy), comps, reed_pads, outline)
+        rot = _reed_rotation(reed, (hx, hy), comps, reed_pads, outline, PLACES[shape])
         c = Comp(ref("SW"), reed, "MDSR-7", (hx, hy), rot, {"1": f"SW_{hole}", "2": "GND"}, hole)
         reed_pads += [pad_world(c, p.x, p.y) for p in reed.pads]
         comps.append(c)
     # The chips: chip j serves tour holes 8j..8j+7, placed in from the track near them.
     chips = len(order) // BITS_PER_CHIP
     chip_refs = [ref("U") for _ in range(chips)]
+    pl = PLACES[shape]
     placed_x: list[float] = []
     for j in range(chips):
-        xs = [holes[h][0] - OFFSET[0] for h in order[j * 8 : j * 8 + 8]]
-        cx = sum(xs) / len(xs)
-        if abs(cx) < 30:
-            cx = 30.0 if cx >= 0 else -30.0
-        for px in placed_x:
-            if abs(cx - px) < 30:
-                cx = px + 30 * (1 if cx >= px else -1)
-        placed_x.append(cx)
-        at = snap(board_xy((cx, CHIP_Y if shape == "piece" else 0.0)))
+        if pl.chips is not None:
+            at = snap(board_xy(pl.chips[j][:2]))
+        else:
+            xs = [holes[h][0] - OFFSET[0] for h in order[j * 8 : j * 8 + 8]]
+            cx = sum(xs) / len(xs)
+            if abs(cx) < 30:
+                cx = 30.0 if cx >= 0 else -30.0
+            for px in placed_x:
+                if abs(cx - px) < 30:
+                    cx = px + 30 * (1 if cx >= px else -1)
+            placed_x.append(cx)
+            at = snap(board_xy((cx, CHIP_Y)))
         data_in = "TAIL_DS" if j == chips - 1 else f"QH{j + 1}"
         data_out = "QH_OUT" if j == 0 else f"QH{j}"
         nets = {
@@ -236,9 +241,14 @@ def design(shape: str) -> Design:
 
 
 def _reed_rotation(
-    reed: Kind, at: Point, comps: list[Comp], others: list[Point], outline: tuple[Point, ...]
+    reed: Kind,
+    at: Point,
+    comps: list[Comp],
+    others: list[Point],
+    outline: tuple[Point, ...],
+    pl: Places,
 ) -> int:
-    for rot in (0, 180, 90, 270):
+    for rot in pl.reed_turns:
         c = Comp("", reed, "", at, rot)
         pads = [pad_world(c, p.x, p.y) for p in reed.pads]
         if any(_edge_distance(p, outline) < 2.5 for p in pads):
@@ -254,104 +264,36 @@ def _reed_rotation(
     raise ValueError(f"no place for the reed at {at}")
 
 
+def _at(p: Place) -> tuple[Point, int]:
+    return snap(board_xy((p[0], p[1]))), p[2]
+
+
 def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
     """IN connector (from the reader's side), OUT connector (to the next piece), the
     Schmitt-trigger stage and the connector-facing resistors."""
-    xs = [p[0] for p in f.holes.values()]
-    if shape == "piece":
-        j_in, j_out = (150.0, -30.0), (-165.0, -30.0)
-    else:
-        j_in, j_out = (-30.0, min(p[1] for p in f.holes.values()) + 20), (-30.0, 40.0)
-    del xs
-    out: list[Comp] = []
-    in_nets = {
-        "3V3": "+3V3",
-        "GND": "GND",
-        "CLK": "CLK_IN",
-        "/PL": "PL_IN",
-        "QH": "QH_OUT",
-        "LED": "LED_IN",
-    }
-    out_nets = {
-        "3V3": "+3V3",
-        "GND": "GND",
-        "CLK": "CLK",
-        "/PL": "PL",
-        "QH": "QH_NEXT",
-        "LED": "LED_OUT",
-    }
-    ji = snap(board_xy(j_in))
-    jo = snap(board_xy(j_out))
+    pl = PLACES[shape]
+    in_nets = {"3V3": "+3V3", "GND": "GND", "CLK": "CLK_IN", "/PL": "PL_IN", "QH": "QH_OUT"}
+    out_nets = {"3V3": "+3V3", "GND": "GND", "CLK": "CLK", "/PL": "PL", "QH": "QH_NEXT"}
+    in_nets["LED"], out_nets["LED"] = "LED_IN", "LED_OUT"
     xh = xh_kind(len(PINOUT))
-    out.append(Comp(ref("J"), xh, "IN", ji, 0, {str(p.number): in_nets[p.signal] for p in PINOUT}))
-    out.append(
-        Comp(ref("J"), xh, "OUT", jo, 0, {str(p.number): out_nets[p.signal] for p in PINOUT})
-    )
-    bx, by = ji[0], ji[1] - 15.24
-    buf = {
-        "1": "CLK_R",
-        "2": "CLK_N",
-        "3": "CLK_N",
-        "4": "CLK",
-        "5": "PL_R",
-        "6": "PL_N",
-        "7": "GND",
-        "8": "PL",
-        "9": "PL_N",
-        "11": "GND",
-        "13": "GND",
-        "14": "+3V3",
-    }
-    out.append(Comp(ref("U"), LVC14, "74LVC14A", snap((bx, by)), 0, buf))
-    out.append(
-        Comp(ref("C"), CAP, "100n", snap((bx + 8.255, by - 6.35)), 90, {"1": "+3V3", "2": "GND"})
-    )
-    out.append(
-        Comp(ref("R"), RES, "100", snap((bx - 15.24, by - 2.54)), 0, {"1": "CLK_IN", "2": "CLK_R"})
-    )
-    out.append(
-        Comp(ref("R"), RES, "100", snap((bx - 15.24, by + 2.54)), 0, {"1": "PL_IN", "2": "PL_R"})
-    )
-    out.append(
-        Comp(
-            ref("R"),
-            RES,
-            "330",
-            snap((ji[0] + 5.08, ji[1] + 7.62)),
-            0,
-            {"1": "LED_IN", "2": "LED_DIN0"},
-        )
-    )
-    out.append(
-        Comp(
-            ref("R"),
-            RES,
-            "10k",
-            snap((ji[0] + 12.7, ji[1] + 7.62)),
-            0,
-            {"1": "LED_DIN0", "2": "GND"},
-        )
-    )
-    out.append(
-        Comp(
-            ref("R"),
-            RES,
-            _ohms(QH_SERIES_OHMS),
-            snap((jo[0] + 5.08, jo[1] - 7.62)),
-            0,
-            {"1": "QH_NEXT", "2": "TAIL_DS"},
-        )
-    )
-    out.append(
-        Comp(
-            ref("R"),
-            RES,
-            _ohms(DS_PULL_DOWN_OHMS),
-            snap((jo[0] + 12.7, jo[1] - 7.62)),
-            0,
-            {"1": "QH_NEXT", "2": "GND"},
-        )
-    )
+    buf = {"1": "CLK_R", "2": "CLK_N", "3": "CLK_N", "4": "CLK", "5": "PL_R", "6": "PL_N"}
+    buf.update({"7": "GND", "8": "PL", "9": "PL_N", "11": "GND", "13": "GND", "14": "+3V3"})
+    parts: list[tuple[str, Kind, str, Place, dict[str, str]]] = [
+        ("J", xh, "IN", pl.j_in, {str(p.number): in_nets[p.signal] for p in PINOUT}),
+        ("J", xh, "OUT", pl.j_out, {str(p.number): out_nets[p.signal] for p in PINOUT}),
+        ("U", LVC14, "74LVC14A", pl.buffer, buf),
+        ("C", CAP, "100n", pl.buffer_cap, {"1": "+3V3", "2": "GND"}),
+        ("R", RES, "100", pl.r_clk, {"1": "CLK_IN", "2": "CLK_R"}),
+        ("R", RES, "100", pl.r_pl, {"1": "PL_IN", "2": "PL_R"}),
+        ("R", RES, "330", pl.r_led, {"1": "LED_IN", "2": "LED_DIN0"}),
+        ("R", RES, "10k", pl.r_led_down, {"1": "LED_DIN0", "2": "GND"}),
+        ("R", RES, _ohms(QH_SERIES_OHMS), pl.r_qh, {"1": "QH_NEXT", "2": "TAIL_DS"}),
+        ("R", RES, _ohms(DS_PULL_DOWN_OHMS), pl.r_qh_down, {"1": "QH_NEXT", "2": "GND"}),
+    ]
+    out = []
+    for prefix, kind, value, place, nets in parts:
+        at, rot = _at(place)
+        out.append(Comp(ref(prefix), kind, value, at, rot, nets))
     return out
 
 
@@ -361,27 +303,26 @@ def _ohms(ohms: int) -> str:
 
 def _power(ref: _Refs, shape: str) -> list[Comp]:
     """The feed's keyed connector, its TVS and the LED bulk capacitor; the power flags."""
-    at = (-60.0, -80.0) if shape == "piece" else (30.0, -60.0)
-    j = snap(board_xy(at))
-    return [
-        Comp(ref("J"), XT30, "5V IN", j, 0, {"1": "+5V", "2": "GND"}),
-        Comp(ref("D"), TVS, "SMBJ5.0A", snap((j[0], j[1] + 10.16)), 0, {"1": "+5V", "2": "GND"}),
-        Comp(ref("C"), BULK, "1000u", snap((j[0] + 15.24, j[1])), 0, {"1": "+5V", "2": "GND"}),
-        Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": "+5V"}),
-        Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": "GND"}),
-        Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": "+3V3"}),
-    ]
+    pl = PLACES[shape]
+    power = {"1": "+5V", "2": "GND"}
+    out = []
+    for prefix, kind, value, place in (
+        ("J", XT30, "5V IN", pl.feed),
+        ("D", TVS, "SMBJ5.0A", pl.tvs),
+        ("C", BULK, "1000u", pl.bulk),
+    ):
+        at, rot = _at(place)
+        out.append(Comp(ref(prefix), kind, value, at, rot, dict(power)))
+    for net in ("+5V", "GND", "+3V3"):
+        out.append(Comp(ref("#FLG"), PWR_FLAG, "PWR_FLAG", (0, 0), 0, {"1": net}))
+    return out
 
 
 def _mounts(
     f: Frame, ref: _Refs, holes: dict[str, Point], outline: tuple[Point, ...], shape: str
 ) -> list[Comp]:
-    if shape == "piece":
-        spots = [(-125.0, -37.5), (125.0, -37.5), (-37.5, -95.0), (37.5, -95.0), (0.0, 50.0)]
-    else:
-        spots = [(12.5, -162.5), (-37.5, -100.0), (37.5, -12.5), (0.0, 50.0)]
     out = []
-    for s in spots:
+    for s in PLACES[shape].mounts:
         at = board_xy(s)
         assert min(math.dist(at, h) for h in holes.values()) >= MOUNT_CLEAR_MM, s
         assert _edge_distance(at, outline) > 4, s

@@ -26,6 +26,9 @@ from keezbord.hardware.plane import Point, seg_distance
 SHAPES: dict[str, tuple[int, ...]] = {"piece": (5, 6, 7, 8), "arm": (4,)}
 EDGE_MARGIN_MM = 1.5  # the PCB's edge keeps this much from every cut and board edge
 HOLE_REACH_MM = 12.5  # the PCB reaches at most this far beyond the outermost holes
+# Along the track the piece's PCB stops this far beyond its end holes (so it stays under
+# MAX_SIZE_MM); the arm keeps its full width, where its chips sit beside the holes.
+SIDE_REACH_MM = {"piece": HOLE_REACH_MM, "arm": 2 * HOLE_REACH_MM}
 MAX_SIZE_MM = 400.0  # JLCPCB's largest board (jlcpcb.com/capabilities): 400 x 500 mm
 
 
@@ -226,7 +229,8 @@ def pcb_outline(f: Frame, m: float = EDGE_MARGIN_MM) -> tuple[Point, ...]:
                 spans, key=lambda s: (min(s[1], hi) - max(s[0], lo), -abs((s[0] + s[1]) / 2 - mid))
             )
             lo, hi = max(lo, a), min(hi, b)
-        lo, hi = max(lo, min(xs) - HOLE_REACH_MM), min(hi, max(xs) + HOLE_REACH_MM)
+        reach = SIDE_REACH_MM[f.shape]
+        lo, hi = max(lo, min(xs) - reach), min(hi, max(xs) + reach)
         if hi - lo > 2 * pad:
             left.append((round(lo, 3), round(y, 3)))
             right.append((round(hi, 3), round(y, 3)))

@@ -11,176 +11,33 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from itertools import pairwise
 
 from keezbord.hardware.pcb_design import GRID, Comp, Design, pad_world
-from keezbord.hardware.plane import Point, seg_distance
+from keezbord.hardware.pcb_grid import (
+    BLOCKED,
+    CLEARANCE,
+    EDGE_CLEARANCE,
+    FREE,
+    LAYERS,
+    SIGNAL_WIDTH,
+    VIA,
+    WIDTH,
+    Grid,
+    PadShape,
+    Routed,
+    RouteError,
+    _pad_distance,
+    pad_shapes,
+    width_of,
+)
+from keezbord.hardware.plane import Point
 
-CLEARANCE = 0.2  # mm, copper to copper (the design rule)
-EDGE_CLEARANCE = 0.5  # mm, copper to the board's edge
-WIDTH = {"+5V": 0.6, "GND": 0.6, "+3V3": 0.3}
-SIGNAL_WIDTH = 0.25
-VIA = (0.6, 0.3)  # diameter, drill
-BLOCK_MM = CLEARANCE + max(WIDTH.values()) / 2 + GRID / 2
+__all__ = ["CLEARANCE", "EDGE_CLEARANCE", "SIGNAL_WIDTH", "VIA", "RouteError", "Routed", "route"]
+
 VIA_COST = 8
 TURN_COST = 2
 WRONG_WAY = 3  # F.Cu runs along x, B.Cu along y
-FREE, BLOCKED = -1, -2
-LAYERS = ("F.Cu", "B.Cu")
-
-
-class RouteError(RuntimeError):
-    """A connection the router could not make."""
-
-
-@dataclass
-class Routed:
-    """Per net: track segments (layer, start, end, width) and vias (position)."""
-
-    tracks: list[tuple[str, Point, Point, float, str]] = field(default_factory=list)
-    vias: list[tuple[Point, str]] = field(default_factory=list)
-
-
-def width_of(net: str) -> float:
-    return WIDTH.get(net, SIGNAL_WIDTH)
-
-
-@dataclass(frozen=True)
-class PadShape:
-    net: str
-    layers: tuple[int, ...]
-    centre: Point
-    half: tuple[float, float]  # half sizes along the board's x and y (pads turn by 90s)
-    round: bool
-    drill: float
-
-
-def pad_shapes(d: Design) -> list[PadShape]:
-    out = []
-    for c in d.comps:
-        for p in c.kind.pads:
-            at = pad_world(c, p.x, p.y)
-            w, h = (p.h, p.w) if c.rot % 180 == 90 else (p.w, p.h)
-            layers = (0,) if p.kind == "smd" else (0, 1)
-            net = c.nets.get(p.number, "") if p.number else ""
-            out.append(PadShape(net, layers, at, (w / 2, h / 2), p.shape == "circle", p.drill))
-    return out
-
-
-def _pad_distance(s: PadShape, q: Point) -> float:
-    dx, dy = abs(q[0] - s.centre[0]), abs(q[1] - s.centre[1])
-    if s.round:
-        return max(0.0, math.hypot(dx, dy) - s.half[0])
-    ox, oy = max(0.0, dx - s.half[0]), max(0.0, dy - s.half[1])
-    return math.hypot(ox, oy)
-
-
-class Grid:
-    def __init__(self, outline: Sequence[Point]) -> None:
-        xs = [p[0] for p in outline]
-        ys = [p[1] for p in outline]
-        self.nx = int(max(xs) / GRID) + 2
-        self.ny = int(max(ys) / GRID) + 2
-        self.owner = [[FREE] * (self.nx * self.ny) for _ in LAYERS]
-        self._outline(outline)
-
-    def xy(self, n: int) -> Point:
-        return (round((n % self.nx) * GRID, 4), round((n // self.nx) * GRID, 4))
-
-    def node(self, i: int, j: int) -> int:
-        return j * self.nx + i
-
-    def _outline(self, outline: Sequence[Point]) -> None:
-        m = len(outline)
-        reach = EDGE_CLEARANCE + max(WIDTH.values()) / 2 + GRID / 2
-        for j in range(self.ny):
-            y = j * GRID
-            xs = []
-            for k in range(m):
-                (ax, ay), (bx, by) = outline[k], outline[(k + 1) % m]
-                if (ay > y) != (by > y):
-                    xs.append(ax + (y - ay) * (bx - ax) / (by - ay))
-            xs.sort()
-            spans = list(zip(xs[0::2], xs[1::2], strict=False))
-            for i in range(self.nx):
-                x = i * GRID
-                if not any(a < x < b for a, b in spans):
-                    n = self.node(i, j)
-                    self.owner[0][n] = self.owner[1][n] = BLOCKED
-        for k in range(m):
-            a, b = outline[k], outline[(k + 1) % m]
-            self._mark_near(
-                (0, 1),
-                BLOCKED,
-                min(a[0], b[0]) - reach,
-                max(a[0], b[0]) + reach,
-                min(a[1], b[1]) - reach,
-                max(a[1], b[1]) + reach,
-                lambda q, a=a, b=b: seg_distance(q, a, b) < reach,
-            )
-
-    def _mark_near(
-        self,
-        layers: Iterable[int],
-        net: int,
-        x0: float,
-        x1: float,
-        y0: float,
-        y1: float,
-        hit: object,
-    ) -> None:
-        test = hit  # a callable: point -> bool
-        i0, i1 = max(0, int(x0 / GRID)), min(self.nx - 1, int(x1 / GRID) + 1)
-        j0, j1 = max(0, int(y0 / GRID)), min(self.ny - 1, int(y1 / GRID) + 1)
-        for j in range(j0, j1 + 1):
-            for i in range(i0, i1 + 1):
-                if test((i * GRID, j * GRID)):  # type: ignore[operator]
-                    n = j * self.nx + i
-                    for layer in layers:
-                        cur = self.owner[layer][n]
-                        if cur == FREE:
-                            self.owner[layer][n] = net
-                        elif cur != net:
-                            self.owner[layer][n] = BLOCKED
-
-    def mark_pad(self, s: PadShape, net: int) -> None:
-        r = BLOCK_MM + max(s.half)
-        self._mark_near(
-            s.layers,
-            net,
-            s.centre[0] - r,
-            s.centre[0] + r,
-            s.centre[1] - r,
-            s.centre[1] + r,
-            lambda q: _pad_distance(s, q) < BLOCK_MM,
-        )
-
-    def mark_track(self, layer: int, a: Point, b: Point, w: float, net: int) -> None:
-        r = BLOCK_MM + w / 2
-        self._mark_near(
-            (layer,),
-            net,
-            min(a[0], b[0]) - r,
-            max(a[0], b[0]) + r,
-            min(a[1], b[1]) - r,
-            max(a[1], b[1]) + r,
-            lambda q: seg_distance(q, a, b) < r,
-        )
-
-    def mark_via(self, at: Point, net: int) -> None:
-        r = BLOCK_MM + VIA[0] / 2
-        self._mark_near(
-            (0, 1),
-            net,
-            at[0] - r,
-            at[0] + r,
-            at[1] - r,
-            at[1] + r,
-            lambda q: math.dist(q, at) < r,
-        )
-
 
 State = tuple[int, int]  # (layer, node)
 
@@ -275,8 +132,13 @@ def _inset(s: PadShape, q: Point) -> float:
     return min(s.half[0] - dx, s.half[1] - dy)
 
 
+LOCAL_MM = 20.0  # first pass: only the connections shorter than this, for every net
+
+
 def route(d: Design) -> dict[str, Routed]:
-    """Route every net of the design: signals first, then 3V3, then 5V and GND."""
+    """Route every net of the design: first every net's short connections (a pull-up to
+    its chip pin, a capacitor to its LED) so the long runs cannot seal them off, then the
+    rest; signals first, then 3V3, then 5V and GND."""
     g = Grid(d.outline)
     shapes = pad_shapes(d)
     nets = d.nets()
@@ -287,11 +149,11 @@ def route(d: Design) -> dict[str, Routed]:
         if c.kind.prefix == "U":
             _fanout(g, c, ids)
     order = sorted(nets, key=lambda n: (n in WIDTH, n == "GND", n))
-    out: dict[str, Routed] = {}
-    for net in order:
-        pads = [s for s in shapes if s.net == net]
-        out[net] = _route_net(g, net, ids[net], pads)
-    return out
+    work = {net: _Net(g, net, ids[net], [s for s in shapes if s.net == net]) for net in order}
+    for limit in (LOCAL_MM, math.inf):
+        for net in order:
+            work[net].grow(limit)
+    return {net: work[net].routed() for net in order}
 
 
 FANOUT_MM = (3.0, 5.54)  # a chip pin's own lane beyond its pad, alternating rows
@@ -306,55 +168,76 @@ def _fanout(g: Grid, c: Comp, ids: dict[str, int]) -> None:
             continue
         side = 1 if p.x > 0 else -1
         a = pad_world(c, p.x, p.y)
-        b = (a[0] + side * (p.w / 2 + FANOUT_MM[k % 2]), a[1])
+        b = pad_world(c, p.x + side * (p.w / 2 + FANOUT_MM[k % 2]), p.y)
         g.mark_track(0, a, b, SIGNAL_WIDTH, ids[net])
-    xs = [p.x for p in c.kind.pads]
-    ys = [p.y for p in c.kind.pads]
-    inner = min(abs(x) for x in xs) - c.kind.pads[0].w / 2 - CLEARANCE
+    inner = min(abs(p.x) for p in c.kind.pads) - c.kind.pads[0].w / 2 - CLEARANCE
+    half = max(abs(p.y) for p in c.kind.pads) + 1
     x0, y0 = c.at
-    g._mark_near(
-        (0,),
-        BLOCKED,
-        x0 - inner,
-        x0 + inner,
-        y0 + min(ys) - 1,
-        y0 + max(ys) + 1,
-        lambda q: abs(q[0] - x0) < inner and abs(q[1] - y0) < max(ys) + 1,
-    )
+    turn = math.radians(c.rot)
+    cos, sin = math.cos(turn), math.sin(turn)
+    reach = max(inner, half)
+
+    def under(q: Point) -> bool:
+        dx, dy = q[0] - x0, q[1] - y0
+        lx, ly = dx * cos - dy * sin, dx * sin + dy * cos
+        return abs(lx) < inner and abs(ly) < half
+
+    g._mark_near((0,), BLOCKED, x0 - reach, x0 + reach, y0 - reach, y0 + reach, under)
 
 
-def _route_net(g: Grid, name: str, net: int, pads: list[PadShape]) -> Routed:
-    terms = [_terminals(g, s, net) for s in pads]
-    for s, t in zip(pads, terms, strict=True):
-        if not t:
-            raise RouteError(f"net {name}: no grid node inside the pad at {s.centre}")
-    joined = [0]
-    tree: set[State] = set(terms[0])
-    edges: set[tuple[int, int, int]] = set()  # (layer, a, b) with a < b
-    vias: set[int] = set()
-    pad_nodes: set[int] = {n for t in terms for _, n in t}
-    left = list(range(1, len(pads)))
-    while left:
-        k = min(
-            left, key=lambda i: (min(math.dist(pads[i].centre, pads[j].centre) for j in joined), i)
+class _Net:
+    """One net's routing: its pads joined pairwise, closest first (Kruskal), each join a
+    path from one group's copper to the other's."""
+
+    def __init__(self, g: Grid, name: str, net: int, pads: list[PadShape]) -> None:
+        self.g, self.name, self.net, self.pads = g, name, net, pads
+        self.terms = [_terminals(g, s, net) for s in pads]
+        for s, t in zip(pads, self.terms, strict=True):
+            if not t:
+                raise RouteError(f"net {name}: no grid node inside the pad at {s.centre}")
+        self.group = list(range(len(pads)))
+        self.nodes: dict[int, set[State]] = {k: set(t) for k, t in enumerate(self.terms)}
+        self.edges: set[tuple[int, int, int]] = set()  # (layer, a, b) with a < b
+        self.vias: set[int] = set()
+
+    def grow(self, limit: float) -> None:
+        pairs = sorted(
+            (math.dist(a.centre, b.centre), i, k)
+            for i, a in enumerate(self.pads)
+            for k, b in enumerate(self.pads)
+            if i < k
         )
-        aim = min((pads[j].centre for j in joined), key=lambda c: math.dist(c, pads[k].centre))
-        try:
-            path = _search(g, net, terms[k], tree | terms[k] if False else tree, aim)
-        except RouteError:
-            raise RouteError(f"net {name}: no path to the pad at {pads[k].centre}") from None
-        w = width_of(name)
+        for dist, i, k in pairs:
+            if dist > limit:
+                break
+            gi, gk = self.group[i], self.group[k]
+            if gi == gk:
+                continue
+            try:
+                path = _search(
+                    self.g, self.net, self.nodes[gk], self.nodes[gi], self.pads[i].centre
+                )
+            except RouteError:
+                raise RouteError(
+                    f"net {self.name}: no path to the pad at {self.pads[k].centre}"
+                ) from None
+            self._lay(path)
+            self.nodes[gi] |= self.nodes.pop(gk) | set(path)
+            self.group = [gi if x == gk else x for x in self.group]
+
+    def _lay(self, path: list[State]) -> None:
+        w = width_of(self.name)
         for (la, a), (lb, b) in pairwise(path):
             if la != lb:
-                vias.add(a)
-                g.mark_via(g.xy(a), net)
+                self.vias.add(a)
+                self.g.mark_via(self.g.xy(a), self.net)
             else:
-                edges.add((la, min(a, b), max(a, b)))
-                g.mark_track(la, g.xy(a), g.xy(b), w, net)
-        tree |= set(path) | terms[k]
-        joined.append(k)
-        left.remove(k)
-    return _segments(g, name, edges, vias, pad_nodes)
+                self.edges.add((la, min(a, b), max(a, b)))
+                self.g.mark_track(la, self.g.xy(a), self.g.xy(b), w, self.net)
+
+    def routed(self) -> Routed:
+        pad_nodes = {n for t in self.terms for _, n in t}
+        return _segments(self.g, self.name, self.edges, self.vias, pad_nodes)
 
 
 def _segments(

@@ -14,7 +14,7 @@ from pcb_exports import ROOT, drc, erc
 from keezbord.hardware.pcb_make import make
 
 pytestmark = pytest.mark.kicad
-SHAPES = ["piece"]
+SHAPES = ["piece", "arm"]
 
 
 @pytest.fixture(scope="module")

@@ -29,9 +29,13 @@ pytestmark = pytest.mark.kicad
 LETTER = {str(pin): name for name, pin in HC165_PINS.items()}
 
 
+CASES = [(shape, seats) for shape, sizes in SHAPES.items() for seats in sizes]
+
+
 @pytest.fixture(scope="module")
-def net(tmp_path_factory: pytest.TempPathFactory) -> Netlist:
-    return netlist(ROOT / "hardware" / "piece", "keezbord-piece", tmp_path_factory.mktemp("cfg"))
+def nets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Netlist]:
+    cfg = tmp_path_factory.mktemp("cfg")
+    return {s: netlist(ROOT / "hardware" / s, f"keezbord-{s}", cfg) for s in SHAPES}
 
 
 def _connector(n: Netlist, value: str) -> str:
@@ -75,10 +79,11 @@ def _led_chain(n: Netlist) -> list[str]:
         line = n.net_of(r, "2" if p == "1" else "1")
 
 
-@pytest.mark.parametrize("seats", SHAPES["piece"])
+@pytest.mark.parametrize(("shape", "seats"), CASES)
 def test_each_reed_is_on_its_wiring_input_and_each_led_at_its_index(
-    net: Netlist, seats: int
+    nets: dict[str, Netlist], shape: str, seats: int
 ) -> None:
+    net = nets[shape]
     g = board_geometry(seats, DEFAULT_SEGMENT)
     w = default_wiring(g.topology, g)
     chips = _chain(net)
@@ -98,10 +103,13 @@ def test_each_reed_is_on_its_wiring_input_and_each_led_at_its_index(
             assert w.led_index(board_hole(g, hole, piece)) == 24 * piece + k, (ref, hole)
 
 
-@pytest.mark.parametrize("seats", SHAPES["piece"])
-def test_reeds_and_leds_sit_on_the_templates_holes(net: Netlist, seats: int) -> None:
+@pytest.mark.parametrize(("shape", "seats"), CASES)
+def test_reeds_and_leds_sit_on_the_templates_holes(
+    nets: dict[str, Netlist], shape: str, seats: int
+) -> None:
+    net = nets[shape]
     g = board_geometry(seats, DEFAULT_SEGMENT)
-    at = positions(ROOT / "hardware" / "piece" / "fab" / "keezbord-piece-pos.csv")
+    at = positions(ROOT / "hardware" / shape / "fab" / f"keezbord-{shape}-pos.csv")
     placed = [r for r, f in net.fields.items() if f.get("Hole")]
     assert len(placed) == 48
     for ref in placed:
@@ -109,9 +117,10 @@ def test_reeds_and_leds_sit_on_the_templates_holes(net: Netlist, seats: int) -> 
         assert math.dist(at[ref], to_frame(g, (hole.x, hole.y))) <= 0.1, ref
 
 
-def test_the_outline_keeps_inside_every_pieces_cut() -> None:
-    outline = edge_cuts(ROOT / "hardware" / "piece" / "fab" / "keezbord-piece-Edge_Cuts.gm1")
-    f = frame("piece")
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_outline_keeps_inside_every_pieces_cut(shape: str) -> None:
+    outline = edge_cuts(ROOT / "hardware" / shape / "fab" / f"keezbord-{shape}-Edge_Cuts.gm1")
+    f = frame(shape)
     assert len(outline) > 4
     for seats, piece in zip(f.seats, f.pieces, strict=True):
         assert clearance(outline, piece) >= EDGE_MARGIN_MM - 1e-3, seats
@@ -121,6 +130,7 @@ def test_the_outline_keeps_inside_every_pieces_cut() -> None:
     assert clearance([(x * 1.2, y) for x, y in outline], f.pieces[0]) < 0
 
 
-def test_the_committed_project_is_named_for_its_folder() -> None:
-    assert (ROOT / "hardware" / "piece" / "keezbord-piece.kicad_pro").is_file()
-    assert Path(ROOT / "hardware" / "piece" / "fab" / "keezbord-piece-bom.csv").is_file()
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_committed_project_is_named_for_its_folder(shape: str) -> None:
+    assert (ROOT / "hardware" / shape / f"keezbord-{shape}.kicad_pro").is_file()
+    assert Path(ROOT / "hardware" / shape / "fab" / f"keezbord-{shape}-bom.csv").is_file()
