@@ -6,16 +6,30 @@ from __future__ import annotations
 import csv
 import json
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from keezbord.hardware.pcb_design import OFFSET
 from keezbord.hardware.pcb_make import kicad_cli, kicad_env
+from keezbord.hardware.pinout import pin_of
 from keezbord.hardware.plane import Point
+from keezbord.hardware.wiring import HC165_PINS
 
 ROOT = Path(__file__).resolve().parents[2]
+# Tests marked ``kicad`` run KiCad 9's kicad-cli (and pcbnew in Debian's python3), which
+# ./dev.sh test installs; they skip only on a machine where kicad-cli is truly absent.
+KICAD = [
+    pytest.mark.kicad,
+    pytest.mark.skipif(
+        shutil.which("kicad-cli") is None,
+        reason="kicad-cli (KiCad 9) is not installed; ./dev.sh test installs it",
+    ),
+]
 
 
 def cli(args: list[str], cfg: Path) -> subprocess.CompletedProcess[str]:
@@ -149,3 +163,39 @@ def edge_cuts(gerber: Path) -> list[Point]:
     if len(pts) > 1 and pts[0] == pts[-1]:
         pts.pop()
     return pts
+
+
+LETTER = {str(pin): name for name, pin in HC165_PINS.items()}
+
+
+def connector(n: Netlist, value: str) -> str:
+    return next(r for r, f in n.fields.items() if f["value"] == value and r.startswith("J"))
+
+
+def chain(n: Netlist) -> list[str]:
+    """The shift registers in chain order, walked on the nets: chip 0's QH leaves by the IN
+    connector's QH pin, chip k+1's QH feeds chip k's DS."""
+    qh = str(HC165_PINS["QH"])
+    ds = str(HC165_PINS["DS"])
+    chips = [r for r, f in n.fields.items() if f["value"] == "74HC165"]
+    line = n.net_of(connector(n, "IN"), str(pin_of("QH")))
+    order: list[str] = []
+    while True:
+        nxt = [c for c in chips if (c, qh) in n.on(line)]
+        if not nxt:
+            return order
+        order.append(nxt[0])
+        line = n.net_of(nxt[0], ds)
+
+
+def reed_bits(n: Netlist) -> dict[str, int]:
+    """Each reed's hole (piece-local) and the chain bit its input is read on, from the
+    nets: the chip's place in the chain and the input's letter (H first)."""
+    chips = chain(n)
+    out = {}
+    for ref, f in n.fields.items():
+        if f["value"] != "MDSR-7":
+            continue
+        ((chip, pin),) = [(r, p) for r, p in n.on(n.net_of(ref, "1")) if r in chips]
+        out[f["Hole"]] = 8 * chips.index(chip) + 7 - "ABCDEFGH".index(LETTER[pin])
+    return out

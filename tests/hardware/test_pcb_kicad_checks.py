@@ -9,11 +9,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from pcb_exports import ROOT, drc, erc
+from pcb_exports import KICAD, ROOT, drc, erc
 
 from keezbord.hardware.pcb_make import make
 
-pytestmark = pytest.mark.kicad
+pytestmark = KICAD
 SHAPES = ["piece", "arm"]
 
 

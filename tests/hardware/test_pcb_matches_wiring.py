@@ -9,7 +9,17 @@ import math
 from pathlib import Path
 
 import pytest
-from pcb_exports import ROOT, Netlist, edge_cuts, netlist, positions
+from pcb_exports import (
+    KICAD,
+    ROOT,
+    Netlist,
+    chain,
+    connector,
+    edge_cuts,
+    netlist,
+    positions,
+    reed_bits,
+)
 
 from keezbord.engine.topology import DEFAULT_SEGMENT
 from keezbord.hardware.geometry import board_geometry
@@ -23,10 +33,9 @@ from keezbord.hardware.pcb_frame import (
     to_frame,
 )
 from keezbord.hardware.pinout import pin_of
-from keezbord.hardware.wiring import HC165_PINS, default_wiring
+from keezbord.hardware.wiring import default_wiring
 
-pytestmark = pytest.mark.kicad
-LETTER = {str(pin): name for name, pin in HC165_PINS.items()}
+pytestmark = KICAD
 
 
 CASES = [(shape, seats) for shape, sizes in SHAPES.items() for seats in sizes]
@@ -38,30 +47,10 @@ def nets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Netlist]:
     return {s: netlist(ROOT / "hardware" / s, f"keezbord-{s}", cfg) for s in SHAPES}
 
 
-def _connector(n: Netlist, value: str) -> str:
-    return next(r for r, f in n.fields.items() if f["value"] == value and r.startswith("J"))
-
-
-def _chain(n: Netlist) -> list[str]:
-    """The shift registers in chain order, walked on the nets: chip 0's QH leaves by the IN
-    connector's QH pin, chip k+1's QH feeds chip k's DS."""
-    qh = str(HC165_PINS["QH"])
-    ds = str(HC165_PINS["DS"])
-    chips = [r for r, f in n.fields.items() if f["value"] == "74HC165"]
-    line = n.net_of(_connector(n, "IN"), str(pin_of("QH")))
-    order: list[str] = []
-    while True:
-        nxt = [c for c in chips if (c, qh) in n.on(line)]
-        if not nxt:
-            return order
-        order.append(nxt[0])
-        line = n.net_of(nxt[0], ds)
-
-
 def _led_chain(n: Netlist) -> list[str]:
     """LEDs in data order: from the IN connector's LED pin, through the series resistor,
     DIN (pin 4) to DOUT (pin 2)."""
-    line = n.net_of(_connector(n, "IN"), str(pin_of("LED")))
+    line = n.net_of(connector(n, "IN"), str(pin_of("LED")))
     order: list[str] = []
     seen: set[str] = set()
     while True:
@@ -86,18 +75,14 @@ def test_each_reed_is_on_its_wiring_input_and_each_led_at_its_index(
     net = nets[shape]
     g = board_geometry(seats, DEFAULT_SEGMENT)
     w = default_wiring(g.topology, g)
-    chips = _chain(net)
     leds = _led_chain(net)
-    assert len(chips) == 3 and len(leds) == 24
-    reeds = {r: f["Hole"] for r, f in net.fields.items() if f["value"] == "MDSR-7"}
-    assert len(reeds) == 24
+    bits = reed_bits(net)
+    assert len(chain(net)) == 3 and len(leds) == 24 and len(bits) == 24
+    reeds = [r for r, f in net.fields.items() if f["value"] == "MDSR-7"]
+    assert all(net.net_of(ref, "2") == "/GND" for ref in reeds)
     for piece in range(seats):
-        for ref, hole in reeds.items():
-            line = net.net_of(ref, "1")
-            ((chip, pin),) = [(r, p) for r, p in net.on(line) if r in chips]
-            bit = 8 * chips.index(chip) + 7 - "ABCDEFGH".index(LETTER[pin])
-            assert w.switch_index(board_hole(g, hole, piece)) == 24 * piece + bit, (ref, hole)
-            assert net.net_of(ref, "2") == "/GND"
+        for hole, bit in bits.items():
+            assert w.switch_index(board_hole(g, hole, piece)) == 24 * piece + bit, hole
         for k, ref in enumerate(leds):
             hole = net.fields[ref]["Hole"]
             assert w.led_index(board_hole(g, hole, piece)) == 24 * piece + k, (ref, hole)
