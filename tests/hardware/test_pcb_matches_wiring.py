@@ -119,3 +119,36 @@ def test_the_outline_keeps_inside_every_pieces_cut(shape: str) -> None:
 def test_the_committed_project_is_named_for_its_folder(shape: str) -> None:
     assert (ROOT / "hardware" / shape / f"keezbord-{shape}.kicad_pro").is_file()
     assert Path(ROOT / "hardware" / shape / "fab" / f"keezbord-{shape}-bom.csv").is_file()
+
+
+@pytest.mark.parametrize(("shape", "seats"), [("piece", 5), ("arm", 4)])
+def test_the_pi_direct_scanner_reads_a_pawn_on_every_hole_of_the_pcbs(
+    nets: dict[str, Netlist], shape: str, seats: int
+) -> None:
+    """A whole board of these PCBs behind the Pi-direct reader: the chain's inputs wired as
+    the netlist says, piece after piece; a pawn on each hole in turn comes out as that hole."""
+    import itertools
+
+    from keezbord.host.drivers.fakes import FakeShiftChain
+    from keezbord.host.drivers.pins import MockPinFactory
+    from keezbord.host.drivers.scanner_gpio import ChainPins, ChainReader, GpioScanner
+    from keezbord.host.events import HoleEvent
+
+    g = board_geometry(seats, DEFAULT_SEGMENT)
+    w = default_wiring(g.topology, g)
+    bits = reed_bits(nets[shape])
+    pins = ChainPins(load=17, clock=27, data=22)
+    clock = itertools.count()
+    factory = MockPinFactory(clock=lambda: next(clock))
+    chain = FakeShiftChain(factory, w.chips, pins)
+    scanner = GpioScanner(ChainReader(factory, w.chips * 8, pins, tail_bits=8), w, samples=1)
+    t = 0
+    assert scanner.hole_events(t) == []
+    for piece in range(seats):
+        for local, bit in bits.items():
+            chain.close_switch(24 * piece + bit)
+            t += 1
+            assert scanner.hole_events(t) == [HoleEvent(t, "place", board_hole(g, local, piece))]
+            chain.close_switch(24 * piece + bit, False)
+            t += 1
+            assert scanner.hole_events(t) == [HoleEvent(t, "lift", board_hole(g, local, piece))]
