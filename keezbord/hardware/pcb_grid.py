@@ -9,7 +9,7 @@ plus half a grid step, so the whole track between two open nodes keeps the clear
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from keezbord.hardware.pcb_design import GRID, Design, pad_world
@@ -108,17 +108,21 @@ class Grid:
                     self.owner[0][n] = self.owner[1][n] = BLOCKED
         for k in range(m):
             a, b = outline[k], outline[(k + 1) % m]
-            self._mark_near(
+
+            def near(q: Point, a: Point = a, b: Point = b) -> bool:
+                return seg_distance(q, a, b) < reach
+
+            self.mark_near(
                 (0, 1),
                 BLOCKED,
                 min(a[0], b[0]) - reach,
                 max(a[0], b[0]) + reach,
                 min(a[1], b[1]) - reach,
                 max(a[1], b[1]) + reach,
-                lambda q, a=a, b=b: seg_distance(q, a, b) < reach,
+                near,
             )
 
-    def _mark_near(
+    def mark_near(
         self,
         layers: Iterable[int],
         net: int,
@@ -126,14 +130,15 @@ class Grid:
         x1: float,
         y0: float,
         y1: float,
-        hit: object,
+        hit: Callable[[Point], bool],
     ) -> None:
-        test = hit  # a callable: point -> bool
+        """Give the nodes of ``layers`` in the box where ``hit`` holds to ``net`` (or block
+        them where another net has them already)."""
         i0, i1 = max(0, int(x0 / GRID)), min(self.nx - 1, int(x1 / GRID) + 1)
         j0, j1 = max(0, int(y0 / GRID)), min(self.ny - 1, int(y1 / GRID) + 1)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
-                if test((i * GRID, j * GRID)):  # type: ignore[operator]
+                if hit((i * GRID, j * GRID)):
                     n = j * self.nx + i
                     for layer in layers:
                         cur = self.owner[layer][n]
@@ -144,7 +149,7 @@ class Grid:
 
     def mark_pad(self, s: PadShape, net: int) -> None:
         r = BLOCK_MM + max(s.half)
-        self._mark_near(
+        self.mark_near(
             s.layers,
             net,
             s.centre[0] - r,
@@ -156,7 +161,7 @@ class Grid:
 
     def mark_track(self, layer: int, a: Point, b: Point, w: float, net: int) -> None:
         r = BLOCK_MM + w / 2
-        self._mark_near(
+        self.mark_near(
             (layer,),
             net,
             min(a[0], b[0]) - r,
@@ -168,7 +173,7 @@ class Grid:
 
     def mark_via(self, at: Point, net: int) -> None:
         r = BLOCK_MM + VIA[0] / 2
-        self._mark_near(
+        self.mark_near(
             (0, 1),
             net,
             at[0] - r,

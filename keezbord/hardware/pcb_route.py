@@ -182,7 +182,7 @@ def _fanout(g: Grid, c: Comp, ids: dict[str, int]) -> None:
         lx, ly = dx * cos - dy * sin, dx * sin + dy * cos
         return abs(lx) < inner and abs(ly) < half
 
-    g._mark_near((0,), BLOCKED, x0 - reach, x0 + reach, y0 - reach, y0 + reach, under)
+    g.mark_near((0,), BLOCKED, x0 - reach, x0 + reach, y0 - reach, y0 + reach, under)
 
 
 class _Net:
