@@ -153,6 +153,23 @@ def positions(pos_csv: Path) -> dict[str, Point]:
         return {r["Ref"]: (float(r["PosX"]), -float(r["PosY"])) for r in csv.DictReader(f)}
 
 
+def drill_holes(drl: Path) -> list[tuple[float, Point]]:
+    """(diameter, centre in the frame) of every hole of an Excellon drill file (metric,
+    decimal, y up as KiCad writes it)."""
+    sizes: dict[str, float] = {}
+    tool = ""
+    out: list[tuple[float, Point]] = []
+    for line in drl.read_text().splitlines():
+        if m := re.fullmatch(r"(T\d+)C([\d.]+)", line):
+            sizes[m.group(1)] = float(m.group(2))
+        elif re.fullmatch(r"T\d+", line):
+            tool = line
+        elif m := re.fullmatch(r"X(-?[\d.]+)Y(-?[\d.]+)", line):
+            at = (float(m.group(1)) - OFFSET[0], -float(m.group(2)) - OFFSET[1])
+            out.append((sizes[tool], at))
+    return out
+
+
 def edge_cuts(gerber: Path) -> list[Point]:
     """The outline's corners from the Edge.Cuts Gerber (format 4.6, mm), in the frame."""
     pts: list[Point] = []

@@ -15,6 +15,7 @@ from pcb_exports import (
     Netlist,
     chain,
     connector,
+    drill_holes,
     edge_cuts,
     netlist,
     positions,
@@ -152,3 +153,15 @@ def test_the_pi_direct_scanner_reads_a_pawn_on_every_hole_of_the_pcbs(
             chain.close_switch(24 * piece + bit, False)
             t += 1
             assert scanner.hole_events(t) == [HoleEvent(t, "lift", board_hole(g, local, piece))]
+
+
+@pytest.mark.parametrize(("shape", "seats"), CASES)
+def test_mounting_holes_keep_to_the_wood_between_the_holes(shape: str, seats: int) -> None:
+    """Every mounting hole (the NPTH drill file) keeps 7 mm (half the 14 mm hole), 1.6 mm
+    (the M3 screw) and 3 mm of wood from every hole of the wooden piece."""
+    g = board_geometry(seats, DEFAULT_SEGMENT)
+    mounts = drill_holes(ROOT / "hardware" / shape / "fab" / f"keezbord-{shape}-NPTH.drl")
+    assert len(mounts) >= 4 and all(d == 3.2 for d, _ in mounts)
+    wood = [to_frame(g, (h.x, h.y)) for h in g.holes]
+    for _, at in mounts:
+        assert min(math.dist(at, h) for h in wood) >= g.hole_diameter / 2 + 1.6 + 3.0, at
