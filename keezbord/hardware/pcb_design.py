@@ -145,6 +145,10 @@ def _edge_distance(p: Point, poly: tuple[Point, ...]) -> float:
 
 
 def design(shape: str) -> Design:
+    if shape == "terminator":
+        from keezbord.hardware.pcb_plug import plug_design
+
+        return plug_design()
     f = frame(shape)
     outline = tuple(board_xy(p) for p in pcb_outline(f))
     holes = {k: board_xy(v) for k, v in f.holes.items()}

@@ -14,7 +14,7 @@ from pcb_exports import KICAD, ROOT, drc, erc
 from keezbord.hardware.pcb_make import make
 
 pytestmark = KICAD
-SHAPES = ["piece", "arm"]
+SHAPES = ["piece", "arm", "terminator"]
 
 
 @pytest.fixture(scope="module")

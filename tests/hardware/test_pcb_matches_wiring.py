@@ -34,7 +34,7 @@ from keezbord.hardware.pcb_frame import (
     to_frame,
 )
 from keezbord.hardware.pinout import pin_of
-from keezbord.hardware.wiring import default_wiring
+from keezbord.hardware.wiring import HC165_PINS, REFERENCE_SIGNATURE, TAIL_LEVEL, default_wiring
 
 pytestmark = KICAD
 
@@ -165,3 +165,18 @@ def test_mounting_holes_keep_to_the_wood_between_the_holes(shape: str, seats: in
     wood = [to_frame(g, (h.x, h.y)) for h in g.holes]
     for _, at in mounts:
         assert min(math.dist(at, h) for h in wood) >= g.hole_diameter / 2 + 1.6 + 3.0, at
+
+
+def test_the_terminator_plug_reads_the_signature_then_the_tail(tmp_path: Path) -> None:
+    """The plug's chip, read from its netlist as the chain shifts it out (H first): the
+    reference signature, then its DS tied high (the tail); its QH on the connector's QH."""
+    n = netlist(ROOT / "hardware" / "terminator", "keezbord-terminator", tmp_path / "cfg")
+    (chip,) = [r for r, f in n.fields.items() if f["value"] == "74HC165"]
+    level = {"/+3V3": 1, "/GND": 0}
+    byte = 0
+    for letter in "HGFEDCBA":
+        byte = byte << 1 | level[n.net_of(chip, str(HC165_PINS[letter]))]
+    assert byte == REFERENCE_SIGNATURE
+    assert level[n.net_of(chip, str(HC165_PINS["DS"]))] == TAIL_LEVEL
+    plug = connector(n, "IN")
+    assert n.net_of(chip, str(HC165_PINS["QH"])) == n.net_of(plug, str(pin_of("QH")))

@@ -17,9 +17,10 @@ def add_pcb_arguments(sub: Any) -> None:
     )
     p.add_argument(
         "--shape",
-        choices=("piece", "arm"),
+        choices=("piece", "arm", "terminator"),
         default="piece",
-        help="piece: one design for the 5- to 8-seat boards' pieces; arm: the 4-seat cross's arm",
+        help="piece: one design for the 5- to 8-seat boards' pieces; arm: the 4-seat cross's "
+        "arm; terminator: the plug with the signature chip on the last piece's OUT",
     )
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the project")
     p.add_argument(
