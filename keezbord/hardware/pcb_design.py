@@ -129,7 +129,7 @@ def tour(f: Frame) -> tuple[str, ...]:
     return tuple(order)
 
 
-class _Refs:
+class Refs:
     def __init__(self) -> None:
         self.count: dict[str, int] = {}
 
@@ -145,15 +145,11 @@ def _edge_distance(p: Point, poly: tuple[Point, ...]) -> float:
 
 
 def design(shape: str) -> Design:
-    if shape == "terminator":
-        from keezbord.hardware.pcb_plug import plug_design
-
-        return plug_design()
     f = frame(shape)
     outline = tuple(board_xy(p) for p in pcb_outline(f))
     holes = {k: board_xy(v) for k, v in f.holes.items()}
     order = tour(f)
-    ref = _Refs()
+    ref = Refs()
     comps: list[Comp] = []
     # LEDs, their capacitors and the reeds, hole by hole in the tour's order.
     din = "LED_DIN0"
@@ -272,7 +268,7 @@ def _at(p: Place) -> tuple[Point, int]:
     return snap(board_xy((p[0], p[1]))), p[2]
 
 
-def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
+def _entry(f: Frame, ref: Refs, shape: str) -> list[Comp]:
     """IN connector (from the reader's side), OUT connector (to the next piece), the
     Schmitt-trigger stage and the connector-facing resistors."""
     pl = PLACES[shape]
@@ -291,8 +287,8 @@ def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
         ("R", RES, "100", pl.r_pl, {"1": "PL_IN", "2": "PL_R"}),
         ("R", RES, "330", pl.r_led, {"1": "LED_IN", "2": "LED_DIN0"}),
         ("R", RES, "10k", pl.r_led_down, {"1": "LED_DIN0", "2": "GND"}),
-        ("R", RES, _ohms(QH_SERIES_OHMS), pl.r_qh, {"1": "QH_NEXT", "2": "TAIL_DS"}),
-        ("R", RES, _ohms(DS_PULL_DOWN_OHMS), pl.r_qh_down, {"1": "QH_NEXT", "2": "GND"}),
+        ("R", RES, ohms_value(QH_SERIES_OHMS), pl.r_qh, {"1": "QH_NEXT", "2": "TAIL_DS"}),
+        ("R", RES, ohms_value(DS_PULL_DOWN_OHMS), pl.r_qh_down, {"1": "QH_NEXT", "2": "GND"}),
     ]
     out = []
     for prefix, kind, value, place, nets in parts:
@@ -301,11 +297,11 @@ def _entry(f: Frame, ref: _Refs, shape: str) -> list[Comp]:
     return out
 
 
-def _ohms(ohms: int) -> str:
+def ohms_value(ohms: int) -> str:
     return f"{ohms // 1000}k" if ohms >= 1000 and ohms % 1000 == 0 else str(ohms)
 
 
-def _power(ref: _Refs, shape: str) -> list[Comp]:
+def _power(ref: Refs, shape: str) -> list[Comp]:
     """The feed's keyed connector, its TVS and the LED bulk capacitor; the power flags."""
     pl = PLACES[shape]
     power = {"1": "+5V", "2": "GND"}
@@ -323,7 +319,7 @@ def _power(ref: _Refs, shape: str) -> list[Comp]:
 
 
 def _mounts(
-    f: Frame, ref: _Refs, holes: dict[str, Point], outline: tuple[Point, ...], shape: str
+    f: Frame, ref: Refs, holes: dict[str, Point], outline: tuple[Point, ...], shape: str
 ) -> list[Comp]:
     out = []
     for s in PLACES[shape].mounts:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from keezbord.hardware.pcb_board import board_text, project_text
 from keezbord.hardware.pcb_design import Design, design
+from keezbord.hardware.pcb_plug import plug_design
 from keezbord.hardware.pcb_route import route
 from keezbord.hardware.pcb_sch import schematic_text
 
@@ -161,9 +162,14 @@ def export_fab(d: Design, out: Path, env: dict[str, str]) -> list[Path]:
     return files
 
 
+def board_design(shape: str) -> Design:
+    """The design of a shape: a piece, an arm, or the terminator plug."""
+    return plug_design() if shape == "terminator" else design(shape)
+
+
 def make(shape: str, out: Path, *, fab: bool = True) -> list[Path]:
     """Generate, fill and (with ``fab``) export one shape's project into ``out``."""
-    d = design(shape)
+    d = board_design(shape)
     kicad_cli()
     files = write_project(d, out)
     with tempfile.TemporaryDirectory() as cfg:

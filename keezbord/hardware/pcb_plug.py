@@ -13,9 +13,9 @@ from keezbord.hardware.pcb_design import (
     UNCONNECTED,
     Comp,
     Design,
-    _ohms,
-    _Refs,
+    Refs,
     board_xy,
+    ohms_value,
     snap,
 )
 from keezbord.hardware.pcb_parts import CAP, HC165, PWR_FLAG, RES, xh_kind
@@ -30,7 +30,7 @@ SERIES_OHMS = 100
 def plug_design(signature: int = REFERENCE_SIGNATURE) -> Design:
     if not 0 <= signature <= 255:
         raise WiringError(f"the signature is one byte (0 to 255), not {signature}")
-    ref = _Refs()
+    ref = Refs()
     nets = {"3V3": "+3V3", "GND": "GND", "CLK": "CLK_IN", "/PL": "PL_IN", "QH": "QH_OUT"}
     j = Comp(
         ref("J"),
@@ -61,7 +61,7 @@ def plug_design(signature: int = REFERENCE_SIGNATURE) -> Design:
         Comp(
             ref("R"),
             RES,
-            _ohms(SERIES_OHMS),
+            ohms_value(SERIES_OHMS),
             snap(board_xy((2.0, -10.0))),
             0,
             {"1": "CLK_IN", "2": "CLK"},
@@ -69,7 +69,7 @@ def plug_design(signature: int = REFERENCE_SIGNATURE) -> Design:
         Comp(
             ref("R"),
             RES,
-            _ohms(SERIES_OHMS),
+            ohms_value(SERIES_OHMS),
             snap(board_xy((2.0, -4.0))),
             0,
             {"1": "PL_IN", "2": "PL"},
