@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from pcb_exports import KICAD, ROOT, drc, erc
 
-from keezbord.hardware.pcb_make import make
+from keezbord.hardware.pcb_make import kicad_cli, make
 
 pytestmark = KICAD
 SHAPES = ["piece", "arm", "terminator"]
+
+
+def _kicad_version() -> str:
+    r = subprocess.run([kicad_cli(), "--version"], capture_output=True, text=True, check=False)
+    return f"this is {r.stdout.strip() or 'unknown'}"
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +61,11 @@ def test_regeneration_gives_the_committed_files(made: dict[str, Path], shape: st
     kept = sorted(p.relative_to(committed).as_posix() for p in committed.rglob("*") if p.is_file())
     assert [n for n in kept if not n.endswith(".png")] == names
     for n in names:
-        assert (fresh / n).read_bytes() == (committed / n).read_bytes(), f"{shape}: {n} drifted"
+        assert (fresh / n).read_bytes() == (committed / n).read_bytes(), (
+            f"{shape}: {n} drifted from the committed file. After a change to the generator "
+            f"(or a KiCad other than the 9.0.8 that made them: {_kicad_version()}), run "
+            f"`keezbord board pcb --shape {shape} --out hardware/{shape}` and commit the result."
+        )
 
 
 def test_parity_catches_a_swapped_reed_and_a_missing_schematic(
