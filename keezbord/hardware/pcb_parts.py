@@ -125,10 +125,11 @@ LED = Kind(
         Pin("4", "DIN", "input", False),
     ),
     (
-        Pad("1", 2.45, -1.6, 1.5, 1.0),
-        Pad("2", 2.45, 1.6, 1.5, 1.0),
-        Pad("3", -2.45, 1.6, 1.5, 1.0),
-        Pad("4", -2.45, -1.6, 1.5, 1.0),
+        # as KiCad's LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm (the WS2812B datasheet's pin order)
+        Pad("1", -2.45, -1.6, 1.5, 1.0, shape="rect"),
+        Pad("2", -2.45, 1.6, 1.5, 1.0, shape="rect"),
+        Pad("3", 2.45, 1.6, 1.5, 1.0, shape="rect"),
+        Pad("4", 2.45, -1.6, 1.5, 1.0, shape="rect"),
     ),
 )
 REED_PAD_SPAN = 20.0  # mm between the reed's lead holes: 12.7 mm glass + 3.65 mm a side
