@@ -131,6 +131,29 @@ ensure_appliance_tools() {
         systemd-container:systemd-nspawn
 }
 
+ensure_kicad() {
+    # tests/hardware check the generated PCBs with kicad-cli (ERC, DRC with schematic
+    # parity, exports) and fill their zones with pcbnew's Python module, which is built for
+    # Debian's /usr/bin/python3. Bookworm's main has KiCad 6 (no kicad-cli): KiCad 9 comes
+    # from bookworm-backports, added as a deb822 suite beside debian.sources. The symbol,
+    # footprint and 3D libraries are not needed (the generated files carry their own).
+    command -v kicad-cli >/dev/null 2>&1 && return 0
+    local list=/etc/apt/sources.list.d/bookworm-backports.sources
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    if [ ! -f "$list" ]; then
+        echo "== adding Debian's bookworm-backports suite (KiCad 9)" >&2
+        printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+            'Suites: bookworm-backports' 'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+            $SUDO tee "$list" >/dev/null
+    fi
+    echo "== installing Debian's kicad from bookworm-backports" >&2
+    $SUDO apt-get update -qq
+    APT_UPDATED=1
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+        -t bookworm-backports kicad >/dev/null
+}
+
 case "${1:-}" in
     sim)
         shift
@@ -144,6 +167,7 @@ case "${1:-}" in
         ensure_mosquitto
         ensure_emulator
         ensure_appliance_tools
+        ensure_kicad
         echo "== ruff" >&2
         "$VENV/bin/ruff" check .
         "$VENV/bin/ruff" format --check .

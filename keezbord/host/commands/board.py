@@ -1,4 +1,5 @@
-"""``keezbord board template|wiring|bom``: everything needed to build a board."""
+"""``keezbord board template|wiring|bom|geometry|section|pcb``: everything needed to build a
+board."""
 
 from __future__ import annotations
 
@@ -131,6 +132,9 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
         "section", help="the stack-up under a hole: cross-section SVG and the reed's margins"
     )
     sec.add_argument("--out", help="FILE.svg: the cross-section in mm (else only the margins)")
+    from keezbord.host.commands.board_pcb import add_pcb_arguments
+
+    add_pcb_arguments(sub)
 
 
 def _signature(text: str) -> int | str:
@@ -163,6 +167,10 @@ def _geometry(args: argparse.Namespace) -> Geometry:
 def run_board(args: argparse.Namespace) -> int:
     if args.what == "section":
         return _section(args)
+    if args.what == "pcb":
+        from keezbord.host.commands.board_pcb import run_pcb
+
+        return run_pcb(args)
     cfg: BoardConfig | None = None
     if getattr(args, "config", None):
         from keezbord.host.config import load_config
