@@ -220,3 +220,18 @@ def _after_undo(decisions: Sequence[Mapping[str, Any]]) -> bool:
         if d.get("type") == "undo":
             return bool(d.get("ok")) and "move" in d
     return False
+
+
+def drawn_way(flag: Mapping[str, Any], mismatch: Mapping[str, Any]) -> dict[str, Any]:
+    """A referee's flag whose guidance would not restore the simulator's drawn board
+    (which pawn went where was unknown to it): the way back as the drawing knows it
+    (web/drawing.py)."""
+    labels = sorted(set(flag.get("labels") or ()) | set(mismatch["labels"]))
+    holes = sorted(set(flag.get("holes") or ()) | set(mismatch["holes"]))
+    return {
+        **flag,
+        "guidance": mismatch["guidance"],
+        "finish": [],
+        "labels": labels,
+        "holes": holes,
+    }

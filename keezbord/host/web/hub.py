@@ -29,11 +29,12 @@ from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Access, Role, access_of
 from keezbord.host.session import GameSession
+from keezbord.host.sim.agree import Mismatch
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import SimInfo, SimStore, SimTable
 
-from . import actions, opening, page, requests, setups
+from . import actions, drawing, opening, page, requests, setups
 from .away import Away
 from .coach import coach_remark
 from .health_view import HealthWatch
@@ -86,6 +87,7 @@ class Hub:
         # What other parts of the host tell the players (instruct): source -> instruction.
         self.instructions: dict[str, Instruction] = {}
         self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
+        self.mismatch: Mismatch | None = None  # the drawing and the referee differ (sim)
         self._recolour()
         attach(self)  # a lesson's step, a puzzle, a retry (web/tasks.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
@@ -239,8 +241,7 @@ class Hub:
         if self.sim is not None and records:
             self.sim.sync(actions.for_sim(records))
             self.log.exchanges(self.sim, st)
-        for observe in self.observers if records else ():
-            observe(records)
+        drawing.observe(self, records, drawing.watch(self, records))  # sim: drawn = read
         self.away.decided(records)
         if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
             self.sensors.new_turn()
@@ -341,6 +342,7 @@ class Hub:
         self._entries.clear()
         self.sensors.reset(self.session.state)
         self.pawns.reset()
+        self.mismatch = None
         self._recolour()
         if self.driver is not None:
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -384,6 +386,7 @@ class Hub:
                 remarks=self.remarks.entries,
                 exchange_cards=self.log.cards,
                 instructions=self.instructions,
+                mismatch=None if self.mismatch is None else self.mismatch.flag(),
             )
         )
         out.update({key: view() for key, view in self.views.items()})

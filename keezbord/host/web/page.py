@@ -21,7 +21,7 @@ from keezbord.host.referee import MoveRecord, RefereeState, setup_view
 from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
-from .guidance import flag_view
+from .guidance import drawn_way, flag_view
 from .instruction import (
     Instruction,
     game_instruction,
@@ -55,6 +55,8 @@ class PageView:
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
     # Instructions posted by other parts of the host (Hub.instruct): source -> instruction.
     instructions: Mapping[str, Instruction] | None = None
+    # The simulator's drawing and the referee differ, unflagged (web/drawing.py).
+    mismatch: Mapping[str, Any] | None = None
 
 
 def played_in_words(rec: MoveRecord) -> Text:
@@ -109,6 +111,8 @@ def page_state(view: PageView) -> dict[str, Any]:
             if st.flag is not None
             else {**flag, "guidance": []}
         )
+    if view.mismatch is not None:  # the simulator's own: the drawing and the referee differ
+        flag = dict(view.mismatch) if flag is None else drawn_way(flag, view.mismatch)
     nk = pos.profile.scoring == "nk"
     score = None
     if nk:

@@ -16,7 +16,7 @@ from keezbord.host.referee import Overrule
 from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
 from keezbord.host.sim.restore import put_back_on
 
-from . import remote
+from . import drawing, remote
 from .board_task import task_of
 from .hub_error import HubError as HubError
 from .instruction import MODE, Instruction
@@ -294,6 +294,9 @@ def _human_to_play(hub: Hub) -> int:
 def _fix(hub: Hub) -> None:
     """Simulator help: put a flagged board right as the restore guidance says."""
     flag = hub.session.state.flag
+    if hub.opts.mode == "sim":
+        drawing.put_right(hub)  # the drawn board, colours and all (issue 40)
+        return
     if flag is None:
         return
     for frm, to in flag.pairs:
