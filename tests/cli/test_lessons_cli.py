@@ -66,3 +66,12 @@ def test_a_7s_parts_are_taken_in_either_order(tmp_path: Path) -> None:
         assert json.loads(r.stdout)["result"] == "right"
     bad = run(tmp_path, "lessons", "answer", "seven", "1", "7 0:T20-T24 0:T3-T9", "--db", db)
     assert_one_line_error(bad, "not a legal move")
+
+
+def test_plain_lessons_says_each_lessons_idea(tmp_path: Path) -> None:
+    # Issue 40, item 6: the introduction was only in --json.
+    out = run(tmp_path, "lessons", "--lang", "en").stdout
+    lines = out.splitlines()
+    assert lines[0].split()[0] == "game"  # how a game runs, first
+    assert lines[1].startswith("           Everyone has 4 pawns in their nest.")
+    assert "The 4 walks 4 holes backwards." in " ".join(x.strip() for x in lines)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from keezbord.host.commands.lang import add_lang_argument
@@ -83,6 +84,8 @@ def run_lessons(args: argparse.Namespace) -> int:
             n = len(les.steps)
             mark = f"  {len(d['done'])}/{n}" if "done" in d else f"  {n}"
             print(f"{les.id:<10} {les.title.get(args.lang)}{mark}")
+            intro = textwrap.wrap(les.intro.get(args.lang), width=78)
+            print("\n".join(" " * 11 + line for line in intro))
     return 0
 
 

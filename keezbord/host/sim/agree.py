@@ -164,7 +164,10 @@ def put_right(pos: Position, drawn: Drawn, held: Sequence[int | None], together:
     on = {h: s for h, s in drawn.items() if s is not None}
     hand = [s for s in held if s is not None]
     if not together:
-        return _one_by_one(pos, on, hand)
+        steps = _one_by_one(pos, dict(on), list(hand))
+        if steps is not None:
+            return steps
+        # (a pawn with nowhere to go yet: its nest full of another colour's pawns)
     want = colours(pos)
     nest_want = [sum(1 for loc in locs if loc == NEST) for locs in pos.pawns]
     steps: list[tuple[str, str, int]] = []
@@ -195,7 +198,9 @@ def put_right(pos: Position, drawn: Drawn, held: Sequence[int | None], together:
     return tuple(steps)
 
 
-def _one_by_one(pos: Position, on: dict[str, int], hand: list[int]) -> Steps:
+def _one_by_one(pos: Position, on: dict[str, int], hand: list[int]) -> Steps | None:
+    """The set-up mode's plan, one pawn in hand at a time; None when a pawn would have
+    to leave the board (its nest full of another colour's pawns)."""
     world: World = (frozenset(on.items()), frozenset(), tuple((s, HAND) for s in hand))
     steps: list[tuple[str, str, int]] = []
     for task in plan(world, pos):
@@ -223,7 +228,8 @@ def _one_by_one(pos: Position, on: dict[str, int], hand: list[int]) -> Steps:
             to = next((f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in on), None)
         else:
             to = None if task.to == OFF else task.to
-        if to is not None:
-            on[to] = task.seat
-            steps.append(("place", to, task.seat))
+        if to is None:
+            return None
+        on[to] = task.seat
+        steps.append(("place", to, task.seat))
     return tuple(steps)

@@ -136,7 +136,11 @@ def page_state(view: PageView) -> dict[str, Any]:
         else None
     )
     arranging = None if setup is None else setup_instruction(setup)
-    posted = (view.instructions or {}).values()
+    posted = list((view.instructions or {}).values())
+    if game is not None and (st.card is not None or view.held):
+        # A lesson's task stays in its box; the line says the move's next step ("3 steps
+        # left", "put blue's pawn in its nest") once the move is begun (issue 40, item 8).
+        posted = [i for i in posted if i.source != "lesson"]
     instruction = pick([arranging, hold_instruction(st), *posted, game])
     return {
         "type": "state",
