@@ -164,9 +164,9 @@ def put_right(pos: Position, drawn: Drawn, held: Sequence[int | None], together:
     on = {h: s for h, s in drawn.items() if s is not None}
     hand = [s for s in held if s is not None]
     if not together:
-        steps = _one_by_one(pos, dict(on), list(hand))
-        if steps is not None:
-            return steps
+        one = _one_by_one(pos, dict(on), list(hand))
+        if one is not None:
+            return one
         # (a pawn with nowhere to go yet: its nest full of another colour's pawns)
     want = colours(pos)
     nest_want = [sum(1 for loc in locs if loc == NEST) for locs in pos.pawns]
