@@ -140,7 +140,8 @@ GAMES = [
 @pytest.mark.parametrize("seed", range(6))
 def test_random_clicks_in_a_game_never_part_drawing_and_referee(seed: int, tmp_path: Path) -> None:
     pawns = GAMES[seed % len(GAMES)]
-    w = Walk(tmp_path / "g.sqlite", seed=seed, pawns=pawns)
     hand = Game(4, "standard", seed).hands[0]
-    rng = random.Random(seed)
-    _walk(w, rng, list(hand), f"game seed {seed}")
+    for k in range(WALKS_A_STEP):
+        w = Walk(tmp_path / f"g{k}.sqlite", seed=seed, pawns=pawns)
+        rng = random.Random(f"{seed}/{k}")
+        _walk(w, rng, list(hand), f"game seed {seed} walk {k}")

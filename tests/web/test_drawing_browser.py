@@ -14,7 +14,9 @@ from conftest import LiveServer, shot
 from test_lessons_browser import new_learner, start_step
 from web_helpers import link, sim_hub_at
 
+from keezbord.engine.position import Position
 from keezbord.host.lessons import lesson
+from keezbord.host.referee import colours
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
@@ -180,3 +182,45 @@ def test_capturing_ones_own_pawn_says_where_it_goes(
     _click(page, nest)
     page.wait_for_function("() => window.keezbord.state.turn !== 0", timeout=10000)
     assert not page.evaluate("window.keezbord.state.flag")
+
+
+RANDOM_WALK = """([seed, n]) => {
+  // A seeded walk of clicks on the drawn board: pawns, lit holes and nests.
+  let x = seed;
+  const rnd = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
+  const st = window.keezbord.state;
+  const pawns = st.pawns.map((p) => p.hole).filter((h) => h[0] !== 'N');
+  const lit = Object.keys(st.leds).filter((h) => st.leds[h] && st.leds[h] !== 'turn');
+  const nests = [0, 1, 2, 3].flatMap((s) => [1, 2, 3, 4].map((k) => `N${s}.${k}`));
+  const pool = [...pawns, ...pawns, ...lit, ...lit, ...nests];
+  return Array.from({ length: n }, () => pool[Math.floor(rnd() * pool.length)]);
+}"""
+
+
+@pytest.mark.parametrize(("lesson_id", "step", "card"), [("jack", 2, "J"), ("seven", 1, "7")])
+def test_random_clicks_in_the_browser_end_with_drawing_and_referee_agreeing(
+    serve: Serve, page: Any, tmp_path: Path, lesson_id: str, step: int, card: str
+) -> None:
+    # The property test's walk (test_drawing_agrees.py) done with real clicks, a few.
+    srv = _sim(serve, tmp_path)
+    _lesson(page, srv, lesson_id, step)
+    page.click(f".card[data-card='{card}']")
+    page.wait_for_selector("#played:not(:empty)")
+    for seed in (3, 11):
+        for hole in page.evaluate(RANDOM_WALK, [seed, 6]):
+            if page.evaluate("window.keezbord.state.turn") != 0:
+                return  # a move was made: the bots play on
+            _click(page, hole)
+    while page.evaluate("window.keezbord.state.held.length"):  # everything down
+        free = page.evaluate(
+            "() => ['N0','N1','N2','N3'].flatMap((n) => [1,2,3,4].map((k) => n + '.' + k))"
+            ".filter((h) => !window.keezbord.state.pawns.some((p) => p.hole === h))"
+        )
+        _click(page, free[0])
+    page.wait_for_timeout(1200)  # past the settle time
+    if page.evaluate("window.keezbord.state.turn") != 0:
+        return
+    if page.evaluate("!!window.keezbord.state.flag"):
+        _put_right(page)
+    want = Position.from_text(lesson(lesson_id).steps[step - 1].position)
+    assert _drawn(page) == colours(want)

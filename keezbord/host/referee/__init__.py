@@ -12,6 +12,7 @@ referee's own; only its tests reach into them.
 from .arrange import Arranging, setup_view
 from .arrange_plan import HAND, OFF, UNKNOWN, is_nest, plan, task_text
 from .cards import known_cards
+from .colour_fix import board_fix
 from .hands import certain, knocked_off, shows
 from .heap import freeze_heap
 from .leds import frame
@@ -85,6 +86,7 @@ __all__ = [
     "World",
     "arranged_setup",
     "begin",
+    "board_fix",
     "board_of",
     "board_sig",
     "certain",

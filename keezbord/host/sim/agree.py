@@ -27,6 +27,7 @@ from keezbord.host.referee import (
     OFF,
     RefereeState,
     World,
+    board_fix,
     board_sig,
     certain,
     colours,
@@ -88,7 +89,11 @@ def check(state: RefereeState, drawn: Drawn, held: Sequence[int | None]) -> Mism
     pos = state.pos
     known = {h: s for h, s in drawn.items() if s is not None}
     if state.flag is not None:
-        after = _followed(known, state.flag.pairs)
+        # The flag's pairs as the LEDs show them now (the board may have changed since
+        # the referee last judged it).
+        undone = state.undone if state.restoring else None
+        pairs = board_fix(state, expected(state), state.flag.shown, undone).pairs
+        after = _followed(known, pairs)
         if after is None or any(_same(after, p) for p in _takes(state)):
             return None
         return _mismatch(state, known, sorted(set(after.items()) ^ set(colours(pos).items())))

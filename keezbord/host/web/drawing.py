@@ -56,7 +56,10 @@ def watch(hub: Hub, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "the move was taken back",
         )
         mismatch = agree.Mismatch((), said, ())
-        hub.call_soon(lambda: _take_back(hub))
+        # The drawing is the truth: kept as it is (the referee's position would repaint
+        # it) until the move is taken back and the pawns put back from it.
+        kept = (dict(hub.pawns.pawn_seat), list(hub.pawns.held))
+        hub.call_soon(lambda: _take_back(hub, kept))
     if mismatch is not None and hub.mismatch is None:
         record = {
             "t": hub.now(),
@@ -81,11 +84,20 @@ def observe(hub: Hub, records: list[dict[str, Any]], seen: list[dict[str, Any]])
             o(got)
 
 
-def _take_back(hub: Hub) -> None:
+def _take_back(hub: Hub, kept: tuple[dict[str, int | None], list[int | None]]) -> None:
     if hub.bots is not None:
         hub.bots.cancel()
     hub.undo()
+    hub.pawns.pawn_seat, hub.pawns.held = kept
     put_right(hub)
+
+
+def recolours(hub: Hub) -> tuple[str, ...]:
+    """The decisions after which the drawing takes its colours from the position: in
+    the simulator not an undo (the pawns drawn are where they are until put back)."""
+    return (
+        ("move", "penalty", "overrule") if active(hub) else ("move", "undo", "penalty", "overrule")
+    )
 
 
 def put_right(hub: Hub) -> None:

@@ -243,7 +243,7 @@ class Hub:
             self.log.exchanges(self.sim, st)
         drawing.observe(self, records, drawing.watch(self, records))  # sim: drawn = read
         self.away.decided(records)
-        if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
+        if any(r["type"] in drawing.recolours(self) for r in records):
             self.sensors.new_turn()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):

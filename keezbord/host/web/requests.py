@@ -14,7 +14,6 @@ from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import Overrule
 from keezbord.host.roles import REFEREE_ACTIONS, Access, Role, may
-from keezbord.host.sim.restore import put_back_on
 
 from . import drawing, remote
 from .board_task import task_of
@@ -221,7 +220,7 @@ def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
                 break
             hub.undo()
             if hub.sim is not None and not real:
-                put_back_on(hub)  # the simulated table puts the pawns back itself
+                drawing.put_right(hub)  # the simulated table puts the pawns back itself
             after = hub.session.state
             if len(after.history) == len(st.history) and after.second_card == st.second_card:
                 # The referee took nothing back (a hand was shown since, ...): its reason.
