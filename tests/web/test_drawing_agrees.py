@@ -96,6 +96,8 @@ def _walk(w: Walk, rng: random.Random, cards: list[str], where: str) -> None:
         w.wait(60)
         if not w.state()["held"]:
             _check(w, f"{where} click {i}")
+    if w.st.seat != 0 or w.st.over:
+        return  # the move was made: the bots' turn (a bot would play now)
     # Everything down, then settled: checked; then put right.
     for hole in [f"N{s}.{k}" for s in range(w.st.pos.seats) for k in range(1, 5)]:
         if not w.state()["held"]:
@@ -137,7 +139,11 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(6))
+# Deck seeds whose first player is red (sim_hub_at's games begin with red to play).
+SEEDS = [s for s in range(40) if Game(4, "standard", s).table.turn == 0][:6]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_clicks_in_a_game_never_part_drawing_and_referee(seed: int, tmp_path: Path) -> None:
     pawns = GAMES[seed % len(GAMES)]
     hand = Game(4, "standard", seed).hands[0]

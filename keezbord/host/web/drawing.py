@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from keezbord.engine.text import Text
-from keezbord.host.events import HoleEvent
-from keezbord.host.referee import certain, colours
+from keezbord.host.referee import colours
 from keezbord.host.sim import agree
+from keezbord.host.sim.restore import put_drawn_back
 
 from .board_task import BoardTask
 
@@ -102,14 +102,5 @@ def recolours(hub: Hub) -> tuple[str, ...]:
 
 def put_right(hub: Hub) -> None:
     """Put the drawn board right: the position's pawns, colours and all (the
-    simulator's "put the board right")."""
-    st = hub.session.state
-    drawn = hub.pawns.pawn_seat
-    world = certain(st.worlds)
-    known = {h: s for h, s in drawn.items() if s is not None}
-    together = world is None or bool(world[2]) or dict(world[0]) != known
-    for action, hole, seat in agree.put_right(st.pos, drawn, hub.pawns.held, together):
-        ev = HoleEvent(hub.now(), "lift" if action == "lift" else "place", hole)
-        hub.track(ev, seat)
-        hub.feed(ev)
-    hub.changed()
+    simulator's "put the board right"; sim/restore.py)."""
+    put_drawn_back(hub)

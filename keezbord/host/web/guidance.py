@@ -235,3 +235,14 @@ def drawn_way(flag: Mapping[str, Any], mismatch: Mapping[str, Any]) -> dict[str,
         "labels": labels,
         "holes": holes,
     }
+
+
+_READER = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
+_TAP_HAND = Text("Tik eerst een kaart in je hand aan", "Tap a card in your hand first")
+
+
+def no_reader(flag: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The simulator has no card reader: its flag says where the cards are instead."""
+    if flag is None or flag["reason"].get("en") != _READER.en:
+        return flag
+    return {**flag, "reason": _TAP_HAND.as_dict()}

@@ -111,7 +111,7 @@ def game_instruction(
     on a lit hole, the rest of a 7, the second pawn of a jack, the victim home), for the
     table (put a flagged board right), or what everyone waits for (a bot, the check)."""
     if st.over:
-        return None
+        return _game_over(st)
     if flag is not None:
         lines = [Text(g["nl"], g["en"]) for g in flag.get("guidance") or []]
         text = (
@@ -194,6 +194,27 @@ def game_instruction(
     if settling:  # the pawn is down: the referee waits for the board to settle
         return Instruction(CHECKING, seat=seat, holes=tuple(settling), tone="wait")
     return Instruction(_then(played, (_LIT_PAWN if lit else _ANY_PAWN)[pointer]), seat=seat)
+
+
+def _game_over(st: RefereeState) -> Instruction:
+    """The game is over: who won, and what next (the line was blank, issue 40, 19)."""
+    if st.winner:
+        names = [colour(s) for s in st.winner]
+        nl = " en ".join(c.nl for c in names)
+        en = " and ".join(c.en for c in names)
+        won = Text(
+            f"{nl.capitalize()} {'winnen' if len(names) > 1 else 'wint'}",
+            f"{en.capitalize()} {'win' if len(names) > 1 else 'wins'}",
+        )
+    else:
+        won = Text("Het spel is afgelopen", "The game is over")
+    return Instruction(
+        Text(
+            f"{won.nl}! Begin een nieuw spel met 'Nieuw spel'.",
+            f"{won.en}! Start a new game with 'New game'.",
+        ),
+        tone="wait",
+    )
 
 
 def _in_hand(

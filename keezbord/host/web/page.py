@@ -21,7 +21,7 @@ from keezbord.host.referee import MoveRecord, RefereeState, setup_view
 from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
-from .guidance import drawn_way, flag_view
+from .guidance import drawn_way, flag_view, no_reader
 from .instruction import (
     Instruction,
     game_instruction,
@@ -111,6 +111,7 @@ def page_state(view: PageView) -> dict[str, Any]:
             if st.flag is not None
             else {**flag, "guidance": []}
         )
+    flag = no_reader(flag) if view.mode == "sim" else flag
     if view.mismatch is not None:  # the simulator's own: the drawing and the referee differ
         flag = dict(view.mismatch) if flag is None else drawn_way(flag, view.mismatch)
     nk = pos.profile.scoring == "nk"
