@@ -382,6 +382,10 @@ interface LessonView {
   step: number;
   steps: number;
   task: Bilingual;
+  intro: Bilingual; // the idea the lesson teaches (shown at its first step)
+  holes: string[]; // the holes the task names: the board labels them
+  next: { lesson: string; step: number; title: Bilingual } | null; // after a right move
+  course_done: boolean; // the course's last step made right
   card: string | null;
   hand: string[];
   learner: string | null;
@@ -421,6 +425,7 @@ interface PuzzleEntry {
 interface LessonEntry {
   id: string;
   title: Bilingual;
+  intro: Bilingual;
   steps: unknown[];
   done: number[];
 }

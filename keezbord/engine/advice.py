@@ -53,8 +53,8 @@ class Advice:
 
     def sentence(self, lang: str) -> str:
         """The whole hint as one paragraph."""
-        parts = [self.words.get(lang)]
-        parts += [r.get(lang) for r in self.reasons]
+        words = self.words.get(lang)
+        parts = [words] + [r.get(lang) for r in self.reasons if not _said(r.get(lang), words)]
         return " ".join(_dot(p) for p in parts)
 
     def to_dict(self, lang: str) -> dict[str, object]:
@@ -121,6 +121,16 @@ class Remark:
             "better_win": round(self.better.win, 3),
             "text": self.text.as_dict(),
         }
+
+
+# A reason the move's words already say ("red brings a pawn out. Brings a new pawn
+# out."): reason -> what the words say then.
+_SAID = {"brings a new pawn out": "brings a pawn out", "zet een nieuwe pion op het bord": "pion op"}
+
+
+def _said(reason: str, words: str) -> bool:
+    said = _SAID.get(reason)
+    return said is not None and said in words
 
 
 def _dot(s: str) -> str:

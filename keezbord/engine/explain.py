@@ -142,6 +142,10 @@ _RULE_TEXT: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+# A profile as players write it ("Under the NK rules", not "nk").
+_PROFILE_SHOWN = {"nk": "NK", "keezspel": "Keez-spel"}
+
+
 def violation_text(v: Violation, pos: Position, mover: int) -> Text:
     """One broken rule, said to the player."""
     if v.code == NOT_YOUR_PAWN:
@@ -150,7 +154,8 @@ def violation_text(v: Violation, pos: Position, mover: int) -> Text:
     if template is None:
         return Text(f"regel {v.code} overtreden", f"rule {v.code} broken")
     knl, ken = _colour(v.get("seat", mover))
-    facts = {"hole": v.get("hole", ""), "knl": knl, "ken": ken, "prof": pos.profile.name}
+    prof = _PROFILE_SHOWN.get(pos.profile.name, pos.profile.name)
+    facts = {"hole": v.get("hole", ""), "knl": knl, "ken": ken, "prof": prof}
     return Text(template[0].format_map(facts), template[1].format_map(facts))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .analysis import THRESHOLDS, Row
+from .describe import describe_move
 from .hand_record import TurnRecord
 from .notation import Move, parse_move
 from .position import Position
@@ -83,17 +84,21 @@ def judge_retry(
     v = judge(puzzle, move, playouts=playouts, seed=seed, margin=GOOD_ENOUGH)
     if v.outcome == "solved":
         why = v.reason or Text("", "")
+        if why.en == "the best choice":  # says nothing "The best move!" does not (issue 40)
+            why = Text("", "")
         text = Text(
             f"De beste zet! {_cap(why.nl)}".strip(), f"The best move! {_cap(why.en)}".strip()
         )
         return RetryVerdict("best", v.played, v.solution, None, None, text)
     if v.outcome == "good":
         assert v.played_win is not None and v.solution_win is not None
+        pos = puzzle.position  # the best move in words, not notation (issue 40, item 14)
+        best = describe_move(pos, parse_move(v.solution, pos.topology))
         text = Text(
             f"Goed genoeg: jouw zet wint {_pct(v.played_win)} van de uitgespeelde partijen, "
-            f"de beste zet ({v.solution}) {_pct(v.solution_win)}.",
+            f"de beste zet ({_low(best.nl)}) {_pct(v.solution_win)}.",
             f"Good enough: your move wins {_pct(v.played_win)} of the games played out, the "
-            f"best move ({v.solution}) {_pct(v.solution_win)}.",
+            f"best move ({_low(best.en)}) {_pct(v.solution_win)}.",
         )
         return RetryVerdict("good", v.played, v.solution, v.played_win, v.solution_win, text)
     text = Text(f"Nog steeds een fout. {v.text.nl}", f"Still a mistake. {v.text.en}")
@@ -102,6 +107,10 @@ def judge_retry(
 
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:] + ("." if s and not s.endswith(".") else "")
+
+
+def _low(s: str) -> str:
+    return s[:1].lower() + s[1:]
 
 
 def _pct(x: float) -> str:

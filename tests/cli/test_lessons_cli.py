@@ -54,3 +54,24 @@ def test_bad_lesson_input_is_one_line_and_exit_2(
     assert_one_line_error(
         run(tmp_path, "lessons", *args, "--db", str(tmp_path / "j.sqlite")), words
     )
+
+
+def test_a_7s_parts_are_taken_in_either_order(tmp_path: Path) -> None:
+    # Issue 40, item 12: `check`, the page and `puzzles try` take the 7's parts in the
+    # order written; `lessons answer` took only the order `moves` prints.
+    db = str(tmp_path / "j.sqlite")
+    for move in ("7 0:T20-T24 0:T3-T6", "7 0:T3-T6 0:T20-T24"):
+        r = run(tmp_path, "lessons", "answer", "seven", "1", move, "--db", db)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["result"] == "right"
+    bad = run(tmp_path, "lessons", "answer", "seven", "1", "7 0:T20-T24 0:T3-T9", "--db", db)
+    assert_one_line_error(bad, "not a legal move")
+
+
+def test_plain_lessons_says_each_lessons_idea(tmp_path: Path) -> None:
+    # Issue 40, item 6: the introduction was only in --json.
+    out = run(tmp_path, "lessons", "--lang", "en").stdout
+    lines = out.splitlines()
+    assert lines[0].split()[0] == "game"  # how a game runs, first
+    assert lines[1].startswith("           Everyone has 4 pawns in their nest.")
+    assert "The 4 walks 4 holes backwards." in " ".join(x.strip() for x in lines)

@@ -78,7 +78,7 @@ CASES: dict[str, tuple[Position, list[str], str, str]] = {
         P([["T20", "N", "N", "N"], N4, N4, N4]),
         ["A", "2"],
         "A 0:N-S",
-        "brings a new pawn out",
+        "brings a pawn out",
     ),
     "the jack swaps a threatened pawn away": (
         P([["T30", "N", "N", "N"], ["T40", "N", "N", "N"], N4, ["T27", "N", "N", "N"]]),
@@ -132,7 +132,7 @@ CASES: dict[str, tuple[Position, list[str], str, str]] = {
         P([["T40", "N", "N", "N"], N4, N4, N4]),
         ["K"],
         "K 0:N-S",
-        "brings a new pawn out",
+        "brings a pawn out",
     ),
     "home with the partner's pawns once all own are home": (
         P([H4, N4, ["T30", "N", "N", "N"], N4]),
@@ -408,3 +408,13 @@ def test_a_move_into_reach_is_said_after_what_it_gains() -> None:
     assert adv is not None and adv.text == "5 0:T10-T15"
     assert "in reach of blue's A and 7" in adv.sentence("en")
     assert "van blauw" in adv.sentence("nl")
+
+
+def test_a_hint_says_a_pawn_comes_out_once() -> None:
+    # Issue 40, item 19: "Red brings a pawn out. Brings a new pawn out."
+    pos, hand, _, _ = CASES["bring a pawn out with the ace"]
+    adv = advise(pos, hand, playouts=PLAYOUTS, seed=1)
+    assert adv is not None and adv.text == "A 0:N-S"
+    en, nl = adv.sentence("en").lower(), adv.sentence("nl").lower()
+    assert en.count("pawn out") == 1, en
+    assert nl.count("pion op") == 1, nl

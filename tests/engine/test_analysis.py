@@ -159,3 +159,21 @@ def test_trying_a_mistake_again() -> None:
     assert set(d["text"]) == {"nl", "en"} and d["outcome"] == "mistake"
     with pytest.raises(IllegalMoveError):
         judge_retry(turn, row, "9 0:T9-T18")
+
+
+def test_a_retry_says_the_best_move_once_and_in_words() -> None:
+    # Issue 40, item 14: "The best move! The best choice." and "good enough ... the best
+    # move (Q 0:T11-T23)": said once, and the move in words.
+    pos = Position.from_dict(
+        {"seats": 4, "turn": 0, "pawns": [["T20", "T40", "H3", "H4"], H4, H4, H4]}
+    )
+    move = parse_move("5 0:T20-T25", pos.topology)
+    turn = TurnRecord(0, 0, pos, ("5",), True, Known(), "5", move, (0, 0))
+    row = judge_turn(turn, 1, playouts=30, total=None, seed=0)
+    assert row.best_move == "5 0:T20-T25"
+    best = judge_retry(turn, row, "5 0:T20-T25", playouts=40)
+    assert best.outcome == "best" and best.text.en == "The best move!"
+    good = judge_retry(turn, row, "5 0:T40-T45", playouts=40)
+    assert good.outcome == "good"
+    assert "(the 5: red T20 → T25)" in good.text.en and "0:T20" not in good.text.en
+    assert "0:T20" not in good.text.nl

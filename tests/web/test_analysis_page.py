@@ -5,6 +5,7 @@ mistake is tried again there (the same hand, the new move judged)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -102,11 +103,14 @@ def test_a_spectator_sees_the_chart_but_cannot_try_again(
     srv = serve(lambda: Hub.open_sim(options(db, analysis_playouts=3)))
     page.goto(link(srv, "spectator", lang="nl"))
     page.wait_for_selector("#analysis-summary li.player", timeout=600_000)
-    assert "nauwkeurigheid" in page.inner_text("#analysis-summary")
+    summary = page.inner_text("#analysis-summary")
+    assert "nauwkeurigheid" in summary
+    assert not re.search(r"nauwkeurigheid \d+\.\d", summary), summary  # 87,1%, not 87.1%
     page.click("#lang")  # to English, and the panel with it
     page.wait_for_function(
         "() => document.querySelector('#analysis-summary').innerText.includes('accuracy')"
     )
+    assert not re.search(r"accuracy \d+,\d", page.inner_text("#analysis-summary"))
     page.locator("#analysis-chart .dot.blunder, #analysis-chart .dot").last.click()
     page.wait_for_selector("#review:not([hidden]) #review-facts li[data-fact='label']")
     assert page.locator("#retry-start").count() == 0

@@ -64,7 +64,7 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
         done = prog.of("Lotte")
     finally:
         prog.close()
-    assert done == {"out": [0, 1, 2], "count": [0, 1], "capture": [0, 1]}
+    assert done == {"game": [0, 1], "out": [0, 1, 2], "count": [0, 1]}
 
 
 def _clicks(before: Position, after: Position, on: set[str]) -> list[str]:

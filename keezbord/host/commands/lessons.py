@@ -12,10 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+import textwrap
+from typing import TYPE_CHECKING, Any
 
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
+
+if TYPE_CHECKING:
+    from keezbord.engine.notation import Move
+    from keezbord.engine.position import Position
 
 
 def _journal_args(p: argparse.ArgumentParser, default: object = None) -> None:
@@ -79,11 +84,13 @@ def run_lessons(args: argparse.Namespace) -> int:
             n = len(les.steps)
             mark = f"  {len(d['done'])}/{n}" if "done" in d else f"  {n}"
             print(f"{les.id:<10} {les.title.get(args.lang)}{mark}")
+            intro = textwrap.wrap(les.intro.get(args.lang), width=78)
+            print("\n".join(" " * 11 + line for line in intro))
     return 0
 
 
 def _answer(args: argparse.Namespace) -> int:
-    from keezbord.engine.movegen import successor_positions
+    from keezbord.engine.notation import parse_move
     from keezbord.engine.position import Position
     from keezbord.host.lessons import judge, lesson
 
@@ -100,8 +107,12 @@ def _answer(args: argparse.Namespace) -> int:
         card = text.split(" ", 1)[0]
         if step.card is not None and card != step.card:
             raise UsageError(f"this step's card is {step.card}, not {card}")
-        found = successor_positions(Position.from_text(step.position), card)
-        after = next((a for a, m in found.items() if str(m) == text), None)
+        pos = Position.from_text(step.position)
+        try:
+            made = parse_move(text, pos.topology)
+        except ValueError as e:
+            raise UsageError(f"{text!r}: {e}") from None
+        after = _after(pos, card, made)
         if after is None:
             raise UsageError(
                 f"{text!r} is not a legal move here (keezbord moves --card {card} "
@@ -119,3 +130,19 @@ def _answer(args: argparse.Namespace) -> int:
     out["says"] = verdict.text.get(args.lang)
     sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     return 0
+
+
+def _after(pos: Position, card: str, made: Move) -> Position | None:
+    """Where ``made`` leads, a 7's parts in the order written or the other (as `check`
+    and the board read them: the same pawns moved the same steps); None: not legal."""
+    from keezbord.engine.movegen import apply_part, successors
+
+    moves = successors(pos, card)
+    found = next((a for m, a in moves if m == made), None)
+    if found is not None or len(made.parts) != 2:
+        return found
+    there = pos
+    for part in made.parts:
+        there = apply_part(there, part)
+    parts = set(made.parts)
+    return next((a for m, a in moves if set(m.parts) == parts and a.pawns == there.pawns), None)

@@ -2,7 +2,7 @@
 few steps of position, task, the learner's card and move, judged by the referee and
 explained by the engine; progress per learner in the journal. docs/lessons.md."""
 
-from .course import COURSE, Lesson, LessonStep, lesson
+from .course import COURSE, Lesson, LessonStep, lesson, named_holes, next_step
 from .judge import Verdict, judge, judge_record, judge_referee, step_setup
 from .progress import Progress, valid_name
 
@@ -16,6 +16,8 @@ __all__ = [
     "judge_record",
     "judge_referee",
     "lesson",
+    "named_holes",
+    "next_step",
     "step_setup",
     "valid_name",
 ]

@@ -13,6 +13,7 @@ holds it to that).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,3 +88,26 @@ def lesson(lesson_id: str) -> Lesson:
         if les.id == lesson_id:
             return les
     raise KeyError(lesson_id)
+
+
+def next_step(lesson_id: str, step: int) -> dict[str, Any] | None:
+    """The step after ``step`` (0-based) of ``lesson_id`` as the page asks for it
+    (``{"lesson", "step"}``, 1-based, and the lesson's title), the next lesson's first
+    when the lesson is done; None after the course's last step."""
+    ids = [les.id for les in COURSE]
+    i = ids.index(lesson_id)
+    if step + 1 < len(COURSE[i].steps):
+        les, n = COURSE[i], step + 2
+    elif i + 1 < len(COURSE):
+        les, n = COURSE[i + 1], 1
+    else:
+        return None
+    return {"lesson": les.id, "step": n, "title": les.title.as_dict()}
+
+
+_HOLE = re.compile(r"\b(?:T\d+|[HN]\d\.\d)\b")
+
+
+def named_holes(text: str) -> list[str]:
+    """The holes a task names (T24, H0.4): the board labels them."""
+    return sorted(set(_HOLE.findall(text)))

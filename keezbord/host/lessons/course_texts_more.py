@@ -20,7 +20,7 @@ MORE: list[dict[str, Any]] = [
                 "card": "7",
                 "move": "7 0:T3-T6 0:T20-T24",
                 "hint": (
-                    "Dat mag, maar blauw staat 4 vakjes voor je pion op T20. Gebruik 4 van "
+                    "Dat mag, maar blauw staat 4 gaten voor je pion op T20. Gebruik 4 van "
                     "je 7 om hem te slaan.",
                     "That is allowed, but blue stands 4 holes ahead of your pawn on T20. "
                     "Use 4 of your 7 to capture it.",
@@ -59,7 +59,7 @@ MORE: list[dict[str, Any]] = [
         "title": ("De boer ruilt", "The jack swaps"),
         "intro": (
             "Met de boer (J) ruil je een eigen pion van plaats met een pion van een "
-            "andere kleur. Pionnen in een nest, in een huis of net op hun startvak ruil "
+            "andere kleur. Pionnen in een nest, in een thuishonk of net op hun startplek ruil "
             "je niet.",
             "With the jack (J) you swap one of your pawns with a pawn of another colour. "
             "Pawns in a nest, in a home, or just out on their start hole cannot be swapped.",
@@ -71,11 +71,11 @@ MORE: list[dict[str, Any]] = [
                 "move": "J 0:T5<>1:T60",
                 "only": True,
                 "task": (
-                    "Blauw staat vlak voor jouw huis. Ruil je pion op T5 met blauw.",
+                    "Blauw staat vlak voor jouw thuishonk. Ruil je pion op T5 met blauw.",
                     "Blue stands just before your home. Swap your pawn on T5 with blue.",
                 ),
                 "why": (
-                    "Goed! In één beurt staat je pion vlak voor je huis.",
+                    "Goed! In één beurt staat je pion vlak voor je thuishonk.",
                     "Well done! In one turn your pawn stands just before your home.",
                 ),
             },
@@ -85,13 +85,13 @@ MORE: list[dict[str, Any]] = [
                 "move": "J 0:T5<>1:T30",
                 "only": True,
                 "task": (
-                    "Blauw heeft een pion op T30 en een net op zijn startvak T16. Ruil met "
+                    "Blauw heeft een pion op T30 en een net op zijn startplek T16. Ruil met "
                     "de pion die je mag ruilen.",
                     "Blue has a pawn on T30 and one just out on its start hole T16. Swap "
                     "with the pawn you are allowed to swap.",
                 ),
                 "why": (
-                    "Goed! Een pion die net op zijn startvak staat, is beschermd: die "
+                    "Goed! Een pion die net op zijn startplek staat, is beschermd: die "
                     "ruil je niet.",
                     "Well done! A pawn just out on its start hole is protected: you cannot "
                     "swap it.",

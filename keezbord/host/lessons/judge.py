@@ -111,4 +111,14 @@ def _pawns(pos: Position | None) -> Any:
 
 
 def _join(a: Text, b: Text) -> Text:
-    return Text(f"{a.nl} {b.nl}", f"{a.en} {b.en}")
+    """Two sentences: the first begun with a capital and ended with a full stop (the
+    referee's reasons are written as clauses)."""
+    return Text(f"{_sentence(a.nl)} {b.nl}", f"{_sentence(a.en)} {b.en}")
+
+
+def _sentence(s: str) -> str:
+    s = s.strip()
+    if not s:
+        return s
+    s = s[0].upper() + s[1:]
+    return s if s[-1] in ".!?" else s + "."

@@ -10,15 +10,19 @@ referee's own; only its tests reach into them.
 """
 
 from .arrange import Arranging, setup_view
-from .arrange_plan import UNKNOWN
+from .arrange_plan import HAND, OFF, UNKNOWN, is_nest, plan, task_text
 from .cards import known_cards
+from .colour_fix import board_fix
+from .hands import certain, knocked_off, shows
 from .heap import freeze_heap
 from .leds import frame
+from .lit import expected
 from .recognize import (
     board_of,
     board_sig,
     clear_caches,
     colours,
+    guess_after,
     nest_seat,
     path_holes,
     pos_sig,
@@ -42,6 +46,7 @@ from .state import (
     RefereeState,
     Sig,
     Undo,
+    World,
 )
 from .step import begin, deadline, new_game, step
 from .trace import (
@@ -57,7 +62,9 @@ from .trace import (
 
 __all__ = [
     "BOUNCE_MS",
+    "HAND",
     "HINT_LEVELS",
+    "OFF",
     "UNKNOWN",
     "Advice",
     "AdviceWanted",
@@ -76,28 +83,38 @@ __all__ = [
     "Sig",
     "TraceError",
     "Undo",
+    "World",
     "arranged_setup",
     "begin",
+    "board_fix",
     "board_of",
     "board_sig",
+    "certain",
     "clear_caches",
     "colours",
     "deadline",
+    "expected",
     "frame",
     "freeze_heap",
+    "guess_after",
     "input_from_dict",
     "input_to_dict",
+    "is_nest",
+    "knocked_off",
     "known_cards",
     "nest_seat",
     "new_game",
     "parse_trace",
     "path_holes",
+    "plan",
     "pos_sig",
     "replay",
     "run",
     "setup_from_dict",
     "setup_view",
+    "shows",
     "step",
+    "task_text",
     "trace_lines",
     "victim_of",
 ]

@@ -20,6 +20,7 @@ from keezbord.engine.position import Position
 from keezbord.engine.text import Text
 
 from . import hands, reasons
+from .colour_fix import board_fix
 from .lit import expected, not_lit
 from .reading import judge_sensed, shown
 from .recognize import (
@@ -28,9 +29,8 @@ from .recognize import (
     guess_after,
     judge,
     move_holes,
+    nest_seat,
     pos_sig,
-    references,
-    repair,
 )
 from .state import Decision, Effect, Flag, RefereeState, World
 from .turns import accept, resolved
@@ -41,17 +41,16 @@ Pairs = Sequence[tuple[str | None, str | None]]
 def flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """Flag the board (an ``illegal`` decision, once an episode); while the flag stands
     its error and restore holes follow the board."""
-    pos = state.pos
     exps = expected(state)
     old = state.flag
     undone = state.undone if state.restoring else None
     if old is not None:  # the same episode: the LEDs follow the board
-        fix = repair(pos.topology, state.sensed, references(pos, exps, old.shown, undone))
+        fix = board_fix(state, exps, old.shown, undone)
         new = replace(old, error=fix.error, restore=fix.restore, pairs=fix.pairs)
         return replace(state, outcome="illegal", ambiguous=(), flag=new)
     before = shown(state)
     ref = pos_sig(before[1]) if before is not None else None
-    fix = repair(pos.topology, state.sensed, references(pos, exps, ref, undone))
+    fix = board_fix(state, exps, ref, undone)
     state = replace(state, outcome="illegal", ambiguous=(), undone=undone)
     reason = _reason(state, fix.pairs, before)
     holes = fix.error + tuple(h for h in fix.restore if h not in fix.error)
@@ -162,6 +161,10 @@ def _reason(state: RefereeState, pairs: Pairs, before: tuple[Move, Position] | N
     knocked = _knocked(world, pairs, before, state.pos) if world and before else None
     if knocked is not None:
         return knocked
+    pawns = world[0] if world is not None else ()
+    astray = next(((s, n) for h, s in pawns if (n := nest_seat(h)) not in (None, s)), None)
+    if astray is not None:
+        return reasons.wrong_nest(*astray)
     after = guess_after(state.pos, state.sensed, hands.owners(world) if world else None)
     if state.card is None:
         taken = _not_part_of_last(state, after)

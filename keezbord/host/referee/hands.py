@@ -71,11 +71,15 @@ def lift(worlds: Worlds, hole: str) -> Worlds:
 
 
 def place(worlds: Worlds, hole: str) -> Worlds:
+    """A pawn put down: any pawn in hand may be it, but a pawn put in a nest is one of
+    that nest's colour when one is in hand (a captured pawn carried home)."""
     out: list[World] = []
+    owner = nest_seat(hole)
     for pairs, origins, hand in worlds:
         if not hand:
             return ()
-        for pawn in dict.fromkeys(hand):  # any pawn in hand may be the one put down
+        pawns = [p for p in hand if p[0] == owner] or hand
+        for pawn in dict.fromkeys(pawns):  # any pawn in hand may be the one put down
             rest = list(hand)
             rest.remove(pawn)
             out.append((pairs | {(hole, pawn[0])}, origins | {(hole, pawn[1])}, tuple(rest)))
@@ -152,3 +156,13 @@ def disputed(worlds: Worlds) -> frozenset[str]:
     maps = [owners(w) for w in worlds]
     holes: set[str] = set().union(*maps)
     return frozenset(h for h in holes if len({m.get(h) for m in maps}) > 1)
+
+
+def knocked_off(worlds: Worlds, sensed: frozenset[str]) -> list[int]:
+    """The seats of the pawns in hand that were lifted from a track or home hole another
+    pawn now stands on (a capture's victim, its own colour's or another's); [] when the
+    touches do not know."""
+    world = certain(worlds)
+    if world is None:
+        return []
+    return [s for s, origin in world[2] if origin[0] in "TH" and origin in sensed]

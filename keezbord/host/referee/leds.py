@@ -6,7 +6,9 @@ first of ``ROLE_ORDER`` wins (an error outshines a hint).
 
 from __future__ import annotations
 
+from . import hands
 from .arrange import lit as arrange_lit
+from .colour_fix import board_fix
 from .lit import expected
 from .lit import roles as lit_roles
 from .recognize import (
@@ -15,7 +17,6 @@ from .recognize import (
     move_holes,
     nest_seat,
     pos_sig,
-    references,
     repair,
 )
 from .state import ROLE_ORDER, RefereeState
@@ -74,7 +75,7 @@ def _frame(state: RefereeState) -> dict[str, str]:
             put(h, "restore")
     elif state.flag is not None and state.flagged:
         undone = state.undone if state.restoring else None
-        fix = repair(topo, state.sensed, references(pos, exps, state.flag.shown, undone))
+        fix = board_fix(state, exps, state.flag.shown, undone)
         for h in fix.error:
             put(h, "error")
         for h in fix.restore:
@@ -115,9 +116,20 @@ def _frame(state: RefereeState) -> dict[str, str]:
     lifted = [h for h in base_sig[0] if h not in sth]
     lifted += [f"N{s}" for s in range(pos.seats) if snests[s] < base_sig[1][s]]
     in_hand = [k for k in lifted if k in departures]
+    world = hands.certain(state.worlds)
+    # A capture half done: the mover stands on the target, the victim is in hand.
+    landed = {o for _, o in world[2] if o in state.sensed} if world is not None else set()
+    if state.card == "J" and len(in_hand) == 1:
+        # A jack half done: a pawn put down on the hole the other left; the second
+        # goes where the first stood (issue 40, item 3).
+        down = [t.hole for t in departures[in_hand[0]] if t.hole in state.touched]
+        if any(h in sth for h in down):
+            landed |= set(down)
+            put(in_hand[0], "target")
     for key in in_hand:
         for tgt in departures[key]:
-            put(tgt.hole, "target")
+            if tgt.hole not in landed:
+                put(tgt.hole, "target")
             if tgt.victim is not None:
                 free = [
                     f"N{tgt.victim}.{k}"

@@ -42,6 +42,7 @@ def judge_sensed(state: RefereeState, exps: Sequence[Expectation]) -> Judgement:
         state.amb_touched,
         state.lifted,
         (lambda m, a: any(hands.fits(w, state.pos, m, a) for w in worlds)) if worlds else None,
+        state.config.counting,
     )
 
 

@@ -130,3 +130,13 @@ def swapped_or_put_back(where: Sequence[tuple[int, str]], swap: bool) -> Text:
         f"zet de pionnen zoals voor de zet ({nl}): het bord ziet niet welke pion waar staat",
         f"set the pawns as before the move ({en}): the board cannot see which pawn stands where",
     )
+
+
+def wrong_nest(seat: int, nest: int) -> Text:
+    """A pawn put in the nest of another colour (a captured pawn goes to its own)."""
+    c, n = SEAT_COLOURS[seat], SEAT_COLOURS[nest]
+    return Text(
+        f"een {c.nl_adj} pion staat in het nest van {n.nl}: een pion gaat alleen naar zijn "
+        "eigen nest",
+        f"a {c.en} pawn stands in {n.en}'s nest: a pawn only goes to its own nest",
+    )

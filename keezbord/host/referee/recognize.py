@@ -304,6 +304,15 @@ class Expectation:
         """Boards a person passes through while making a legal move: a pawn resting on
         a hole of its path, or a victim carried to its nest before the capturing pawn
         arrives (and both)."""
+        return self._passed(counting=True)
+
+    @cached_property
+    def carried_first(self) -> frozenset[Sig]:
+        """The boards of ``patient`` without a pawn resting on its path: where pawns are
+        put down for good (the simulator's clicks), only a victim carried home first."""
+        return self._passed(counting=False)
+
+    def _passed(self, counting: bool) -> frozenset[Sig]:
         out: set[Sig] = set()
         # A 7's moves share their first parts (one pawn's k steps, then each second part):
         # each (position, step) is walked once, each first part applied once.
@@ -314,7 +323,7 @@ class Expectation:
             for i, part in enumerate(m.parts):
                 if isinstance(part, Step) and (base.pawns, part) not in done:
                     done.add((base.pawns, part))
-                    out |= _partial_sigs(base, self.card, part)
+                    out |= _partial_sigs(base, self.card, part, counting)
                 if i == 0 and len(m.parts) > 1:
                     nxt = after.get(part)
                     if nxt is None:
@@ -325,7 +334,7 @@ class Expectation:
         return frozenset(out)
 
 
-def _partial_sigs(base: Position, card: str, step: Step) -> set[Sig]:
+def _partial_sigs(base: Position, card: str, step: Step, counting: bool = True) -> set[Sig]:
     topo = base.topology
     th, nests = pos_sig(base)
     frm = location_hole(topo, step.seat, step.frm).name if step.frm != NEST else None
@@ -338,7 +347,7 @@ def _partial_sigs(base: Position, card: str, step: Step) -> set[Sig]:
         vsig = (th - {step_to(topo, step)}, tuple(vn))
         bases.append(vsig)
         out.add(vsig)
-    if frm is None:
+    if frm is None or not counting:
         return out
     for mid in path_holes(base, card, step):
         for bth, bn in bases:
@@ -432,6 +441,7 @@ def judge(
     amb_touched: frozenset[str] = frozenset(),
     lifted: Sequence[str] = (),
     carried: Callable[[Move, Position], bool] | None = None,
+    counting: bool = True,
 ) -> Judgement:
     """The board at rest read against the legal moves of ``exps``. ``carried``: whether
     a move and its position are what the touches carried (hands.py: colours, and each
@@ -474,7 +484,7 @@ def judge(
         return Judgement("before")
     if partial:
         return Judgement("partial")
-    if any(sig in exp.patient for exp in exps):
+    if any(sig in (exp.patient if counting else exp.carried_first) for exp in exps):
         return Judgement("patient")
     return Judgement("illegal")
 

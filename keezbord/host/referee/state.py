@@ -56,6 +56,11 @@ class Config:
     tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
     reader: bool = True  # False: no card reader, moves are checked against every card
     missing_ms: int = DEFAULT_MISSING_MS  # 0: never ask for a missing pawn
+    # A pawn may rest on the holes of its path while counted (a real board); False in
+    # the simulator (setup mode "sim"), whose clicks put a pawn down for good: a pawn
+    # resting short of a legal move's end is flagged at the settle time, not after the
+    # patience (issue 40, item 17).
+    counting: bool = True
 
 
 @dataclass(frozen=True, slots=True)

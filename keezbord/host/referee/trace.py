@@ -156,7 +156,8 @@ def setup_from_dict(d: Any) -> Setup:
     if not isinstance(reader, bool):
         raise TraceError("'card_reader' must be true or false")
     level: HintLevel = hints
-    config = Config(level, settle, patience, dict(tags), reader, missing)
+    counting = d.get("mode", "run") != "sim"  # the simulator's clicks count no holes
+    config = Config(level, settle, patience, dict(tags), reader, missing, counting)
     arrange, believed = _arrange(d.get("arrange", False), pos)
     board = _board(d.get("board"), pos) if "board" in d else None
     left = _cards_left(d["cards_left"], seats, dealer, turn) if "cards_left" in d else None

@@ -184,7 +184,10 @@ class BotPlayer:
             await asyncio.sleep(self.think_ms * speed / 2000)
             await self._wait_hold()
             st = host.referee_state
-            events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
+            # A pawn counted hole by hole rests under the settle time even slowed down:
+            # the simulator's referee gives no patience to a pawn resting on its path.
+            rest = max(20, min(150, int(st.config.settle_ms * 0.8 / max(speed, 1e-3))))
+            events = events_for_move(pos, move, after, self.rng, 0, st.sensed, max_rest=rest)
             await self.play_events(events, landing_seats(pos, move))
             # Let the page show the move (its pawn flies for 0.7 s) before the next bot
             # plays: a person can follow one move at a time (issue 13, defect 11).

@@ -11,7 +11,8 @@ from typing import Literal, Protocol
 
 from keezbord.engine.position import NEST, Position
 from keezbord.host.events import HoleEvent
-from keezbord.host.referee import RefereeState, colours, nest_seat
+from keezbord.host.referee import RefereeState, certain, colours, nest_seat
+from keezbord.host.sim import agree
 from keezbord.host.sim.pawns import PawnTracker
 
 
@@ -66,4 +67,21 @@ def put_back_on(host: TableHost) -> None:
         host.feed(ev)
     st = host.referee_state
     host.pawns.recolour(st.pos, st.sensed)
+    host.changed()
+
+
+def put_drawn_back(host: TableHost) -> None:
+    """The simulator's "put the board right" (and its take-backs): the drawn pawns
+    (``host.pawns``, the person's board) turned into the position, colours and all,
+    each lift and place through the referee like a hand's (sim/agree.py's steps: one
+    pawn at a time when the referee follows the colours, else all at once)."""
+    st = host.referee_state
+    drawn = host.pawns.pawn_seat
+    world = certain(st.worlds)
+    known = {h: s for h, s in drawn.items() if s is not None}
+    together = world is None or bool(world[2]) or dict(world[0]) != known
+    for action, hole, seat in agree.put_right(st.pos, drawn, host.pawns.held, together):
+        ev = HoleEvent(host.now(), "lift" if action == "lift" else "place", hole)
+        host.track(ev, seat)
+        host.feed(ev)
     host.changed()

@@ -20,7 +20,7 @@ from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.text import Text, card_label
 from keezbord.engine.topology import SEAT_COLOURS
-from keezbord.host.sim.restore import put_back_on
+from keezbord.host.sim.restore import put_drawn_back
 
 from .actions import pawns_of
 from .instruction import MODE, Instruction
@@ -94,7 +94,7 @@ class BoardTask:
             hub.bots.cancel()  # the next seat's bot waits: the player tries again
         hub.undo()
         if hub.sim is not None and hub.opts.mode == "sim":
-            put_back_on(hub)
+            put_drawn_back(hub)  # the drawn pawns back, colours and all
 
     def off_loop(self, work: Callable[[], V], then: Callable[[V], None]) -> None:
         """``work`` (a search) on a thread, ``then`` its result on the hub's loop."""

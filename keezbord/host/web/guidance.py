@@ -33,14 +33,13 @@ def guidance(frm: str | None, to: str | None, seat: int | None = None) -> Text:
         c = SEAT_COLOURS[seat]
         nl_pawn, en_pawn = f"de pion van {c.nl}", f"{c.en}'s pawn"
     if frm is not None and to is not None:
+        nl_frm, en_frm = _from_words(frm, seat)  # a nest in words, not N1.4 (issue 40)
         if nest_seat(to) is not None:
             nl_to, en_to = _nest_words(to, seat)
             return Text(
-                f"zet {nl_pawn} van {frm} terug {nl_to}", f"put {en_pawn} from {frm} back {en_to}"
+                f"zet {nl_pawn} {nl_frm} terug {nl_to}", f"put {en_pawn} {en_frm} back {en_to}"
             )
-        return Text(
-            f"zet {nl_pawn} van {frm} terug op {to}", f"put {en_pawn} from {frm} back on {to}"
-        )
+        return Text(f"zet {nl_pawn} {nl_frm} terug op {to}", f"put {en_pawn} {en_frm} back on {to}")
     if to is not None:
         if nest_seat(to) is not None:
             nl_to, en_to = _nest_words(to, None)
@@ -70,6 +69,17 @@ def in_hand(to: str, seat: int | None) -> Text:
     return Text(
         f"zet {nl_pawn} (in je hand) terug op {to}", f"put {en_pawn} (in your hand) back on {to}"
     )
+
+
+def _from_words(hole: str, seat: int | None) -> tuple[str, str]:
+    """ "van T12" / "from T12"; a nest hole as the nest: "uit zijn nest", "from blue's nest"."""
+    owner = nest_seat(hole)
+    if owner is None:
+        return f"van {hole}", f"from {hole}"
+    if seat is not None and owner == seat:
+        return "uit zijn nest", "from its nest"
+    c = SEAT_COLOURS[owner]
+    return f"uit het nest van {c.nl}", f"from {c.en}'s nest"
 
 
 def _nest_words(hole: str, seat: int | None) -> tuple[str, str]:
@@ -220,3 +230,29 @@ def _after_undo(decisions: Sequence[Mapping[str, Any]]) -> bool:
         if d.get("type") == "undo":
             return bool(d.get("ok")) and "move" in d
     return False
+
+
+def drawn_way(flag: Mapping[str, Any], mismatch: Mapping[str, Any]) -> dict[str, Any]:
+    """A referee's flag whose guidance would not restore the simulator's drawn board
+    (which pawn went where was unknown to it): the way back as the drawing knows it
+    (web/drawing.py)."""
+    labels = sorted(set(flag.get("labels") or ()) | set(mismatch["labels"]))
+    holes = sorted(set(flag.get("holes") or ()) | set(mismatch["holes"]))
+    return {
+        **flag,
+        "guidance": mismatch["guidance"],
+        "finish": [],
+        "labels": labels,
+        "holes": holes,
+    }
+
+
+_READER = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
+_TAP_HAND = Text("Tik eerst een kaart in je hand aan", "Tap a card in your hand first")
+
+
+def no_reader(flag: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The simulator has no card reader: its flag says where the cards are instead."""
+    if flag is None or flag["reason"].get("en") != _READER.en:
+        return flag
+    return {**flag, "reason": _TAP_HAND.as_dict()}

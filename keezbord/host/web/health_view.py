@@ -15,7 +15,7 @@ from keezbord.host.selftest_live import chips_view
 from keezbord.host.session import GameSession
 
 from .journal_notice import journal_health
-from .journal_notice import journal_notice as journal_notice  # (for the hub)
+from .journal_notice import journal_notice as journal_notice  # (for page_view.py)
 
 
 class HealthWatch:

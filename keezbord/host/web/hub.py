@@ -29,18 +29,20 @@ from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Access, Role, access_of
 from keezbord.host.session import GameSession
+from keezbord.host.sim.agree import Mismatch
 from keezbord.host.sim.bot_player import BotPlayer
 from keezbord.host.sim.pawns import PawnTracker
 from keezbord.host.sim.table import SimInfo, SimStore, SimTable
 
-from . import actions, opening, page, requests, setups
+from . import actions, drawing, opening, page, requests, setups
 from .away import Away
 from .clock import HubClock
 from .coach import coach_remark
-from .health_view import HealthWatch, journal_notice
+from .health_view import HealthWatch
 from .hub_error import HubError as HubError
 from .instruction import Instruction
 from .options import HubOptions as HubOptions
+from .page_view import page_view
 from .remarks import Remarks
 from .tasks import attach, views
 
@@ -86,6 +88,7 @@ class Hub:
         # What other parts of the host tell the players (instruct): source -> instruction.
         self.instructions: dict[str, Instruction] = {}
         self.hold_until = 0.0  # monotonic: bots wait till then (a takeback dialog is open)
+        self.mismatch: Mismatch | None = None  # the drawing and the referee differ (sim)
         self._recolour()
         attach(self)  # a lesson's step, a puzzle, a retry (web/tasks.py)
         # Opening a long game replayed it: the referee's caches hold its old positions.
@@ -239,10 +242,9 @@ class Hub:
         if self.sim is not None and records:
             self.sim.sync(actions.for_sim(records))
             self.log.exchanges(self.sim, st)
-        for observe in self.observers if records else ():
-            observe(records)
+        drawing.observe(self, records, drawing.watch(self, records))  # sim: drawn = read
         self.away.decided(records)
-        if any(r["type"] in ("move", "undo", "penalty", "overrule") for r in records):
+        if any(r["type"] in drawing.recolours(self) for r in records):
             self.sensors.new_turn()
             self._recolour()
         if self.driver is not None and any(isinstance(e, Leds) for e in effects):
@@ -344,6 +346,7 @@ class Hub:
         self._entries.clear()
         self.sensors.reset(self.session.state)
         self.pawns.reset()
+        self.mismatch = None
         self._recolour()
         if self.driver is not None:
             self.driver.show_leds(self.session.state.leds, self.now())
@@ -366,29 +369,7 @@ class Hub:
         """Everything the page draws (docs/web.md ``state``), cached per version."""
         if self._cache is not None and self._cache[0] == self.version:
             return self._cache[1]
-        st = self.session.state
-        out = page.page_state(
-            page.PageView(
-                version=self.version,
-                mode=self.opts.mode,
-                snapshot=self.session.snapshot("nl", history=False),
-                state=st,
-                now=self.now(),
-                pawn_seat=self.pawns.pawn_seat,
-                held=self.pawns.held,
-                last=self.pawns.last,
-                sim=self.sim,
-                bot_busy=self.bot_busy,
-                health=self.health(),
-                coach=self.coach,
-                entries=self._entries,
-                log=self.log.entries,
-                undone=self.log.undone,
-                remarks=self.remarks.entries,
-                exchange_cards=self.log.cards,
-                instructions={**journal_notice(self.session), **self.instructions},
-            )
-        )
+        out = page.page_state(page_view(self))
         out.update({key: view() for key, view in self.views.items()})
         self._cache = (self.version, out)
         return out

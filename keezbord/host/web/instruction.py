@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 from keezbord.engine.describe import colour
 from keezbord.engine.text import Text, card_label
-from keezbord.host.referee import RefereeState, board_sig, nest_seat, pos_sig
+from keezbord.host.referee import RefereeState, board_sig, knocked_off, nest_seat, pos_sig
 from keezbord.host.sim.table import SimTable
 
 # How urgent an instruction is: the smallest rank is shown.
@@ -111,7 +111,7 @@ def game_instruction(
     on a lit hole, the rest of a 7, the second pawn of a jack, the victim home), for the
     table (put a flagged board right), or what everyone waits for (a bot, the check)."""
     if st.over:
-        return None
+        return _game_over(st)
     if flag is not None:
         lines = [Text(g["nl"], g["en"]) for g in flag.get("guidance") or []]
         text = (
@@ -196,6 +196,27 @@ def game_instruction(
     return Instruction(_then(played, (_LIT_PAWN if lit else _ANY_PAWN)[pointer]), seat=seat)
 
 
+def _game_over(st: RefereeState) -> Instruction:
+    """The game is over: who won, and what next (the line was blank, issue 40, 19)."""
+    if st.winner:
+        names = [colour(s) for s in st.winner]
+        nl = " en ".join(c.nl for c in names)
+        en = " and ".join(c.en for c in names)
+        won = Text(
+            f"{nl.capitalize()} {'winnen' if len(names) > 1 else 'wint'}",
+            f"{en.capitalize()} {'win' if len(names) > 1 else 'wins'}",
+        )
+    else:
+        won = Text("Het spel is afgelopen", "The game is over")
+    return Instruction(
+        Text(
+            f"{won.nl}! Begin een nieuw spel met 'Nieuw spel'.",
+            f"{won.en}! Start a new game with 'New game'.",
+        ),
+        tone="wait",
+    )
+
+
 def _in_hand(
     st: RefereeState, pointer: str, held: Sequence[int | None], played: Text, lit: bool
 ) -> Instruction:
@@ -203,15 +224,20 @@ def _in_hand(
     where the first left, any other pawn on a lit hole."""
     seat = st.seat
     victim_nests = {nest_seat(h) for h, role in st.leds.items() if role == "victim"}
-    if len(held) == 1 and held[0] is not None and held[0] != seat and held[0] in victim_nests:
-        who = colour(held[0])
+    knocked = knocked_off(st.worlds, st.sensed)  # a victim, own colour too (issue 40, 5)
+    victim = held[0] if len(held) == 1 else None
+    if victim is not None and (
+        (victim != seat and victim in victim_nests) or (knocked == [victim] and st.card)
+    ):
+        who = colour(victim)
+        nest = tuple(sorted(h for h, r in st.leds.items() if r == "victim"))
         return Instruction(
             Text(
-                f"Zet de pion van {who.nl} terug in zijn nest (dat oplicht)",
-                f"Put {who.en}'s pawn back in its nest (lit)",
+                f"Zet de pion van {who.nl} terug in zijn nest" + (" (dat oplicht)" if nest else ""),
+                f"Put {who.en}'s pawn back in its nest" + (" (lit)" if nest else ""),
             ),
             seat=seat,
-            holes=tuple(sorted(h for h, r in st.leds.items() if r == "victim")),
+            holes=nest,
         )
     left = jack_hole_left(st, held)
     if left is not None:

@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from keezbord.engine.text import Text
-from keezbord.host.lessons import Lesson, Progress, Verdict, judge_record, lesson
+from keezbord.host.lessons import (
+    Lesson,
+    Progress,
+    Verdict,
+    judge_record,
+    lesson,
+    named_holes,
+    next_step,
+)
 
 from .board_task import BoardTask
 
@@ -36,6 +44,14 @@ class LessonPlay(BoardTask):
         return cls(hub, lesson(str(d["id"])), int(d["step"]), d.get("learner"))
 
     def judge(self, record: Mapping[str, Any]) -> None:
+        old = self.verdict
+        if old is not None and old.result != "right":
+            # A new try: the old verdict goes once the board is put right (a wrong one)
+            # or a card is tapped again (issue 40, item 11).
+            kind = record.get("type")
+            if kind == "card" or (kind == "resolved" and old.result == "wrong"):
+                self.verdict = None
+                self.hub.changed()
         v = judge_record(self.lesson.steps[self.step], record)
         if v is None:
             return
@@ -54,12 +70,18 @@ class LessonPlay(BoardTask):
     def view(self) -> dict[str, Any]:
         """The page's ``lesson`` (docs/web.md)."""
         st = self.lesson.steps[self.step]
+        right = self.verdict is not None and self.verdict.result == "right"
+        nxt = next_step(self.lesson.id, self.step) if right else None
         return {
             "id": self.lesson.id,
             "title": self.lesson.title.as_dict(),
+            "intro": self.lesson.intro.as_dict(),
             "step": self.step + 1,
             "steps": len(self.lesson.steps),
             "task": st.task.as_dict(),
+            "holes": named_holes(st.task.en),
+            "next": nxt,
+            "course_done": right and nxt is None,
             "card": st.card,
             "hand": list(st.hand),
             "learner": self.learner,

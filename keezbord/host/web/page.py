@@ -21,7 +21,7 @@ from keezbord.host.referee import MoveRecord, RefereeState, setup_view
 from keezbord.host.roles import Role
 from keezbord.host.sim.table import SimTable
 
-from .guidance import flag_view
+from .guidance import drawn_way, flag_view, no_reader
 from .instruction import (
     Instruction,
     game_instruction,
@@ -55,6 +55,8 @@ class PageView:
     exchange_cards: Mapping[int, Mapping[str, Any]] | None = None  # exchange entry -> card
     # Instructions posted by other parts of the host (Hub.instruct): source -> instruction.
     instructions: Mapping[str, Instruction] | None = None
+    # The simulator's drawing and the referee differ, unflagged (web/drawing.py).
+    mismatch: Mapping[str, Any] | None = None
 
 
 def played_in_words(rec: MoveRecord) -> Text:
@@ -109,6 +111,9 @@ def page_state(view: PageView) -> dict[str, Any]:
             if st.flag is not None
             else {**flag, "guidance": []}
         )
+    flag = no_reader(flag) if view.mode == "sim" else flag
+    if view.mismatch is not None:  # the simulator's own: the drawing and the referee differ
+        flag = dict(view.mismatch) if flag is None else drawn_way(flag, view.mismatch)
     nk = pos.profile.scoring == "nk"
     score = None
     if nk:
@@ -132,7 +137,11 @@ def page_state(view: PageView) -> dict[str, Any]:
         else None
     )
     arranging = None if setup is None else setup_instruction(setup)
-    posted = (view.instructions or {}).values()
+    posted = list((view.instructions or {}).values())
+    if game is not None and (st.card is not None or view.held):
+        # A lesson's task stays in its box; the line says the move's next step ("3 steps
+        # left", "put blue's pawn in its nest") once the move is begun (issue 40, item 8).
+        posted = [i for i in posted if i.source != "lesson"]
     instruction = pick([arranging, hold_instruction(st), *posted, game])
     return {
         "type": "state",

@@ -14,9 +14,8 @@ from keezbord.engine.text import Text
 from keezbord.host.events import CardTap, Discard, HoleEvent, Penalty, TimeLimit
 from keezbord.host.referee import Overrule
 from keezbord.host.roles import NEW_GAME_ACTIONS, REFEREE_ACTIONS, Access, Role, may
-from keezbord.host.sim.restore import put_back_on
 
-from . import ending, remote
+from . import drawing, ending, remote
 from .board_task import task_of
 from .hub_error import HubError as HubError
 from .instruction import MODE, Instruction
@@ -223,7 +222,7 @@ def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:
                 break
             hub.undo()
             if hub.sim is not None and not real:
-                put_back_on(hub)  # the simulated table puts the pawns back itself
+                drawing.put_right(hub)  # the simulated table puts the pawns back itself
             after = hub.session.state
             if len(after.history) == len(st.history) and after.second_card == st.second_card:
                 # The referee took nothing back (a hand was shown since, ...): its reason.
@@ -296,6 +295,9 @@ def _human_to_play(hub: Hub) -> int:
 def _fix(hub: Hub) -> None:
     """Simulator help: put a flagged board right as the restore guidance says."""
     flag = hub.session.state.flag
+    if hub.opts.mode == "sim":
+        drawing.put_right(hub)  # the drawn board, colours and all (issue 40)
+        return
     if flag is None:
         return
     for frm, to in flag.pairs:

@@ -148,7 +148,8 @@ function renderSummary(d) {
       ` = ${t("own")} ${pct(tm.own)}, ${t("cards_luck")} ${pct(tm.cards)}, ${t("others")} ${pct(tm.others)}`));
   }
   for (const p of s.players) {
-    const acc = p.accuracy === null ? "–" : `${p.accuracy}%`;
+    // A decimal comma in Dutch (87,1%), a point in English (issue 40, item 14).
+    const acc = p.accuracy === null ? "–" : `${app.lang === "nl" ? String(p.accuracy).replace(".", ",") : p.accuracy}%`;
     items.push(el("li", { class: "player", "data-seat": String(p.seat) },
       `${seatName(p.seat)}: ${t("accuracy")} ${acc} · ?! ${p.inaccuracy} · ? ${p.mistake} · ?? ${p.blunder}`));
   }

@@ -96,7 +96,9 @@ function renderBoard() {
   if (!st || !app.geometry) return false;
   const occ = new Map(st.pawns.map((p) => [p.hole, p.seat]));
   const bad = new Set(st.health?.sensors?.bad || []);
-  const labels = new Set(st.flag?.labels || []);
+  // The holes a flag, the instruction line or a lesson's task names are labelled.
+  const named = [...(st.instruction?.holes || []), ...(st.lesson?.holes || [])];
+  const labels = new Set([...(st.flag?.labels || []), ...named.filter((h) => h[0] !== "N")]);
   const split = new Set(st.split?.sources || []);
   const settling = new Set(st.settling || []);
   // Last move of each seat: its from and to holes, in the seat's colour.

@@ -255,7 +255,22 @@ function prefillNewGame(st) {
   f.elements.profile.value = st.profile;
   f.elements.teams.value = st.teams || "";
   f.elements.hints.value = st.hints;
-  if (st.players) f.elements.players.value = st.players.map((p) => p.kind).join(",");
+  if (st.players) {
+    // A lesson's or a puzzle's seats are the task's (the learner on the seat to play):
+    // a new game seats the person first again (issue 40, item 18).
+    const task = st.lesson || st.puzzle || st.retry;
+    const kinds = st.players.map((p) => p.kind);
+    f.elements.players.value = (task ? kinds.map((_, i) => (i ? "greedy" : "human")) : kinds).join(",");
+  }
+  sayWhoYouPlay();
+}
+
+// Under the players field: which colour the first person plays in the new game.
+function sayWhoYouPlay() {
+  const f = /** @type {HTMLFormElement & { elements: Record<string, HTMLInputElement> }} */ (byId("newgame"));
+  const kinds = f.elements.players.value.split(",").map((x) => x.trim());
+  const i = kinds.indexOf("human");
+  byId("players-you").textContent = i < 0 ? t("you_watch") : `${t("you_play")} ${seatName(i)}`;
 }
 
 // The set-up mode (docs/setup.md): one instruction at a time, its holes lit on the board.
@@ -327,6 +342,7 @@ function setupControls() {
     const position = String(f.get("position") || "").trim();
     if (position) send({ type: "set_up", position });
   });
+  byId("newgame").addEventListener("input", sayWhoYouPlay);
   byId("newgame").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(/** @type {HTMLFormElement} */ (ev.target));
@@ -554,7 +570,7 @@ function logItem(st, e) {
 Object.assign(UI.nl, {
   your_turn: "Jij bent aan zet", person: "mens", on: "aan", off: "uit",
   team: "team", team_with: "team met", card: "kaart", cards: "kaarten", dealer: "deler",
-  to_play: "aan zet", sits_out: "past deze ronde", winner: "winnaar", players_title: "Spelers",
+  to_play: "aan zet", sits_out: "geen kaarten meer deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
   discard_playable: "Je kunt een kaart spelen: je hand laten zien mag pas als geen enkele kaart kan.",
   for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid bij jouw beurt: aan",
@@ -563,7 +579,7 @@ Object.assign(UI.nl, {
 Object.assign(UI.en, {
   your_turn: "Your turn", person: "person", on: "on", off: "off",
   team: "team", team_with: "team with", card: "card", cards: "cards", dealer: "dealer",
-  to_play: "to play", sits_out: "sits out this round", winner: "winner", players_title: "Players",
+  to_play: "to play", sits_out: "no cards left this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
   discard_playable: "A card can be played: you may show your hand only when none can.",
   for_example: "for example", move_no: "move", sound_on: "Sound on your turn: on",

@@ -7,8 +7,8 @@
 // verdict, and after a wrong move the better move lit on the drawing (role "hint").
 "use strict";
 
-/** @type {{ theme: string, list: PuzzleEntry[] }} */
-const puzzlesUi = { theme: "", list: [] };
+/** @type {{ theme: string, list: PuzzleEntry[], themes: {id: string, name: Bilingual}[], lang: string }} */
+const puzzlesUi = { theme: "", list: [], themes: [], lang: "" };
 
 async function loadPuzzles() {
   const q = puzzlesUi.theme ? `?theme=${encodeURIComponent(puzzlesUi.theme)}` : "";
@@ -17,6 +17,7 @@ async function loadPuzzles() {
   if (!r.ok) { addLog(tx(body.error), true); return; }
   const sel = /** @type {HTMLSelectElement} */ (byId("puzzle-theme"));
   if (sel.options.length <= 1) {
+    puzzlesUi.themes = body.themes;
     for (const th of body.themes) sel.append(el("option", { value: th.id, text: tx(th.name) }));
   }
   puzzlesUi.list = body.puzzles;
@@ -24,6 +25,12 @@ async function loadPuzzles() {
 }
 
 function renderPuzzleList() {
+  puzzlesUi.lang = app.lang;
+  const sel = /** @type {HTMLSelectElement} */ (byId("puzzle-theme"));
+  for (const th of puzzlesUi.themes) {  // the themes in the page's language (NL/EN)
+    const o = [...sel.options].find((x) => x.value === th.id);
+    if (o) o.textContent = tx(th.name);
+  }
   byId("puzzle-count").textContent = `${puzzlesUi.list.length} ${t("puzzles_n")}`;
   byId("puzzle-list").replaceChildren(...puzzlesUi.list.map((p, i) => {
     const b = el("button", { type: "button", text: `${i + 1}. ${p.hand.map(cardLabel).join(" ")}` });
@@ -41,6 +48,7 @@ function boardTask(st) { return st.puzzle || st.retry || null; }
 
 /** @param {PageState} st */
 function renderPuzzle(st) {
+  if (puzzlesUi.lang && puzzlesUi.lang !== app.lang) renderPuzzleList();  // NL/EN pressed
   byId("puzzles").hidden = !mayDo("puzzle");  // players and the referee choose one
   const box = byId("puzzle");
   const task = boardTask(st);

@@ -1,0 +1,110 @@
+"""Putting a flagged board right in colours (issue 40, item 1).
+
+``recognize.repair`` pairs the holes that are wrong by presence alone: a pawn where the
+reference has none goes to the nearest hole that lacks one. When the touches carried the
+colours (hands.py: one world, nothing in hand), that pairing may send a pawn to a hole
+of another colour: a pawn captured by hand and carried home was blue, the pawn on the
+hole it left is red, yet presence alone says "blue's pawn from its nest back on T10".
+``board_fix`` checks the presence pairs against the colours and, when they would leave
+a pawn on a hole of another colour, plans the way back pawn by pawn in colours
+(arrange_plan.plan, the set-up mode's planner): the red pawn back to T10, then blue's
+from its nest to T15. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from keezbord.engine.position import Position
+
+from . import hands
+from .arrange_plan import HAND, OFF, is_nest, plan
+from .recognize import Expectation, Repair, board_sig, nest_seat, pos_sig, references, repair
+from .state import RefereeState, Sig, World
+
+Pairs = tuple[tuple[str | None, str | None], ...]
+
+
+def board_fix(
+    state: RefereeState, exps: Sequence[Expectation], shown: Sig | None, undone: Sig | None
+) -> Repair:
+    """The flag's repair: the presence repair, in colours where the touches know them."""
+    pos = state.pos
+    topo = pos.topology
+    fix = repair(topo, state.sensed, references(pos, exps, shown, undone))
+    world = hands.certain(state.worlds)
+    if world is None or world[2]:
+        return fix
+    targets = _targets(state, exps, fix)
+    if not targets or any(_leads_to(world, fix.pairs, p) for p in targets):
+        return fix
+    # The shortest way in colours, to the position before or to a board the presence
+    # repair aimed at (a pawn of the wrong colour in a nest: back where it stood).
+    plans = [p for p in (_pairs(world, t) for t in [state.pos, *targets]) if p]
+    if not plans:
+        return fix
+    pairs = min(plans, key=len)
+    error = tuple(dict.fromkeys(a for a, _ in pairs if a is not None))
+    restore = tuple(dict.fromkeys(b for _, b in pairs if b is not None and b not in error))
+    return Repair(error, restore, pairs)
+
+
+def _targets(state: RefereeState, exps: Sequence[Expectation], fix: Repair) -> list[Position]:
+    """The positions whose board the presence repair leads to (the position before
+    first, then legal moves, then a 7's first parts)."""
+    board = set(state.sensed)
+    for a, b in fix.pairs:
+        if a is not None:
+            board.discard(a)
+        if b is not None:
+            board.add(b)
+    sig = board_sig(board, state.pos.seats)
+    out = [state.pos] if pos_sig(state.pos) == sig else []
+    for exp in exps:
+        out.extend(after for _, after in exp.fitting(sig))
+        out.extend(first for first, _ in exp.firsts.get(sig, ()))
+    return out
+
+
+def _leads_to(world: World, pairs: Pairs, target: Position) -> bool:
+    """Following ``pairs`` with the pawns of ``world`` shows ``target`` (a pawn of
+    unknown colour put down: taken as right)."""
+    on = dict(world[0])
+    for a, b in pairs:
+        if a is None:
+            return True
+        seat = on.pop(a, None)
+        if seat is None:
+            return True
+        if b is not None:
+            on[b] = seat
+    return hands.shows((frozenset(on.items()), frozenset(), ()), target)
+
+
+def _pairs(world: World, target: Position) -> Pairs:
+    """(from, to) for each pawn the colour plan moves, nest holes named."""
+    on = dict(world[0])
+    out: list[tuple[str | None, str | None]] = []
+    for task in plan(world, target):
+        if task.frm == HAND:
+            return ()
+        if is_nest(task.frm):
+            seat = int(task.frm[1:])
+            frm = max(
+                (h for h, s in on.items() if nest_seat(h) == seat and s == task.seat), default=None
+            )
+            if frm is None:
+                return ()
+        else:
+            frm = task.frm
+        on.pop(frm, None)
+        to: str | None
+        if is_nest(task.to):
+            seat = int(task.to[1:])
+            to = next((f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in on), None)
+        else:
+            to = None if task.to == OFF else task.to
+        if to is not None:
+            on[to] = task.seat
+        out.append((frm, to))
+    return tuple(out)
