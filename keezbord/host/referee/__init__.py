@@ -10,7 +10,7 @@ referee's own; only its tests reach into them.
 """
 
 from .arrange import Arranging, setup_view
-from .arrange_plan import HAND, OFF, UNKNOWN, is_nest, plan, task_text
+from .arrange_plan import HAND, OFF, UNKNOWN, is_nest, landing, plan, task_text
 from .cards import known_cards
 from .colour_fix import board_fix
 from .hands import certain, knocked_off, shows
@@ -102,6 +102,7 @@ __all__ = [
     "is_nest",
     "knocked_off",
     "known_cards",
+    "landing",
     "nest_seat",
     "new_game",
     "parse_trace",

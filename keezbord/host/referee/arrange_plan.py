@@ -55,6 +55,16 @@ def is_nest(where: str) -> bool:
     return where[0] == "N" and where != OWN_NEST and "." not in where
 
 
+def landing(to: str, on: Mapping[str, int]) -> str | None:
+    """The hole a task's pawn goes to with ``on`` (hole -> seat) as the board is: a nest's
+    first free hole for ``N<s>``, the hole itself, None when it goes off the board (or the
+    nest is full)."""
+    if is_nest(to):
+        seat = int(to[1:])
+        return next((f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in on), None)
+    return None if to == OFF else to
+
+
 def plan(world: World, target: Position) -> tuple[Task, ...]:
     """The tasks, in order, that bring ``world`` to ``target``; () when it shows it.
     A task for a pawn of unknown colour ends the list: where it goes next is known once

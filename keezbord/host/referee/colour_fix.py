@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from keezbord.engine.position import Position
 
 from . import hands
-from .arrange_plan import HAND, OFF, is_nest, plan
+from .arrange_plan import HAND, is_nest, landing, plan
 from .recognize import Expectation, Repair, board_sig, nest_seat, pos_sig, references, repair
 from .state import RefereeState, Sig, World
 
@@ -98,12 +98,7 @@ def _pairs(world: World, target: Position) -> Pairs:
         else:
             frm = task.frm
         on.pop(frm, None)
-        to: str | None
-        if is_nest(task.to):
-            seat = int(task.to[1:])
-            to = next((f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in on), None)
-        else:
-            to = None if task.to == OFF else task.to
+        to = landing(task.to, on)
         if to is not None:
             on[to] = task.seat
         out.append((frm, to))

@@ -24,7 +24,6 @@ from keezbord.engine.position import NEST, Position
 from keezbord.engine.text import Text
 from keezbord.host.referee import (
     HAND,
-    OFF,
     RefereeState,
     World,
     board_fix,
@@ -34,6 +33,7 @@ from keezbord.host.referee import (
     expected,
     guess_after,
     is_nest,
+    landing,
     nest_seat,
     plan,
     pos_sig,
@@ -227,12 +227,7 @@ def _one_by_one(pos: Position, on: dict[str, int], hand: list[int]) -> Steps | N
         if frm is not None:
             del on[frm]
             steps.append(("lift", frm, task.seat))
-        to: str | None
-        if is_nest(task.to):
-            seat = int(task.to[1:])
-            to = next((f"N{seat}.{k}" for k in range(1, 5) if f"N{seat}.{k}" not in on), None)
-        else:
-            to = None if task.to == OFF else task.to
+        to = landing(task.to, on)
         if to is None:
             return None
         on[to] = task.seat
