@@ -191,6 +191,7 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "session",
         tuple(f"keezbord.host.{m}" for m in ("session", "journal", "journal_schema", "advisor")),
     ),
+    (5, "voice", ("keezbord.host.voice",)),
     (6, "simulator", ("keezbord.host.sim",)),
     (6, "appliance", ("keezbord.host.appliance",)),
     (6, "lessons", ("keezbord.host.lessons",)),
