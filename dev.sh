@@ -56,6 +56,12 @@ ensure_chromium() {
     apt_install chromium
 }
 
+ensure_voice() {
+    # tests/host/voice: the board's speaker renders with Debian's espeak-ng and plays with
+    # ALSA's aplay (alsa-utils), to a file device the tests define (docs/voice.md).
+    apt_install espeak-ng alsa-utils:aplay
+}
+
 ensure_mosquitto() {
     # tests/club start a real Mosquitto broker (and make its password file with
     # mosquitto_passwd, from the same package).
@@ -142,6 +148,7 @@ case "${1:-}" in
         venv
         ensure_chromium
         ensure_mosquitto
+        ensure_voice
         ensure_emulator
         ensure_appliance_tools
         echo "== ruff" >&2

@@ -182,7 +182,14 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "board",
         tuple(
             f"keezbord.host.{m}"
-            for m in ("config", "config_table", "config_net", "selftest", "selftest_report")
+            for m in (
+                "config",
+                "config_table",
+                "config_net",
+                "config_voice",
+                "selftest",
+                "selftest_report",
+            )
         ),
     ),
     (4, "referee", ("keezbord.host.referee",)),
