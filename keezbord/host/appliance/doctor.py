@@ -15,6 +15,7 @@ from keezbord.engine.text import Text
 from keezbord.host.appliance.checks_devices import device_checks, group_checks
 from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, os_check
 from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
+from keezbord.host.appliance.checks_voice import voice_checks
 from keezbord.host.appliance.paths import USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
 from keezbord.host.appliance.system import user_id
@@ -47,6 +48,7 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         reader_port=reader_port,
         journal=cfg.journal or data_dir() / JOURNAL_NAME,
         leds=len(cfg.load_wiring().led_order),
+        voice=cfg.voice,
     )
 
 
@@ -105,6 +107,7 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     found += device_checks(layout, board, probes)
     found += group_checks(layout, board, probes)
     found += extra_checks(board, gen, probes)
+    found += voice_checks(layout, board, probes)
     found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))
     found.append(service_check(layout, probes))
     return found
