@@ -73,7 +73,8 @@ typecheck() {
     # at a time: pytest puts each test folder on sys.path (helpers are imported by their
     # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
     # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
-    # fuzzing), tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
+    # fuzzing), tests/host/voice's spoken conformance games (the page's voice test),
+    # tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
     # games (a bench).
     local d rc=0
     "$VENV/bin/mypy" || rc=1
@@ -83,7 +84,7 @@ typecheck() {
     MYPYPATH=tests/web:tests/host/referee:tests/engine:tests/club "$VENV/bin/mypy" bench || rc=1
     "$VENV/bin/mypy" tests/*.py || rc=1
     for d in tests/*/; do
-        MYPYPATH=tests/engine "$VENV/bin/mypy" "$d" || rc=1
+        MYPYPATH=tests/engine:tests/host/voice "$VENV/bin/mypy" "$d" || rc=1
     done
     return $rc
 }
