@@ -1,12 +1,13 @@
 """The voice on a hub (docs/voice.md), without a line in hub.py: an observer of the
 referee's decision records (``hub.observers``, called in the game loop before the LEDs
-are shown: it only makes the words and ``put``s them) and a part of the page state
-(``hub.views["voice"]``: the table's last utterances, which the page's voice.js says
-when its sound switch is on). The board's own speaker (``[voice]``) gets the same words
-through the queue, its thread plays them."""
+are shown: it only schedules the words, made and ``put`` just after the frame) and a
+part of the page state (``hub.views["voice"]``: the table's last utterances, which the
+page's voice.js says when its sound switch is on). The board's own speaker (``[voice]``)
+gets the same words through the queue; its thread plays them."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -37,7 +38,18 @@ class Voice:
         self.tasks: dict[str, Any] = {}
 
     def observe(self, records: list[dict[str, Any]]) -> None:
+        """Called in the hub's ``_after``, before the LED frame is shown: on the hub's
+        loop the words are made just after it (``call_soon``), so the frame never waits
+        for them; the state is the one of these records (states are immutable)."""
         state = self.hub.session.state
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.words(records, state)
+        else:
+            loop.call_soon(self.words, records, state)
+
+    def words(self, records: list[dict[str, Any]], state: Any) -> None:
         topo = state.pos.topology
         out: list[Utterance] = []
         for r in records:
