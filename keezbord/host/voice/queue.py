@@ -1,6 +1,9 @@
 """The utterance queue, off the event path (docs/voice.md): the hub's observer only
 ``put``s (a lock and a list, microseconds), a thread of its own renders and plays. A newer
-utterance of the same kind replaces a stale one still waiting; a move taken back
+utterance of the same kind replaces a stale one still waiting (a dispute at once: "the
+board is right again" makes "that is not allowed" no news; a move once it has waited
+``STALE_S``: two moves decided together are both said, a speaker far behind skips); a
+move taken back
 (``undo``) drops the move still waiting and cuts the one being said, so a move is never
 announced after its undo. The LEDs and the referee never wait for it."""
 
@@ -35,7 +38,9 @@ class SpeechQueue:
     lang: str = "nl"
     stop: Callable[[], None] = lambda: None
     log: list[Spoken] = field(default_factory=list)  # the last ones (KEEP)
+    clock: Callable[[], float] = time.monotonic
     KEEP = 200
+    STALE_S = 2.0  # a move waiting this long is replaced by a newer one
 
     def __post_init__(self) -> None:
         self._waiting: list[Spoken] = []
@@ -68,6 +73,13 @@ class SpeechQueue:
             self.log.append(s)
             del self.log[: -self.KEEP]
             self._cv.notify()
+
+    def _replaces(self, new: Utterance, old: Utterance, waited: float) -> bool:
+        if new.kind == "undo":
+            return old.kind == "move"
+        if new.kind != old.kind:
+            return False
+        return new.kind != "move" or waited >= self.STALE_S
 
     def idle(self, timeout: float = 30.0) -> bool:
         """Wait until nothing waits nor plays (tests)."""

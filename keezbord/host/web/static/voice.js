@@ -39,16 +39,22 @@ function mirrorLog() {
 }
 
 /**
- * The utterances new since the last state, the newest of each kind (a stale one is not
- * said), none before an undo of a move (a move taken back is not announced).
+ * The utterances new since the last state: of each kind the newest (a stale one is not
+ * said), of the moves the last MOVES_KEPT (moves decided together are all news; a page
+ * back after a break does not read out the game), none before an undo of a move (a move
+ * taken back is not announced).
  * @param {VoiceSaid[]} said
  */
 function freshWords(said) {
   let fresh = said.filter((u) => u.id >= voice.next);
   const undo = fresh.map((u) => u.kind).lastIndexOf("undo");
   if (undo >= 0) fresh = fresh.filter((u, i) => i >= undo || u.kind !== "move");
-  return fresh.filter((u, i) => !fresh.slice(i + 1).some((v) => v.kind === u.kind));
+  return fresh.filter((u, i) => {
+    const later = fresh.slice(i + 1).filter((v) => v.kind === u.kind).length;
+    return u.kind === "move" ? later < MOVES_KEPT : later === 0;
+  });
 }
+const MOVES_KEPT = 3;
 
 /** @param {PageState} st */
 function speakState(st) {
