@@ -47,19 +47,29 @@ def _words(page: Any) -> list[tuple[str, str]]:
     return [(s["text"], s["lang"]) for s in _spoken(page) if s.get("text")]
 
 
-def _feed(hub: Hub, d: dict[str, Any]) -> int:
-    """Feed ``d`` on the hub's loop; the voice's next number once it is in."""
+def _on_loop(hub: Hub, fn: Any) -> Any:
+    """``fn()`` run on the hub's loop (the voice's view is the loop's), its result."""
     done = threading.Event()
-    box: list[int] = []
+    box: list[Any] = []
 
     def go() -> None:
-        hub.feed(input_from_dict(d))
-        box.append(int(hub.views["voice"]()["next"]))
+        box.append(fn())
         done.set()
 
     hub.call_soon(go)
     assert done.wait(10)
     return box[0]
+
+
+def _feed(hub: Hub, d: dict[str, Any]) -> int:
+    """Feed ``d`` on the hub's loop; the voice's next number once it is in."""
+
+    def go() -> int:
+        hub.feed(input_from_dict(d))
+        return int(hub.views["voice"]()["next"])
+
+    n: int = _on_loop(hub, go)
+    return n
 
 
 def _open(browser: Any, url: str) -> Any:
@@ -108,7 +118,7 @@ def test_the_page_speaks_the_referee_to_those_who_switched_it_on(
         referee.wait_for_function("(n) => window.keezbord.state.voice.next >= n", arg=n)
     golden_nl = (GOLDEN / "g101-overshoot.nl.txt").read_text().splitlines()
     golden_en = (GOLDEN / "g101-overshoot.en.txt").read_text().splitlines()
-    said = hub.views["voice"]()["next"]
+    said = _on_loop(hub, lambda: hub.views["voice"]()["next"])
     referee.wait_for_function('window.__spoken.some((s) => s.text === "Blauw speelt een zeven.")')
     english.wait_for_function('window.__spoken.some((s) => s.text === "Blue plays a seven.")')
     nl = [w for w, lang in _words(referee)[1:]]
@@ -148,3 +158,25 @@ def test_the_page_speaks_the_referee_to_those_who_switched_it_on(
         )
     for page in (referee, english, silent, seat1, seat3):
         page.context.close()
+
+
+def test_a_simulator_game_of_bots_is_spoken_on_the_page(
+    tmp_path: Path, serve: Any, browser: Any
+) -> None:
+    def make() -> Hub:
+        opts = options(tmp_path / "sim.db", seed=5, bot_speed=0.15, think_ms=300)
+        hub = Hub.open_sim(opts, kinds=["greedy"] * 4)
+        attach(hub, None)
+        return hub
+
+    server: LiveServer = serve(make)
+    page = _open(browser, server.url + "/?lang=nl")  # a spectator watching the bots
+    _switch_on(page)
+    page.wait_for_function(
+        "window.__spoken.filter((s) => / speelt een /.test(s.text || '')).length >= 3"
+    )
+    words = [w for w, lang in _words(page)[1:] if lang == "nl-NL"]
+    view = _on_loop(server.hub, lambda: server.hub.views["voice"]())
+    made = {s["text"]["nl"] for s in view["said"]}
+    assert words and all(w in made for w in words)
+    page.context.close()
