@@ -184,8 +184,8 @@ def phrases(
         return [Utterance("undo", Text("Zet teruggenomen.", "Move taken back."))]
     if kind == "win":
         seats = [spoken.colour(int(s)) for s in rec.get("seats", ())]
-        nl = spoken._and([c.nl for c in seats], "en")
-        en = spoken._and([c.en for c in seats], "and")
+        nl = spoken.and_list([c.nl for c in seats], "en")
+        en = spoken.and_list([c.en for c in seats], "and")
         verb = ("wint", "wins") if len(seats) == 1 else ("winnen", "win")
         return [
             Utterance(

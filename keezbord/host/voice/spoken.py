@@ -150,13 +150,13 @@ def move(topo: Topology, mv: Move) -> Text:
     if len(walks) > 1:
         counts = [number(steps(topo, p) or 0) for p in walks]
         return Text(
-            f"{c.nl}: {_and([n.nl for n in counts], 'en')}",
-            f"{c.en}: {_and([n.en for n in counts], 'and')}",
+            f"{c.nl}: {and_list([n.nl for n in counts], 'en')}",
+            f"{c.en}: {and_list([n.en for n in counts], 'and')}",
         )
     return c
 
 
-def _and(words: list[str], conj: str) -> str:
+def and_list(words: list[str], conj: str) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conj} {words[-1]}"
 
 
