@@ -56,6 +56,12 @@ ensure_chromium() {
     apt_install chromium
 }
 
+ensure_voice() {
+    # tests/host/voice: the board's speaker renders with Debian's espeak-ng and plays with
+    # ALSA's aplay (alsa-utils), to a file device the tests define (docs/voice.md).
+    apt_install espeak-ng alsa-utils:aplay
+}
+
 ensure_mosquitto() {
     # tests/club start a real Mosquitto broker (and make its password file with
     # mosquitto_passwd, from the same package).
@@ -67,7 +73,8 @@ typecheck() {
     # at a time: pytest puts each test folder on sys.path (helpers are imported by their
     # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
     # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
-    # fuzzing), tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
+    # fuzzing), tests/host/voice's spoken conformance games (the page's voice test),
+    # tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
     # games (a bench).
     local d rc=0
     "$VENV/bin/mypy" || rc=1
@@ -77,7 +84,7 @@ typecheck() {
     MYPYPATH=tests/web:tests/host/referee:tests/engine:tests/club "$VENV/bin/mypy" bench || rc=1
     "$VENV/bin/mypy" tests/*.py || rc=1
     for d in tests/*/; do
-        MYPYPATH=tests/engine "$VENV/bin/mypy" "$d" || rc=1
+        MYPYPATH=tests/engine:tests/host/voice "$VENV/bin/mypy" "$d" || rc=1
     done
     return $rc
 }
@@ -165,6 +172,7 @@ case "${1:-}" in
         venv
         ensure_chromium
         ensure_mosquitto
+        ensure_voice
         ensure_emulator
         ensure_appliance_tools
         ensure_kicad

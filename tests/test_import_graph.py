@@ -186,6 +186,7 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 "config",
                 "config_table",
                 "config_net",
+                "config_voice",
                 "selftest",
                 "selftest_report",
                 "bringup",
@@ -212,6 +213,7 @@ HOST_LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             )
         ),
     ),
+    (5, "voice", ("keezbord.host.voice",)),
     (6, "simulator", ("keezbord.host.sim",)),
     (6, "appliance", ("keezbord.host.appliance",)),
     (6, "lessons", ("keezbord.host.lessons",)),

@@ -219,6 +219,7 @@ interface PageState {
   undone?: number[]; // log entries of moves taken back
   second_card?: string | null; // a second card tapped in the turn (flagged)
   remarks?: Remark[]; // hints and the coach's, kept with their moves (web/remarks.py)
+  voice?: VoiceView | null; // what the referee says (docs/voice.md)
   setup: SetUpView | null;
   lesson: LessonView | null;
   puzzle?: BoardTaskView | null;
@@ -543,4 +544,18 @@ interface ServerMessage {
   seats?: Record<string, string>;
   text?: Bilingual;
   [field: string]: unknown;
+}
+
+/** One thing the referee says (keezbord/host/voice/phrases.py, docs/voice.md). */
+interface VoiceSaid {
+  id: number;
+  kind: string;
+  text: Bilingual;
+  dispute: boolean;
+  seat: number | null;
+}
+/** The page state's `voice`: the table's last utterances. */
+interface VoiceView {
+  next: number;
+  said: VoiceSaid[];
 }

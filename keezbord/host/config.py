@@ -20,6 +20,7 @@ from keezbord.host.club_settings import ClubSettings, LinkSettings
 from keezbord.host.config_net import RemoteSettings, club_section, link_section, remote_section
 from keezbord.host.config_table import ConfigError as ConfigError
 from keezbord.host.config_table import Section
+from keezbord.host.config_voice import VoiceSettings, voice_section
 from keezbord.host.drivers import pi
 from keezbord.host.drivers.leds import PATTERNS, ROLES, LedSettings, parse_colour
 from keezbord.host.drivers.parts import (
@@ -121,6 +122,7 @@ class BoardConfig:
     hints_given: bool = False  # [board] hints was set (else a game with remote seats: off)
     remote: RemoteSettings = field(default_factory=RemoteSettings)  # [remote] seats, url
     link: LinkSettings | None = None  # [link]: this board's half of a linked game
+    voice: VoiceSettings = field(default_factory=VoiceSettings)  # [voice] (docs/voice.md)
 
     def topology(self) -> Topology:
         return Topology(self.seats, self.segment)
@@ -152,7 +154,7 @@ class BoardConfig:
             raise ConfigError(f"{self.source}: board.wiring: {path}: {e}") from None
 
 
-_TOP = ("board", "scanner", "leds", "rfid", "files", "club", "remote", "link")
+_TOP = ("board", "scanner", "leds", "rfid", "files", "club", "remote", "link", "voice")
 _GPIO_PINS = (2, 27)  # BCM GPIO2..GPIO27 on the 40-pin header
 
 
@@ -298,6 +300,7 @@ def parse_config(data: Any, source: str = "(config)", base: Path = Path()) -> Bo
         hints_given="hints" in b.data,
         remote=remote,
         link=link,
+        voice=voice_section(top),
     )
 
 

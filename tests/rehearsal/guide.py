@@ -164,6 +164,17 @@ RULES: tuple[Rule, ...] = (
         "checked by tests/appliance/test_service.py (systemd-analyze verify)",
         "none",
     ),
+    # -- 9. the board's own voice (optional, docs/voice.md)
+    Rule(r"sudo apt install -y espeak-ng alsa-utils", "pi"),
+    Rule(r"sudo usermod -aG audio keezbord", "pi"),
+    Rule(
+        r"aplay -l",
+        "stand-in",
+        "a container has no sound card (aplay -l says none, exit 1); the rehearsal's "
+        "board.toml keeps the voice off, so doctor asks nothing of a speaker "
+        "(tests/appliance/test_doctor_voice.py checks the cards and the group)",
+        "none",
+    ),
     # -- 10. the USB sticks
     Rule(
         r"sudo mkfs\.ext4 -F -L KEEZBORD /dev/sda1",

@@ -17,6 +17,7 @@ from keezbord.host.appliance.checks_devices import device_checks, group_checks, 
 from keezbord.host.appliance.checks_journal import journal_state_checks
 from keezbord.host.appliance.checks_pi import boot_config_checks, model_check, os_check
 from keezbord.host.appliance.checks_system import extra_checks, journal_check, service_check
+from keezbord.host.appliance.checks_voice import voice_checks
 from keezbord.host.appliance.paths import USER, Layout
 from keezbord.host.appliance.probes import Board, Finding, PicoReport, Probes, short
 from keezbord.host.appliance.system import user_id
@@ -51,6 +52,7 @@ def read_board(layout: Layout, config: Path | None = None) -> Board:
         leds=len((wiring := cfg.load_wiring()).led_order),
         chips=wiring.chips,
         signature=cfg.scanner.signature,
+        voice=cfg.voice,
     )
 
 
@@ -110,6 +112,7 @@ def run_checks(layout: Layout, probes: Probes, config: Path | None = None) -> li
     found += pi_direct_chain_checks(board, probes, service_port(layout))
     found += group_checks(layout, board, probes)
     found += extra_checks(board, gen, probes)
+    found += voice_checks(layout, board, probes)
     found.append(journal_check(board, probes, user_id(layout, probes.user or USER)))
     found += journal_state_checks(board, layout, probes)
     found.append(service_check(layout, probes))

@@ -13,6 +13,7 @@ from typing import Any
 from keezbord.engine.text import Text
 from keezbord.host.appliance.paths import Layout
 from keezbord.host.appliance.system import Runner, system_runner
+from keezbord.host.config_voice import VoiceSettings
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class Board:
     leds: int = 0  # LEDs on the strip (the wiring's)
     chips: int = 0  # switch chips in the chain (the wiring's)
     signature: int | None = None  # scanner.signature: the byte after the switch chips
+    voice: VoiceSettings = field(default_factory=VoiceSettings)  # [voice] (checks_voice.py)
 
     @property
     def needs_spi(self) -> bool:

@@ -20,6 +20,7 @@ from keezbord.engine.text import Text
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import JournalUnusable, UsageError
 from keezbord.host.roles import MIN_TOKEN_CHARS, Role, Tokens, links
+from keezbord.host.voice.attach import attach as attach_voice
 
 if TYPE_CHECKING:
     from keezbord.engine.position import Position
@@ -176,6 +177,7 @@ def run_sim(args: argparse.Namespace) -> int:
                 game=game,
                 start=start,
             )
+        attach_voice(hub, cfg.voice)  # the page's and [voice]'s (docs/voice.md)
         return _join_club(hub, club, db)
 
     def banner(url: str) -> None:
@@ -503,6 +505,7 @@ def run_run(args: argparse.Namespace) -> int:
             )
             hub.away.on_start.append(people.start)
             hub.away.on_stop.append(people.stop)
+        attach_voice(hub, cfg.voice)  # the page's and [voice]'s (docs/voice.md)
         return _join_club(hub, cfg.club, db)
 
     appliance: dict[str, Any] = {}

@@ -573,8 +573,8 @@ Object.assign(UI.nl, {
   to_play: "aan zet", sits_out: "geen kaarten meer deze ronde", winner: "winnaar", players_title: "Spelers",
   partner_gave: "Je partner gaf je een kaart:", discard_refused: "Hand tonen geweigerd",
   discard_playable: "Je kunt een kaart spelen: je hand laten zien mag pas als geen enkele kaart kan.",
-  for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid bij jouw beurt: aan",
-  sound_off: "Geluid bij jouw beurt: uit",
+  for_example: "bijvoorbeeld", move_no: "zet", sound_on: "Geluid en stem: aan",
+  sound_off: "Geluid en stem: uit",
 });
 Object.assign(UI.en, {
   your_turn: "Your turn", person: "person", on: "on", off: "off",
@@ -582,6 +582,6 @@ Object.assign(UI.en, {
   to_play: "to play", sits_out: "no cards left this round", winner: "winner", players_title: "Players",
   partner_gave: "Your partner gave you a card:", discard_refused: "Show hand refused",
   discard_playable: "A card can be played: you may show your hand only when none can.",
-  for_example: "for example", move_no: "move", sound_on: "Sound on your turn: on",
-  sound_off: "Sound on your turn: off",
+  for_example: "for example", move_no: "move", sound_on: "Sound and voice: on",
+  sound_off: "Sound and voice: off",
 });
