@@ -187,7 +187,9 @@ def test_board_health_panel_names_a_failing_strip_and_a_missing_reader_until_the
     # PN532 not yet switched on are said on the page, and go from it once they work.
     ticks = itertools.count()
     factory = MockPinFactory(clock=lambda: next(ticks))
-    chain = FakeShiftChain(factory, WIRING.chips, ChainPins(5, 6, 13))
+    chain = FakeShiftChain(
+        factory, WIRING.chips, ChainPins(5, 6, 13), signature=CFG.scanner.signature
+    )
     for h in nests():
         chain.close_switch(WIRING.switch_index(h), True)
     ws = FakeWs281x(init_errors=10**6)

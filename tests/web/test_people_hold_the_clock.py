@@ -10,7 +10,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from web_helpers import options
+from web_helpers import options, run_async
 
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.sim.people import People
@@ -47,7 +47,7 @@ def test_the_peoples_moves_are_judged_when_they_are_done_not_when_the_clock_tick
         people.stop()
         await hub.stop()
 
-    asyncio.run(play())
+    run_async(play)  # a thread of its own: the browser tests' loop may run in this one
     kinds = [d["type"] for d in hub.session.recent]
     assert len(hub.session.state.history) >= 4, kinds
     assert "illegal" not in kinds and "ambiguous" not in kinds, kinds  # no flag, no doubt
