@@ -90,10 +90,10 @@ def judge_retry(
     if v.outcome == "good":
         assert v.played_win is not None and v.solution_win is not None
         text = Text(
-            f"Goed genoeg: jouw zet wint {_pct(v.played_win)} van de uitgespeelde partijen, "
-            f"de beste zet ({v.solution}) {_pct(v.solution_win)}.",
-            f"Good enough: your move wins {_pct(v.played_win)} of the games played out, the "
-            f"best move ({v.solution}) {_pct(v.solution_win)}.",
+            f"Goed genoeg: geschatte winkans van je team {_pct(v.played_win)} na jouw zet, "
+            f"{_pct(v.solution_win)} na de beste zet ({v.solution}).",
+            f"Good enough: your team's estimated win chance {_pct(v.played_win)} after your "
+            f"move, {_pct(v.solution_win)} after the best move ({v.solution}).",
         )
         return RetryVerdict("good", v.played, v.solution, v.played_win, v.solution_win, text)
     text = Text(f"Nog steeds een fout. {v.text.nl}", f"Still a mistake. {v.text.en}")
