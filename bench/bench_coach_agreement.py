@@ -22,8 +22,24 @@ import statistics
 import time
 
 from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
-from keezbord.engine.hand_record import bots_for, record_selfplay
+from keezbord.engine.hand_record import TurnRecord, bots_for, record_selfplay
 from keezbord.engine.judge import COACH_THRESHOLD, judge, judge_seed
+
+
+def loss(turn: TurnRecord, total: int | None, playouts: int, s: int) -> float:
+    """The judge's loss of the move made, at a budget and seed."""
+    assert turn.card is not None and turn.move is not None
+    return judge(
+        turn.pos,
+        turn.hand,
+        turn.known,
+        turn.card,
+        turn.move,
+        hand_known=turn.hand_known,
+        playouts=playouts,
+        total=total,
+        seed=judge_seed(s, turn.index),
+    ).loss
 
 
 def main() -> None:
@@ -46,24 +62,10 @@ def main() -> None:
         for turn in rec.decisions:
             assert turn.card is not None and turn.move is not None
 
-            def loss(total: int | None, playouts: int, s: int) -> float:
-                assert turn.card is not None and turn.move is not None
-                return judge(
-                    turn.pos,
-                    turn.hand,
-                    turn.known,
-                    turn.card,
-                    turn.move,
-                    hand_known=turn.hand_known,
-                    playouts=playouts,
-                    total=total,
-                    seed=judge_seed(s, turn.index),
-                ).loss
-
-            coach_a.append(loss(args.coach_total, 0, seed))
-            coach_b.append(loss(args.coach_total, 0, seed + 7_777))
-            an_a.append(loss(None, args.playouts, seed))
-            an_b.append(loss(None, args.playouts, seed + 7_777))
+            coach_a.append(loss(turn, args.coach_total, 0, seed))
+            coach_b.append(loss(turn, args.coach_total, 0, seed + 7_777))
+            an_a.append(loss(turn, None, args.playouts, seed))
+            an_b.append(loss(turn, None, args.playouts, seed + 7_777))
     n = len(coach_a)
     t = COACH_THRESHOLD
 
