@@ -59,11 +59,13 @@ class Known:
     seat, the seat's own included. ``hand_sizes``: cards each seat holds now (None: as
     many as the seat to play and at least GUESSED_HAND, for positions without a game).
     ``partner_has``: cards the partner is known to hold (the card passed to it this round
-    and not played since)."""
+    and not played since). ``hands``: every seat's hand, for a searcher that sees them all
+    (the ladder's ceiling, bench/bench_ladder.py); None for a seat that sees only its own."""
 
     seen: tuple[str, ...] = ()
     hand_sizes: tuple[int, ...] | None = None
     partner_has: tuple[str, ...] = ()
+    hands: tuple[tuple[str, ...], ...] | None = None
 
 
 @dataclass(slots=True)
@@ -137,7 +139,12 @@ def sample_hands(
 ) -> list[list[str]]:
     """One deal of the hidden hands consistent with ``known`` (``partner`` < 0: none).
     The seat's own hand is as given, topped up with sampled cards if the caller knows
-    only part of it (the referee knows only the card tapped)."""
+    only part of it (the referee knows only the card tapped). Every hand when ``known``
+    holds them all (``Known.hands``): nothing is sampled."""
+    if known.hands is not None:
+        out = [list(h) for h in known.hands]
+        out[me] = list(hand)
+        return out
     sizes = known.hand_sizes or tuple(max(len(hand), GUESSED_HAND) for _ in range(seats))
     pool = unseen_pool(seats, hand, known)
     hands: list[list[str]] = [[] for _ in range(seats)]
