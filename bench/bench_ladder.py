@@ -13,11 +13,15 @@ drifts; the worktree is made at ``--pinned`` when missing), ``search`` (today's)
 
 Duplicate: every deal (its seed: the dealer and every shuffle) is played once per team
 the first bot can sit on: at 4 seats twice (seats 0 and 2, then 1 and 3), at 6 seats three
-times (one team, the other two teams the second bot's). Equal time: both get the same
-``go movetime MS`` (each measures its machine once to turn it into playouts), or the
-same ``go playouts N``. Each game is appended to the results file as it ends (a JSON
-line), and a run resumes where it stopped: games already in the file are skipped, so
-interrupted runs add up.
+times (one team, the other two teams the second bot's). Equal time (``--movetime MS``):
+the ladder measures every searching engine's playouts a second itself, through the
+protocol, on the same positions, the engines alternated (``calibrate``), and gives each
+``go playouts`` worth MS milliseconds at its own rate (an engine measuring itself while
+the other plays is not equal: under load two processes measured 34 and 53 ms for one
+"movetime 50"); the mean time a decision each engine took is kept with every game.
+``--playouts N``: the same playouts for both. Each game is appended to the results file
+as it ends (a JSON line), and a run resumes where it stopped: games already in the file
+are skipped, so interrupted runs add up.
 
 Elo: with one team of A against n-1 teams of B (Bradley-Terry strengths a and b), A wins
 with p = a / (a + (n-1) b), so a/b = p (n-1) / (1 - p) and Elo(A) - Elo(B) = 400 log10 of
@@ -128,12 +132,43 @@ class Game:
         return (self.seats, self.a, self.b, self.budget, self.deal, self.rot)
 
 
-def go_line(budget: str, seed: int) -> str:
+SEARCHERS = (f"search-{PIN}", "search", "ceiling")
+
+
+def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 3) -> dict[str, float]:
+    """Playouts a second of each searching engine, measured here through the protocol
+    on the same decisions of a seeded greedy game, the engines taking turns."""
+    from keezbord.host.search_budget import sample_decisions
+
+    decisions = sample_decisions(seats, "standard", count=6)
+    done = dict.fromkeys(engines, 0)
+    took = dict.fromkeys(engines, 0.0)
+    for r in range(rounds):
+        for rung, eng in engines.items():
+            for i, (board, seat, hand) in enumerate(decisions):
+                pos = board.position(seat)
+                lines = [f"position {pos.to_text()}", "hand " + " ".join(hand)]
+                if rung == "ceiling":
+                    lines.append("hands " + " / ".join(" ".join(hand) for _ in range(seats)))
+                lines.append(f"go playouts 60 seed {r * 100 + i}")
+                t0 = time.perf_counter()
+                out = eng.ask(lines, "bestmove")
+                took[rung] += time.perf_counter() - t0
+                done[rung] += next(
+                    (int(x.split()[2]) for x in out if x.startswith("info playouts")), 0
+                )
+    return {k: done[k] / took[k] for k in engines if done[k]}
+
+
+def go_line(budget: str, rung: str, rates: dict[str, float], seed: int) -> str:
     kind, value = budget.split(":")
+    if kind == "movetime":
+        n = max(1, round(rates.get(rung, 0.0) * int(value) / 1000)) if rung in rates else 1
+        return f"go playouts {n} seed {seed}"
     return f"go {kind} {value} seed {seed}"
 
 
-def play(game: Game, engines: dict[str, EngineProc]) -> dict[str, Any]:
+def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) -> dict[str, Any]:
     """One game: A's engine on the seats of team ``rot``, B's on the others."""
     seats = game.seats
     start = Position.start(seats, "standard")
@@ -162,7 +197,9 @@ def play(game: Game, engines: dict[str, EngineProc]) -> dict[str, Any]:
         rung = who[seat]
         if rung == "ceiling":
             lines.append("hands " + " / ".join(" ".join(h) or "-" for h in hands))
-        lines.append(go_line(game.budget, game.deal * 10_007 + game.rot * 3_001 + turns))
+        lines.append(
+            go_line(game.budget, rung, rates, game.deal * 10_007 + game.rot * 3_001 + turns)
+        )
         t0 = time.perf_counter()
         answer = engines[rung].ask(lines, "bestmove")[-1].removeprefix("bestmove ")
         spent[rung][0] += time.perf_counter() - t0
@@ -207,6 +244,8 @@ def play(game: Game, engines: dict[str, EngineProc]) -> dict[str, Any]:
         "turns": turns,
         "ms_a": round(1000 * spent[game.a][0] / max(1, spent[game.a][1]), 1),
         "ms_b": round(1000 * spent[game.b][0] / max(1, spent[game.b][1]), 1),
+        "rate_a": round(rates.get(game.a, 0.0)),
+        "rate_b": round(rates.get(game.b, 0.0)),
     }
 
 
@@ -238,15 +277,23 @@ def run(args: argparse.Namespace) -> int:
         ensure_pinned(pinned)
     done = done_keys(results)
     engines: dict[str, EngineProc] = {}
+    rates: dict[str, float] = {}
     played = 0
     try:
         for game in schedule(args):
             if game.key() in done:
                 continue
-            for rung in (game.a, game.b):
-                if rung not in engines:
-                    engines[rung] = EngineProc(rung, pinned)
-            rec = play(game, engines)
+            if (game.a, game.b) != tuple(engines):
+                for e in engines.values():
+                    e.close()
+                engines = {rung: EngineProc(rung, pinned) for rung in (game.a, game.b)}
+                searching = {k: v for k, v in engines.items() if k in SEARCHERS}
+                rates = calibrate(searching, game.seats) if args.movetime and searching else {}
+                if rates:
+                    print(
+                        "playouts a second: " + ", ".join(f"{k} {v:.0f}" for k, v in rates.items())
+                    )
+            rec = play(game, engines, rates)
             with results.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(rec) + "\n")
             played += 1

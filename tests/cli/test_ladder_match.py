@@ -39,10 +39,13 @@ def test_a_small_duplicate_match_resumes_and_reports(tmp_path: Path) -> None:
         for g in games:
             assert g["a_won"] in (0, 1) and g["winner"] is not None
             assert g["a_won"] == int(g["winner"] == g["a_seats"])
-    r = ladder("run", "--seats", "6", "--match", "random:greedy", *common)
+    # Equal time: the ladder measures the searching engine's rate and budgets it.
+    six_args = ["--deals", "1", "--movetime", "3", "--results", str(results)]
+    r = ladder("run", "--seats", "6", "--match", "random:search", *six_args)
     assert r.returncode == 0, r.stderr
     six = [json.loads(x) for x in results.read_text().splitlines()][4:]
     assert sorted(tuple(g["a_seats"]) for g in six) == [(0, 3), (1, 4), (2, 5)]
+    assert all(g["rate_b"] > 0 and g["rate_a"] == 0 for g in six)
     # Run again: everything is in the file already, nothing is played twice.
     r = ladder("run", "--seats", "4", "--match", "greedy:search,random:greedy", *common)
     assert r.returncode == 0 and "0 games played, 7 were already" in r.stdout, r.stdout
@@ -50,4 +53,5 @@ def test_a_small_duplicate_match_resumes_and_reports(tmp_path: Path) -> None:
     r = ladder("report", str(results))
     assert r.returncode == 0, r.stderr
     assert "| greedy | search | playouts:2 | 2 | 1 |" in r.stdout, r.stdout
+    assert "| random | search | movetime:3 | 3 | 1 |" in r.stdout
     assert "6 seats (3 teams" in r.stdout and "Elo (greedy = 0)" in r.stdout
