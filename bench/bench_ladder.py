@@ -8,8 +8,10 @@ play duplicate matches; win rates with 95% intervals and an Elo for every bot
 
 Rungs: ``random``, ``greedy``, ``search-b80f2dd`` (the search as it was at commit b80f2dd,
 run from a git worktree of that commit through bench/engine_pinned.py, so it never
-drifts; the worktree is made at ``--pinned`` when missing), ``search`` (today's) and
-``ceiling`` (today's search told every hand). Each rung is its own process.
+drifts; the worktree is made at ``--pinned`` when missing), ``search`` (today's),
+``search-infer`` (today's search weighing the deals it samples by the others' choices this
+round, engine/inference.py) and ``ceiling`` (today's search told every hand). Each rung
+is its own process.
 
 Duplicate: every deal (its seed: the dealer and every shuffle) is played once per team
 the first bot can sit on: at 4 seats twice (seats 0 and 2, then 1 and 3), at 6 seats three
@@ -54,7 +56,7 @@ from keezbord.engine.notation import parse_move  # noqa: E402
 from keezbord.engine.position import Position  # noqa: E402
 
 PIN = "b80f2dd"
-RUNGS = ("random", "greedy", f"search-{PIN}", "search", "ceiling")
+RUNGS = ("random", "greedy", f"search-{PIN}", "search", "search-infer", "ceiling")
 MAX_TURNS = 3_000
 
 
@@ -62,6 +64,8 @@ def engine_command(rung: str, pinned: Path) -> list[str]:
     py = sys.executable
     if rung == f"search-{PIN}":
         return [py, str(ROOT / "bench" / "engine_pinned.py"), "--root", str(pinned)]
+    if rung == "search-infer":  # told the others' choices this round (inference.py)
+        return [py, "-m", "keezbord", "engine", "--bot", "search", "--infer"]
     if rung in RUNGS:
         return [py, "-m", "keezbord", "engine", "--bot", rung]
     raise SystemExit(f"bench_ladder: unknown rung {rung!r} ({', '.join(RUNGS)})")
@@ -132,7 +136,7 @@ class Game:
         return (self.seats, self.a, self.b, self.budget, self.deal, self.rot)
 
 
-SEARCHERS = (f"search-{PIN}", "search", "ceiling")
+SEARCHERS = (f"search-{PIN}", "search", "search-infer", "ceiling")
 
 
 def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 3) -> dict[str, float]:
@@ -181,6 +185,7 @@ def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) ->
     stock = shuffled_deck(seats, rng)
     hands, stock = deal_hands(table, stock)
     seen: list[str] = []
+    observed: list[tuple[int, str, str]] = []  # this round's plays: seat, card, position
     seat = table.leader
     spent = {game.a: [0.0, 0], game.b: [0.0, 0]}
     turns = 0
@@ -197,6 +202,8 @@ def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) ->
         rung = who[seat]
         if rung == "ceiling":
             lines.append("hands " + " / ".join(" ".join(h) or "-" for h in hands))
+        if rung == "search-infer":
+            lines += [f"played {c} {text}" for s, c, text in observed if s != seat]
         lines.append(
             go_line(game.budget, rung, rates, game.deal * 10_007 + game.rot * 3_001 + turns)
         )
@@ -216,6 +223,7 @@ def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) ->
                 raise RuntimeError(f"{rung} played {answer!r}: not legal with {hand} in {pos}")
             hand.remove(move.card)
             seen.append(move.card)
+            observed.append((seat, move.card, pos.to_text()))
             homed = board.homed
             board.make(from_move(move))
             if board.homed > homed:
@@ -229,6 +237,7 @@ def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) ->
                 stock = shuffled_deck(seats, rng)
                 seen = []
             hands, stock = deal_hands(table, stock)
+            observed = []
             nxt = table.leader
         seat = nxt
     return {

@@ -29,12 +29,13 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .board import Board, FastMove, to_move
 from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
 from .cards import ROUND_SIZES, deck
+from .inference import DRAWS, Observed, pick_deal
 from .leaf import leaf_chances, team_order
 from .notation import Move
 from .position import NEST, Position
@@ -60,12 +61,15 @@ class Known:
     many as the seat to play and at least GUESSED_HAND, for positions without a game).
     ``partner_has``: cards the partner is known to hold (the card passed to it this round
     and not played since). ``hands``: every seat's hand, for a searcher that sees them all
-    (the ladder's ceiling, bench/bench_ladder.py); None for a seat that sees only its own."""
+    (the ladder's ceiling, bench/bench_ladder.py); None for a seat that sees only its own.
+    ``observed``: the other seats' decisions this round, in order (inference.py: weighed
+    only by a bot asked to infer)."""
 
     seen: tuple[str, ...] = ()
     hand_sizes: tuple[int, ...] | None = None
     partner_has: tuple[str, ...] = ()
     hands: tuple[tuple[str, ...], ...] | None = None
+    observed: tuple[Observed, ...] = ()
 
 
 @dataclass(slots=True)
@@ -271,6 +275,9 @@ def play_out(
     mine = team_order(board).index(team)
     for _ in range(deals):
         hands = sample_hands(seats, seat, hand, known, partner, rng)
+        if known.observed and known.hands is None:
+            more = [sample_hands(seats, seat, hand, known, partner, rng) for _ in range(DRAWS - 1)]
+            hands = pick_deal([hands, *more], known.observed, rng)
         policy_seed = rng.random()
         for c in cands:
             chances, lost, won = _playout(
@@ -348,16 +355,25 @@ class SearchBot:
     name = "search"
 
     def __init__(
-        self, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, horizon: int | None = None
+        self,
+        rng: random.Random,
+        playouts: int = DEFAULT_PLAYOUTS,
+        horizon: int | None = None,
+        *,
+        infer: bool = False,
     ) -> None:
         self.rng = rng
         self.playouts = playouts
         self.horizon = horizon
+        self.infer = infer  # weigh the sampled deals by the others' choices (inference.py)
+        self.name = "search-infer" if infer else "search"
         self._greedy = GreedyBot(rng)
 
     def pick_known(
         self, board: Board, seat: int, hand: Sequence[str], known: Known | None
     ) -> FastChoice:
+        if known is not None and known.observed and not self.infer:
+            known = replace(known, observed=())
         a = analyse(
             board,
             seat,

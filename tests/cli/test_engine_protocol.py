@@ -131,6 +131,12 @@ BAD = [
     "setoption name bot value deep-blue",
     "setoption name hash value 3",
     "setoption bot",
+    "setoption name infer value maybe",
+    "played",
+    "played 2",
+    "played 2 junk",
+    "played Z NNNN/NNNN/NNNN/NNNN 1 standard",
+    "played 2 NNNN/NNNN 1 standard",
     "\x00\x01 \udcff".encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
     "x" * 5000,
 ]
@@ -169,6 +175,26 @@ def test_random_garbage_never_raises() -> None:
         for answer in eng.handle(line):  # an exception fails the test
             assert "\n" not in answer
             assert answer.split()[0] in ("error", "bestmove", "info", "givecard"), (line, answer)
+
+
+def test_an_inferring_engine_is_told_the_others_choices(tmp_path: Path) -> None:
+    e = Pipe(tmp_path, "--infer")
+    e.send("keezbord")
+    assert "option name infer type check default true" in e.until("keezbordok")
+    now = "NNNN/NNNT22/NNNN/NNNN 2 standard"
+    moves = []
+    for _ in range(2):
+        e.send(f"position {now}")
+        e.send("hand A 7 K 4")
+        e.send("seen 2")
+        e.send("sizes 4 3 4 4")
+        e.send("played 2 NNNN/NNNT20/NNNN/NNNN 1 standard")
+        e.send("go playouts 40 seed 2")
+        moves.append(_move(e.until("bestmove")))
+    pos = Position.from_text(now)
+    assert moves[0] == moves[1]
+    assert moves[0] in {str(m) for c in "A7K4" for m in legal_moves(pos, c)}
+    assert e.close()[0] == 0
 
 
 @pytest.mark.parametrize("args", [["--bot", "deep-blue"], ["--playouts", "0"]])

@@ -19,6 +19,12 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
         "every hand: a measuring stick, told the hands with 'hands')",
     )
     p.add_argument(
+        "--infer",
+        action="store_true",
+        help="the search weighs the hands it samples by the other seats' choices this round "
+        "(told with 'played'; engine/inference.py, a first step)",
+    )
+    p.add_argument(
         "--playouts",
         type=int,
         default=DEFAULT_PLAYOUTS,
@@ -31,4 +37,4 @@ def run_engine(args: argparse.Namespace) -> int:
 
     if not 1 <= args.playouts <= MAX_PLAYOUTS:
         raise UsageError(f"--playouts must be from 1 to {MAX_PLAYOUTS}")
-    return serve(Engine(args.bot, args.playouts))
+    return serve(Engine(args.bot, args.playouts, infer=args.infer))

@@ -48,6 +48,7 @@ class Seat:
     sizes: tuple[int, ...] | None = None
     passed: list[str] = field(default_factory=list)
     hands: tuple[tuple[str, ...], ...] | None = None
+    played: list[tuple[str, Position]] = field(default_factory=list)
 
 
 def _cards(words: Iterable[str]) -> list[str]:
@@ -78,11 +79,14 @@ class Engine:
     """One engine: ``bot`` by name, ``playouts`` its default budget. ``handle(line)``
     returns the lines to answer (none for most commands)."""
 
-    def __init__(self, bot: str = "search", playouts: int = DEFAULT_PLAYOUTS) -> None:
+    def __init__(
+        self, bot: str = "search", playouts: int = DEFAULT_PLAYOUTS, *, infer: bool = False
+    ) -> None:
         if bot not in BOTS:
             raise ProtocolError(f"unknown bot {bot!r} ({', '.join(BOTS)})")
         self.bot = bot
         self.playouts = playouts
+        self.infer = infer  # the search weighs its deals by the ``played`` lines
         self.seat = Seat()
         self.done = False
         self.commands: dict[str, Callable[[list[str]], list[str]]] = {
@@ -96,6 +100,7 @@ class Engine:
             "sizes": self._sizes,
             "passed": self._passed,
             "hands": self._hands,
+            "played": self._played,
             "go": self._go,
             "give": self._give,
             "quit": self._quit,
@@ -123,6 +128,7 @@ class Engine:
             "id author the keezbord project",
             f"option name playouts type spin default {self.playouts} min 1 max {MAX_PLAYOUTS}",
             f"option name bot type combo default {self.bot} " + " ".join(f"var {b}" for b in BOTS),
+            f"option name infer type check default {'true' if self.infer else 'false'}",
             "keezbordok",
         ]
 
@@ -136,12 +142,16 @@ class Engine:
         name, value = args[1], args[3]
         if name == "playouts":
             self.playouts = _int(value, "playouts", 1, MAX_PLAYOUTS)
+        elif name == "infer":
+            if value not in ("true", "false"):
+                raise ProtocolError("infer is true or false")
+            self.infer = value == "true"
         elif name == "bot":
             if value not in BOTS:
                 raise ProtocolError(f"unknown bot {value!r} ({', '.join(BOTS)})")
             self.bot = value
         else:
-            raise ProtocolError(f"unknown option {name!r} (playouts, bot)")
+            raise ProtocolError(f"unknown option {name!r} (playouts, bot, infer)")
         return []
 
     def _position(self, args: list[str]) -> list[str]:
@@ -195,6 +205,21 @@ class Engine:
         if len(groups) != seats:
             raise ProtocolError(f"hands needs one group a seat ({seats}), '/' between")
         self.seat.hands = tuple(tuple(_cards(g.split())) for g in groups)
+        return []
+
+    def _played(self, args: list[str]) -> list[str]:
+        """``played CARD POSITION``: another seat's decision this round (the position
+        before it, its turn that seat), in order, sent after ``position``."""
+        from keezbord.engine.position import Position
+
+        self._need_pos()
+        if len(args) < 2:
+            raise ProtocolError("played CARD POSITION (the position before it)")
+        [card] = _cards(args[:1])
+        before = Position.from_text(" ".join(args[1:]))
+        if before.seats != self._need_pos().seats:
+            raise ProtocolError("played: the position has another number of seats")
+        self.seat.played.append((card, before))
         return []
 
     def _budget(self, args: list[str]) -> tuple[int, int]:
@@ -262,6 +287,11 @@ class Engine:
         st = self.seat
         if self.bot == "ceiling":
             return Known(tuple(st.seen), st.sizes, tuple(st.passed), st.hands)
+        if self.infer and st.played:
+            from keezbord.engine.inference import Observed
+
+            seen = tuple(Observed(p, c) for c, p in st.played)
+            return Known(tuple(st.seen), st.sizes, tuple(st.passed), None, seen)
         return Known(tuple(st.seen), st.sizes, tuple(st.passed))
 
     def _give(self, _args: list[str]) -> list[str]:
