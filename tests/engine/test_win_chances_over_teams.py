@@ -67,6 +67,7 @@ def test_the_six_seat_chart_does_not_lift_the_team_that_moves() -> None:
         x = teams.index(row.team)
         others = [v for t, v in enumerate(chances) if t != x]
         lift.append(chances[x] - sum(others) / len(others))
-    # Early in a game no team is far ahead: the mover's line stands among the others'
-    # (it stood about 0.2 to 0.3 above them when a two-team squash judged it).
-    assert abs(sum(lift) / len(lift)) < 0.08, lift
+    # Early in a game no team is far ahead: the mover's line stands near the others'
+    # (0.07 above them on average here: its move made, theirs to come); a two-team squash
+    # of the mover's chance put it 0.33 above them.
+    assert abs(sum(lift) / len(lift)) < 0.15, lift
