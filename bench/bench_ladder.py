@@ -139,17 +139,18 @@ class Game:
 SEARCHERS = (f"search-{PIN}", "search", "search-infer", "ceiling")
 
 
-def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 3) -> dict[str, float]:
+def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 4) -> dict[str, float]:
     """Playouts a second of each searching engine, measured here through the protocol
-    on the same decisions of a seeded greedy game, the engines taking turns."""
+    on the same decisions of a seeded greedy game, the engines taking turns decision by
+    decision (a change of the machine's load then weighs on both alike)."""
     from keezbord.host.search_budget import sample_decisions
 
     decisions = sample_decisions(seats, "standard", count=6)
     done = dict.fromkeys(engines, 0)
     took = dict.fromkeys(engines, 0.0)
     for r in range(rounds):
-        for rung, eng in engines.items():
-            for i, (board, seat, hand) in enumerate(decisions):
+        for i, (board, seat, hand) in enumerate(decisions):
+            for rung, eng in engines.items():
                 pos = board.position(seat)
                 lines = [f"position {pos.to_text()}", "hand " + " ".join(hand)]
                 if rung == "ceiling":
