@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -412,7 +413,12 @@ def main() -> int:
     r.add_argument("--playouts", type=int, default=100, help="playouts a decision")
     r.add_argument("--seed", type=int, default=50_000, help="the first deal's seed")
     r.add_argument("--results", default="ladder.jsonl")
-    r.add_argument("--pinned", default=str(ROOT.parent / f"keezbord-{PIN}"))
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    r.add_argument(
+        "--pinned",
+        default=str(cache / "keezbord" / f"ladder-{PIN}"),
+        help=f"the worktree of {PIN} (made when missing; default under ~/.cache)",
+    )
     p = sub.add_parser("report", help="the table of a results file")
     p.add_argument("results")
     args = ap.parse_args()
