@@ -200,3 +200,16 @@ def test_an_inferring_engine_is_told_the_others_choices(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [["--bot", "deep-blue"], ["--playouts", "0"]])
 def test_bad_arguments_one_line(tmp_path: Path, args: list[str]) -> None:
     assert_one_line_error(run(tmp_path, "engine", *args, stdin=""))
+
+
+def test_bytes_that_are_not_utf8_get_an_error_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*exe(), "engine"],
+        input=b"isready\n\xff\xfe go\nisready\n",
+        capture_output=True,
+        env=sealed_env(tmp_path, PYTHONIOENCODING="utf-8:strict"),
+        timeout=60,
+    )
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert lines[0] == "readyok" and lines[1].startswith("error ") and lines[2] == "readyok"

@@ -4,6 +4,8 @@ stdout (keezbord/host/commands/engine_protocol.py, docs/engine-protocol.md)."""
 from __future__ import annotations
 
 import argparse
+import io
+import sys
 
 from keezbord.host.errors import UsageError
 
@@ -37,4 +39,7 @@ def run_engine(args: argparse.Namespace) -> int:
 
     if not 1 <= args.playouts <= MAX_PLAYOUTS:
         raise UsageError(f"--playouts must be from 1 to {MAX_PLAYOUTS}")
-    return serve(Engine(args.bot, args.playouts, infer=args.infer))
+    stdin = sys.stdin
+    if isinstance(stdin, io.TextIOWrapper):  # bytes that are not UTF-8: an error line
+        stdin.reconfigure(encoding="utf-8", errors="replace")
+    return serve(Engine(args.bot, args.playouts, infer=args.infer), stdin)
