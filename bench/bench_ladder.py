@@ -140,22 +140,83 @@ class Game:
 SEARCHERS = (f"search-{PIN}", "search", "search-infer", "ceiling")
 
 
-def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 4) -> dict[str, float]:
-    """Playouts a second of each searching engine, measured here through the protocol
-    on the same decisions of a seeded greedy game, the engines taking turns decision by
-    decision (a change of the machine's load then weighs on both alike)."""
-    from keezbord.host.search_budget import sample_decisions
+def knowledge(
+    rung: str,
+    pos: Position,
+    hands: list[list[str]],
+    seen: list[str],
+    observed: list[tuple[int, str, str]],
+) -> list[str]:
+    """The lines that tell ``rung`` the position and what the seat to play knows."""
+    seat = pos.turn
+    lines = [
+        f"position {pos.to_text()}",
+        "hand " + " ".join(hands[seat]),
+        "seen " + " ".join(seen),
+        "sizes " + " ".join(str(len(h)) for h in hands),
+    ]
+    if rung == "ceiling":
+        lines.append("hands " + " / ".join(" ".join(h) or "-" for h in hands))
+    if rung == "search-infer":
+        lines += [f"played {c} {text}" for s, c, text in observed if s != seat]
+    return lines
 
-    decisions = sample_decisions(seats, "standard", count=6)
+
+Told = tuple[Position, list[list[str]], list[str], list[tuple[int, str, str]]]
+
+
+def sample_knowledge(seats: int, count: int = 8) -> list[Told]:
+    """Decisions of a seeded greedy game as the ladder tells them (every 5th, each with
+    the round's plays before it): what the calibration searches."""
+    from keezbord.engine.bots import GreedyBot
+
+    bot = GreedyBot(random.Random(1))
+    rng = random.Random(7)
+    board = Board(Position.start(seats, "standard"))
+    table = Table.first(seats, 0)
+    hands, stock = deal_hands(table, shuffled_deck(seats, rng))
+    seen: list[str] = []
+    observed: list[tuple[int, str, str]] = []
+    out: list[Told] = []
+    seat, turn = table.leader, 0
+    while len(out) < count and board.winner() is None:
+        pos = board.position(seat)
+        if turn % 5 == 2 and observed:
+            out.append((pos, [list(h) for h in hands], list(seen), list(observed)))
+        choice = bot.pick(board, seat, hands[seat])
+        if choice is None:
+            seen += hands[seat]
+            hands[seat] = []
+        else:
+            hands[seat].remove(choice[0])
+            seen.append(choice[0])
+            observed.append((seat, choice[0], pos.to_text()))
+            board.make(choice[1])
+        turn += 1
+        nxt = next((s for i in range(1, seats + 1) if hands[s := (seat + i) % seats]), -1)
+        if nxt < 0:
+            table = table.next_round()
+            if table.round_no == 0:
+                stock, seen = shuffled_deck(seats, rng), []
+            hands, stock = deal_hands(table, stock)
+            observed = []
+            nxt = table.leader
+        seat = nxt
+    return out
+
+
+def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 3) -> dict[str, float]:
+    """Playouts a second of each searching engine, measured here through the protocol
+    on the same decisions of a seeded greedy game told as in a game (the inferring
+    engine's inference included), the engines taking turns decision by decision (a
+    change of the machine's load then weighs on both alike)."""
+    decisions = sample_knowledge(seats)
     done = dict.fromkeys(engines, 0)
     took = dict.fromkeys(engines, 0.0)
     for r in range(rounds):
-        for i, (board, seat, hand) in enumerate(decisions):
+        for i, (pos, hands, seen, observed) in enumerate(decisions):
             for rung, eng in engines.items():
-                pos = board.position(seat)
-                lines = [f"position {pos.to_text()}", "hand " + " ".join(hand)]
-                if rung == "ceiling":
-                    lines.append("hands " + " / ".join(" ".join(hand) for _ in range(seats)))
+                lines = knowledge(rung, pos, hands, seen, observed)
                 lines.append(f"go playouts 60 seed {r * 100 + i}")
                 t0 = time.perf_counter()
                 out = eng.ask(lines, "bestmove")
@@ -195,17 +256,8 @@ def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) ->
     while turns < MAX_TURNS:
         hand = hands[seat]
         pos = board.position(seat)
-        lines = [
-            f"position {pos.to_text()}",
-            "hand " + " ".join(hand),
-            "seen " + " ".join(seen),
-            "sizes " + " ".join(str(len(h)) for h in hands),
-        ]
         rung = who[seat]
-        if rung == "ceiling":
-            lines.append("hands " + " / ".join(" ".join(h) or "-" for h in hands))
-        if rung == "search-infer":
-            lines += [f"played {c} {text}" for s, c, text in observed if s != seat]
+        lines = knowledge(rung, pos, hands, seen, observed)
         lines.append(
             go_line(game.budget, rung, rates, game.deal * 10_007 + game.rot * 3_001 + turns)
         )
