@@ -29,7 +29,8 @@ Elo: with one team of A against n-1 teams of B (Bradley-Terry strengths a and b)
 with p = a / (a + (n-1) b), so a/b = p (n-1) / (1 - p) and Elo(A) - Elo(B) = 400 log10 of
 it (n = 2: the usual formula). ``report`` fits one Elo per bot over all matches of a seat
 count by maximum likelihood (greedy = 0), and gives each match's difference with the
-95% Wilson interval of its win rate mapped through the same formula.
+95% Wilson interval of its win rate mapped through the same formula, and the complete
+deals by how many of their games A won (4 seats: 0 lost both, 1 split, 2 won both).
 """
 
 from __future__ import annotations
@@ -421,8 +422,11 @@ def report(args: argparse.Namespace) -> int:
     for seats in sorted({r["seats"] for r in rows}):
         teams = len({Position.start(seats, "standard").team_of(s) for s in range(seats)})
         print(f"\n{seats} seats ({teams} teams; an even match: {100 / teams:.1f}%)")
-        print("| A | B | budget | games | deals | A wins | 95% | Elo A-B (95%) | ms A / B |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print(
+            "| A | B | budget | games | deals | A wins | 95% | Elo A-B (95%) | ms A / B "
+            "| deals by A's wins |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|")
         groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         for r in rows:
             if r["seats"] == seats:
@@ -435,11 +439,16 @@ def report(args: argparse.Namespace) -> int:
             p = w / n if n else 0.0
             ms_a = sum(r["ms_a"] for r in g) / len(g)
             ms_b = sum(r["ms_b"] for r in g) / len(g)
+            per_deal: dict[int, int] = {}
+            for r in fin:
+                per_deal[r["deal"]] = per_deal.get(r["deal"], 0) + r["a_won"]
+            full = [v for d, v in per_deal.items() if sum(x["deal"] == d for x in fin) == teams]
+            spread = " ".join(f"{k}:{full.count(k)}" for k in range(teams + 1))
             print(
                 f"| {a} | {b} | {budget} | {n} | {len({r['deal'] for r in g})} | "
                 f"{100 * p:.1f}% | {100 * lo:.1f}-{100 * hi:.1f}% | "
                 f"{elo_of(p, teams):+.0f} ({elo_of(lo, teams):+.0f} to {elo_of(hi, teams):+.0f})"
-                f" | {ms_a:.0f} / {ms_b:.0f} |"
+                f" | {ms_a:.0f} / {ms_b:.0f} | {spread} |"
             )
             if n:
                 matches.append((a, b, float(w), n, teams))
