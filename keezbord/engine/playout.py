@@ -51,6 +51,7 @@ def play_fast(
     seen: list[str] = []  # cards played or shown since the shuffle
     passed: list[list[str]] = [[] for _ in range(seats)]  # cards passed to each seat
     observed: list[tuple[int, Observed]] = []  # this round's decisions (inference.py)
+    infer = any(getattr(b, "infer", False) for b in bots)  # a bot that weighs them
     record: list[Record] = []
     rounds = 1
     discards = 0
@@ -83,7 +84,8 @@ def play_fast(
                 seen.append(card)
                 if card in passed[seat]:
                     passed[seat].remove(card)
-                observed.append((seat, Observed(board.position(seat), card)))
+                if infer:
+                    observed.append((seat, Observed(board.position(seat), card)))
             homed = board.homed
             board.make(move)
             record.append((seat, card, move, ()))

@@ -5,7 +5,10 @@ seats' choices say so, the uniform ones do not. Off unless asked, deterministic.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from keezbord.engine.board import Board
+from keezbord.engine.bots import FastChoice
 from keezbord.engine.inference import DRAWS, Observed, card_scores, log_weight, pick_deal
 from keezbord.engine.playout import play_fast
 from keezbord.engine.position import Position
@@ -48,8 +51,6 @@ def test_the_weight_of_a_deal_follows_the_choice() -> None:
 
 
 def test_only_a_bot_asked_to_infer_weighs_the_choices() -> None:
-    from keezbord.engine.board import Board
-
     board = Board(NOW)
     known = Known(seen=("2",), hand_sizes=(4, 3, 4, 4), observed=(Observed(BEFORE, "2"),))
     plain = Known(seen=("2",), hand_sizes=(4, 3, 4, 4))
@@ -69,3 +70,27 @@ def test_a_game_with_an_inferring_bot_is_deterministic() -> None:
         return r.final, r.turns
 
     assert game() == game()
+
+
+class _Spy(SearchBot):
+    """A search bot that notes how many of the others' choices it was told."""
+
+    def __init__(self, rng: random.Random, infer: bool) -> None:
+        super().__init__(rng, 2, infer=infer)
+        self.told: list[int] = []
+
+    def pick_known(
+        self, board: Board, seat: int, hand: Sequence[str], known: Known | None
+    ) -> FastChoice:
+        self.told.append(len(known.observed) if known is not None else 0)
+        return super().pick_known(board, seat, hand, known)
+
+
+def test_the_fast_loop_tells_an_inferring_bot_the_others_choices() -> None:
+    spies = [_Spy(random.Random(s), infer=s == 0) for s in range(4)]
+    play_fast(4, "standard", 9, spies, max_turns=60)
+    assert max(spies[0].told) >= 3  # within a round, the others' plays before its turn
+    # Without a bot that infers, the loop keeps none (no position built a turn for it).
+    plain = [_Spy(random.Random(s), infer=False) for s in range(4)]
+    play_fast(4, "standard", 9, plain, max_turns=60)
+    assert all(n == 0 for s in plain for n in s.told)
