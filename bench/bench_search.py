@@ -29,8 +29,9 @@ from keezbord.engine.advice import advise, regret
 from keezbord.engine.board import Board, to_move
 from keezbord.engine.bots import Choice, FastChoice, GreedyBot, evaluate_board
 from keezbord.engine.game import Game, play_game
+from keezbord.engine.leaf import SCALE
 from keezbord.engine.position import Position
-from keezbord.engine.search import SCALE, Known, SearchBot, analyse
+from keezbord.engine.search import Known, SearchBot, analyse
 from keezbord.host.search_budget import playouts_per_second, sample_decisions
 
 

@@ -19,19 +19,18 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .alternatives import DEFAULT_PLAYOUTS as JUDGE_PLAYOUTS
 from .board import Board, FastMove, from_move, to_move
 from .cards import FORWARD_STEPS, KING_STEPS, RANKS, SEVEN_STEPS
 from .describe import describe_move
+from .judge import COACH_THRESHOLD as COACH_THRESHOLD
+from .judge import LABEL_WORDS, judge, label_of
 from .movegen import apply_part
 from .notation import Move, Step, Swap
 from .position import EMPTY, FRESH, HOME, NEST, Position, location_hole
 from .search import DEFAULT_PLAYOUTS, Analysis, Candidate, Known, analyse, position_key
 from .text import CARD_NAMES, Text
 from .topology import SEAT_COLOURS
-
-# The coach speaks when the move played is estimated this much (win chance) below the
-# best; bench/bench_search.py measures how often that is in greedy games.
-COACH_THRESHOLD = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +132,13 @@ def _said(reason: str, words: str) -> bool:
     return said is not None and said in words
 
 
+# What the win chance a player reads is (leaf.py): said with every hint's chances.
+ESTIMATE = Text(
+    "uit partijen een paar beurten vooruitgespeeld, de onafgemaakte naar de stand beoordeeld",
+    "from games played a few turns ahead, the unfinished ones judged by the position",
+)
+
+
 def _dot(s: str) -> str:
     s = s[:1].upper() + s[1:]
     return s if s.endswith((".", "!", "?")) else s + "."
@@ -180,17 +186,18 @@ def explain_choice(pos: Position, hand: Sequence[str], a: Analysis) -> Advice | 
         nmove = nxt.as_move()
         reasons.append(
             Text(
-                f"wint {_pct(best.win)} van de uitgespeelde partijen, tegen {_pct(nxt.win)} "
-                f"voor de volgende keus ({_short(pos, nmove).nl})",
-                f"wins {_pct(best.win)} of the games played out, against {_pct(nxt.win)} for "
-                f"the next choice ({_short(pos, nmove).en})",
+                f"geschatte winkans van je team {_pct(best.win)} na deze zet, {_pct(nxt.win)} "
+                f"na de volgende keus ({_short(pos, nmove).nl}): {ESTIMATE.nl}",
+                f"your team's estimated win chance {_pct(best.win)} after it, {_pct(nxt.win)} "
+                f"after the next choice ({_short(pos, nmove).en}): {ESTIMATE.en}",
             )
         )
     elif best.playouts:
         reasons.append(
             Text(
-                f"de enige keus; wint {_pct(best.win)} van de uitgespeelde partijen",
-                f"the only choice; wins {_pct(best.win)} of the games played out",
+                f"de enige keus; geschatte winkans van je team {_pct(best.win)}: {ESTIMATE.nl}",
+                f"the only choice; your team's estimated win chance {_pct(best.win)}: "
+                f"{ESTIMATE.en}",
             )
         )
     nm = nxt.as_move() if nxt is not None else None
@@ -421,25 +428,31 @@ def coach(
     played: Move,
     known: Known | None = None,
     *,
-    playouts: int = DEFAULT_PLAYOUTS,
+    playouts: int = JUDGE_PLAYOUTS,
+    total: int | None = None,
     seed: int = 0,
+    hand_known: bool = True,
     threshold: float = COACH_THRESHOLD,
 ) -> Remark | None:
     """After the seat to play played ``played`` (from ``hand``, the hand before the
-    move): a remark when the search estimates the best move's win chance at least
-    ``threshold`` above it, else None."""
-    board = Board(pos)
-    fm = from_move(played)
-    a = analyse(
-        board,
-        pos.turn,
+    move; ``hand_known`` False: only the card is known, the rest sampled): the judge's
+    verdict (judge.py, the analysis's own: the same numbers on the same scale) as a
+    remark when the best move's win chance is at least ``threshold`` above it, else
+    None. ``seed``: judge.judge_seed(game seed, turn index), as the analysis seeds it."""
+    v = judge(
+        pos,
         hand,
         known,
+        played_card,
+        played,
+        hand_known=hand_known,
         playouts=playouts,
-        rng=random.Random(seed),
-        include=(played_card, fm),
+        total=total,
+        seed=seed,
     )
-    return remark_of(pos, hand, a, played_card, fm, threshold)
+    if v.loss < threshold:
+        return None
+    return remark_of(pos, hand, v.judged.to_analysis(), played_card, from_move(played), 0.0)
 
 
 def regret(a: Analysis, card: str, move: FastMove, board: Board) -> tuple[float, Candidate | None]:
@@ -471,13 +484,17 @@ def remark_of(
     gains = _reasons(pos, adv.move, hand)[0]
     why = gains[0] if gains else None
     cn = CARD_NAMES[adv.card]
+    label = label_of(gap)
+    said = Text("", "") if label is None else LABEL_WORDS[label]
+    lnl = f" ({said.nl}, -{_pct(gap)})" if label else ""
+    len_ = f" ({said.en}, -{_pct(gap)})" if label else ""
     nl = (
-        f"Dat kon beter: {_short(pos, adv.move).nl} wint {_pct(adv.win)} van de "
-        f"uitgespeelde partijen, jouw zet {_pct(mine.win)}"
+        f"Dat kon beter{lnl}: {_short(pos, adv.move).nl} geeft je team een geschatte "
+        f"winkans van {_pct(adv.win)}, jouw zet {_pct(mine.win)}"
     )
     en = (
-        f"There was a better move: {_short(pos, adv.move).en} wins {_pct(adv.win)} of the "
-        f"games played out, yours {_pct(mine.win)}"
+        f"There was a better move{len_}: {_short(pos, adv.move).en} gives your team an "
+        f"estimated win chance of {_pct(adv.win)}, yours {_pct(mine.win)}"
     )
     if why is not None:
         nl += f" ({cn.nl}: {why.nl})"

@@ -48,6 +48,7 @@ class Alternative:
     lost_rate: float  # playouts in which the team lost a pawn to a capture
     playouts: int
     greedy: float  # the greedy bot's one-ply score (the order candidates were kept in)
+    dist: tuple[float, ...] = ()  # every team's win chance after it (leaf.team_order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class Evaluation:
                 a.playouts,
                 a.win * a.playouts,
                 round(a.lost_rate * a.playouts),
+                shares=[v * a.playouts for v in a.dist],
             )
             for a in self.ranked
         ]
@@ -171,6 +173,7 @@ def evaluate_moves(
                 cands[i].lost_rate,
                 cands[i].playouts,
                 cands[i].greedy,
+                cands[i].dist,
             )
             for i in ranked
         ),

@@ -1,14 +1,14 @@
 """After the game: every decision judged with what its player knew, the moves that lost
 the game, and luck told apart from skill (issue 27, docs/analysis.md).
 
-For every decision of a game (engine/hand_record.py) the evaluator of alternatives
-(alternatives.py) plays out each candidate of the hand held on deals of the others' hands
-sampled from what the player knew: the team's win chance after the best choice and after
-the one made, and the loss between them. A decision whose hand is not fully known is
+For every decision of a game (engine/hand_record.py) the judge (judge.py, the coach's
+too) plays out each candidate of the hand held on deals of the others' hands sampled from
+what the player knew: every team's win chance after the best choice and after the one
+made, and the loss between them for the player's team. A decision whose hand is not fully known is
 judged among the moves of the card played only. Discards are never a choice (one is
 refused while a card can be played): they are rows of their own.
 
-Labels by loss (``THRESHOLDS``, calibrated for Keezen by bench/bench_analysis.py), an
+Labels by loss (judge.THRESHOLDS, calibrated for Keezen by bench/bench_analysis.py), an
 accuracy per player, and each team's swing over the game split into what its own
 decisions lost, what the other teams' decisions gave it, and what the cards changed
 (every step of the team's win chance between two decisions: a new deal, the next
@@ -26,29 +26,19 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .advice import move_reasons, remark_of
-from .alternatives import DEFAULT_PLAYOUTS, evaluate_moves
+from .alternatives import DEFAULT_PLAYOUTS
 from .board import from_move
 from .hand_record import GameRecord, TurnRecord
+from .judge import LABEL_WORDS as LABEL_WORDS
+from .judge import THRESHOLDS as THRESHOLDS
+from .judge import judge, judge_seed
+from .judge import label_of as label_of
 from .text import Text
 
-# Loss in the team's win chance (0 to 1) from which a decision is labelled; and its mark
-# in an annotated move list. docs/analysis.md gives the calibration.
-THRESHOLDS: Final = (("blunder", 0.05), ("mistake", 0.03), ("inaccuracy", 0.02))
+# A label's mark in an annotated move list.
 MARKS: Final = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-LABEL_WORDS: Final = {
-    "inaccuracy": Text("onnauwkeurigheid", "inaccuracy"),
-    "mistake": Text("fout", "mistake"),
-    "blunder": Text("blunder", "blunder"),
-}
 # Accuracy of a decision: 100 exp(-loss / ACCURACY_SCALE), a blunder's loss counting half.
 ACCURACY_SCALE: Final = THRESHOLDS[0][1] / math.log(2)
-
-
-def label_of(loss: float) -> str | None:
-    for name, at in THRESHOLDS:
-        if loss >= at:
-            return name
-    return None
 
 
 def decision_accuracy(loss: float) -> float:
@@ -76,6 +66,8 @@ class Row:
     deal: tuple[int, int]
     comment: Text | None = None  # for a labelled decision: the better move, why (coach)
     best_holes: tuple[str, ...] = ()  # the better move's pawns and targets (the board)
+    dist: tuple[float, ...] = ()  # every team's chance after the move made (teams order)
+    best_dist: tuple[float, ...] = ()  # after the best
 
     @property
     def forced(self) -> bool:
@@ -95,6 +87,7 @@ class Row:
             "move": self.move,
             "win": round(self.win, 4),
             "best": {"move": self.best_move, "win": round(self.best_win, 4)},
+            "teams_win": [round(v, 4) for v in self.dist],
             "loss": round(self.loss, 4),
             "label": self.label,
             "hand": list(self.hand),
@@ -130,36 +123,19 @@ def judge_turn(
     is not fully known) played out, the move made among them."""
     assert turn.card is not None and turn.move is not None
     pos, card, move = turn.pos, turn.card, turn.move
-    ev = evaluate_moves(
+    v = judge(
         pos,
         turn.hand,
         turn.known,
+        card,
+        move,
+        hand_known=turn.hand_known,
         playouts=playouts,
         total=total,
-        seed=seed * 1_000_003 + turn.index,
-        include=(card, move),
-        cards=None if turn.hand_known else [card],
+        seed=judge_seed(seed, turn.index),
     )
-    mine, best = ev.find(card, move, pos), ev.best
-    assert mine is not None and best is not None
-    win, best_win, judged = mine.win, best.win, ev
-    if mine is not best:
-        # The best of several noisy estimates stands higher than it is: the two moves
-        # are played out again, on fresh deals, for an unbiased difference (which may
-        # favour the move made: then it lost nothing).
-        judged = evaluate_moves(
-            pos,
-            turn.hand,
-            turn.known,
-            playouts=ev.playouts,
-            seed=seed * 1_000_003 + turn.index + 500_000_000,
-            only=((best.card, best.move), (card, move)),
-            cards=None if turn.hand_known else [card],
-        )
-        mine_again = judged.find(card, move, pos)
-        best_again = judged.find(best.card, best.move, pos)
-        assert mine_again is not None and best_again is not None
-        win, best_win = mine_again.win, best_again.win
+    win, best_win, judged, best = v.win, v.best_win, v.judged, v.first.best
+    assert best is not None
     loss = max(0.0, best_win - win)
     label = label_of(loss)
     comment = None
@@ -183,10 +159,12 @@ def judge_turn(
         label,
         turn.hand,
         turn.hand_known,
-        len(ev.ranked),
+        len(v.first.ranked),
         turn.deal,
         comment,
         holes,
+        v.dist,
+        v.best_dist,
     )
 
 
@@ -224,17 +202,10 @@ class GameAnalysis:
         return list(dict.fromkeys(pos.team_of(s) for s in range(pos.seats)))
 
     def curve(self) -> list[list[float]]:
-        """Each team's win chance after every decision (teams in ``teams()`` order).
-
-        The evaluator gives the deciding team's chance; with two teams the other's is
-        the rest, with more the rest is shared among them as their last chances were."""
-        teams = self.teams()
-        now = [1.0 / len(teams)] * len(teams)
-        out = []
-        for r in self.decisions:
-            now = _after(now, teams.index(r.team), r.win)
-            out.append(list(now))
-        return out
+        """Each team's win chance after every decision (teams in ``teams()`` order): the
+        judge's chances for every team after the move made, as the deciding seat saw
+        them (a distribution: it sums to 1, whatever the number of teams)."""
+        return [list(r.dist) for r in self.decisions]
 
     def split(self) -> list[dict[str, Any]]:
         """Each team's swing over the game (from an even start to the result) split into
@@ -247,8 +218,7 @@ class GameAnalysis:
         cards = [0.0] * len(teams)
         for r in self.decisions:
             x = teams.index(r.team)
-            before = _after(now, x, r.best_win)
-            after = _after(now, x, r.win)
+            before, after = list(r.best_dist), list(r.dist)
             for t in range(len(teams)):
                 cards[t] += before[t] - now[t]
                 (own if t == x else others)[t] += after[t] - before[t]
@@ -310,20 +280,6 @@ class GameAnalysis:
             "playouts": self.playouts,
             "seed": self.seed,
         }
-
-
-def _after(now: list[float], x: int, win: float) -> list[float]:
-    """Every team's chance when team ``x``'s is ``win``: the others share the rest as
-    their chances stood."""
-    rest = sum(v for t, v in enumerate(now) if t != x)
-    out = []
-    for t, v in enumerate(now):
-        if t == x:
-            out.append(win)
-        else:
-            share = v / rest if rest > 0 else 1.0 / (len(now) - 1)
-            out.append((1.0 - win) * share)
-    return out
 
 
 def analyse_game(

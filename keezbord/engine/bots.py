@@ -194,6 +194,17 @@ def evaluate_board(board: Board, me: int, rows: list[list[int]] | None = None) -
     team = board.team[me]
     if board.winner() == team:
         return 1e6
+    share = max(1, board.seats - len(team))
+    total = 0.0
+    for seat, value in enumerate(seat_values(board, rows)):
+        total += value if seat in team else -value / share * len(team)
+    return total
+
+
+def seat_values(board: Board, rows: list[list[int]] | None = None) -> list[float]:
+    """Each seat's own standing in ``evaluate``'s terms (pawns home and along, less the
+    opponents' pawns in reach behind them, less a start its own pawn blocks): what a
+    team's value is the sum of, whoever asks (search's leaf, engine/leaf.py)."""
     seats = board.seats
     ring = board.ring
     prog = _progress(seats, board.topology.segment)
@@ -205,10 +216,9 @@ def evaluate_board(board: Board, me: int, rows: list[list[int]] | None = None) -
     every = 0
     for m in trk:
         every |= m
-    share = max(1, seats - len(team))
     if rows is None:
         rows = [sorted(r) for r in board.pawns]
-    total = 0.0
+    out: list[float] = []
     for seat in range(seats):
         p = partner[seat]
         opponents = every ^ (trk[seat] if p < 0 else trk[seat] | trk[p])
@@ -226,8 +236,8 @@ def evaluate_board(board: Board, me: int, rows: list[list[int]] | None = None) -
         o = occ[start[seat]]
         if o != EMPTY and o % BLOCKADE == seat and row[0] == NEST:
             value -= 4  # its own pawn blocks its next entry
-        total += value if seat in team else -value / share * len(team)
-    return total
+        out.append(value)
+    return out
 
 
 def _threats(pos: Position, seat: int, loc: int) -> int:

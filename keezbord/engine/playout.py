@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .board import Board, FastMove, to_move
 from .bots import FastBot
 from .deal import Table, deal_hands, shuffled_deck
 from .game_record import GameResult, Turn
+from .inference import Observed
 from .position import Position, TeamMode
 from .search import Known
 
@@ -48,6 +50,8 @@ def play_fast(
     watch = any(f is not None for f in informed)
     seen: list[str] = []  # cards played or shown since the shuffle
     passed: list[list[str]] = [[] for _ in range(seats)]  # cards passed to each seat
+    observed: list[tuple[int, Observed]] = []  # this round's decisions (inference.py)
+    infer = any(getattr(b, "infer", False) for b in bots)  # a bot that weighs them
     record: list[Record] = []
     rounds = 1
     discards = 0
@@ -62,7 +66,9 @@ def play_fast(
         ask = informed[seat]
         if ask is not None:
             partner = board.partner[seat] if board.pairs else -1
-            choice = ask(board, seat, hand, _known(seen, hands, passed, partner))
+            known = _known(seen, hands, passed, partner)
+            mine = tuple(o for s, o in observed if s != seat)
+            choice = ask(board, seat, hand, replace(known, observed=mine) if mine else known)
         else:
             choice = picks[seat](board, seat, hand)
         if choice is None:
@@ -78,6 +84,8 @@ def play_fast(
                 seen.append(card)
                 if card in passed[seat]:
                     passed[seat].remove(card)
+                if infer:
+                    observed.append((seat, Observed(board.position(seat), card)))
             homed = board.homed
             board.make(move)
             record.append((seat, card, move, ()))
@@ -99,6 +107,7 @@ def play_fast(
                 seen = []
             hands, stock = deal_hands(table, stock)
             passed = [[] for _ in range(seats)]
+            observed = []
             exchanging = start.profile.partner_exchange and start.teams == "pairs"
             rounds += 1
             nxt = table.leader

@@ -339,10 +339,10 @@ def judge(
             mine_.win,
             best.win,
             Text(
-                f"Ook goed: jouw zet wint {_pct(mine_.win)} van de uitgespeelde partijen, "
-                f"de oplossing {_pct(best.win)} ({describe_move(pos, sol).nl}).",
-                f"As good: your move wins {_pct(mine_.win)} of the games played out, the "
-                f"solution {_pct(best.win)} ({describe_move(pos, sol).en}).",
+                f"Ook goed: geschatte winkans van je team {_pct(mine_.win)} na jouw zet, "
+                f"{_pct(best.win)} na de oplossing ({describe_move(pos, sol).nl}).",
+                f"As good: your team's estimated win chance {_pct(mine_.win)} after your "
+                f"move, {_pct(best.win)} after the solution ({describe_move(pos, sol).en}).",
             ),
             why,
         )

@@ -95,10 +95,10 @@ def judge_retry(
         pos = puzzle.position  # the best move in words, not notation (issue 40, item 14)
         best = describe_move(pos, parse_move(v.solution, pos.topology))
         text = Text(
-            f"Goed genoeg: jouw zet wint {_pct(v.played_win)} van de uitgespeelde partijen, "
-            f"de beste zet ({_low(best.nl)}) {_pct(v.solution_win)}.",
-            f"Good enough: your move wins {_pct(v.played_win)} of the games played out, the "
-            f"best move ({_low(best.en)}) {_pct(v.solution_win)}.",
+            f"Goed genoeg: geschatte winkans van je team {_pct(v.played_win)} na jouw zet, "
+            f"{_pct(v.solution_win)} na de beste zet ({_low(best.nl)}).",
+            f"Good enough: your team's estimated win chance {_pct(v.played_win)} after your "
+            f"move, {_pct(v.solution_win)} after the best move ({_low(best.en)}).",
         )
         return RetryVerdict("good", v.played, v.solution, v.played_win, v.solution_win, text)
     text = Text(f"Nog steeds een fout. {v.text.nl}", f"Still a mistake. {v.text.en}")

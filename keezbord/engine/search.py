@@ -13,9 +13,11 @@ the engine never reads a clock, so the same seed and budget give the same answer
 host turns milliseconds into playouts by measuring its machine (host/search_budget.py).
 
 A playout stops after ``horizon`` turns, at the end of the round (hands are empty then;
-the next deal is unknown to everyone) or when a team wins. Its value is the leaf
-evaluation (``evaluate_board`` plus what the cards still held are worth) squashed to a
-win chance with a logistic curve; a won playout counts 1, a lost one 0.
+the next deal is unknown to everyone) or when a team wins. Its value is a win chance for
+every team, summing to 1 (leaf.py): a won playout 1 for the winner, an unfinished one the
+softmax of the teams' board and card values (with two teams, the logistic curve of their
+difference). A candidate keeps the sum per team (``shares``): its ``win`` is the seat's
+team's, ``dist`` all of them.
 
 Over 400 lines: sampling the hidden hands and the successive-halving search share the
 knowledge record (``Known``) and its invariants; they are kept together.
@@ -27,21 +29,20 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .board import Board, FastMove, to_move
 from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
 from .cards import ROUND_SIZES, deck
+from .inference import DRAWS, Observed, pick_deal
+from .leaf import leaf_chances, team_order
 from .notation import Move
 from .position import NEST, Position
 
 if TYPE_CHECKING:
     from .game import Game
 
-# Leaf evaluation to win chance: 1 / (1 + exp(-value / SCALE)). A pawn home is worth
-# about 100 to 180 in evaluate_board; SCALE makes one pawn home ahead about a 60:40 game.
-SCALE = 250.0
 # Candidates kept for playouts, best first by the greedy bot's own score (a 7 can have
 # a hundred splits; the ones greedy ranks low are rarely close).
 MAX_CANDIDATES = 12
@@ -59,11 +60,16 @@ class Known:
     seat, the seat's own included. ``hand_sizes``: cards each seat holds now (None: as
     many as the seat to play and at least GUESSED_HAND, for positions without a game).
     ``partner_has``: cards the partner is known to hold (the card passed to it this round
-    and not played since)."""
+    and not played since). ``hands``: every seat's hand, for a searcher that sees them all
+    (the ladder's ceiling, bench/bench_ladder.py); None for a seat that sees only its own.
+    ``observed``: the other seats' decisions this round, in order (inference.py: weighed
+    only by a bot asked to infer)."""
 
     seen: tuple[str, ...] = ()
     hand_sizes: tuple[int, ...] | None = None
     partner_has: tuple[str, ...] = ()
+    hands: tuple[tuple[str, ...], ...] | None = None
+    observed: tuple[Observed, ...] = ()
 
 
 @dataclass(slots=True)
@@ -74,13 +80,21 @@ class Candidate:
     move: FastMove
     greedy: float  # the greedy bot's score of the move (its one-ply evaluation)
     playouts: int = 0
-    total: float = 0.0  # sum of the playouts' win chances
+    total: float = 0.0  # sum of the playouts' win chances of the seat's team
     lost: int = 0  # playouts in which the team lost a pawn to a capture
     won: int = 0  # playouts the team won outright
+    shares: list[float] = field(default_factory=list)  # sums per team (leaf.team_order)
 
     @property
     def win(self) -> float:
         return self.total / self.playouts if self.playouts else 0.0
+
+    @property
+    def dist(self) -> tuple[float, ...]:
+        """Every team's mean win chance (leaf.team_order; sums to 1), () unplayed."""
+        if not self.playouts or not self.shares:
+            return ()
+        return tuple(v / self.playouts for v in self.shares)
 
     @property
     def lost_rate(self) -> float:
@@ -129,7 +143,12 @@ def sample_hands(
 ) -> list[list[str]]:
     """One deal of the hidden hands consistent with ``known`` (``partner`` < 0: none).
     The seat's own hand is as given, topped up with sampled cards if the caller knows
-    only part of it (the referee knows only the card tapped)."""
+    only part of it (the referee knows only the card tapped). Every hand when ``known``
+    holds them all (``Known.hands``): nothing is sampled."""
+    if known.hands is not None:
+        out = [list(h) for h in known.hands]
+        out[me] = list(hand)
+        return out
     sizes = known.hand_sizes or tuple(max(len(hand), GUESSED_HAND) for _ in range(seats))
     pool = unseen_pool(seats, hand, known)
     hands: list[list[str]] = [[] for _ in range(seats)]
@@ -253,15 +272,23 @@ def play_out(
     partner = board.partner[seat] if board.pairs else -1
     h = horizon if horizon is not None else 2 * seats
     team = board.team[seat]
+    mine = team_order(board).index(team)
     for _ in range(deals):
         hands = sample_hands(seats, seat, hand, known, partner, rng)
+        if known.observed and known.hands is None:
+            more = [sample_hands(seats, seat, hand, known, partner, rng) for _ in range(DRAWS - 1)]
+            hands = pick_deal([hands, *more], known.observed, rng)
         policy_seed = rng.random()
         for c in cands:
-            value, lost, won = _playout(
+            chances, lost, won = _playout(
                 board, seat, team, c, hands, h, GreedyBot(random.Random(policy_seed))
             )
             c.playouts += 1
-            c.total += value
+            c.total += chances[mine]
+            if not c.shares:
+                c.shares = [0.0] * len(chances)
+            for i, v in enumerate(chances):
+                c.shares[i] += v
             c.lost += lost
             c.won += won
 
@@ -278,9 +305,9 @@ def _playout(
     deal: list[list[str]],
     horizon: int,
     policy: GreedyBot,
-) -> tuple[float, int, int]:
-    """Play ``cand`` then ``horizon`` turns of the round; (win chance, team lost a pawn,
-    team won). The board is restored."""
+) -> tuple[list[float], int, int]:
+    """Play ``cand`` then ``horizon`` turns of the round; (every team's win chance,
+    the seat's team lost a pawn, it won). The board is restored."""
     seats = board.seats
     hands = [list(h) for h in deal]
     hands[me].remove(cand.card)
@@ -311,30 +338,10 @@ def _playout(
         if board.homed > homed:
             winner = board.winner()
     lost = 1 if _nest_count(board, team) > nests0 else 0
-    if winner is not None:
-        value = 1.0 if winner == team else 0.0
-    else:
-        value = _squash(_leaf(board, me, team, hands))
+    chances = leaf_chances(board, hands)
     for u in reversed(undos):
         board.unmake(u)
-    return value, lost, 1 if winner == team else 0
-
-
-def _leaf(board: Board, me: int, team: tuple[int, ...], hands: list[list[str]]) -> float:
-    value = evaluate_board(board, me)
-    share = max(1, board.seats - len(team))
-    for s, h in enumerate(hands):
-        cards = sum(CARD_KEEP.get(c, 0.0) for c in h)
-        value += cards if s in team else -cards / share * len(team)
-    return value
-
-
-def _squash(v: float) -> float:
-    if v > 20 * SCALE:
-        return 1.0
-    if v < -20 * SCALE:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-v / SCALE))
+    return chances, lost, 1 if winner == team else 0
 
 
 # -- the bot -----------------------------------------------------------------------------
@@ -348,16 +355,25 @@ class SearchBot:
     name = "search"
 
     def __init__(
-        self, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, horizon: int | None = None
+        self,
+        rng: random.Random,
+        playouts: int = DEFAULT_PLAYOUTS,
+        horizon: int | None = None,
+        *,
+        infer: bool = False,
     ) -> None:
         self.rng = rng
         self.playouts = playouts
         self.horizon = horizon
+        self.infer = infer  # weigh the sampled deals by the others' choices (inference.py)
+        self.name = "search-infer" if infer else "search"
         self._greedy = GreedyBot(rng)
 
     def pick_known(
         self, board: Board, seat: int, hand: Sequence[str], known: Known | None
     ) -> FastChoice:
+        if known is not None and known.observed and not self.infer:
+            known = replace(known, observed=())
         a = analyse(
             board,
             seat,

@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "puzzles": ("puzzles", "list, mine and try puzzles: one move clearly best for the hand"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "analyse": ("analyse", "judge a finished game move by move: mistakes, luck and skill"),
+    "engine": ("engine", "a bot speaking the engine protocol on stdin/stdout (as UCI)"),
     "journal": ("referee", "export a game from the referee's journal; set a damaged game aside"),
     "firmware": ("firmware", "install the Pico firmware and its configuration"),
     "cards": ("devices", "enroll the RFID tags of a card deck"),

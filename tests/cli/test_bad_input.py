@@ -29,6 +29,7 @@ COMMANDS = [
     ["selfplay"],
     ["replay"],
     ["analyse"],
+    ["engine"],
     ["puzzles"],
     ["puzzles", "list"],
     ["puzzles", "mine"],

@@ -1,6 +1,7 @@
 """The coach (hints ``coach``): after a person's clearly worse move, a remark with the
-search's better move (engine/advice.py). Never for a bot's move, never at another hint
-level; the hub keeps the last remark for the page."""
+better move (engine/advice.py), judged by the analysis's own judge (engine/judge.py:
+the same numbers on the same scale, at the coach's budget). Never for a bot's move,
+never at another hint level; the hub keeps the last remark for the page."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from keezbord.engine.advice import coach
+from keezbord.engine.judge import judge_seed
 from keezbord.engine.search import Known
 from keezbord.host.referee import RefereeState
 from keezbord.host.sim.table import SimTable
@@ -29,7 +31,8 @@ def coach_remark(
     if sim is not None and sim.is_bot(seat):
         return None
     rec = st.history[-1]
-    hand = tap[1] if tap is not None and tap[0] == seat else [rec.card]
+    whole = tap is not None and tap[0] == seat and rec.card in tap[1]
+    hand = list(tap[1]) if tap is not None and whole else [rec.card]
     shuffle = rec.table_before.shuffle_no
     seen = tuple(r.card for r in st.history[:-1] if r.table_before.shuffle_no == shuffle)
     known = Known(seen, rec.table_before.cards_left)
@@ -39,7 +42,8 @@ def coach_remark(
         rec.card,
         rec.move,
         known,
-        playouts=playouts,
-        seed=len(st.history),
+        total=playouts,
+        seed=judge_seed(0, len(st.history) - 1),  # the analysis's seed (game seed 0)
+        hand_known=whole,
     )
     return None if remark is None else {"n": len(st.history), **remark.record()}

@@ -1,0 +1,122 @@
+"""The one judge of a move played: the coach during the game and the analysis after it
+ask it the same question and get the same kind of answer on the same scale.
+
+Every candidate of the hand (of the card played only, when the rest of the hand is not
+known) is played out equally on the same sampled deals (alternatives.py); when the move
+made is not the best, the two are played out again on fresh deals for an unbiased
+difference (the best of several noisy estimates stands higher than it is). The loss is
+the best's win chance less the move's, and the label follows from ``THRESHOLDS``.
+
+The coach (advice.coach) speaks when the label is ``COACH_LABEL`` or worse, and says the
+numbers of this judgement; the analysis (analysis.judge_turn) labels the row with them.
+Both seed the judgement alike (``judge_seed``: the game's seed and the turn's number), so
+at the same budget they give the same verdict, and at their two budgets they differ by
+the noise of those budgets only (bench/bench_analysis.py --coach measures it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .alternatives import DEFAULT_PLAYOUTS, Alternative, Evaluation, evaluate_moves
+from .notation import Move
+from .position import Position
+from .search import Known
+from .text import Text
+
+# Loss in the team's win chance (0 to 1) from which a decision is labelled, worst first;
+# docs/analysis.md gives the calibration.
+THRESHOLDS: Final = (("blunder", 0.05), ("mistake", 0.03), ("inaccuracy", 0.02))
+# The coach speaks from this label on (the loss of THRESHOLDS' blunder: 0.05, the
+# coach's margin before the judge was one).
+COACH_LABEL: Final = "blunder"
+COACH_THRESHOLD: Final = dict(THRESHOLDS)[COACH_LABEL]
+LABEL_WORDS: Final = {
+    "inaccuracy": Text("onnauwkeurigheid", "inaccuracy"),
+    "mistake": Text("fout", "mistake"),
+    "blunder": Text("blunder", "blunder"),
+}
+AGAIN: Final = 500_000_000  # the seed offset of the second judgement
+
+
+def label_of(loss: float) -> str | None:
+    for name, at in THRESHOLDS:
+        if loss >= at:
+            return name
+    return None
+
+
+def judge_seed(seed: int, index: int) -> int:
+    """The judgement's seed for turn ``index`` of a game seeded ``seed``."""
+    return seed * 1_000_003 + index
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A move judged: ``first`` every candidate, ``judged`` what the numbers come from
+    (the best and the move played out again when they differ, else ``first``)."""
+
+    first: Evaluation
+    judged: Evaluation
+    mine: Alternative
+    best: Alternative
+    win: float
+    best_win: float
+    dist: tuple[float, ...]  # every team's chance after the move made (leaf.team_order)
+    best_dist: tuple[float, ...]  # after the best
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best_win - self.win)
+
+    @property
+    def label(self) -> str | None:
+        return label_of(self.loss)
+
+
+def judge(
+    pos: Position,
+    hand: Sequence[str],
+    known: Known | None,
+    card: str,
+    move: Move,
+    *,
+    hand_known: bool = True,
+    playouts: int = DEFAULT_PLAYOUTS,
+    total: int | None = None,
+    seed: int = 0,
+) -> Verdict:
+    """Judge ``move`` with ``card`` from ``hand`` by the seat to play (``pos.turn``);
+    ``seed``: ``judge_seed(game seed, turn index)``; the budget ``playouts`` per
+    candidate, or ``total`` for the decision."""
+    cards = None if hand_known else [card]
+    ev = evaluate_moves(
+        pos,
+        hand,
+        known,
+        playouts=playouts,
+        total=total,
+        seed=seed,
+        include=(card, move),
+        cards=cards,
+    )
+    mine, best = ev.find(card, move, pos), ev.best
+    assert mine is not None and best is not None
+    judged = ev
+    if mine is not best:
+        judged = evaluate_moves(
+            pos,
+            hand,
+            known,
+            playouts=ev.playouts,
+            seed=seed + AGAIN,
+            only=((best.card, best.move), (card, move)),
+            cards=cards,
+        )
+        mine_again = judged.find(card, move, pos)
+        best_again = judged.find(best.card, best.move, pos)
+        assert mine_again is not None and best_again is not None
+        mine, best = mine_again, best_again
+    return Verdict(ev, judged, mine, best, mine.win, best.win, mine.dist, best.dist)

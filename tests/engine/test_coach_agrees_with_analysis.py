@@ -1,0 +1,51 @@
+"""One judge, one scale: what the coach says after a move is what the analysis says of it
+after the game (a playtest found "the better move wins 31%, yours 8%" from the coach
+where the analysis said "? mistake (-4%), 36% vs 32%", and ?? blunders the coach kept
+quiet about). At the same budget and seed they are the same judgement: the coach speaks
+exactly on the analysis's blunders, with its numbers and its words."""
+
+from __future__ import annotations
+
+import pytest
+
+from keezbord.engine.advice import COACH_THRESHOLD, coach
+from keezbord.engine.analysis import Row, analyse_game
+from keezbord.engine.hand_record import bots_for, record_selfplay
+from keezbord.engine.judge import THRESHOLDS, judge_seed
+
+PLAYOUTS = 6
+SEED = 4
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_the_coach_speaks_on_the_analysis_blunders_with_its_numbers(seats: int) -> None:
+    kinds = ["random", "greedy"] * (seats // 2)
+    rec = record_selfplay(seats, "standard", 11, bots_for(kinds, 11), max_turns=70)
+    rows = {r.index: r for r in analyse_game(rec, playouts=PLAYOUTS, seed=SEED).decisions}
+    spoke = 0
+    for turn in rec.decisions:
+        assert turn.card is not None and turn.move is not None
+        row: Row = rows[turn.index]
+        remark = coach(
+            turn.pos,
+            turn.hand,
+            turn.card,
+            turn.move,
+            turn.known,
+            playouts=PLAYOUTS,
+            seed=judge_seed(SEED, turn.index),
+            hand_known=turn.hand_known,
+        )
+        assert (remark is not None) == (row.label == "blunder"), (turn.index, row.loss)
+        if remark is not None:
+            spoke += 1
+            assert remark.played_win == pytest.approx(row.win)
+            assert remark.better.win == pytest.approx(row.best_win)
+            assert remark.better.text == row.best_move
+            assert row.comment is not None and remark.text == row.comment
+            assert "blunder" in remark.text.en and "blunder" in remark.text.nl
+    assert spoke, "random players blunder"
+
+
+def test_the_coach_margin_is_the_blunder_threshold() -> None:
+    assert dict(THRESHOLDS)["blunder"] == COACH_THRESHOLD
