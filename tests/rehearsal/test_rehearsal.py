@@ -142,7 +142,8 @@ def test_the_guide_runs_from_its_first_command_to_its_last(rehearsed: Rehearsal)
     assert r.transcript[0].step.command.text == "ssh pi@keezbord.local"
     # Every doctor the page runs says all is well (exit 0), asking the running service.
     doctors = ran(r, f"{KZ} doctor")
-    assert len(doctors) == 2 and all("FAIL" not in d.done.out for d in doctors)
+    # step 8, after the voice's set-up (step 9), and after the upgrade (step 11)
+    assert len(doctors) == 3 and all("FAIL" not in d.done.out for d in doctors)
     assert "(asked the service)" in doctors[0].done.out
     # The firmware went on through the configured port; the deck was enrolled.
     installs = ran(r, f"{KZ} firmware install --config /etc/keezbord/board.toml")
