@@ -34,9 +34,8 @@ def _hub(db: Path) -> Hub:
 def test_the_peoples_moves_are_judged_when_they_are_done_not_when_the_clock_ticks(
     tmp_path: Path,
 ) -> None:
-    hub = _hub(tmp_path / "j.sqlite")
-
-    async def play() -> None:
+    async def play() -> tuple[int, list[str]]:
+        hub = _hub(tmp_path / "j.sqlite")  # made in the loop's thread: SQLite stays in it
         await hub.start()
         assert isinstance(hub.driver, FakeBoard)
         people = People(hub, hub.driver, seed=4, speed=0.01)
@@ -46,10 +45,11 @@ def test_the_peoples_moves_are_judged_when_they_are_done_not_when_the_clock_tick
             await asyncio.sleep(0.02)
         people.stop()
         await hub.stop()
+        return len(hub.session.state.history), [d["type"] for d in hub.session.recent]
 
-    run_async(play)  # a thread of its own: the browser tests' loop may run in this one
-    kinds = [d["type"] for d in hub.session.recent]
-    assert len(hub.session.state.history) >= 4, kinds
+    # a thread of its own: the browser tests' Playwright may keep a loop running in this one
+    moves, kinds = run_async(play)
+    assert moves >= 4, kinds
     assert "illegal" not in kinds and "ambiguous" not in kinds, kinds  # no flag, no doubt
 
 
