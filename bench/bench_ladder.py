@@ -51,6 +51,8 @@ from typing import IO, Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # bench/ scripts run from the tree
 
+from bench_search import wilson  # noqa: E402  (bench/ is the script's own folder)
+
 from keezbord.engine.board import Board, from_move  # noqa: E402
 from keezbord.engine.deal import Table, deal_hands, shuffled_deck  # noqa: E402
 from keezbord.engine.movegen import legal_moves  # noqa: E402
@@ -375,16 +377,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # -- the report ------------------------------------------------------------------------
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def elo_of(p: float, teams: int) -> float:

@@ -35,14 +35,15 @@ from keezbord.engine.search import Known, SearchBot, analyse
 from keezbord.host.search_budget import playouts_per_second, sample_decisions
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of ``wins`` of ``n`` (a half win counts as half)."""
     if n == 0:
         return 0.0, 1.0
     p = wins / n
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
+    return max(0.0, c - h), min(1.0, c + h)
 
 
 def _deal(args: tuple[int, int]) -> tuple[int, int, int]:
