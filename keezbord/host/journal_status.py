@@ -89,6 +89,21 @@ def write_error(e: sqlite3.Error) -> JournalWriteError:
     return JournalWriteError(kind, text.en if text else f"the journal cannot be written: {e}")
 
 
+def cannot_start(e: BaseException) -> Text:
+    """A new game the journal did not take (a JournalWriteError, or a JournalError on
+    opening it), as the page says it."""
+    detail = str(e)
+    kind = getattr(e, "kind", None) or kind_of(e)
+    if kind == "full" or FULL.en in detail:
+        return FULL
+    if kind == "readonly" or READONLY.en in detail:
+        return READONLY
+    return Text(
+        f"het journaal kan niet worden geschreven ({detail})",
+        f"the journal cannot be written ({detail})",
+    )
+
+
 def not_writable(path: Path, e: BaseException, readonly: bool) -> str | None:
     """Why a journal opened for writing cannot be written, if that is the reason:
     "not writable" (a read-only file system, a file or folder of another user) or a

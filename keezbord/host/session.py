@@ -104,7 +104,11 @@ class GameSession:
         """A new game in the journal at ``path`` (created if need be)."""
         parsed = setup_from_dict(setup)
         journal = Journal(path)
-        game = journal.new_game(setup)
+        try:
+            game = journal.new_game(setup)
+        except BaseException:  # a full disk: the journal stays as it was, and closed
+            journal.close()
+            raise
         state, effects = begin(parsed)
         recent = [e.to_record() for e in effects if isinstance(e, Decision)]
         freeze_heap()

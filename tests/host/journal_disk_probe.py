@@ -17,7 +17,8 @@ from typing import Any
 
 from keezbord.host.events import HoleEvent, SwitchRead
 from keezbord.host.referee import board_of, setup_from_dict
-from keezbord.host.web.hub import Hub, HubOptions
+from keezbord.host.roles import Role
+from keezbord.host.web.hub import Hub, HubError, HubOptions
 
 SETUP = {"type": "setup", "seats": 4, "profile": "standard", "dealer": 3, "mode": "run"}
 
@@ -40,6 +41,13 @@ def full(folder: Path) -> dict[str, Any]:
         for i in range(30):  # a pawn lifted and put back, over and over: none journalled
             hub.feed(HoleEvent(t + 10 * i, "lift" if i % 2 == 0 else "place", "N0.1"))
         seen["state_kept"] = hub.session.state is pos and hub.session.seq == seen["before"]
+        game = hub.session.game
+        try:  # a new game asked for from the page while the disk is full
+            hub.request({"type": "new_game"}, Role.REFEREE)
+            seen["new_game"] = None
+        except HubError as e:
+            seen["new_game"] = {"en": e.text.en, "nl": e.text.nl}
+        seen["same_game"] = hub.session.game == game and hub.session.state is pos
         seen["instruction"] = hub.page_state()["instruction"]
         seen["health"] = (hub.health() or {}).get("journal")
         filler.unlink()  # space is back

@@ -2,10 +2,10 @@
 namespace of its own (``unshare -m``), in a subprocess bounded in time. CI runs as root,
 which writes through a read-only mode bit, so a read-only *mount* is the honest test.
 
-- A full disk: the page and the health say "the journal cannot be written: the disk is
-  full", the log says it once (before: 471 lines of "cannot rollback - no transaction is
-  active", the ROLLBACK hiding the real error), the board's state is kept, and the game
-  goes on when space is back.
+- A full disk: the page (a new game asked for too) and the health say "the journal
+  cannot be written: the disk is full", the log says it once (before: 471 lines of "cannot
+  rollback - no transaction is active", the ROLLBACK hiding the real error), the board's
+  state is kept, and the game goes on when space is back.
 - A read-only journal is "not writable" (before: "not a keezbord journal"), and ``run``
   exits with status 3, on which the service's unit does not restart (appliance/unit.py).
 - The journal is 0600 under a person's umask (022): it holds each virtual deal's seed.
@@ -55,6 +55,13 @@ def test_a_full_disk_is_said_everywhere_keeps_the_state_and_goes_on_after(
     assert r.returncode == 0, r.stderr
     seen: dict[str, Any] = json.loads(r.stdout.splitlines()[-1])
     assert seen["state_kept"]  # nothing refereed that is not journalled
+    # A new game asked for meanwhile is refused with the reason (before: "internal error",
+    # the old game's journal closed under the board); the game in progress goes on.
+    assert seen["new_game"] == {
+        "en": "the journal cannot be written: the disk is full",
+        "nl": "het journaal kan niet worden geschreven: de schijf is vol",
+    }
+    assert seen["same_game"]
     shown = seen["instruction"]
     assert shown["source"] == "journal" and shown["tone"] == "fix"
     assert shown["text"]["en"] == "The journal cannot be written: the disk is full"

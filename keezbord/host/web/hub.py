@@ -26,6 +26,8 @@ from typing import Any
 from keezbord.host.advisor import Advisor
 from keezbord.host.drivers.boards import BoardDriver
 from keezbord.host.events import Discard, HoleEvent, Reading, SwitchRead
+from keezbord.host.journal import JournalError, JournalWriteError
+from keezbord.host.journal_status import cannot_start
 from keezbord.host.referee import Decision, Effect, Input, Leds, RefereeState, clear_caches
 from keezbord.host.roles import Access, Role, access_of
 from keezbord.host.session import GameSession
@@ -328,8 +330,12 @@ class Hub:
     def start_game(self, setup: dict[str, Any], info: SimInfo | None) -> None:
         """Start ``setup`` (a new game, or a linked game's host's): the old one stays in
         the journal; ``info``: the simulator's table or a virtual deal."""
+        try:  # opened before the old one is closed: a full disk keeps the game going on
+            session = GameSession.start(self.opts.db, setup)
+        except (JournalError, JournalWriteError) as e:
+            raise HubError(cannot_start(e)) from None
         self.session.close()
-        self.session = GameSession.start(self.opts.db, setup)
+        self.session = session
         decisions, self.log = actions.opened(self.session)
         self.remarks = Remarks()
         sim = None
