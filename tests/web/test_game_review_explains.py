@@ -171,6 +171,8 @@ def test_a_mistake_says_why_in_words_and_never_loses_a_blunders_share(
         "() => document.querySelector('#review-next-mistake').textContent === 'Volgende fout'"
     )
     assert not re.search(r"\d\.\d", page.inner_text("#review-facts"))
+    assert "Waarom: " in page.inner_text("#review-facts")
+    shot(page, "review-mistake-why-nl")
 
 
 def test_the_luck_split_is_said_in_words_first(
