@@ -250,20 +250,30 @@ interface AnalysisRow {
   card: string;
   move: string;
   win: number;
-  best: { move: string; win: number };
+  best: { move: string; win: number; words?: Bilingual | null };
   loss: number;
+  loss_shown?: number; // points, cut as the label compares (judge.shown_loss)
   label: AnalysisLabel | null;
   hand: string[];
   hand_known: boolean;
   candidates: number;
   deal: number[];
   comment: Bilingual | null;
+  why?: Bilingual | null; // why it was worse, in words (engine/mistake_reason.py)
   best_holes: string[];
   cards?: string[];
 }
 
 interface AnalysisSummary {
-  teams: { seats: number[]; swing: number; own: number; cards: number; others: number }[];
+  teams: {
+    seats: number[];
+    start?: number;
+    end?: number;
+    swing: number;
+    own: number;
+    cards: number;
+    others: number;
+  }[];
   players: {
     seat: number;
     accuracy: number | null;

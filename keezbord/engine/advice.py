@@ -24,7 +24,7 @@ from .board import Board, FastMove, from_move, to_move
 from .cards import FORWARD_STEPS, KING_STEPS, RANKS, SEVEN_STEPS
 from .describe import describe_move
 from .judge import COACH_THRESHOLD as COACH_THRESHOLD
-from .judge import LABEL_WORDS, judge, label_of
+from .judge import LABEL_WORDS, judge, label_of, loss_text
 from .movegen import apply_part
 from .notation import Move, Step, Swap
 from .position import EMPTY, FRESH, HOME, NEST, Position, location_hole
@@ -278,6 +278,13 @@ def _threat_text(found: dict[int, list[str]]) -> Text:
     return Text(" en ".join(nl), " and ".join(en))
 
 
+def gains_and_risks(
+    pos: Position, move: Move, hand: Sequence[str]
+) -> tuple[list[Text], list[Text]]:
+    """``move_reasons`` apart: what the move does and keeps, and what it risks."""
+    return _reasons(pos, move, hand)
+
+
 def move_reasons(pos: Position, move: Move, hand: Sequence[str]) -> list[Text]:
     """What the move does and keeps, in words (most important first), then what it
     risks."""
@@ -486,8 +493,9 @@ def remark_of(
     cn = CARD_NAMES[adv.card]
     label = label_of(gap)
     said = Text("", "") if label is None else LABEL_WORDS[label]
-    lnl = f" ({said.nl}, -{_pct(gap)})" if label else ""
-    len_ = f" ({said.en}, -{_pct(gap)})" if label else ""
+    # The loss cut as the label compares it (judge.shown_loss): a mistake's 4.6 is no 5.
+    lnl = f" ({said.nl}, -{loss_text(gap, 'nl')}%)" if label else ""
+    len_ = f" ({said.en}, -{loss_text(gap, 'en')}%)" if label else ""
     nl = (
         f"Dat kon beter{lnl}: {_short(pos, adv.move).nl} geeft je team een geschatte "
         f"winkans van {_pct(adv.win)}, jouw zet {_pct(mine.win)}"

@@ -25,14 +25,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .advice import move_reasons, remark_of
+from .advice import remark_of
 from .alternatives import DEFAULT_PLAYOUTS
 from .board import from_move
+from .describe import describe_move
 from .hand_record import GameRecord, TurnRecord
 from .judge import LABEL_WORDS as LABEL_WORDS
 from .judge import THRESHOLDS as THRESHOLDS
-from .judge import judge, judge_seed
+from .judge import judge, judge_seed, shown_loss
 from .judge import label_of as label_of
+from .mistake_reason import mistake_reason
 from .text import Text
 
 # A label's mark in an annotated move list.
@@ -68,6 +70,8 @@ class Row:
     best_holes: tuple[str, ...] = ()  # the better move's pawns and targets (the board)
     dist: tuple[float, ...] = ()  # every team's chance after the move made (teams order)
     best_dist: tuple[float, ...] = ()  # after the best
+    best_words: Text | None = None  # for a labelled decision: the better move in words
+    why: Text | None = None  # for a labelled decision: why it was worse, in words
 
     @property
     def forced(self) -> bool:
@@ -75,9 +79,10 @@ class Row:
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         """``lang`` None: the comment in both languages (journal, page)."""
-        comment: Any = None
-        if self.comment is not None:
-            comment = self.comment.as_dict() if lang is None else self.comment.get(lang)
+
+        def words(t: Text | None) -> Any:
+            return None if t is None else t.as_dict() if lang is None else t.get(lang)
+
         return {
             "type": "decision",
             "index": self.index,
@@ -86,15 +91,21 @@ class Row:
             "card": self.card,
             "move": self.move,
             "win": round(self.win, 4),
-            "best": {"move": self.best_move, "win": round(self.best_win, 4)},
+            "best": {
+                "move": self.best_move,
+                "win": round(self.best_win, 4),
+                "words": words(self.best_words),
+            },
             "teams_win": [round(v, 4) for v in self.dist],
             "loss": round(self.loss, 4),
+            "loss_shown": shown_loss(self.loss),  # points, cut as the label compares
             "label": self.label,
             "hand": list(self.hand),
             "hand_known": self.hand_known,
             "candidates": self.candidates,
             "deal": list(self.deal),
-            "comment": comment,
+            "comment": words(self.comment),
+            "why": words(self.why),
             "best_holes": list(self.best_holes),
         }
 
@@ -138,13 +149,15 @@ def judge_turn(
     assert best is not None
     loss = max(0.0, best_win - win)
     label = label_of(loss)
-    comment = None
+    comment = best_words = why = None
     holes: tuple[str, ...] = ()
     if label is not None:
         remark = remark_of(pos, turn.hand, judged.to_analysis(), card, from_move(move), 0.0)
         if remark is not None:
             comment = remark.text
             holes = remark.better.holes
+        best_words = describe_move(pos, best.move)
+        why = mistake_reason(pos, turn.hand, move, best.move, v.mine.lost_rate, v.best.lost_rate)
     return Row(
         turn.index,
         n,
@@ -165,20 +178,9 @@ def judge_turn(
         holes,
         v.dist,
         v.best_dist,
+        best_words,
+        why,
     )
-
-
-def why_better(turn: TurnRecord, row: Row) -> Text | None:
-    """The better move's reasons in words (for a labelled row)."""
-    if row.label is None:
-        return None
-    from .notation import parse_move
-
-    best = parse_move(row.best_move, turn.pos.topology)
-    reasons = move_reasons(turn.pos, best, turn.hand)
-    if not reasons:
-        return None
-    return Text("; ".join(r.nl for r in reasons), "; ".join(r.en for r in reasons))
 
 
 # -- the game --------------------------------------------------------------------------

@@ -16,6 +16,7 @@ the noise of those budgets only (bench/bench_analysis.py --coach measures it).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -46,6 +47,29 @@ def label_of(loss: float) -> str | None:
         if loss >= at:
             return name
     return None
+
+
+def shown_loss(loss: float) -> float:
+    """The loss as a person reads it, in points of win chance (0 to 100): cut down (never
+    rounded up) to whole points, or to the fewest decimals that keep the label the loss
+    has. ``label_of`` compares with ``>=``, so a cut value is never above the next
+    threshold and, with enough decimals, not below its own: 0.0459 is a mistake shown
+    as 4, not a 5 beside a blunder's 5 (issue 40, item 14)."""
+    label = label_of(loss)
+    cut = 0.0
+    for decimals in range(4):
+        scale = 10**decimals
+        cut = math.floor(100 * loss * scale + 1e-9) / scale
+        if label_of(cut / 100) == label:
+            break
+    return cut
+
+
+def loss_text(loss: float, lang: str) -> str:
+    """``shown_loss`` written in ``lang``: "4", "2.5" (English), "2,5" (Dutch)."""
+    v = shown_loss(loss)
+    s = f"{v:.4f}".rstrip("0").rstrip(".")
+    return s.replace(".", ",") if lang == "nl" else s
 
 
 def judge_seed(seed: int, index: int) -> int:

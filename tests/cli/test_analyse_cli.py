@@ -46,7 +46,7 @@ def test_a_trace_analysed_as_json_lines(trace: Path, tmp_path: Path) -> None:
     for d in decisions:
         assert {"seat", "card", "move", "win", "best", "loss", "label"} <= set(d)
         assert str(d["move"]).split()[0] == d["card"]
-        assert 0 <= float(d["win"]) <= 1 and set(d["best"]) == {"move", "win"}
+        assert 0 <= float(d["win"]) <= 1 and set(d["best"]) == {"move", "win", "words"}
         assert d["label"] in (None, "inaccuracy", "mistake", "blunder")
         assert float(d["loss"]) >= 0
     # The round the game was won in ended early: those hands are only partly known.

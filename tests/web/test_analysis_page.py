@@ -49,7 +49,7 @@ def test_the_chart_labels_and_trying_a_mistake_again(
     assert li.get_attribute("data-label") == first["label"]
     assert li.locator(".mark").inner_text().strip() == marks[first["label"]]
     summary = page.inner_text("#analysis-summary")
-    assert "accuracy" in summary and "own decisions" in summary and "cards" in summary
+    assert "accuracy" in summary and "Its own moves" in summary and "The cards" in summary
     shot(page, "analysis-chart")
 
     # A person's worst decision: its dot opens the review before the move, the better
@@ -60,8 +60,8 @@ def test_the_chart_labels_and_trying_a_mistake_again(
     page.keyboard.press("Enter")
     page.wait_for_selector("#review:not([hidden]) #review-facts li[data-fact='label']")
     facts = page.inner_text("#review-facts")
-    assert f"Better move: {row['best']['move']}" in facts
-    assert row["comment"]["en"] in facts
+    assert f"Better move: {row['best']['words']['en']}" in facts
+    assert f"Why: {row['why']['en']}" in facts
     for hole in row["best_holes"]:
         assert page.get_attribute(f".hole[data-hole='{hole}']", "data-led") in ("hint", "source")
     assert any(

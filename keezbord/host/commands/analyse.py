@@ -155,6 +155,8 @@ def _text(analysis: Any, lang: str, out: Any) -> None:
         out.write(line + "\n")
         if r.comment is not None:
             out.write(f"        {r.comment.get(lang)}\n")
+        if r.why is not None:
+            out.write(f"        {r.why.get(lang)}\n")
     s = analysis.summary()
     out.write("\n")
     for p in s["players"]:

@@ -1,25 +1,48 @@
-// keezbord web page, after the game (issue 27): the win-chance chart per team (SVG), with
-// the labelled decisions as dots (click one: that move in the review, the better move lit
-// on the board with its reason), the move list marked (?! ? ??), the luck and skill
-// summary. Filled in while the host analyses the finished game in the background.
+// keezbord web page, after the game (issue 27): the win-chance chart per team (SVG, axes
+// of move number and win chance, a legend of the teams' lines and a key to the marks),
+// with the labelled decisions as dots (click one: that move in the review, the better
+// move lit on the board with its reason), the move list marked (?! ? ??), the luck and
+// skill summary in words, "next mistake" to walk through the labelled moves. Filled in while the host analyses the finished game in the background.
 // Protocol: the state's "analysis" (progress), GET /api/analysis (docs/web.md).
 "use strict";
 
 Object.assign(UI.nl, {
   analysis: "Na het spel", analysis_running: "Analyse bezig", analysis_failed: "De analyse is mislukt",
   analysis_moves: "zetten", chart: "Winkans per team", accuracy: "nauwkeurigheid",
-  own: "eigen keuzes", cards_luck: "kaarten", others: "de anderen", swing: "verschil",
   inaccuracy: "onnauwkeurigheid", mistake: "fout", blunder: "blunder",
   win_after: "Winkans na de zet", better_move: "Betere zet", label: "Oordeel", team_of: "team",
+  why: "Waarom",
   hand_unknown: "hand niet bekend: alleen de zetten van deze kaart vergeleken",
+  axis_move: "zet", axis_win: "winkans",
+  key_marks: "Een stip is een zet die de winkans van het eigen team liet zakken (klik: terugkijken):",
+  key_inaccuracy: "onnauwkeurigheid", key_mistake: "fout", key_blunder: "blunder",
+  next_mistake: "Volgende fout", prev_mistake: "Vorige fout",
+  team_won: "won", team_lost: "verloor", team_ended: "eindigde",
+  mostly_own: "vooral door de eigen zetten", mostly_others: "vooral door de zetten van de anderen",
+  mostly_cards: "vooral door de kaarten (geluk)",
+  win_from_to: "winkans", own_moves: "Eigen zetten", others_moves: "Zetten van de anderen",
+  cards_moves: "De kaarten (geluk)", pts_gave: "leverden {n} punten winkans op",
+  pts_cost: "kostten {n} punten winkans", others_gave: "(hun fouten)",
+  split_key: "Een punt is één procent winkans. De drie samen zijn de verandering van begin tot eind; in een lang spel kan elk boven de 100 komen.",
 });
 Object.assign(UI.en, {
   analysis: "After the game", analysis_running: "Analysing", analysis_failed: "The analysis failed",
   analysis_moves: "moves", chart: "Win chance per team", accuracy: "accuracy",
-  own: "own decisions", cards_luck: "cards", others: "the others", swing: "swing",
   inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder",
   win_after: "Win chance after the move", better_move: "Better move", label: "Verdict", team_of: "team",
+  why: "Why",
   hand_unknown: "hand not known: only this card's moves compared",
+  axis_move: "move", axis_win: "win chance",
+  key_marks: "A dot is a move that lowered its own team's win chance (click: review it):",
+  key_inaccuracy: "inaccuracy", key_mistake: "mistake", key_blunder: "blunder",
+  next_mistake: "Next mistake", prev_mistake: "Previous mistake",
+  team_won: "won", team_lost: "lost", team_ended: "ended",
+  mostly_own: "mostly by its own moves", mostly_others: "mostly by the others' moves",
+  mostly_cards: "mostly by the cards (luck)",
+  win_from_to: "win chance", own_moves: "Its own moves", others_moves: "The others' moves",
+  cards_moves: "The cards (luck)", pts_gave: "gave {n} points of win chance",
+  pts_cost: "cost {n} points of win chance", others_gave: "(their mistakes)",
+  split_key: "A point is one percent of win chance. The three add up to the change from start to end; in a long game each can pass 100.",
 });
 /** @type {Record<AnalysisLabel, string>} */
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -75,6 +98,9 @@ function renderAnalysis() {
     : `${t("analysis_running")}: ${d.done}/${d.total} ${t("analysis_moves")}`;
   drawChart(d);
   renderSummary(d);
+  const walk = byId("analysis-next-mistake");
+  walk.hidden = !mistakeRows().length;
+  walk.textContent = t("next_mistake");
   markMoves();
 }
 
@@ -86,23 +112,51 @@ function teamColour(team) {
 /** @param {number[]} team */
 function teamName(team) { return team.map((s) => seatName(s)).join(" + "); }
 
+/** @param {number} v @param {number} [decimals] A number as the page's language writes it:
+ * a decimal comma in Dutch (87,1), a point in English (issue 40, item 14). */
+function fmtNum(v, decimals) {
+  const s = decimals === undefined ? String(v) : v.toFixed(decimals);
+  return app.lang === "nl" ? s.replace(".", ",") : s;
+}
+/** @param {number} p A chance (0 to 1) in whole percent. */
+function pctOf(p) { return `${Math.round(100 * p)}%`; }
+/** @param {AnalysisRow} r The loss a label was given for, cut as the label compares
+ * (judge.shown_loss: a mistake's 4.6 shows 4, never a blunder's 5). */
+function lossText(r) {
+  const v = r.loss_shown ?? Math.floor(100 * r.loss + 1e-9);
+  return `−${fmtNum(v)}%`;
+}
+
+// Round steps for the move axis: about six labelled moves whatever the game's length.
+const MOVE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
+
 /** @param {AnalysisDoc} d */
 function drawChart(d) {
   const chart = byId("analysis-chart");
-  const W = 340, H = 150, L = 30, R = 6, T = 8, B = 18;
+  const W = 360, H = 180, L = 40, R = 8, T = 8, B = 32;
   const decisions = d.rows.filter((r) => r.type === "decision");
   const n = Math.max(d.total || decisions.length, 1);
   const x = (/** @type {number} */ k) => L + (W - L - R) * (n > 1 ? k / (n - 1) : 0.5);
   const y = (/** @type {number} */ p) => T + (H - T - B) * (1 - p);
   chart.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  /** @param {string} text @param {Record<string, string | number>} at */
+  const label = (text, at) => { const e = svg("text", at); e.textContent = text; return e; };
   /** @type {SVGElement[]} */
   const kids = [svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "frame" })];
-  for (const p of [0, 0.5, 1]) {
+  // The win-chance axis: 0 to 100% (the mid line dashed: an even game of two teams).
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     kids.push(svg("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? "mid" : "grid" }));
-    const lab = svg("text", { x: L - 3, y: y(p) + 3, class: "axis" });
-    lab.textContent = `${Math.round(100 * p)}%`;
-    kids.push(lab);
+    kids.push(label(pctOf(p), { x: L - 3, y: y(p) + 3, class: "axis y-tick" }));
   }
+  kids.push(label(t("axis_win"), { x: 9, y: T + (H - T - B) / 2, class: "axis-title y-title",
+                                   transform: `rotate(-90 9 ${T + (H - T - B) / 2})` }));
+  // The move axis: move numbers (move m is the m-th decision).
+  const step = MOVE_STEPS.find((s) => n / s <= 6) ?? Math.ceil(n / 6);
+  for (let m = step; m <= n; m += step) {
+    kids.push(svg("line", { x1: x(m - 1), x2: x(m - 1), y1: H - B, y2: H - B + 3, class: "tick" }));
+    kids.push(label(String(m), { x: x(m - 1), y: H - B + 12, class: "axis x-tick", "data-move": m }));
+  }
+  kids.push(label(t("axis_move"), { x: L + (W - L - R) / 2, y: H - 4, class: "axis-title x-title" }));
   (d.teams || []).forEach((team, ti) => {
     const pts = (d.curve || []).map((c, k) => `${x(k).toFixed(1)},${y(c[ti]).toFixed(1)}`);
     if (pts.length) {
@@ -120,22 +174,42 @@ function drawChart(d) {
   const labelled = decisions.map((r, k) => /** @type {[AnalysisRow, number]} */ ([r, k])).filter(([r, k]) => r.label && d.curve[k]);
   labelled.sort((a, b) => order.indexOf(a[0].label ?? "") - order.indexOf(b[0].label ?? "") || a[1] - b[1]);
   labelled.forEach(([r, k]) => {
-    const label = /** @type {AnalysisLabel} */ (r.label);
+    const lab = /** @type {AnalysisLabel} */ (r.label);
     const ti = (d.teams || []).findIndex((team) => team.includes(r.seat));
-    const dot = svg("circle", { cx: x(k).toFixed(1), cy: y(d.curve[k][ti]).toFixed(1), r: LABEL_R[label],
-                                class: `dot ${label}`, stroke: teamColour(d.teams[ti]), tabindex: "0",
-                                role: "button", "data-n": String(r.n), "data-move": r.move, "data-label": label });
+    const dot = svg("circle", { cx: x(k).toFixed(1), cy: y(d.curve[k][ti]).toFixed(1), r: LABEL_R[lab],
+                                class: `dot ${lab}`, stroke: teamColour(d.teams[ti]), tabindex: "0",
+                                role: "button", "data-n": String(r.n), "data-move": r.move, "data-label": lab });
     const title = svg("title");
-    title.textContent = `${r.n}. ${seatName(r.seat)} ${r.move} ${MARK[label]} ${t(label)} (−${Math.round(100 * r.loss)}%)`;
+    title.textContent = `${r.n}. ${seatName(r.seat)} ${r.move} ${MARK[lab]} ${t(lab)} (${lossText(r)})`;
     dot.append(title);
     kids.push(dot);
   });
   chart.replaceChildren(...kids);
+  drawLegend(d);
 }
 
-/** @param {number} x */
-function pct(x) { return `${x >= 0 ? "+" : "−"}${Math.abs(Math.round(100 * x))}%`; }
+// Under the chart: each team's line, and what the dots and marks mean.
+/** @param {AnalysisDoc} d */
+function drawLegend(d) {
+  const teams = el("ul", { class: "legend-teams" });
+  for (const team of d.teams || [])
+    teams.append(el("li", { "data-seats": team.join(",") },
+      el("span", { class: "swatch line", style: `border-color: ${teamColour(team)}` }),
+      `${t("team_of")} ${teamName(team)}`));
+  const marks = el("ul", { class: "legend-marks" });
+  for (const lab of /** @type {AnalysisLabel[]} */ (["inaccuracy", "mistake", "blunder"]))
+    marks.append(el("li", { "data-label": lab }, el("span", { class: `swatch dot ${lab}` }),
+      el("strong", { text: MARK[lab] }), ` ${t(`key_${lab}`)}`));
+  byId("analysis-legend").replaceChildren(teams, el("p", { class: "note", text: t("key_marks") }), marks);
+}
 
+/** @param {string} s */
+function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+/** @param {number} x */
+function pts(x) { return fmtNum(Math.abs(Math.round(100 * x))); }
+
+// Each team's result and where it came from, in words first, numbers second: its own
+// moves, the other teams' moves, the cards (docs/analysis.md, "Luck apart from skill").
 /** @param {AnalysisDoc} d */
 function renderSummary(d) {
   const ul = byId("analysis-summary");
@@ -143,17 +217,56 @@ function renderSummary(d) {
   if (!s || d.state !== "done") { ul.replaceChildren(); return; }
   const items = [];
   for (const tm of s.teams) {
-    items.push(el("li", { class: "team", "data-seats": tm.seats.join(",") },
-      el("strong", { text: `${t("team_of")} ${teamName(tm.seats)}: ${pct(tm.swing)}` }),
-      ` = ${t("own")} ${pct(tm.own)}, ${t("cards_luck")} ${pct(tm.cards)}, ${t("others")} ${pct(tm.others)}`));
+    const parts = /** @type {const} */ ([["own", tm.own], ["others", tm.others], ["cards", tm.cards]]);
+    // What made the result: the biggest part in its direction (either, when no one won).
+    const sign = Math.sign(tm.swing);
+    const main = [...parts].sort((a, b) => (sign ? sign * (b[1] - a[1]) : Math.abs(b[1]) - Math.abs(a[1])))[0][0];
+    const start = tm.start ?? (tm.end !== undefined ? tm.end - tm.swing : null);
+    const how = tm.swing > 0 ? t("team_won") : tm.swing < 0 ? t("team_lost") : t("team_ended");
+    const range = start !== null && tm.end !== undefined ? ` (${t("win_from_to")} ${pctOf(start)} → ${pctOf(tm.end)})` : "";
+    const lines = el("ul", { class: "split" });
+    for (const [key, v] of parts) {
+      const words = (v >= 0 ? t("pts_gave") : t("pts_cost")).replace("{n}", pts(v));
+      const extra = key === "others" && v > 0 ? ` ${t("others_gave")}` : "";
+      lines.append(el("li", { "data-part": key, "data-points": String(Math.round(100 * v)) },
+        `${t(`${key}_moves`)}: ${words}${extra}`));
+    }
+    items.push(el("li", { class: "team", "data-seats": tm.seats.join(","), "data-main": main },
+      el("strong", { text: `${cap(t("team_of"))} ${teamName(tm.seats)} ${how}, ${t(`mostly_${main}`)}` }),
+      range, lines));
   }
+  if (s.teams.length) items.push(el("li", { class: "note split-key", text: t("split_key") }));
   for (const p of s.players) {
-    // A decimal comma in Dutch (87,1%), a point in English (issue 40, item 14).
-    const acc = p.accuracy === null ? "–" : `${app.lang === "nl" ? String(p.accuracy).replace(".", ",") : p.accuracy}%`;
+    const acc = p.accuracy === null ? "–" : `${fmtNum(p.accuracy)}%`;
     items.push(el("li", { class: "player", "data-seat": String(p.seat) },
       `${seatName(p.seat)}: ${t("accuracy")} ${acc} · ?! ${p.inaccuracy} · ? ${p.mistake} · ?? ${p.blunder}`));
   }
   ul.replaceChildren(...items);
+}
+
+// -- walking through the mistakes (as lichess does) ------------------------------------------
+
+/** @returns {AnalysisRow[]} the labelled decisions, in the order they were played */
+function mistakeRows() {
+  const d = analysisView.data;
+  return d && d.rows ? d.rows.filter((r) => r.type === "decision" && r.label) : [];
+}
+
+/** @param {AnalysisRow} row Its move in the review, the position before it with the better move lit. */
+function reviewRowOf(row) {
+  if (!app.state) return;
+  const entry = [...app.state.log].reverse().find((e) => e.kind === "move" && e.n === row.n && e.move === row.move);
+  if (entry) openReview(entry.i, "before");
+}
+
+/** @param {number} dir The next (1) or previous (-1) labelled move from the one reviewed
+ * (from the start when none is). */
+function stepMistake(dir) {
+  const rows = mistakeRows();
+  if (!rows.length) return;
+  const at = app.reviewing ? app.reviewing.data.n : (dir > 0 ? 0 : Infinity);
+  const next = dir > 0 ? rows.find((r) => r.n > at) : [...rows].reverse().find((r) => r.n < at);
+  if (next) reviewRowOf(next);
 }
 
 // The move list's labelled moves get their mark (re-applied whenever the list is drawn).
@@ -175,13 +288,12 @@ function setupAnalysis() {
   const chart = byId("analysis-chart");
   const pick = (/** @type {Event} */ ev) => {
     const dot = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest?.(".dot"));
-    if (!dot || !app.state) return;
-    const n = Number(dot.dataset.n);
-    const entry = [...app.state.log].reverse().find((e) => e.kind === "move" && e.n === n && e.move === dot.dataset.move);
-    if (entry) openReview(entry.i, "before");
+    const row = dot ? analysisRow(Number(dot.dataset.n), dot.dataset.move) : null;
+    if (row) reviewRowOf(row);
   };
   chart.addEventListener("click", pick);
   chart.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
+  byId("analysis-next-mistake").addEventListener("click", () => stepMistake(1));
   app.onState.push(onAnalysisState);
   // After the game no state may come for a while: a language switch redraws the panel.
   byId("lang").addEventListener("click", () => setTimeout(renderAnalysis));

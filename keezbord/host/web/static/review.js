@@ -1,7 +1,9 @@
 // keezbord web page, review: click a move in the list (or a flagged move) to see the
 // position before and after it on the board, the card, who played it and, for a flagged
 // move, the rule broken in words (as `keezbord check` says it). Arrow keys: left/right the
-// previous/next move, up/down before/after; Escape (or the button) back to live.
+// previous/next move, up/down before/after, with Shift the previous/next labelled move
+// once the game is analysed (as lichess walks the mistakes); Escape (or the button) back
+// to live.
 // Protocol: GET /api/review?i=<log entry> (docs/web.md).
 // After the game (analysis.js) a move's review also says its win chance, its label and
 // the better move (lit on the board before the move, role "hint") with the reason; a
@@ -13,6 +15,7 @@ Object.assign(UI.nl, {
   review: "Terugkijken", review_before: "Voor de zet", review_after: "Na de zet", live: "Terug naar live (Esc)",
   review_prev: "Vorige", review_next: "Volgende", review_card: "Kaart", review_by: "Gespeeld door",
   review_rule: "Overtreden regel", review_keys: "← → vorige/volgende zet, ↑ ↓ voor/na, Esc live",
+  review_keys_mistakes: "Shift+← → vorige/volgende fout",
   in_review: "Je kijkt terug: druk Esc om verder te spelen", review_gone: "Die zet is teruggenomen",
   flagged: "Afgekeurde zet",
   try_again: "Probeer opnieuw", retry_pick: "Kies een kaart, dan een zet:", retry_back: "Terug",
@@ -22,6 +25,7 @@ Object.assign(UI.en, {
   review: "Review", review_before: "Before the move", review_after: "After the move", live: "Back to live (Esc)",
   review_prev: "Previous", review_next: "Next", review_card: "Card", review_by: "Played by",
   review_rule: "Rule broken", review_keys: "← → previous/next move, ↑ ↓ before/after, Esc live",
+  review_keys_mistakes: "Shift+← → previous/next mistake",
   in_review: "You are reviewing: press Esc to play on", review_gone: "That move was taken back",
   flagged: "Flagged move",
   try_again: "Try again", retry_pick: "Pick a card, then a move:", retry_back: "Back",
@@ -112,7 +116,13 @@ function showReview() {
   bb.hidden = ab.hidden = d.kind === "illegal";
   for (const id of ["review-before", "review-after", "review-prev", "review-next", "review-live"])
     byId(id).textContent = t(id.replace("review-", "review_").replace("review_live", "live"));
-  byId("review-keys").textContent = t("review_keys");
+  // After the game: walk through the labelled moves (analysis.js).
+  const walk = typeof mistakeRows === "function" && mistakeRows().length > 0;
+  for (const [id, key] of [["review-prev-mistake", "prev_mistake"], ["review-next-mistake", "next_mistake"]]) {
+    byId(id).hidden = !walk;
+    byId(id).textContent = t(key);
+  }
+  byId("review-keys").textContent = walk ? `${t("review_keys")}; ${t("review_keys_mistakes")}` : t("review_keys");
   for (const li of document.querySelectorAll("#moves li.reviewed")) li.classList.remove("reviewed");
   document.querySelector(`#moves li[data-i="${d.i}"]`)?.classList.add("reviewed");
   showReviewBoard();
@@ -134,10 +144,14 @@ function setupReview() {
   byId("review-prev").addEventListener("click", () => stepReview(-1));
   byId("review-next").addEventListener("click", () => stepReview(1));
   byId("review-live").addEventListener("click", closeReview);
+  byId("review-prev-mistake").addEventListener("click", () => stepMistake(-1));
+  byId("review-next-mistake").addEventListener("click", () => stepMistake(1));
   document.addEventListener("keydown", (ev) => {
     if (!app.reviewing || /** @type {Element} */ (ev.target).closest?.("input, select, textarea, dialog")) return;
     const k = ev.key;
     if (k === "Escape") closeReview();
+    else if (ev.shiftKey && k === "ArrowLeft") stepMistake(-1);
+    else if (ev.shiftKey && k === "ArrowRight") stepMistake(1);
     else if (k === "ArrowLeft") stepReview(-1);
     else if (k === "ArrowRight") stepReview(1);
     else if (k === "ArrowUp") { app.reviewing.side = "before"; showReview(); }
@@ -145,6 +159,8 @@ function setupReview() {
     else return;
     ev.preventDefault();
   });
+  // NL/EN: the review's words in the new language at once (no state may come after a game).
+  byId("lang").addEventListener("click", () => setTimeout(() => { if (app.reviewing) showReview(); }));
   // A live state redraws the live board: the reviewed position goes back on top.
   app.onState.push(() => { if (app.reviewing) showReviewBoard(); });
 }
@@ -160,13 +176,19 @@ function reviewRow(d) {
 function analysisFacts(d) {
   const row = reviewRow(d);
   if (!row) return [];
-  const out = [el("li", { "data-fact": "win", text: `${t("win_after")}: ${Math.round(100 * row.win)}%` })];
+  const out = [el("li", { "data-fact": "win", text: `${t("win_after")}: ${pctOf(row.win)}` })];
   if (row.label) {
     out.push(el("li", { class: `verdict ${row.label}`, "data-fact": "label",
-      text: `${t("label")}: ${t(row.label)} ${MARK[row.label]} (−${Math.round(100 * row.loss)}%)` }));
-    out.push(el("li", { "data-fact": "better" }, `${t("better_move")}: `, el("code", { text: row.best.move }),
-      ` (${Math.round(100 * row.best.win)}%)`));
-    if (row.comment) out.push(el("li", { "data-fact": "reason", text: tx(row.comment) }));
+      text: `${t("label")}: ${t(row.label)} ${MARK[row.label]} (${lossText(row)})` }));
+    // The better move as people say it (describe_move), its notation on hover; an
+    // analysis kept from before the words were stored shows the notation.
+    const best = row.best.words ? el("span", { class: "move-words", title: row.best.move, text: tx(row.best.words) })
+      : el("code", { text: row.best.move });
+    out.push(el("li", { "data-fact": "better", "data-move": row.best.move }, `${t("better_move")}: `, best,
+      ` (${pctOf(row.best.win)})`));
+    // Why, in words (engine/mistake_reason.py); the coach's remark where it is missing.
+    const why = row.why || row.comment;
+    if (why) out.push(el("li", { "data-fact": "reason" }, el("strong", { text: `${t("why")}: ` }), tx(why)));
     const people = analysisView.data?.people || [];
     if (people.includes(row.seat) && mayDo("retry") && !app.reviewing?.retry) {
       const b = el("button", { id: "retry-start", type: "button", text: t("try_again") });
