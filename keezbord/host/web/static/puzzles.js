@@ -85,7 +85,8 @@ function renderPuzzle(st) {
   const v = byId("puzzle-verdict");
   const verdict = task.verdict;
   // The verdict's text says its reason once (the reason is not added again).
-  const again = pz && verdict && verdict.outcome === "wrong" && !pz.done ? ` ${t("puzzle_try_again")}` : "";
+  const again = pz && verdict && verdict.outcome === "wrong" && !pz.done
+    ? ` ${t(pz.more_hints ? "puzzle_try_again" : "puzzle_try_again_only")}` : "";
   v.textContent = task.judging ? t("puzzle_judging") : verdict ? tx(verdict.text) + again : "";
   v.dataset.outcome = task.judging ? "judging" : verdict ? verdict.outcome : "";
   renderPuzzleHelp(pz || null);
@@ -150,7 +151,8 @@ Object.assign(UI.nl, {
   theme_capture: "slaan", theme_seven_split: "7 splitsen", theme_jack: "boer", theme_home_entry: "naar huis",
   theme_partner: "partner", theme_blockade: "blokkade",
   retry_pawns: "Opnieuw met de pionnen",
-  puzzle_try_again: "Probeer het nog eens, of vraag een hint.", puzzle_hint: "Hint",
+  puzzle_try_again: "Probeer het nog eens, of vraag een hint.", puzzle_try_again_only: "Probeer het nog eens.",
+  puzzle_hint: "Hint",
   puzzle_hint_more: "Nog een hint", puzzle_show: "Laat het antwoord zien",
   puzzle_first_try: "in één keer", puzzle_first_tries: "in één keer opgelost",
   puzzle_name_counts: "geef je naam bij Lessen om je puzzels in één keer opgelost te tellen",
@@ -161,7 +163,8 @@ Object.assign(UI.en, {
   theme_capture: "capture", theme_seven_split: "7 split", theme_jack: "jack", theme_home_entry: "home entry",
   theme_partner: "partner", theme_blockade: "blockade",
   retry_pawns: "Again with the pawns",
-  puzzle_try_again: "Try again, or ask for a hint.", puzzle_hint: "Hint",
+  puzzle_try_again: "Try again, or ask for a hint.", puzzle_try_again_only: "Try again.",
+  puzzle_hint: "Hint",
   puzzle_hint_more: "Another hint", puzzle_show: "Show the answer",
   puzzle_first_try: "first try", puzzle_first_tries: "solved at the first try",
   puzzle_name_counts: "give your name under Lessons to count your first-try solves",
