@@ -104,11 +104,13 @@ function renderPuzzleHelp(pz) {
   const hint = /** @type {HTMLButtonElement} */ (byId("puzzle-hint"));
   hint.hidden = !open || !pz?.more_hints;
   hint.textContent = t(hints.length ? "puzzle_hint_more" : "puzzle_hint");
+  hint.title = t("puzzle_help_costs");
   hint.onclick = () => send({ type: "puzzle_help", help: "hint" });
   const show = /** @type {HTMLButtonElement} */ (byId("puzzle-show"));
   // The answer after a try or a hint: first the solver's own go.
   show.hidden = !open || !!pz?.answer || !((pz?.tries || 0) > 0 || hints.length);
   show.textContent = t("puzzle_show");
+  show.title = t("puzzle_help_costs");
   show.onclick = () => send({ type: "puzzle_help", help: "answer" });
   const score = byId("puzzle-score");
   const counted = pz?.done && pz.learner && pz.first_tries !== null && pz.first_tries !== undefined;
@@ -152,7 +154,7 @@ Object.assign(UI.nl, {
   theme_partner: "partner", theme_blockade: "blokkade",
   retry_pawns: "Opnieuw met de pionnen",
   puzzle_try_again: "Probeer het nog eens, of vraag een hint.", puzzle_try_again_only: "Probeer het nog eens.",
-  puzzle_hint: "Hint",
+  puzzle_hint: "Hint", puzzle_help_costs: "Daarna telt een oplossing niet meer als in één keer opgelost.",
   puzzle_hint_more: "Nog een hint", puzzle_show: "Laat het antwoord zien",
   puzzle_first_try: "in één keer", puzzle_first_tries: "in één keer opgelost",
   puzzle_name_counts: "geef je naam bij Lessen om je puzzels in één keer opgelost te tellen",
@@ -164,7 +166,7 @@ Object.assign(UI.en, {
   theme_partner: "partner", theme_blockade: "blockade",
   retry_pawns: "Again with the pawns",
   puzzle_try_again: "Try again, or ask for a hint.", puzzle_try_again_only: "Try again.",
-  puzzle_hint: "Hint",
+  puzzle_hint: "Hint", puzzle_help_costs: "A solve after this is no longer a first-try solve.",
   puzzle_hint_more: "Another hint", puzzle_show: "Show the answer",
   puzzle_first_try: "first try", puzzle_first_tries: "solved at the first try",
   puzzle_name_counts: "give your name under Lessons to count your first-try solves",
