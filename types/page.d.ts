@@ -414,10 +414,19 @@ interface BoardTaskView {
   judging: boolean;
   tries: number;
   done: boolean;
+  // A puzzle's (issue 40): the hints asked, whether another may be, the answer once
+  // asked, the holes lit (the hinted pawn, the answer), the first-try count.
+  learner?: string | null;
+  hints?: Bilingual[];
+  more_hints?: boolean;
+  answer?: Bilingual | null;
+  lit?: string[];
+  first_try?: boolean | null;
+  first_tries?: number | null;
   verdict: {
     outcome: string;
     text: Bilingual;
-    reason?: Bilingual | null;
+    solution?: string;
     better?: { move: string; left: string[]; reached: string[] };
   } | null;
 }
@@ -430,6 +439,8 @@ interface PuzzleEntry {
   position: string;
   club: boolean;
   source: string;
+  solved: boolean; // by the learner named (?learner=), else false
+  first_try: boolean;
 }
 
 // One lesson of GET /api/lessons.

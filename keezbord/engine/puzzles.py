@@ -308,7 +308,7 @@ def judge(
         raise IllegalMoveError(f"{move} is not a legal move with the {card}")
     sol = puzzle.solution
     sol_after = next(a for m, a in successors(pos, puzzle.card) if m == sol)
-    why = Text(*_join(move_reasons(pos, sol, puzzle.hand)))
+    why = solution_reason(puzzle)
     if card == puzzle.card and after.pawns == sol_after.pawns:
         words = describe_move(pos, sol)
         return Verdict(
@@ -356,6 +356,11 @@ def judge(
         )
     )
     return Verdict("wrong", str(move), str(sol), mine_.win, best.win, text, why)
+
+
+def solution_reason(puzzle: Puzzle) -> Text:
+    """Why the solution is best, in the coach's words (advice.py)."""
+    return Text(*_join(move_reasons(puzzle.position, puzzle.solution, puzzle.hand)))
 
 
 def _join(reasons: Sequence[Text]) -> tuple[str, str]:

@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("rules", "let bots play complete games and print a summary"),
     "hint": ("hint", "suggest a move for a card or a hand, with the reason (search)"),
     "lessons": ("lessons", "the course for newcomers; judge a move for a lesson's step"),
-    "puzzles": ("puzzles", "list, mine and try puzzles: one move clearly best for the hand"),
+    "puzzles": ("puzzles", "puzzles, one move clearly best: list, mine, try, a hint, the answer"),
     "replay": ("referee", "feed a sensor trace to the referee and print its decisions"),
     "analyse": ("analyse", "judge a finished game move by move: mistakes, luck and skill"),
     "engine": ("engine", "a bot speaking the engine protocol on stdin/stdout (as UCI)"),

@@ -27,6 +27,12 @@ MIGRATIONS: Final[dict[int, str]] = {
     # document a game, the latest made; a table of its own, touching no other.
     3: "CREATE TABLE IF NOT EXISTS analyses (game INTEGER PRIMARY KEY REFERENCES games(id), "
     "data TEXT NOT NULL)",
+    # A learner's puzzles (issue 40, host/lessons/progress.py): the answers judged, the
+    # help asked (1, 2: hints, 3: the answer), solved, and whether at the first try.
+    4: "CREATE TABLE IF NOT EXISTS puzzle_progress (learner TEXT NOT NULL, "
+    "puzzle TEXT NOT NULL, tries INTEGER NOT NULL, helped INTEGER NOT NULL, "
+    "solved INTEGER NOT NULL, first_try INTEGER NOT NULL, at INTEGER NOT NULL, "
+    "PRIMARY KEY (learner, puzzle))",
 }
 SCHEMA_VERSION: Final = max(MIGRATIONS)
 

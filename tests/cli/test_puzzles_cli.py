@@ -48,7 +48,7 @@ def test_the_shipped_set_is_listed_with_solutions_as_moves_writes_them(tmp_path:
     assert jack and all("jack" in p["themes"] for p in jack)  # type: ignore[operator]
     r = run(tmp_path, "puzzles", "list", "--lang", "nl")
     assert r.returncode == 0 and len(r.stdout.splitlines()) == len(puzzles)
-    assert "slaan" in r.stdout
+    assert "slaan" not in r.stdout  # no theme before it is solved (test_puzzle_help_cli.py)
 
 
 def test_trying_a_move(tmp_path: Path) -> None:
@@ -61,9 +61,11 @@ def test_trying_a_move(tmp_path: Path) -> None:
     r = run(tmp_path, "puzzles", "try", str(p["id"]), str(p["second"]), "--playouts", "40")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["outcome"] in ("wrong", "good") and out["solution"] == p["solution"]
-    if out["outcome"] == "wrong":
-        assert out["text"].startswith("There was a better move")
+    assert out["outcome"] in ("wrong", "good")
+    if out["outcome"] == "wrong":  # the answer kept back (puzzles hint, puzzles answer)
+        assert out["text"].startswith("Not the best move") and "solution" not in out
+    else:
+        assert out["solution"] == p["solution"]
 
 
 def _journal_with_a_game(tmp: Path) -> Path:
@@ -117,6 +119,9 @@ def test_self_play_mined_to_standard_output(tmp_path: Path) -> None:
         (["list", "--file", "missing.jsonl"], "no such puzzle file"),
         (["list", "--file", "bad.jsonl"], "bad.jsonl line 2"),
         (["try", "kz-nothing", "5 0:T9-T14"], "no puzzle"),
+        (["hint", "kz-nothing"], "no puzzle"),
+        (["answer", "kz-nothing"], "no puzzle"),
+        (["list", "--learner", " "], "--learner"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str, tmp_path: Path) -> None:

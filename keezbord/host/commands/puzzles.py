@@ -1,5 +1,6 @@
 """``keezbord puzzles``: list the puzzles, mine new ones from the journal's games and from
-self-play, and try a move in one (engine/puzzles.py, docs/puzzles.md)."""
+self-play, try a move in one, ask a hint or the answer (engine/puzzles.py,
+docs/puzzles.md); a learner's first-try solves: puzzle_learner.py."""
 
 from __future__ import annotations
 
@@ -12,6 +13,13 @@ from typing import Any
 
 from keezbord.host.commands.journal_option import add_journal_arguments, journal_path
 from keezbord.host.commands.lang import add_lang_argument
+from keezbord.host.commands.puzzle_learner import (
+    add_help_arguments,
+    add_learner_argument,
+    list_mark,
+    run_help,
+    tried,
+)
 from keezbord.host.errors import UsageError
 
 
@@ -45,6 +53,7 @@ def add_puzzles_arguments(p: argparse.ArgumentParser) -> None:
     ls.add_argument("--theme", choices=sorted(THEMES), default=None, help="only this theme")
     ls.add_argument("--shipped", action="store_true", help="only the set keezbord ships")
     ls.add_argument("--file", default=None, help="list this puzzle file instead")
+    add_learner_argument(ls)
     add_journal_arguments(ls)
     add_lang_argument(ls, "the themes")
 
@@ -103,8 +112,10 @@ def add_puzzles_arguments(p: argparse.ArgumentParser) -> None:
     )
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--file", default=None, help="the puzzle file to look in")
+    add_learner_argument(tr)
     add_journal_arguments(tr)
     add_lang_argument(tr, "the verdict")
+    add_help_arguments(sub)
 
 
 def run_puzzles(args: argparse.Namespace) -> int:
@@ -115,6 +126,8 @@ def run_puzzles(args: argparse.Namespace) -> int:
             return _list(args)
         if args.action == "mine":
             return _mine(args)
+        if args.action in ("hint", "answer"):
+            return run_help(args, _find(args))
         return _try(args)
     except PuzzleFileError as e:
         raise UsageError(str(e)) from None
@@ -145,13 +158,26 @@ def _list(args: argparse.Namespace) -> int:
     from keezbord.engine.themes import THEMES
 
     puzzles = [p for p in _all(args) if args.theme is None or args.theme in p.themes]
+    records = tried(args)  # a learner's: which are solved, at the first try or not
     out = sys.stdout
     for p in puzzles:
+        rec = None if records is None else records.get(p.id)
         if args.json:
-            out.write(json.dumps(p.to_json(), ensure_ascii=False) + "\n")
+            d = p.to_json()
+            if records is not None:
+                d |= {"solved": bool(rec and rec.solved), "first_try": bool(rec and rec.first_try)}
+            out.write(json.dumps(d, ensure_ascii=False) + "\n")
         else:
+            # No theme until it is solved: it would name the answer's idea.
             themes = ", ".join(THEMES[t].get(args.lang) for t in p.themes)
-            out.write(f"{p.id}  {p.position.to_text():<44} hand {','.join(p.hand):<14} {themes}\n")
+            mark = list_mark(rec, themes, args.lang)
+            line = f"{p.id}  {p.position.to_text():<44} hand {','.join(p.hand):<14} {mark}"
+            out.write(line.rstrip() + "\n")
+    if records is not None and not args.json:
+        from keezbord.host.commands.puzzle_learner import count_text, learner
+
+        n = sum(1 for r in records.values() if r.first_try)
+        out.write(count_text(learner(args) or "", n).get(args.lang) + "\n")
     return 0
 
 
@@ -246,17 +272,22 @@ def _records(args: argparse.Namespace, kinds: list[str]) -> tuple[Iterator[Any],
 def _try(args: argparse.Namespace) -> int:
     from keezbord.engine.notation import IllegalMoveError
     from keezbord.engine.puzzles import judge
+    from keezbord.host.commands.puzzle_learner import learner, told
 
     if args.playouts < 1:
         raise UsageError("--playouts must be at least 1")
-    puzzle = next((p for p in _all(args) if p.id == args.id), None)
-    if puzzle is None:
-        raise UsageError(f"no puzzle {args.id!r} (keezbord puzzles list)")
+    learner(args)  # a bad name: said before the judging
+    puzzle = _find(args)
     try:
         verdict = judge(puzzle, args.move, playouts=args.playouts, seed=args.seed)
     except IllegalMoveError as e:
         raise UsageError(str(e)) from None
-    sys.stdout.write(
-        json.dumps({"id": puzzle.id, **verdict.to_dict(args.lang)}, ensure_ascii=False) + "\n"
-    )
+    sys.stdout.write(json.dumps(told(args, puzzle, verdict), ensure_ascii=False) + "\n")
     return 0
+
+
+def _find(args: argparse.Namespace) -> Any:
+    puzzle = next((p for p in _all(args) if p.id == args.id), None)
+    if puzzle is None:
+        raise UsageError(f"no puzzle {args.id!r} (keezbord puzzles list)")
+    return puzzle

@@ -4,13 +4,15 @@ explained by the engine; progress per learner in the journal. docs/lessons.md.""
 
 from .course import COURSE, Lesson, LessonStep, lesson, named_holes, next_step
 from .judge import Verdict, judge, judge_record, judge_referee, step_setup
-from .progress import Progress, valid_name
+from .progress import ANSWER_SHOWN, Progress, PuzzleTried, valid_name
 
 __all__ = [
+    "ANSWER_SHOWN",
     "COURSE",
     "Lesson",
     "LessonStep",
     "Progress",
+    "PuzzleTried",
     "Verdict",
     "judge",
     "judge_record",

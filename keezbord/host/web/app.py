@@ -170,16 +170,26 @@ def create_app(
         return JSONResponse({"lessons": out})
 
     async def puzzle_list(request: Request) -> Response:
-        """The puzzles (shipped and the club's), ``?theme=`` one theme's."""
+        """The puzzles (shipped and the club's), ``?theme=`` one theme's; ``?learner=``
+        which of them that learner solved, at the first try or not."""
+        from keezbord.engine.themes import THEMES
+
         from .task_setups import listed
 
         theme = request.query_params.get("theme") or None
-        try:
-            return JSONResponse(await run_in_threadpool(listed, hub_of(request).opts.db, theme))
-        except ValueError:
+        learner = request.query_params.get("learner", "").strip() or None
+        if theme is not None and theme not in THEMES:
             return JSONResponse(
                 {"error": {"nl": f"onbekend thema {theme!r}", "en": f"unknown theme {theme!r}"}},
                 status_code=400,
+            )
+        try:
+            return JSONResponse(
+                await run_in_threadpool(listed, hub_of(request).opts.db, theme, learner)
+            )
+        except ValueError as e:  # the learner's name
+            return JSONResponse(
+                {"error": {"nl": f"naam: {e}", "en": f"name: {e}"}}, status_code=400
             )
 
     async def export_trace(request: Request) -> Response:

@@ -176,6 +176,8 @@ def handle(hub: Hub, msg: Mapping[str, Any], access: Access) -> dict[str, Any] |
         hub.new_game(msg, puzzle_setup(hub, msg))
     elif kind == "puzzle_card":
         _puzzle_card(hub, msg)
+    elif kind == "puzzle_help":
+        _puzzle_help(hub, msg)
     elif kind == "retry_board":
         hub.new_game(msg, retry_setup(hub, msg, role))
     else:
@@ -192,6 +194,17 @@ def _puzzle_card(hub: Hub, msg: Mapping[str, Any]) -> None:
     if not isinstance(card, str) or card not in play.puzzle.hand:
         raise HubError(NOT_YOUR_CARD)
     play.choose(card)
+
+
+def _puzzle_help(hub: Hub, msg: Mapping[str, Any]) -> None:
+    """A hint (the next one) or the answer, asked by the solver of a puzzle."""
+    play = task_of(hub, PuzzlePlay)
+    if play is None or play.done:
+        raise HubError(Text("er is geen puzzel bezig", "no puzzle is being solved"))
+    what = msg.get("help")
+    if what not in ("hint", "answer"):
+        raise HubError(Text("help: 'hint' of 'answer'", "help: 'hint' or 'answer'"))
+    play.help(str(what))
 
 
 def _undo(hub: Hub, msg: Mapping[str, Any]) -> None:

@@ -14,6 +14,7 @@ from keezbord.engine.puzzles import Puzzle
 from keezbord.engine.text import Text
 from keezbord.engine.themes import THEMES
 from keezbord.host import puzzles
+from keezbord.host.lessons import Progress, PuzzleTried, valid_name
 from keezbord.host.roles import Role
 
 from .analyst import AnalysisError
@@ -43,15 +44,25 @@ def puzzle_list(db: Path) -> list[Puzzle]:
     return out + [p for p in club if p.id not in ids]
 
 
-def listed(db: Path, theme: str | None) -> dict[str, Any]:
-    """GET /api/puzzles: ``{"themes", "puzzles": [...]}``; ValueError for a theme that
-    is none."""
+def listed(db: Path, theme: str | None, learner: str | None = None) -> dict[str, Any]:
+    """GET /api/puzzles: ``{"themes", "puzzles": [...], "learner", "first_tries"}``, with
+    a learner's name which puzzles they solved and at the first try (the lessons'
+    progress, host/lessons/progress.py); ValueError for a theme that is none or a name
+    that cannot be one."""
     if theme is not None and theme not in THEMES:
         raise ValueError(theme)
+    tried: dict[str, PuzzleTried] = {}
+    if learner is not None:
+        learner = valid_name(learner)
+        with Progress(db) as prog:
+            tried = prog.puzzles(learner)
     shipped = {p.id for p in puzzles.shipped()}
-    return {
-        "themes": [{"id": k, "name": v.as_dict()} for k, v in THEMES.items()],
-        "puzzles": [
+    out = []
+    for p in puzzle_list(db):
+        if theme is not None and theme not in p.themes:
+            continue
+        rec = tried.get(p.id)
+        out.append(
             {
                 "id": p.id,
                 "themes": list(p.themes),
@@ -59,10 +70,15 @@ def listed(db: Path, theme: str | None) -> dict[str, Any]:
                 "position": p.position.to_text(),
                 "club": p.id not in shipped,
                 "source": p.source,
+                "solved": rec is not None and rec.solved,
+                "first_try": rec is not None and rec.first_try,
             }
-            for p in puzzle_list(db)
-            if theme is None or theme in p.themes
-        ],
+        )
+    return {
+        "themes": [{"id": k, "name": v.as_dict()} for k, v in THEMES.items()],
+        "puzzles": out,
+        "learner": learner,
+        "first_tries": sum(1 for r in tried.values() if r.first_try),
     }
 
 
@@ -73,12 +89,17 @@ def puzzle_setup(hub: Hub, msg: Mapping[str, Any]) -> dict[str, Any]:
     found = next((p for p in puzzle_list(hub.opts.db) if p.id == pid), None)
     if found is None:
         raise HubError(NO_PUZZLE)
+    learner = msg.get("learner")
+    try:
+        name = valid_name(learner) if learner not in (None, "") else None
+    except ValueError as e:
+        raise HubError(Text(f"naam: {e}", f"name: {e}")) from None
     if found.position.topology != hub.session.state.pos.topology and hub.opts.mode != "sim":
         raise HubError(OTHER_BOARD)  # (the simulated board takes any shape)
     setup = _arranged_here(hub, found.position, found.hand)
     plays_alone(setup, found.position)
     setup["hints"] = "targets"  # a suggested move would give the answer away
-    setup["puzzle"] = found.to_json()
+    setup["puzzle"] = {**found.to_json(), "learner": name}
     return setup
 
 

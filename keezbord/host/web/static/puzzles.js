@@ -4,17 +4,25 @@
 // sends `puzzle`: the board is set up as its position, then the move made with the pawns
 // is judged. The box above the tray shows the task (state `puzzle` or `retry`): the hand
 // to hold (without a card reader the card played may be chosen here: `puzzle_card`), the
-// verdict, and after a wrong move the better move lit on the drawing (role "hint").
+// verdict. A puzzle's wrong move gets the verdict and its reason, not the answer; a hint
+// (the card, then the pawn, lit) and then the answer (written out and lit on the drawing,
+// role "hint") come on request (`puzzle_help`). A first-try solve is counted per learner
+// (the lessons' name, lessons.js); the list shows a puzzle's themes once it is solved
+// (issue 40). A mistake tried again lights its better move after a wrong one.
 "use strict";
 
-/** @type {{ theme: string, list: PuzzleEntry[], themes: {id: string, name: Bilingual}[], lang: string }} */
-const puzzlesUi = { theme: "", list: [], themes: [], lang: "" };
+/** @type {{ theme: string, list: PuzzleEntry[], themes: {id: string, name: Bilingual}[], lang: string, firstTries: number, learner: string | null, key: string }} */
+const puzzlesUi = { theme: "", list: [], themes: [], lang: "", firstTries: 0, learner: null, key: "" };
 
 async function loadPuzzles() {
-  const q = puzzlesUi.theme ? `?theme=${encodeURIComponent(puzzlesUi.theme)}` : "";
-  const r = await fetch(`/api/puzzles${q}`);
+  const q = new URLSearchParams();
+  if (puzzlesUi.theme) q.set("theme", puzzlesUi.theme);
+  if (lessonsUi.name) q.set("learner", lessonsUi.name);  // the lessons' learner (lessons.js)
+  const r = await fetch(`/api/puzzles?${q}`);
   const body = await r.json();
   if (!r.ok) { addLog(tx(body.error), true); return; }
+  puzzlesUi.firstTries = body.first_tries;
+  puzzlesUi.learner = body.learner;
   const sel = /** @type {HTMLSelectElement} */ (byId("puzzle-theme"));
   if (sel.options.length <= 1) {
     puzzlesUi.themes = body.themes;
@@ -31,14 +39,23 @@ function renderPuzzleList() {
     const o = [...sel.options].find((x) => x.value === th.id);
     if (o) o.textContent = tx(th.name);
   }
-  byId("puzzle-count").textContent = `${puzzlesUi.list.length} ${t("puzzles_n")}`;
+  const who = puzzlesUi.learner;
+  byId("puzzle-count").textContent = `${puzzlesUi.list.length} ${t("puzzles_n")} · `
+    + (who ? `${who}: ${puzzlesUi.firstTries} ${t("puzzle_first_tries")}` : t("puzzle_name_counts"));
   byId("puzzle-list").replaceChildren(...puzzlesUi.list.map((p, i) => {
+    // A number and the hand: the theme would give the answer away until it is solved.
     const b = el("button", { type: "button", text: `${i + 1}. ${p.hand.map(cardLabel).join(" ")}` });
     b.dataset.puzzle = p.id;
-    b.title = p.themes.join(", ");
-    b.addEventListener("click", () => send({ type: "puzzle", puzzle: p.id }));
-    const li = el("li", {}, b, el("span", { class: "note", text: ` ${p.club ? t("puzzle_club") + " · " : ""}${p.themes.map((x) => t("theme_" + x)).join(", ")}` }));
+    b.addEventListener("click", () => send({ type: "puzzle", puzzle: p.id, learner: lessonsUi.name || null }));
+    const notes = [];
+    if (p.club) notes.push(t("puzzle_club"));
+    if (p.solved) {
+      notes.push((p.first_try ? `✓ ${t("puzzle_first_try")}` : "✓")
+        + ` (${p.themes.map((x) => t("theme_" + x)).join(", ")})`);
+    }
+    const li = el("li", {}, b, el("span", { class: "note", text: notes.length ? ` ${notes.join(" · ")}` : "" }));
     li.dataset.puzzle = p.id;
+    li.dataset.solved = p.solved ? (p.first_try ? "first-try" : "yes") : "";
     return li;
   }));
 }
@@ -67,21 +84,56 @@ function renderPuzzle(st) {
   }));
   const v = byId("puzzle-verdict");
   const verdict = task.verdict;
-  v.textContent = task.judging ? t("puzzle_judging")
-    : verdict ? [tx(verdict.text), verdict.reason ? `(${tx(verdict.reason)})` : ""].join(" ").trim() : "";
+  // The verdict's text says its reason once (the reason is not added again).
+  const again = pz && verdict && verdict.outcome === "wrong" && !pz.done
+    ? ` ${t(pz.more_hints ? "puzzle_try_again" : "puzzle_try_again_only")}` : "";
+  v.textContent = task.judging ? t("puzzle_judging") : verdict ? tx(verdict.text) + again : "";
   v.dataset.outcome = task.judging ? "judging" : verdict ? verdict.outcome : "";
+  renderPuzzleHelp(pz || null);
 }
 
-/** The better move on the drawing once the board is back (after a wrong move). */
+/** Hints, the answer and the first-try count of a puzzle (null: a retry has none).
+ * @param {BoardTaskView | null} pz */
+function renderPuzzleHelp(pz) {
+  const hints = pz?.hints || [];
+  byId("puzzle-hints").replaceChildren(...hints.map((h) => el("li", { text: tx(h) })));
+  const answer = byId("puzzle-answer");
+  answer.hidden = !pz?.answer;
+  answer.textContent = pz?.answer ? tx(pz.answer) : "";
+  const open = !!pz && !pz.done && mayDo("puzzle_help");
+  const hint = /** @type {HTMLButtonElement} */ (byId("puzzle-hint"));
+  hint.hidden = !open || !pz?.more_hints;
+  hint.textContent = t(hints.length ? "puzzle_hint_more" : "puzzle_hint");
+  hint.title = t("puzzle_help_costs");
+  hint.onclick = () => send({ type: "puzzle_help", help: "hint" });
+  const show = /** @type {HTMLButtonElement} */ (byId("puzzle-show"));
+  // The answer after a try or a hint: first the solver's own go.
+  show.hidden = !open || !!pz?.answer || !((pz?.tries || 0) > 0 || hints.length);
+  show.textContent = t("puzzle_show");
+  show.title = t("puzzle_help_costs");
+  show.onclick = () => send({ type: "puzzle_help", help: "answer" });
+  const score = byId("puzzle-score");
+  const counted = pz?.done && pz.learner && pz.first_tries !== null && pz.first_tries !== undefined;
+  score.hidden = !counted;
+  score.textContent = counted ? `${pz?.learner}: ${pz?.first_tries} ${t("puzzle_first_tries")}` : "";
+  const key = JSON.stringify([pz?.id, pz?.done, pz?.first_tries]);
+  if (pz?.done && key !== puzzlesUi.key) loadPuzzles();  // the solve shows in the list
+  puzzlesUi.key = key;
+}
+
+/** The better move (a retry's after a wrong move), a puzzle's hinted pawn or its answer
+ * on the drawing once the board is back. */
 function showBetter() {
   const live = app.state;
   if (!live || app.reviewing) return;
   const task = boardTask(live);
-  const better = task && !task.done && task.verdict && task.verdict.better;
-  if (!better || live.flag || live.setup || live.held.length) return;
+  if (!task || task.done) return;
+  const better = task.verdict && task.verdict.better;
+  const holes = task.lit || (better ? [...better.left, ...better.reached] : []);
+  if (!holes.length || live.flag || live.setup || live.held.length) return;
   /** @type {Record<string, string>} */
   const leds = { ...live.leds };
-  for (const h of [...better.left, ...better.reached]) leds[h] = "hint";
+  for (const h of holes) leds[h] = "hint";
   app.state = { ...live, leds };
   try { render(); } finally { app.state = live; }
 }
@@ -90,6 +142,8 @@ function setupPuzzles() {
   const sel = /** @type {HTMLSelectElement} */ (byId("puzzle-theme"));
   sel.addEventListener("change", () => { puzzlesUi.theme = sel.value; loadPuzzles(); });
   app.onState.push(showBetter);
+  // A learner's name given (the lessons' form): their first-try solves in the list.
+  byId("learner-form").addEventListener("submit", () => loadPuzzles());
   loadPuzzles();
 }
 
@@ -99,6 +153,11 @@ Object.assign(UI.nl, {
   theme_capture: "slaan", theme_seven_split: "7 splitsen", theme_jack: "boer", theme_home_entry: "naar huis",
   theme_partner: "partner", theme_blockade: "blokkade",
   retry_pawns: "Opnieuw met de pionnen",
+  puzzle_try_again: "Probeer het nog eens, of vraag een hint.", puzzle_try_again_only: "Probeer het nog eens.",
+  puzzle_hint: "Hint", puzzle_help_costs: "Daarna telt een oplossing niet meer als in één keer opgelost.",
+  puzzle_hint_more: "Nog een hint", puzzle_show: "Laat het antwoord zien",
+  puzzle_first_try: "in één keer", puzzle_first_tries: "in één keer opgelost",
+  puzzle_name_counts: "geef je naam bij Lessen om je puzzels in één keer opgelost te tellen",
 });
 Object.assign(UI.en, {
   puzzles: "Puzzles", puzzle: "Puzzle", puzzle_theme: "Theme", puzzle_all: "all", puzzles_n: "puzzles",
@@ -106,4 +165,9 @@ Object.assign(UI.en, {
   theme_capture: "capture", theme_seven_split: "7 split", theme_jack: "jack", theme_home_entry: "home entry",
   theme_partner: "partner", theme_blockade: "blockade",
   retry_pawns: "Again with the pawns",
+  puzzle_try_again: "Try again, or ask for a hint.", puzzle_try_again_only: "Try again.",
+  puzzle_hint: "Hint", puzzle_help_costs: "A solve after this is no longer a first-try solve.",
+  puzzle_hint_more: "Another hint", puzzle_show: "Show the answer",
+  puzzle_first_try: "first try", puzzle_first_tries: "solved at the first try",
+  puzzle_name_counts: "give your name under Lessons to count your first-try solves",
 });
