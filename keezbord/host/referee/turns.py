@@ -66,7 +66,7 @@ def accept(
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
         return replace(state, winner=winner)
-    effects.append(turn_decision(t, state.table, table))
+    effects.append(turn_decision(t, record.table_before, table))
     return state
 
 
@@ -136,6 +136,17 @@ def turn_decision(t: int, before: Table, after: Table) -> Decision:
     data: dict[str, Any] = {"seat": after.turn}
     if (after.round_no, after.shuffle_no) != (before.round_no, before.shuffle_no):
         data["deal"] = {"dealer": after.dealer, "cards": after.round_size}
+    return Decision(t, "turn", data)
+
+
+def opening_decision(t: int, table: Table) -> Decision:
+    """The turn a game begins with; at the first deal (not a game set up mid-round) it
+    says who dealt how many cards (``opening``: the voice's first words, docs/voice.md;
+    a ``deal`` would be a new round to the move list)."""
+    data: dict[str, Any] = {"seat": table.turn}
+    first = Table.first(table.seats, table.dealer)
+    if table == first:
+        data["opening"] = {"dealer": table.dealer, "cards": table.round_size}
     return Decision(t, "turn", data)
 
 
