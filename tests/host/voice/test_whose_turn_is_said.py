@@ -10,6 +10,7 @@ from conformance_speech import spoken, traces
 
 from keezbord.engine.position import Position
 from keezbord.engine.topology import SEAT_COLOURS, Topology
+from keezbord.host.referee import Decision
 from keezbord.host.referee.replay import run
 from keezbord.host.referee.trace import input_from_dict, setup_from_dict
 from keezbord.host.voice.narrator import Narrator
@@ -92,3 +93,13 @@ def test_the_narrator_says_a_skipped_seat_once() -> None:
     for r in records:
         said += [u.text.nl for u in n.said(r, T4) if u.kind == "turn"]
     assert said == ["Nieuw spel: blauw deelt vijf kaarten. Geel begint.", "Groen is aan de beurt."]
+
+
+def test_a_game_set_up_at_a_position_begins_without_a_deal_said() -> None:
+    pos = START | {"pawns": [["S", "N", "N", "N"], *START["pawns"][1:]]}
+    fresh = {"type": "setup", "seats": 4, "dealer": 3}
+    for setup, said in ((fresh, True), ({**fresh, "position": pos}, False)):
+        _, effects = next(iter(run(setup_from_dict(setup), [])))
+        (turn,) = [e.to_record() for e in effects if isinstance(e, Decision) and e.type == "turn"]
+        assert ("opening" in turn) is said
+        assert turn["seat"] == 0
