@@ -234,6 +234,11 @@ def test_a_simulator_game_of_bots_is_spoken_on_the_page(
     # The drawing's text alternatives: each hole as people name it, with what stands there.
     label = page.get_attribute(".hole[data-hole='T16']", "aria-label") or ""
     assert label.startswith("T16, de start van blauw: "), label
+    # The lit holes summed up on the board, named the same way (the seat to play's start).
+    page.wait_for_function(
+        "/aan zet: (de start|plek)/.test("
+        "document.getElementById('board').getAttribute('aria-description') || '')"
+    )
     english = _open(browser, server.url + "/?lang=en")
     english.wait_for_function(
         "(document.querySelector(\".hole[data-hole='T19']\") || {}).ariaLabel?.startsWith("
