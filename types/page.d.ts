@@ -70,6 +70,7 @@ interface Remark {
   seat: number;
   kind: "hint" | "coach" | "card";
   text: Bilingual;
+  said?: Bilingual; // the text as the voice says it (holes in words, host/voice/spoken.py)
 }
 
 /** One of the referee's recent decisions (its fields by type). */
@@ -343,6 +344,7 @@ interface Geometry {
   outline_path: string;
   seat_colours: { start: string; hex: string }[];
   holes: { name: string; kind: string; x: number; y: number }[];
+  spoken?: Record<string, Bilingual>; // each hole as people name it (host/voice/spoken.py)
 }
 
 /** A drawn hole: its SVG group and the parts render() changes. */

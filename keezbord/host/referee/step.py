@@ -109,7 +109,7 @@ def new_game(
         since=t,
         worlds=hands.start(pos, sensed),
     )
-    effects: list[Effect] = [Decision(t, "turn", {"seat": table.turn})]
+    effects: list[Effect] = [turns.opening_decision(t, table, pos)]
     state, leds = _with_frame(state, t)
     return state, effects + leds
 
@@ -168,7 +168,7 @@ def _arrange_step(state: RefereeState, event: Input, t: int) -> tuple[RefereeSta
 
 def _arranged(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     """The board shows the position, every colour known: the game begins."""
-    effects.append(Decision(t, "turn", {"seat": state.table.turn}))
+    effects.append(turns.opening_decision(t, state.table, state.pos))
     return replace(
         state,
         arranging=None,

@@ -9,7 +9,7 @@ from typing import Any
 from keezbord.engine.cards import RANKS
 from keezbord.engine.deal import Table
 from keezbord.engine.notation import Move
-from keezbord.engine.position import Position
+from keezbord.engine.position import NEST, Position
 from keezbord.host.events import Discard
 
 from . import hands, reasons
@@ -66,7 +66,7 @@ def accept(
     if winner is not None:
         effects.append(Decision(t, "win", {"seats": list(winner)}))
         return replace(state, winner=winner)
-    effects.append(turn_decision(t, state.table, table))
+    effects.append(turn_decision(t, record.table_before, table))
     return state
 
 
@@ -136,6 +136,18 @@ def turn_decision(t: int, before: Table, after: Table) -> Decision:
     data: dict[str, Any] = {"seat": after.turn}
     if (after.round_no, after.shuffle_no) != (before.round_no, before.shuffle_no):
         data["deal"] = {"dealer": after.dealer, "cards": after.round_size}
+    return Decision(t, "turn", data)
+
+
+def opening_decision(t: int, table: Table, pos: Position) -> Decision:
+    """The turn a game begins with; at a game's first deal (every pawn in its nest, not
+    a lesson's or a puzzle's position, nor a game set up mid-round) it says who dealt how
+    many cards (``opening``: the voice's first words, docs/voice.md; a ``deal`` would be
+    a new round to the move list)."""
+    data: dict[str, Any] = {"seat": table.turn}
+    fresh = all(h == NEST for seat in pos.pawns for h in seat)
+    if fresh and table == Table.first(table.seats, table.dealer):
+        data["opening"] = {"dealer": table.dealer, "cards": table.round_size}
     return Decision(t, "turn", data)
 
 

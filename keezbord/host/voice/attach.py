@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from keezbord.host.config_voice import VoiceSettings
 
-from .phrases import Utterance, phrases
+from .narrator import Narrator, hidden
+from .phrases import Utterance, coach_phrase
 from .player import Player
 from .queue import SpeechQueue
 from .tasks import task_phrases
@@ -26,6 +27,8 @@ class HubLike(Protocol):
     session: Any
     observers: list[Any]
     views: dict[str, Any]
+    heard: list[Any]
+    sim: Any  # the simulator's table or a virtual deal: hands on pages, hidden
 
 
 class Voice:
@@ -34,7 +37,7 @@ class Voice:
         self.queue = queue
         self.said: deque[dict[str, Any]] = deque(maxlen=PAGE_KEEP)
         self.count = 0
-        self.before: Mapping[str, Any] = hub.session.state.pos.to_dict()
+        self.narrator = Narrator(hub.session.state.pos.to_dict(), hub.sim is not None)
         self.tasks: dict[str, Any] = {}
 
     def observe(self, records: list[dict[str, Any]]) -> None:
@@ -53,17 +56,30 @@ class Voice:
         topo = state.pos.topology
         out: list[Utterance] = []
         for r in records:
-            out += phrases(r, topo, self.before)
-            if r.get("type") == "move" and isinstance(r.get("position"), Mapping):
-                self.before = r["position"]
+            out += self.narrator.said(r, topo)
         for kind in ("lesson", "puzzle"):
             view = self.hub.views.get(kind)
             now = view() if view is not None else None
             out += task_phrases(kind, self.tasks.get(kind), now, topo)
             self.tasks[kind] = now
-        self.before = state.pos.to_dict()  # an undo, a penalty, a new game
+        self.narrator.before = state.pos.to_dict()  # an undo, a penalty
         for u in out:
             self.tell(u)
+
+    def heard(self, what: str, data: Any) -> None:
+        """The hub's news beyond an input's decisions (``hub.heard``): a new game (its
+        opening decisions: who dealt, who begins) or the coach's remark."""
+        state = self.hub.session.state
+        if what == "game":
+            self.narrator = Narrator(state.pos.to_dict(), self.hub.sim is not None)
+            self.tasks = {}
+            self.words(list(data), state)
+        elif what == "coach":
+            u = coach_phrase(data, state.pos.topology)
+            # Its seat's page says it from the remarks; the board's speaker only when it
+            # names no card of a hidden hand (docs/voice.md, "Who may hear what").
+            if self.queue is not None and not hidden(data):
+                self.queue.put(replace(u, seat=None))
 
     def tell(self, u: Utterance) -> None:
         if u.seat is None:  # a seat's own words (a hidden hand) reach its page by remarks
@@ -85,5 +101,11 @@ def attach(hub: HubLike, settings: VoiceSettings | None) -> Voice:
         queue = SpeechQueue(player.say, settings.level, settings.language, player.stop)
     voice = Voice(hub, queue)
     hub.observers.append(voice.observe)
+    hub.heard.append(voice.heard)
+    session = hub.session
+    if not session.state.history and session.state.arranging is None:
+        # A game just started (GameSession.start keeps its opening decisions): its
+        # first deal, for the board's speaker (a page opened later says nothing past).
+        voice.words([r for r in session.recent if r.get("type") == "turn"], session.state)
     hub.views["voice"] = voice.view
     return voice

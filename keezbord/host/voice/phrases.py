@@ -126,6 +126,21 @@ def phrases(
     who = spoken.colour(seat) if isinstance(seat, int) else None
     if kind == "move":
         return _move(rec, before)
+    if kind == "turn" and isinstance(rec.get("opening"), Mapping) and who is not None:
+        deal = rec["opening"]
+        dealer, n = spoken.colour(int(deal["dealer"])), spoken.number(int(deal["cards"]))
+        return [
+            Utterance(
+                "turn",
+                _join(
+                    Text(
+                        f"nieuw spel: {dealer.nl} deelt {n.nl} kaarten",
+                        f"new game: {dealer.en} deals {n.en} cards",
+                    ),
+                    Text(f"{who.nl} begint", f"{who.en} starts"),
+                ),
+            )
+        ]
     if kind == "turn" and isinstance(rec.get("deal"), Mapping) and who is not None:
         deal = rec["deal"]
         dealer, n = spoken.colour(int(deal["dealer"])), spoken.number(int(deal["cards"]))
@@ -205,6 +220,19 @@ def phrases(
         dispute = kind == "lit" and not rec.get("ok", True)
         return [Utterance(kind, _join(_reason(rec, topo)), dispute)]
     return []
+
+
+def whose_turn(seat: int) -> Utterance:
+    """The turn said when the move list does not imply it (narrator.py)."""
+    who = spoken.colour(seat)
+    return Utterance("turn", _join(Text(f"{who.nl} is aan de beurt", f"{who.en} to play")))
+
+
+def coach_phrase(remark: Mapping[str, Any], topo: Topology) -> Utterance:
+    """The coach's remark (web/coach.py) for its seat's own device: it may name a card
+    of the hidden hand (``hidden``, narrator.py, says whether the table may hear it)."""
+    text = spoken.words(topo, Text(remark["text"]["nl"], remark["text"]["en"]))
+    return Utterance("coach", _join(_said("coach", "coach", text)), False, int(remark["seat"]))
 
 
 def _said(nl: str, en: str, why: Text) -> Text:

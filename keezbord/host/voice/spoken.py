@@ -16,7 +16,7 @@ from keezbord.engine.topology import SEAT_COLOURS, Topology
 
 _NL: Final = (
     "nul",
-    "een",
+    "één",  # the number, with its accents (written Dutch; "een" would be the article)
     "twee",
     "drie",
     "vier",
@@ -120,6 +120,11 @@ def hole(topo: Topology, name: str) -> Text:
     return Text(f"plek {n.nl} in het honk van {who.nl}", f"hole {n.en} of {who.en}'s home")
 
 
+def hole_names(topo: Topology, names: list[str]) -> dict[str, dict[str, str]]:
+    """Each hole as it is spoken, both languages (the drawing's text alternatives)."""
+    return {n: hole(topo, n).as_dict() for n in names}
+
+
 def steps(topo: Topology, part: Step) -> int | None:
     """How far a pawn went forward (None out of the nest)."""
     start = topo.start(part.seat)
@@ -162,6 +167,7 @@ def and_list(words: list[str], conj: str) -> str:
 
 # A move's notation ("7 1:S-T23 1:T23-T25") and hole names inside a reason's words.
 _MOVE_RE: Final = re.compile(r"\b(?:10|[2-9AKQJ]) \d:[A-Z0-9.<>:-]+(?: \d:[A-Z0-9.<>:-]+)*")
+_TO: Final = {"nl": " naar ", "en": " to "}
 _HOLE_RE: Final = re.compile(r"\b(?:T\d+|[NH]\d\.\d)\b")
 
 
@@ -176,7 +182,7 @@ def words(topo: Topology, text: Text) -> Text:
             except ValueError:
                 return m.group(0)
 
-        s = _MOVE_RE.sub(one_move, s)
+        s = _MOVE_RE.sub(one_move, s).replace(" → ", _TO[lang])  # describe.py's arrow
         return _HOLE_RE.sub(lambda m: hole(topo, m.group(0)).get(lang), s)
 
     return Text(say(text.nl, "nl"), say(text.en, "en"))

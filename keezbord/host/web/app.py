@@ -20,9 +20,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from keezbord.engine.topology import Topology
 from keezbord.hardware.geometry import board_geometry
 from keezbord.host.drivers.leds import DEFAULT_STYLES, RoleStyle
 from keezbord.host.roles import Access, Attempts, Role
+from keezbord.host.voice.spoken import hole_names
 
 from . import actions
 from .analyst import AnalysisError, Analyst
@@ -37,7 +39,13 @@ STATIC = Path(__file__).parent / "static"
 
 @lru_cache(maxsize=16)
 def geometry_json(seats: int, segment: int) -> dict[str, Any]:
-    return board_geometry(seats, segment).to_json()
+    """The drawing's geometry, and each hole as people name it at the table (the
+    drawing's text alternatives for a screen reader, docs/voice.md)."""
+    geo = board_geometry(seats, segment).to_json()
+    return {
+        **geo,
+        "spoken": hole_names(Topology(seats, segment), [h["name"] for h in geo["holes"]]),
+    }
 
 
 def palette_json(styles: Mapping[str, RoleStyle] = DEFAULT_STYLES) -> dict[str, Any]:

@@ -76,11 +76,13 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.sensors = HealthWatch(session.state)  # run mode: chatter, stuck switches
         self._coach: dict[str, Any] | None = None  # the coach's last remark (hints "coach")
-        self.remarks = Remarks()  # hints and coach remarks, kept with their moves
+        self.remarks = Remarks(session.state.pos.topology)  # hints, coach remarks
         self.tap_hand: tuple[int, list[str]] | None = None  # a human's hand at its tap
         self.advisor = Advisor(options.hint_ms, options.coach_ms, session.state)  # searches
         # Called with each input's decision records (the club link, host/club/board_club.py).
         self.observers: list[Callable[[list[dict[str, Any]]], None]] = []
+        # Told ("game", a new game's opening decisions) and ("coach", a remark): the voice.
+        self.heard: list[Callable[[str, Any], None]] = []
         # Parts of page_state others add: "club" (a club evening, board_club.py), "remote".
         self.views: dict[str, Callable[[], Any]] = {"club": lambda: None}
         self.views.update(views(self))  # lesson, puzzle, retry: null, or the task played
@@ -179,6 +181,8 @@ class Hub:
         self._coach = remark
         if remark is not None:
             self.remarks.coach(remark, self.log.entries)
+            for f in self.heard:
+                f("coach", remark)
 
     @property
     def referee_state(self) -> RefereeState:
@@ -337,7 +341,7 @@ class Hub:
         self.session.close()
         self.session = session
         decisions, self.log = actions.opened(self.session)
-        self.remarks = Remarks()
+        self.remarks = Remarks(self.session.state.pos.topology)
         sim = None
         attach(self)
         setups.note_at_once(self)
@@ -357,6 +361,8 @@ class Hub:
         if self.driver is not None:
             self.driver.show_leds(self.session.state.leds, self.now())
         self.away.replan()
+        for f in self.heard:  # after the LEDs, as the voice's words always are
+            f("game", self.session.recent)
         self.changed()
 
     # -- what a page shows -----------------------------------------------------------------

@@ -14,22 +14,29 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from keezbord.engine.text import Text
+from keezbord.engine.topology import Topology
 from keezbord.host.referee import known_cards
+from keezbord.host.voice.spoken import words
 
 if TYPE_CHECKING:
     from .hub import Hub
 
 
 class Remarks:
-    """Every remark of the game so far: ``{"at", "n", "seat", "kind", "text"}``; ``at``:
-    the move list's length when the remark belongs there (a hint before its move, the
-    coach's remark after the move it judges), ``n``: the move it is about."""
+    """Every remark of the game so far: ``{"at", "n", "seat", "kind", "text", "said"}``;
+    ``at``: the move list's length when the remark belongs there (a hint before its move,
+    the coach's remark after the move it judges), ``n``: the move it is about; ``said``:
+    the text as the page's voice says it (holes and moves in words, host/voice/spoken.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, topology: Topology) -> None:
         self.entries: list[dict[str, Any]] = []
+        self.topology = topology
 
     def _add(self, at: int, n: int, seat: int, kind: str, text: Mapping[str, str]) -> None:
-        self.entries.append({"at": at, "n": n, "seat": seat, "kind": kind, "text": {**text}})
+        said = words(self.topology, Text(str(text.get("nl", "")), str(text.get("en", ""))))
+        self.entries.append(
+            {"at": at, "n": n, "seat": seat, "kind": kind, "text": {**text}, "said": said.as_dict()}
+        )
 
     def hint(self, record: Mapping[str, Any], log: Sequence[Mapping[str, Any]], n: int) -> None:
         """The referee's hint (decision "hint") for move ``n``, the one being played."""

@@ -10,7 +10,8 @@ from typing import Any
 from keezbord.host.referee import Decision
 from keezbord.host.referee.replay import run
 from keezbord.host.referee.trace import input_from_dict, setup_from_dict
-from keezbord.host.voice.phrases import Utterance, phrases
+from keezbord.host.voice.narrator import Narrator
+from keezbord.host.voice.phrases import Utterance
 
 GAMES = Path(__file__).resolve().parents[3].parent / "shared" / "conformance" / "games"
 GOLDEN = Path(__file__).parent / "golden"
@@ -62,14 +63,11 @@ def spoken(lines: list[dict[str, Any]]) -> list[Utterance]:
     setup = setup_from_dict(lines[0])
     events = [input_from_dict(d) for d in lines[1:]]
     said: list[Utterance] = []
-    before: dict[str, Any] | None = None
+    narrator: Narrator | None = None
     for state, effects in run(setup, events):
-        if before is None:
-            before = state.pos.to_dict()
+        if narrator is None:
+            narrator = Narrator(state.pos.to_dict())
         for e in effects:
             if isinstance(e, Decision):
-                rec = e.to_record()
-                said += phrases(rec, state.pos.topology, before)
-                if rec["type"] == "move":
-                    before = rec["position"]
+                said += narrator.said(e.to_record(), state.pos.topology)
     return said

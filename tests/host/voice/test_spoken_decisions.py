@@ -11,6 +11,7 @@ from keezbord.engine.notation import parse_move
 from keezbord.engine.text import Text
 from keezbord.engine.topology import Topology
 from keezbord.host.voice import spoken as names
+from keezbord.host.voice.narrator import Narrator
 from keezbord.host.voice.phrases import phrases
 
 TRACES = traces()
@@ -28,7 +29,15 @@ def test_every_kind_of_decision_in_the_games_is_spoken() -> None:
     kinds = {u.kind for lines in TRACES.values() for u in spoken(lines)}
     assert {"move", "discard", "turn", "win", "board", "card"} <= kinds
     nl = "\n".join(u.text.nl for lines in TRACES.values() for u in spoken(lines))
-    for phrase in ("is geslagen", "is thuis", "Nieuwe ronde:", "wint het spel", "Dat mag niet:"):
+    for phrase in (
+        "is geslagen",
+        "is thuis",
+        "Nieuw spel:",
+        "Nieuwe ronde:",
+        "is aan de beurt",
+        "wint het spel",
+        "Dat mag niet:",
+    ):
         assert phrase in nl
 
 
@@ -76,3 +85,19 @@ def test_levels_keep_the_disputes() -> None:
     assert disputes[0].startswith("That is not allowed: the 6 moves a pawn exactly 6 steps")
     assert all(not u.heard_at("off") for u in said)
     assert len([u for u in said if u.heard_at("all")]) == len(said) > len(disputes) > 0
+
+
+def test_a_card_refused_from_a_hidden_hand_is_not_named_aloud() -> None:
+    lines = TRACES["g101-wrong-card"]
+    rec = {
+        "type": "card_rejected",
+        "card": "5",
+        "seat": 1,
+        "reason": {"nl": "met de 5", "en": "the 5"},
+    }
+    (shown,) = Narrator(hands_hidden=False).said(rec, T4)  # a reader: the card lies on it
+    (hidden,) = Narrator(hands_hidden=True).said(rec, T4)  # a virtual deal: in the hand
+    assert "5" in shown.text.nl and "5" not in hidden.text.nl + hidden.text.en
+    assert hidden.dispute and hidden.seat is None
+    assert hidden.text.nl == "Kaart geweigerd: kies een andere kaart."
+    assert any(u.kind == "card" and "met de 5" in u.text.nl for u in spoken(lines))

@@ -123,7 +123,8 @@ function renderBoard() {
     if (lm) { h.g.dataset.lastSeat = String(lm.seat); /** @type {SVGCircleElement} */ (h.g.firstChild).setAttribute("stroke", seatInfo(lm.seat)?.colour.hex || "#000"); }
     else delete h.g.dataset.lastSeat;
     h.label.textContent = labels.has(name) ? name : "";
-    let label = name + ": ";
+    const said = app.geometry.spoken?.[name];  // "T16, de start van blauw: pion van rood"
+    let label = (said ? `${name}, ${said[app.lang]}` : name) + ": ";
     if (seat === undefined) {
       h.pawn.setAttribute("visibility", "hidden");
       label += t("empty");
