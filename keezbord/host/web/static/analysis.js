@@ -173,12 +173,15 @@ function markMoves() {
 
 function setupAnalysis() {
   const chart = byId("analysis-chart");
-  const pick = (/** @type {Event} */ ev) => {
-    const dot = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest?.(".dot"));
-    if (!dot || !app.state) return;
+  const open = (/** @type {HTMLElement} */ dot) => {
+    if (!app.state) return;
     const n = Number(dot.dataset.n);
     const entry = [...app.state.log].reverse().find((e) => e.kind === "move" && e.n === n && e.move === dot.dataset.move);
     if (entry) openReview(entry.i, "before");
+  };
+  const pick = (/** @type {Event} */ ev) => {
+    const dot = pickDot(ev, open);  // the nearest to a tap (chart_pick.js)
+    if (dot) open(dot);
   };
   chart.addEventListener("click", pick);
   chart.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
