@@ -1,7 +1,8 @@
 // keezbord web page, a finger on the win-chance chart (issue 40, item 15): its dots are
 // 7-11 px and a long game's overlap (on a phone, move 146 tapped opened 152, drawn on
 // top). A tap picks the dot nearest to it within a fingertip's reach, not the one drawn
-// on top; when several are about as near, a row of buttons (40 px tall) asks which.
+// on top; when several are about as near, a row of buttons (40 px tall) asks which (a
+// mouse click: the nearest).
 // The keyboard keeps its own way: every dot a tab stop, Enter opens it.
 "use strict";
 
@@ -28,7 +29,10 @@ function pickDot(ev, open) {
   }
   near.sort((a, b) => a[1] - b[1]);
   const alike = near.filter(([, d]) => d - near[0][1] < CLOSE_PX);
-  if (alike.length > 1) { askWhichDot(alike.map(([dot]) => dot), open); return null; }
+  // A mouse points at one pixel: the nearest is the one meant; a finger covers several.
+  const type = ev instanceof PointerEvent ? ev.pointerType : "";
+  const finger = type ? type !== "mouse" : matchMedia("(pointer: coarse)").matches;
+  if (alike.length > 1 && finger) { askWhichDot(alike.map(([dot]) => dot), open); return null; }
   byId("chart-pick").hidden = true;
   return near.length ? near[0][0] : null;
 }
