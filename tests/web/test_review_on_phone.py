@@ -111,6 +111,12 @@ def test_the_review_on_a_phone(serve: Serve, browser: Any, tmp_path: Path) -> No
     assert page.inner_text("#review-live") == "Back to live"
     assert page.is_hidden("#review-keys")
     assert "Esc" not in page.inner_text("#review")
+    hole = next(f"T{i}" for i in range(64) if shown(page, f"T{i}"))
+    page.tap(f".hole[data-hole='{hole}']")  # the board is paused: the line says how out
+    page.wait_for_function(
+        "() => document.querySelector('#instruction').innerText.includes('Back to live')"
+    )
+    assert "Esc" not in page.inner_text("#instruction")
     # Back to live: back at the chart, its top below the board.
     page.tap("#review-live")
     page.wait_for_selector("#review", state="hidden")

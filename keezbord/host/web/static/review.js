@@ -28,11 +28,14 @@ Object.assign(UI.en, {
   retry_best: "The best move", retry_good: "Good enough", retry_mistake: "Still a mistake",
 });
 
-// A touch screen has no Esc key: the words name the button (issue 40, item 15); the
-// keys' line is not shown there (analysis.css).
+// A touch screen has no Esc key: the words name the button (issue 40, item 15), here and
+// in the instruction line (instruction.js's review_line); the keys' line is not shown
+// there (analysis.css).
 if (matchMedia("(pointer: coarse)").matches) {
-  Object.assign(UI.nl, { live: "Terug naar live", in_review: "Je kijkt terug: tik op 'Terug naar live' om verder te spelen" });
-  Object.assign(UI.en, { live: "Back to live", in_review: "You are reviewing: tap 'Back to live' to play on" });
+  const nl = "Je kijkt terug: tik op \u201cTerug naar live\u201d om verder te spelen";
+  const en = "You are reviewing: tap \u201cBack to live\u201d to play on";
+  Object.assign(UI.nl, { live: "Terug naar live", in_review: nl, review_line: nl });
+  Object.assign(UI.en, { live: "Back to live", in_review: en, review_line: en });
 }
 
 /** @param {LogEntry} e */
