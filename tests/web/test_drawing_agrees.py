@@ -57,6 +57,8 @@ def _check(w: Walk, where: str) -> None:
     assert flag is not None, f"{where}: drawing and referee differ unflagged: {m.reason.en}"
     named = set(flag.get("holes") or []) | set(flag.get("labels") or [])
     assert set(m.holes) <= named | {h for h in m.holes if h[0] == "N"}, _story(w, where, m)
+    if w.hub.mismatch is not None:  # the drawing's way back: its lights, not the referee's
+        _lights(w, where)
 
 
 def _story(w: Walk, where: str, m: agree.Mismatch | None = None) -> str:
@@ -142,6 +144,8 @@ def _walk(w: Walk, rng: random.Random, cards: list[str], where: str) -> None:
         w.wait(60)
         if not w.state()["held"]:
             _check(w, f"{where} click {i}")
+        elif w.hub.mismatch is not None:  # being put right: still the drawing's lights
+            _lights(w, f"{where} click {i}")
     if w.st.seat != 0 or w.st.over:
         return  # the move was made: the bots' turn (a bot would play now)
     # Everything down, then settled: checked; then put right.
