@@ -72,15 +72,27 @@ def test_the_hands_heading_is_not_under_the_sticky_board(
 
 COVERED = """() => {
   // A labelled dot whose centre another dot, drawn on top, covers: a finger on it
-  // opened the other move. Its move number, and where its centre is on the screen.
-  for (const dot of document.querySelectorAll("#analysis-chart .dot")) {
-    const r = dot.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  // opened the other move. (Else the dot nearest to another.) Its move number, and
+  // where its centre is on the screen.
+  const dots = [...document.querySelectorAll("#analysis-chart .dot")];
+  const at = (d) => { const r = d.getBoundingClientRect();
+                      return [r.left + r.width / 2, r.top + r.height / 2]; };
+  let best = null, gap = Infinity;
+  for (const dot of dots) {
+    const [x, y] = at(dot);
     const hit = document.elementFromPoint(x, y);
     if (hit && hit !== dot && hit.classList.contains("dot"))
       return { n: Number(dot.dataset.n), move: dot.dataset.move, x, y };
+    for (const o of dots) {
+      const [ox, oy] = at(o);
+      const g = Math.hypot(ox - x, oy - y);
+      if (o !== dot && g < gap) {
+        gap = g;
+        best = { n: Number(dot.dataset.n), move: dot.dataset.move, x, y };
+      }
+    }
   }
-  return null;
+  return best;
 }"""
 
 
@@ -97,6 +109,7 @@ def test_the_review_on_a_phone(serve: Serve, browser: Any, tmp_path: Path) -> No
     shot(page, "phone-chart")
     dot = page.evaluate(COVERED)
     assert dot is not None  # (this game's dots overlap: the case the person met)
+    assert page.evaluate("(n) => analysisView.data.rows.some((r) => r.n === n)", dot["n"])
     page.touchscreen.tap(dot["x"], dot["y"])
     if page.is_visible("#chart-pick"):  # dots too close for a finger: which one?
         shot(page, "phone-chart-which")
