@@ -18,7 +18,9 @@ import pytest
 from sim_walk import Walk
 
 from keezbord.engine.game import Game
+from keezbord.engine.text import Text
 from keezbord.host.lessons import COURSE
+from keezbord.host.referee import colours, nest_seat
 from keezbord.host.sim import agree
 
 STATS: Counter[str] = Counter()
@@ -55,10 +57,13 @@ def _check(w: Walk, where: str) -> None:
     assert flag is not None, f"{where}: drawing and referee differ unflagged: {m.reason.en}"
     named = set(flag.get("holes") or []) | set(flag.get("labels") or [])
     assert set(m.holes) <= named | {h for h in m.holes if h[0] == "N"}, _story(w, where, m)
+    if w.hub.mismatch is not None:  # the drawing's way back: its lights, not the referee's
+        _lights(w, where)
 
 
-def _story(w: Walk, where: str, m: agree.Mismatch) -> str:
+def _story(w: Walk, where: str, m: agree.Mismatch | None = None) -> str:
     st = w.st
+    m = m or w.hub.mismatch or agree.Mismatch((), Text("", ""), ())
     flag = st.flag
     return (
         f"{where}: {m.holes} {m.reason.en}; drawn {sorted(w.drawn().items())}; position "
@@ -80,6 +85,49 @@ def _put_right(w: Walk, where: str) -> None:
     )
 
 
+def _lights(w: Walk, where: str) -> tuple[list[str], list[str]]:
+    """The drawing's way back as lit, one pawn at a time: the pawn to lift "error" (a
+    drawn pawn there), where it goes "restore" (a free hole); nothing of the referee's
+    own move lit."""
+    s = w.state()
+    lit = {h: r for h, r in s["leds"].items() if r != "turn"}
+    drawn = w.drawn()
+    error = sorted(h for h, r in lit.items() if r == "error")
+    restore = sorted(h for h, r in lit.items() if r == "restore")
+    assert set(lit.values()) <= {"error", "restore"}, f"{where}: {lit}; {_story(w, where)}"
+    assert len(error) <= 1 or not restore, f"{where}: {lit}; {_story(w, where)}"
+    assert all(h in drawn for h in error), f"{where}: {lit}; {_story(w, where)}"
+    assert not any(h in drawn for h in restore), f"{where}: {lit}; {_story(w, where)}"
+    return error, restore
+
+
+def _follow_the_lights(w: Walk, where: str) -> None:
+    """A person following the drawing's way back by its lights alone: lift the pawn lit
+    "error", put it on the hole lit "restore" (its colour's). It ends with the
+    board as the position, or with the pawns right and read otherwise (the guidance
+    then says "put the board right")."""
+    want = colours(w.st.pos)
+    for _ in range(3 * 16):
+        if w.hub.mismatch is None or not w.hub.mismatch.holes:
+            break
+        STATS["followed"] += 1
+        error, restore = _lights(w, f"{where} following")
+        held = w.state()["held"]
+        if held and restore:
+            seat = held[-1]
+            assert want.get(restore[0], nest_seat(restore[0])) == seat, _story(w, where)
+            w.click(restore[0])
+        elif error and not held:
+            w.click(error[0])
+        else:
+            return  # (a pawn "too many" to take off the board: put right does it)
+        w.wait(60)
+    w.wait(3500)
+    STATS["followed home"] += 1
+    if w.hub.mismatch is not None:
+        assert w.drawn_is_position(), f"{where}: followed, still apart; {_story(w, where)}"
+
+
 def _walk(w: Walk, rng: random.Random, cards: list[str], where: str) -> None:
     for i in range(CLICKS):
         if w.st.seat != 0 or w.st.over:
@@ -96,6 +144,8 @@ def _walk(w: Walk, rng: random.Random, cards: list[str], where: str) -> None:
         w.wait(60)
         if not w.state()["held"]:
             _check(w, f"{where} click {i}")
+        elif w.hub.mismatch is not None:  # being put right: still the drawing's lights
+            _lights(w, f"{where} click {i}")
     if w.st.seat != 0 or w.st.over:
         return  # the move was made: the bots' turn (a bot would play now)
     # Everything down, then settled: checked; then put right.
@@ -107,6 +157,8 @@ def _walk(w: Walk, rng: random.Random, cards: list[str], where: str) -> None:
     w.wait(3500)
     if w.st.seat == 0 and not w.st.over:
         _check(w, f"{where} settled")
+        if rng.random() < 0.5:
+            _follow_the_lights(w, where)
         _put_right(w, where)
 
 

@@ -228,3 +228,39 @@ def test_random_clicks_in_the_browser_end_with_drawing_and_referee_agreeing(
         _put_right(page)
     want = Position.from_text(lesson(lesson_id).steps[step - 1].position)
     assert _drawn(page) == colours(want)
+
+
+def _lit(page: Any) -> dict[str, str]:
+    leds = page.evaluate("window.keezbord.state.leds")
+    return {h: r for h, r in leds.items() if r != "turn"}
+
+
+def test_the_lights_show_the_drawn_boards_way_back(serve: Serve, page: Any, tmp_path: Path) -> None:
+    # The jack swapped with a protected pawn (item 2): the referee reads the board as
+    # before and lit red's jack moves from T5 (blue is drawn there). The lights now follow
+    # the drawing's way back, one pawn at a time, and following them puts the board right.
+    srv = _sim(serve, tmp_path)
+    _lesson(page, srv, "jack", 2)
+    page.click(".card[data-card='J']")
+    page.wait_for_selector("#played:not(:empty)")
+    _click(page, "T5", "T16", "T5", "T16")
+    _flag(page)
+    page.wait_for_function("() => window.keezbord.state.leds['T5'] === 'error'")
+    lit = _lit(page)
+    assert lit.pop("T5") == "error"  # blue, drawn on T5: back to its nest first
+    assert list(lit.values()) == ["restore"] and next(iter(lit)).startswith("N1.")
+    shot(page, "drawing-lights-way-back")
+    for _ in range(8):
+        lit = _lit(page)
+        if not page.evaluate("!!window.keezbord.state.flag") or set(lit) == {"T5", "T16"}:
+            break  # put right, or right but read otherwise (then: "put the board right")
+        assert set(lit.values()) <= {"error", "restore"}, lit
+        held = page.evaluate("window.keezbord.state.held.length")
+        want = "restore" if held else "error"
+        _click(page, next(h for h, r in lit.items() if r == want))
+        page.wait_for_function(
+            "(n) => window.keezbord.state.held.length !== n", arg=held, timeout=10000
+        )
+    if page.evaluate("!!window.keezbord.state.flag"):
+        _put_right(page)
+    assert _drawn(page) == {"T5": 0, "T16": 1, "T30": 1}

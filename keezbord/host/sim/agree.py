@@ -16,8 +16,8 @@ once). Pure: no time, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from keezbord.engine.explain import explain
 from keezbord.engine.position import NEST, Position
@@ -43,6 +43,8 @@ from keezbord.host.referee import (
 
 Drawn = Mapping[str, "int | None"]
 Steps = tuple[tuple[str, str, int], ...]  # (action, hole, seat of the pawn)
+Lit = tuple[tuple[str, str], ...]  # (hole, LED role)
+Move = tuple[str | None, str, int]  # (hole lifted, None from the hand; hole put on; seat)
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,11 @@ class Mismatch:
     holes: tuple[str, ...]  # where the drawing and the referee differ
     reason: Text
     guidance: tuple[Text, ...]  # how to put the drawn board back, pawn by pawn
+    lit: Lit = ()  # the guidance's holes: a pawn to lift "error", where one goes "restore"
 
     def flag(self) -> dict[str, object]:
         """The page's flag (docs/web.md ``flag``) for a mismatch the referee has not
-        flagged itself."""
+        flagged itself; ``lit``, the LEDs of its guidance, is page.py's to take out."""
         labels = sorted(h for h in self.holes if nest_seat(h) is None)
         return {
             "reason": self.reason.as_dict(),
@@ -63,6 +66,7 @@ class Mismatch:
             "finish": [],
             "labels": labels,
             "drawing": True,
+            "lit": dict(self.lit),
         }
 
 
@@ -79,13 +83,19 @@ def believed(state: RefereeState) -> dict[str, int] | None:
     return None
 
 
+def judged(state: RefereeState, drawn: Drawn, held: Sequence[int | None]) -> bool:
+    """The drawing can be compared with the referee now: everything down, at rest, a
+    game on, every pawn's colour known."""
+    if held or not state.at_rest or state.arranging is not None or state.seat is None:
+        return False
+    return all(s is not None for s in drawn.values())
+
+
 def check(state: RefereeState, drawn: Drawn, held: Sequence[int | None]) -> Mismatch | None:
     """The drawing against the referee after an input (None: they agree, or the
     drawing is mid-move, or the referee makes no claim)."""
-    if held or not state.at_rest or state.arranging is not None or state.seat is None:
+    if not judged(state, drawn, held):
         return None
-    if any(s is None for s in drawn.values()):
-        return None  # a pawn of unknown colour: nothing to compare
     pos = state.pos
     known = {h: s for h, s in drawn.items() if s is not None}
     if state.flag is not None:
@@ -157,15 +167,87 @@ def _mismatch(
         )
     world: World = (frozenset(known.items()), frozenset(), ())
     guidance = tuple(task_text(t) for t in plan(world, pos))
-    return Mismatch(holes, reason, guidance)
+    if not guidance:  # drawn as the position, read otherwise: the board reads it afresh
+        return Mismatch(holes, reason, (_REREAD,), tuple((h, "error") for h in holes))
+    return Mismatch(holes, reason, guidance, lights(world, pos))
 
 
-def put_right(pos: Position, drawn: Drawn, held: Sequence[int | None], together: bool) -> Steps:
+_REREAD = Text(
+    "De pionnen staan goed, maar het bord leest ze anders: tik op 'Zet het bord recht'",
+    "The pawns stand right, but the board reads them otherwise: tap 'Put the board right'",
+)
+
+
+def guide(pos: Position, drawn: Drawn, held: Sequence[int | None], was: Mismatch) -> Mismatch:
+    """A difference being put right (a pawn in hand, a pawn settling): its reason kept,
+    the way back and its lights from the drawing as it is now, the pawns in hand
+    included (the referee's own lights follow its reading, not the drawn pawns)."""
+    world: World = (
+        frozenset((h, s) for h, s in drawn.items() if s is not None),
+        frozenset(),
+        tuple((s, HAND) for s in held if s is not None),
+    )
+    guidance = tuple(task_text(t) for t in plan(world, pos))
+    return replace(was, guidance=guidance, lit=lights(world, pos))
+
+
+def lights(world: World, pos: Position) -> Lit:
+    """The LEDs of the way back from ``world`` to ``pos``, one pawn at a time as its
+    first line says (the set-up mode's way): the pawn to move lit "error" where it
+    stands, the hole it goes to "restore"."""
+    moves = _moves(world, pos)[0]
+    if not moves:
+        return ()
+    frm, to, _ = moves[0]
+    return tuple(sorted({to: "restore", **({} if frm is None else {frm: "error"})}.items()))
+
+
+def _moves(world: World, pos: Position) -> tuple[list[Move], bool]:
+    """The set-up mode's plan as holes, one pawn in hand at a time: a nest's pawn is
+    its last hole of that colour, a nest to go to its first free hole. False with the
+    moves so far when a pawn would have to leave the board (its nest full of another
+    colour's pawns)."""
+    on = dict(world[0])
+    moves: list[Move] = []
+    for task in plan(world, pos):
+        if task.seat < 0:
+            break
+        frm: str | None
+        if task.frm == HAND:
+            frm = None
+        elif is_nest(task.frm):
+            seat = int(task.frm[1:])
+            frm = max(
+                (h for h, s in on.items() if nest_seat(h) == seat and s == task.seat),
+                default=None,
+            )
+            if frm is None:
+                break
+        else:
+            frm = task.frm
+        if frm is not None:
+            del on[frm]
+        to = landing(task.to, on)
+        if to is None:
+            return moves, False
+        on[to] = task.seat
+        moves.append((frm, to, task.seat))
+    return moves, True
+
+
+def put_right(
+    pos: Position,
+    drawn: Drawn,
+    held: Sequence[int | None],
+    together: bool,
+    misread: Collection[str] = (),
+) -> Steps:
     """The lifts and places that turn the drawn board (and the pawns in hand) into
     ``pos``, colours and all. One pawn in hand at a time (the set-up mode's plan) when
     the referee follows the colours already; ``together``, when it does not (it took two
-    pawns put down as put back, or lost them): every pawn that stands wrong lifted, then
-    each put where it belongs, so the referee reads the board afresh as the position."""
+    pawns put down as put back, or lost them): every pawn that stands wrong, or that the
+    referee reads in another colour (``misread``), lifted, then each put where it
+    belongs, so the referee reads the board afresh as the position."""
     on = {h: s for h, s in drawn.items() if s is not None}
     hand = [s for s in held if s is not None]
     if not together:
@@ -179,7 +261,7 @@ def put_right(pos: Position, drawn: Drawn, held: Sequence[int | None], together:
     own = [0] * pos.seats
     for h, s in sorted(on.items()):
         n = nest_seat(h)
-        if n is None and want.get(h) == s:
+        if n is None and want.get(h) == s and h not in misread:
             continue
         if n == s and own[s] < nest_want[s]:
             own[s] += 1
@@ -207,29 +289,12 @@ def _one_by_one(pos: Position, on: dict[str, int], hand: list[int]) -> Steps | N
     """The set-up mode's plan, one pawn in hand at a time; None when a pawn would have
     to leave the board (its nest full of another colour's pawns)."""
     world: World = (frozenset(on.items()), frozenset(), tuple((s, HAND) for s in hand))
+    moves, ok = _moves(world, pos)
+    if not ok:
+        return None
     steps: list[tuple[str, str, int]] = []
-    for task in plan(world, pos):
-        if task.seat < 0:
-            break
-        frm: str | None
-        if task.frm == HAND:
-            frm = None
-        elif is_nest(task.frm):
-            seat = int(task.frm[1:])
-            frm = max(
-                (h for h, s in on.items() if nest_seat(h) == seat and s == task.seat),
-                default=None,
-            )
-            if frm is None:
-                break
-        else:
-            frm = task.frm
+    for frm, to, seat in moves:
         if frm is not None:
-            del on[frm]
-            steps.append(("lift", frm, task.seat))
-        to = landing(task.to, on)
-        if to is None:
-            return None
-        on[to] = task.seat
-        steps.append(("place", to, task.seat))
+            steps.append(("lift", frm, seat))
+        steps.append(("place", to, seat))
     return tuple(steps)

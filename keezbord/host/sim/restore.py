@@ -80,7 +80,10 @@ def put_drawn_back(host: TableHost) -> None:
     world = certain(st.worlds)
     known = {h: s for h, s in drawn.items() if s is not None}
     together = world is None or bool(world[2]) or dict(world[0]) != known
-    for action, hole, seat in agree.put_right(st.pos, drawn, host.pawns.held, together):
+    # Pawns drawn right that the referee reads in another colour are read afresh.
+    misread = () if world is None else {h for h, s in world[0] if known.get(h) != s}
+    steps = agree.put_right(st.pos, drawn, host.pawns.held, together, misread)
+    for action, hole, seat in steps:
         ev = HoleEvent(host.now(), "lift" if action == "lift" else "place", hole)
         host.track(ev, seat)
         host.feed(ev)

@@ -13,6 +13,7 @@ referee like any hand (``put_right``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from keezbord.engine.text import Text
@@ -45,7 +46,16 @@ def watch(hub: Hub, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     st = hub.session.state
     seen = records
     move = next((r for r in records if r.get("type") == "move"), None)
-    mismatch = agree.check(st, hub.pawns.pawn_seat, hub.pawns.held)
+    drawn, held = hub.pawns.pawn_seat, hub.pawns.held
+    mismatch = agree.check(st, drawn, held)
+    if hub.mismatch is not None and not agree.judged(st, drawn, held):
+        # Being put right (a pawn in hand, one settling): the way back and its lights
+        # stay the drawing's, not the referee's reading of the touches (issue 40).
+        mismatch = agree.guide(st.pos, drawn, held, hub.mismatch)
+    elif hub.mismatch is not None and mismatch is not None and hub.mismatch.holes:
+        # Still apart: the reason stays the rule first broken, not the half-put-right
+        # board read as a move.
+        mismatch = replace(mismatch, reason=hub.mismatch.reason)
     if move is not None and contradicted(hub.pawns.pawn_seat, hub):
         # The referee read a move the drawn pawns do not show: taken back at once.
         seen = [r for r in records if r is not move]

@@ -232,19 +232,22 @@ def _after_undo(decisions: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-def drawn_way(flag: Mapping[str, Any], mismatch: Mapping[str, Any]) -> dict[str, Any]:
-    """A referee's flag whose guidance would not restore the simulator's drawn board
-    (which pawn went where was unknown to it): the way back as the drawing knows it
-    (web/drawing.py)."""
-    labels = sorted(set(flag.get("labels") or ()) | set(mismatch["labels"]))
-    holes = sorted(set(flag.get("holes") or ()) | set(mismatch["holes"]))
-    return {
-        **flag,
-        "guidance": mismatch["guidance"],
-        "finish": [],
-        "labels": labels,
-        "holes": holes,
-    }
+def drawn_way(
+    flag: Mapping[str, Any] | None, mismatch: Mapping[str, Any], leds: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The simulator's drawing and the referee differ (web/drawing.py): the page's flag
+    and LEDs. A referee's flag whose guidance would not restore the drawn board (which
+    pawn went where was unknown to it) gets the way back as the drawing knows it; the
+    lights are that way's (``lit``), not the referee's pairs nor its move's targets."""
+    own = dict(mismatch)
+    lit = own.pop("lit", None) or {}
+    lights = {**{h: r for h, r in leds.items() if r == "turn"}, **lit}
+    if flag is None:
+        return own, lights
+    labels = sorted(set(flag.get("labels") or ()) | set(own["labels"]))
+    holes = sorted(set(flag.get("holes") or ()) | set(own["holes"]))
+    way = {**flag, "guidance": own["guidance"], "finish": [], "labels": labels, "holes": holes}
+    return way, lights
 
 
 _READER = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")

@@ -112,8 +112,9 @@ def page_state(view: PageView) -> dict[str, Any]:
             else {**flag, "guidance": []}
         )
     flag = no_reader(flag) if view.mode == "sim" else flag
+    leds = snap["leds"]
     if view.mismatch is not None:  # the simulator's own: the drawing and the referee differ
-        flag = dict(view.mismatch) if flag is None else drawn_way(flag, view.mismatch)
+        flag, leds = drawn_way(flag, view.mismatch, leds)
     nk = pos.profile.scoring == "nk"
     score = None
     if nk:
@@ -161,7 +162,7 @@ def page_state(view: PageView) -> dict[str, Any]:
         "pawns": [{"hole": h, "seat": seats.get(h)} for h in sorted(st.sensed)],
         "held": list(view.held),
         "expected_board": snap["expected_board"],
-        "leds": snap["leds"],
+        "leds": leds,
         "flag": flag,
         "ambiguous": snap["ambiguous"],
         "history": history,

@@ -286,10 +286,13 @@ function markMoves() {
 
 function setupAnalysis() {
   const chart = byId("analysis-chart");
-  const pick = (/** @type {Event} */ ev) => {
-    const dot = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest?.(".dot"));
-    const row = dot ? analysisRow(Number(dot.dataset.n), dot.dataset.move) : null;
+  const open = (/** @type {HTMLElement} */ dot) => {
+    const row = analysisRow(Number(dot.dataset.n), dot.dataset.move);
     if (row) reviewRowOf(row);
+  };
+  const pick = (/** @type {Event} */ ev) => {
+    const dot = pickDot(ev, open);  // the nearest to a tap (chart_pick.js)
+    if (dot) open(dot);
   };
   chart.addEventListener("click", pick);
   chart.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });

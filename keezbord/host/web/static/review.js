@@ -32,6 +32,16 @@ Object.assign(UI.en, {
   retry_best: "The best move", retry_good: "Good enough", retry_mistake: "Still a mistake",
 });
 
+// A touch screen has no Esc key: the words name the button (issue 40, item 15), here and
+// in the instruction line (instruction.js's review_line); the keys' line is not shown
+// there (analysis.css).
+if (matchMedia("(pointer: coarse)").matches) {
+  const nl = "Je kijkt terug: tik op \u201cTerug naar live\u201d om verder te spelen";
+  const en = "You are reviewing: tap \u201cBack to live\u201d to play on";
+  Object.assign(UI.nl, { live: "Terug naar live", in_review: nl, review_line: nl });
+  Object.assign(UI.en, { live: "Back to live", in_review: en, review_line: en });
+}
+
 /** @param {LogEntry} e */
 function reviewable(e) { return e.kind === "move" || e.kind === "illegal"; }
 
@@ -41,9 +51,25 @@ async function openReview(i, side = "after") {
   if (app.token) q.set("token", app.token);
   const r = await fetch(`/api/review?${q}`);
   if (!r.ok) { addLog(t("review_gone"), true); return; }
+  // Where the review was opened from (a chart's dot, a move of the list): back there after.
+  if (!app.reviewing) reviewFrom = document.activeElement?.closest("#analysis, #moves li") || null;
   app.reviewing = { data: await r.json(), side, retry: null };
   document.body.classList.add("reviewing");
   showReview();
+  inView(byId("review"));
+}
+
+/** @type {Element | null} */
+let reviewFrom = null;
+
+// On a phone the review opened above the view (from the chart or the move list, further
+// down) or under the sticky board: it is brought into view below the board (the page's
+// scroll-padding-top, style.css).
+/** @param {Element} box */
+function inView(box) {
+  const r = box.getBoundingClientRect();
+  const top = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  if (r.top < top || r.top > innerHeight - 80) box.scrollIntoView({ block: "start" });
 }
 
 function closeReview() {
@@ -53,6 +79,8 @@ function closeReview() {
   byId("review").hidden = true;
   for (const li of document.querySelectorAll("#moves li.reviewed")) li.classList.remove("reviewed");
   render();  // the live board again
+  if (reviewFrom?.isConnected) inView(reviewFrom);
+  reviewFrom = null;
 }
 
 /** @param {number} dir */

@@ -22,9 +22,9 @@ function wholeHolePx() {
 }
 
 /**
- * The holes the zoomed view should show, each with a weight: 3 what the player must see
- * now (targets, a flag's holes, the hole the instruction names), 2 what can move, 1 the
- * context (your start, the last move).
+ * The holes the zoomed view should show, each with a weight: 4 a jack's first pawn, 3
+ * what the player must see now (targets, a flag's holes, the hole the instruction
+ * names), 2 what can move, 1 the context (your start, the last move).
  * @param {PageState} st
  * @returns {Map<string, number>}
  */
@@ -43,6 +43,9 @@ function focusHoles(st) {
   const moverInHand = st.held.some((s) => s !== null && team.includes(s));
   const victims = moverInHand ? [] : lit(["victim"]);
   add(lit(["error", "restore"]), 3);
+  // A jack half made: the hole its first pawn left (or was put on) stays in view with
+  // the targets, which are anywhere on the ring (issue 40, item 15).
+  if (st.card === "J" && st.held.length && st.last) add([st.last.hole], 4);
   add(victims, 3);  // the capture is made: the victim goes home
   add(lit(["target", "hint"]), victims.length ? 1 : 3);
   add(st.instruction?.holes || [], 3);
@@ -187,6 +190,7 @@ function drawOffview(focus, vw, vh) {
 // One finger (or the mouse) on the wood or an empty hole pans the zoomed view; on a pawn
 // it drags the pawn (board.js). A tap without moving is a tap.
 function setupZoom() {
+  stickyHeight();
   const board = boardSvg();
   /** @type {{ x: number, y: number, c: [number, number], moved: boolean } | null} */
   let pan = null;
@@ -216,4 +220,20 @@ function setupZoom() {
   };
   window.addEventListener("pointerup", end);
   window.addEventListener("pointercancel", end);
+}
+
+// What stays on top as the page scrolls (the header and the line; on a phone the board
+// too) as --sticky-h: a scroll into view (a focused card, the review) lands below it
+// (style.css, scroll-padding-top; issue 40, item 15).
+function stickyHeight() {
+  const top = document.getElementById("top"), wrap = document.getElementById("boardwrap");
+  if (!top || !wrap) return;
+  const put = () => {
+    const board = getComputedStyle(wrap).position === "sticky" ? wrap.offsetHeight : 0;
+    document.documentElement.style.setProperty("--sticky-h", `${top.offsetHeight + board}px`);
+  };
+  const seen = new ResizeObserver(put);
+  seen.observe(top);
+  seen.observe(wrap);
+  put();
 }
