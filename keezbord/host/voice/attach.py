@@ -30,6 +30,9 @@ class HubLike(Protocol):
     heard: list[Any]
     sim: Any  # the simulator's table or a virtual deal: hands on pages, hidden
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None: ...  # the loop it is served on
+
 
 class Voice:
     def __init__(self, hub: HubLike, queue: SpeechQueue | None = None) -> None:
@@ -45,9 +48,14 @@ class Voice:
         loop the words are made just after it (``call_soon``), so the frame never waits
         for them; the state is the one of these records (states are immutable)."""
         state = self.hub.session.state
+        loop = self.hub.loop
         try:
-            loop = asyncio.get_running_loop()
+            running = asyncio.get_running_loop()
         except RuntimeError:
+            running = None
+        # Only the hub's own loop: another one running in this thread (a test's browser
+        # driver) would hold the words until it next runs.
+        if loop is None or running is not loop:
             self.words(records, state)
         else:
             loop.call_soon(self.words, records, state)

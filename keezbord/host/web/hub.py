@@ -257,6 +257,11 @@ class Hub:
             self.driver.show_leds(self.session.state.leds, self.now())
         self.changed()
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The loop the hub is served on (None until then)."""
+        return self._loop
+
     def call_soon(self, fn: Callable[[], None]) -> None:
         """From another thread (the club link): run ``fn`` on the hub's loop."""
         if self._loop is not None:
