@@ -146,11 +146,12 @@ def _load(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
 
 
 def measure(args: argparse.Namespace) -> None:
+    from keezbord.engine import judge
     from keezbord.engine.analysis import Row, iter_rows
-    from keezbord.engine.judge import ANALYSIS_PLAYOUTS
 
     ref = _load(Path(args.ref)) if args.ref else {}
-    playouts = args.playouts or ANALYSIS_PLAYOUTS
+    # (Before issue 38 the analysis had no ANALYSIS_PLAYOUTS: 100 a candidate, evenly.)
+    playouts = args.playouts or getattr(judge, "ANALYSIS_PLAYOUTS", 100)
     names = args.games or sorted({g for g, _ in ref}) or None
     agree = total = agree_c = total_c = 0
     conf: dict[tuple[str | None, str | None], int] = {}
@@ -205,6 +206,31 @@ def measure(args: argparse.Namespace) -> None:
             print(f"  {x!s:>10} " + " ".join(f"{conf.get((x, y), 0):>10}" for y in names_))
 
 
+def jobs(args: argparse.Namespace) -> None:
+    """One game analysed with one process and with ``--jobs``: wall and CPU time (the
+    workers' too), and whether the rows are the same."""
+    import os
+
+    from keezbord.host.analysis.parallel import analyse_rows
+
+    name, rec = next(games([args.game]))
+    out = {}
+    for n in (1, args.jobs):
+        t0, c0 = time.perf_counter(), os.times()
+        rows = [r.to_json() for r in analyse_rows(rec, seed=args.seed, jobs=n)]
+        wall, c1 = time.perf_counter() - t0, os.times()
+        cpu = (c1.user + c1.system + c1.children_user + c1.children_system) - (
+            c0.user + c0.system + c0.children_user + c0.children_system
+        )
+        out[n] = rows
+        print(
+            f"{name}, {len(rec.decisions)} decisions, --jobs {n}: wall {wall:.1f} s, CPU "
+            f"{cpu:.1f} s (load average {os.getloadavg()[0]:.1f})",
+            flush=True,
+        )
+    print("the same rows" if out[1] == out[args.jobs] else "ROWS DIFFER")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -219,8 +245,12 @@ def main() -> None:
     m.add_argument("--playouts", type=int, default=None, help="default: the analysis's")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--games", nargs="*", default=None)
+    j = sub.add_parser("jobs")
+    j.add_argument("--jobs", type=int, default=2)
+    j.add_argument("--game", default="greedy-80000")
+    j.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    {"reference": reference, "measure": measure}[args.cmd](args)
+    {"reference": reference, "measure": measure, "jobs": jobs}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,10 @@ about a second to start, so a game of few decisions is judged in this process.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 
 from keezbord.engine.analysis import DiscardRow, Row, iter_rows, judge_turn
 from keezbord.engine.hand_record import GameRecord, TurnRecord
@@ -40,6 +41,12 @@ def check_jobs(jobs: int) -> int:
     return jobs
 
 
+def _lower_priority() -> None:
+    """A worker of the page's analysis gives way to the hub (pages, lights, referee)."""
+    with contextlib.suppress(OSError):
+        os.nice(5)
+
+
 def _judge(job: tuple[TurnRecord, int, int, int | None, int]) -> Row:
     turn, n, playouts, total, seed = job
     return judge_turn(turn, n, playouts=playouts, total=total, seed=seed)
@@ -53,16 +60,19 @@ def analyse_rows(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
-) -> Iterator[Row | DiscardRow]:
+    give_way: bool = False,
+) -> Generator[Row | DiscardRow, None, None]:
     """``analysis.iter_rows`` on ``jobs`` processes: the same rows in the same order.
-    Stopping the iteration stops the workers."""
+    Stopping the iteration (closing the generator) stops the workers. ``give_way``: the
+    workers run at a lower priority than this process."""
     decisions = record.decisions
     workers = min(check_jobs(jobs), len(decisions) // PER_WORKER)
     if workers <= 1:
         yield from iter_rows(record, playouts=playouts, total=total, seed=seed, progress=progress)
         return
     work = [(t, n, playouts, total, seed) for n, t in enumerate(decisions, 1)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    start = _lower_priority if give_way else None
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=start) as pool:
         judged = pool.imap(_judge, work, chunksize=1)
         done = 0
         for turn in record.turns:
