@@ -160,6 +160,11 @@ def measure(args: argparse.Namespace) -> None:
         t0 = time.process_time()
         rows = [r for r in iter_rows(rec, playouts=playouts, seed=args.seed) if isinstance(r, Row)]
         cpu = time.process_time() - t0
+        if args.save:
+            with Path(args.save).open("a") as f:
+                for r in rows:
+                    line = {"game": name, "index": r.index, "label": r.label, "loss": r.loss}
+                    f.write(json.dumps(line) + "\n")
         cpu_all += cpu
         dec_all += len(rows)
         a = n = 0
@@ -168,12 +173,12 @@ def measure(args: argparse.Namespace) -> None:
             if d is None:
                 continue
             n += 1
-            same = d["label"] == r.label
-            a += same
-            conf[(d["label"], r.label)] = conf.get((d["label"], r.label), 0) + 1
+            theirs: str | None = d["label"]
+            a += theirs == r.label
+            conf[(theirs, r.label)] = conf.get((theirs, r.label), 0) + 1
             if d["candidates"] > 1:
                 total_c += 1
-                agree_c += same
+                agree_c += theirs == r.label
         agree += a
         total += n
         print(
@@ -197,6 +202,14 @@ def measure(args: argparse.Namespace) -> None:
             f"  decisions with a choice: {agree_c}/{total_c} = {agree_c / max(1, total_c):.1%} "
             f"(95% {lo:.1%}-{hi:.1%})"
         )
+        flagged = [(x, y) for (x, y), k in conf.items() for _ in range(k) if x is not None]
+        kept = sum(x == y for x, y in flagged)
+        lo, hi = wilson(kept, len(flagged))
+        print(
+            f"  decisions the reference labels: {kept}/{len(flagged)} the same label "
+            f"(95% {lo:.1%}-{hi:.1%}); labelled or not: "
+            f"{sum(k for (x, y), k in conf.items() if (x is None) == (y is None))}/{total}"
+        )
         names_ = [None, "inaccuracy", "mistake", "blunder"]
         print(
             "  reference (rows) against this budget (columns): "
@@ -204,6 +217,25 @@ def measure(args: argparse.Namespace) -> None:
         )
         for x in names_:
             print(f"  {x!s:>10} " + " ".join(f"{conf.get((x, y), 0):>10}" for y in names_))
+
+
+def agree(args: argparse.Namespace) -> None:
+    """The agreement of labels saved by ``measure --save`` with the reference."""
+    ref = _load(Path(args.ref))
+    rows = _load(Path(args.rows))
+    both = [(ref[k], rows[k]) for k in rows if k in ref]
+    same = sum(a["label"] == b["label"] for a, b in both)
+    chosen = [(a, b) for a, b in both if a["candidates"] > 1]
+    same_c = sum(a["label"] == b["label"] for a, b in chosen)
+    flagged = [(a, b) for a, b in both if a["label"] is not None]
+    same_f = sum(a["label"] == b["label"] for a, b in flagged)
+    for what, k, n in (
+        ("every decision", same, len(both)),
+        ("with a choice", same_c, len(chosen)),
+        ("labelled by the reference", same_f, len(flagged)),
+    ):
+        lo, hi = wilson(k, n)
+        print(f"{what}: {k}/{n} = {k / max(1, n):.1%} (95% {lo:.1%}-{hi:.1%})")
 
 
 def jobs(args: argparse.Namespace) -> None:
@@ -245,12 +277,16 @@ def main() -> None:
     m.add_argument("--playouts", type=int, default=None, help="default: the analysis's")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--games", nargs="*", default=None)
+    m.add_argument("--save", default=None, help="append each decision's label to this file")
+    a = sub.add_parser("agree")
+    a.add_argument("rows")
+    a.add_argument("--ref", required=True)
     j = sub.add_parser("jobs")
     j.add_argument("--jobs", type=int, default=2)
     j.add_argument("--game", default="greedy-80000")
     j.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    {"reference": reference, "measure": measure, "jobs": jobs}[args.cmd](args)
+    {"reference": reference, "measure": measure, "agree": agree, "jobs": jobs}[args.cmd](args)
 
 
 if __name__ == "__main__":
