@@ -42,9 +42,9 @@ from .search import MAX_CANDIDATES, Candidate, Known, play_out, root_candidates
 DEFAULT_SCREEN: Final = 8
 # The verdict's fresh deals stop at MAX_BATCHES batches (a difference right on a
 # threshold: more deals would not settle it either).
-MAX_BATCHES: Final = 6
+MAX_BATCHES: Final = 10
 # How many standard errors away a threshold must be for the verdict to stop.
-Z: Final = 2.0
+Z: Final = 2.5
 # The smallest standard deviation of a deal's difference believed (a few deals that
 # all came out alike say little about the next ones).
 SD_FLOOR: Final = 0.02

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from keezbord.engine.adaptive_judge import MAX_BATCHES, judge_adaptive, settled
+from keezbord.engine.adaptive_judge import MAX_BATCHES, Z, judge_adaptive, settled
 from keezbord.engine.board import Board
 from keezbord.engine.bots import GreedyBot, RandomBot
 from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
@@ -27,12 +27,14 @@ def game() -> GameRecord:
     return record_selfplay(4, "standard", 33, bots_for(["random", "greedy"] * 2, 33))
 
 
-def test_a_verdict_is_settled_only_when_no_threshold_is_within_two_errors() -> None:
+def test_a_verdict_is_settled_only_when_no_threshold_is_within_z_errors() -> None:
+    assert Z == 2.5
     assert settled(0.0, 0.005, LEVELS)  # clearly no label
     assert settled(0.2, 0.02, LEVELS)  # clearly a blunder
     assert not settled(0.025, 0.003, LEVELS)  # between ?! and ?, too close to either
-    assert not settled(0.012, 0.005, LEVELS)  # 0.02 within two errors
-    assert settled(0.04, 0.004, LEVELS)  # a mistake, 2.5 errors from both ends
+    assert not settled(0.012, 0.005, LEVELS)  # 0.02 within 1.6 errors
+    assert settled(0.04, 0.003, LEVELS)  # a mistake, over three errors from both ends
+    assert not settled(0.04, 0.0045, LEVELS)  # 2.2 errors: not yet
 
 
 def test_the_same_seed_gives_the_same_verdict_and_another_seed_judges_anew(
