@@ -15,11 +15,13 @@ same paired differences) are spent in three steps:
    batches of ``screen``, paired; after each batch the mean difference ``d`` and its
    standard error ``se`` (from the deals' own differences) say whether a label threshold
    (judge.THRESHOLDS) could still lie within ``Z`` standard errors of ``d``; it stops
-   when none can, or at ``MAX_BATCHES``. When the move made led the screen clearly
-   (the other at least ``Z`` standard errors below it, and below by any amount), no
-   fresh deal is needed: it is the best.
-3. The loss is the fresh difference (unbiased, as the even judge's second pass), the
-   best the candidate the fresh deals found higher (the move made, when it was).
+   when none can, or at ``MAX_BATCHES``. When the move made led the best other on the
+   screen's first deals by more than ``Z`` standard errors, no fresh deal is needed:
+   it is the best.
+3. The loss is the fresh difference (unbiased, as the even judge's second pass). The
+   best is the other candidate, unless the move made led the screen and the fresh deals
+   agree (then the move made); as with the even judge, the other's chance may then
+   stand below the move's (a loss of 0).
 
 Deterministic for a seed and a budget: the deals come from the seed alone and the
 stopping rule reads only the playouts' values.
