@@ -35,9 +35,9 @@ from typing import Any
 
 from bench_search import wilson
 
-from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
 from keezbord.engine.analysis import THRESHOLDS, decision_accuracy, iter_rows, label_of
 from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
+from keezbord.engine.judge import ANALYSIS_PLAYOUTS as DEFAULT_PLAYOUTS
 
 SMALL = 10  # playouts a candidate for the calibration
 BOTS = {  # name -> (kinds of seats 0..3, playouts of a search bot)

@@ -21,9 +21,8 @@ import argparse
 import statistics
 import time
 
-from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
 from keezbord.engine.hand_record import TurnRecord, bots_for, record_selfplay
-from keezbord.engine.judge import COACH_THRESHOLD, judge, judge_seed
+from keezbord.engine.judge import ANALYSIS_PLAYOUTS, COACH_THRESHOLD, judge, judge_seed
 
 
 def loss(turn: TurnRecord, total: int | None, playouts: int, s: int) -> float:
@@ -47,7 +46,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--seed", type=int, default=91_000)
     ap.add_argument("--coach-total", type=int, default=200, help="the coach's playouts")
-    ap.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="analysis's")
+    ap.add_argument("--playouts", type=int, default=ANALYSIS_PLAYOUTS, help="analysis's")
     ap.add_argument("--max-turns", type=int, default=120)
     args = ap.parse_args()
     coach_a: list[float] = []

@@ -145,8 +145,7 @@ def judge_turn(
         total=total,
         seed=judge_seed(seed, turn.index),
     )
-    win, best_win, judged, best = v.win, v.best_win, v.judged, v.first.best
-    assert best is not None
+    win, best_win, judged, best = v.win, v.best_win, v.judged, v.best
     loss = max(0.0, best_win - win)
     label = label_of(loss)
     comment = best_words = why = None

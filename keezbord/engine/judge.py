@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .adaptive_judge import DEFAULT_SCREEN, judge_adaptive
 from .alternatives import DEFAULT_PLAYOUTS, Alternative, Evaluation, evaluate_moves
 from .notation import Move
 from .position import Position
@@ -40,6 +41,9 @@ LABEL_WORDS: Final = {
     "blunder": Text("blunder", "blunder"),
 }
 AGAIN: Final = 500_000_000  # the seed offset of the second judgement
+# The analysis's budget (``judge``'s ``playouts``): the adaptive judgement's first pass,
+# playouts a candidate (adaptive_judge.py; docs/analysis.md "Time").
+ANALYSIS_PLAYOUTS: Final = DEFAULT_SCREEN
 
 
 def label_of(loss: float) -> str | None:
@@ -100,7 +104,7 @@ class Verdict:
         return label_of(self.loss)
 
 
-def judge(
+def judge_even(
     pos: Position,
     hand: Sequence[str],
     known: Known | None,
@@ -144,3 +148,38 @@ def judge(
         assert mine_again is not None and best_again is not None
         mine, best = mine_again, best_again
     return Verdict(ev, judged, mine, best, mine.win, best.win, mine.dist, best.dist)
+
+
+def judge(
+    pos: Position,
+    hand: Sequence[str],
+    known: Known | None,
+    card: str,
+    move: Move,
+    *,
+    hand_known: bool = True,
+    playouts: int = ANALYSIS_PLAYOUTS,
+    total: int | None = None,
+    seed: int = 0,
+) -> Verdict:
+    """Judge ``move`` with ``card`` from ``hand`` by the seat to play (``pos.turn``);
+    ``seed``: ``judge_seed(game seed, turn index)``. ``playouts``: the adaptive
+    judgement's first pass a candidate (adaptive_judge.py: the deals go where the
+    verdict is in doubt); ``total``: a budget for the decision (the coach's, from a
+    time), judged evenly (``judge_even``)."""
+    if total is not None:
+        return judge_even(
+            pos, hand, known, card, move, hand_known=hand_known, total=total, seed=seed
+        )
+    first, judged, mine, best = judge_adaptive(
+        pos,
+        hand,
+        known,
+        card,
+        move,
+        [at for _, at in THRESHOLDS],
+        hand_known=hand_known,
+        screen=playouts,
+        seed=seed,
+    )
+    return Verdict(first, judged, mine, best, mine.win, best.win, mine.dist, best.dist)

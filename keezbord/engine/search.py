@@ -281,7 +281,7 @@ def play_out(
         policy_seed = rng.random()
         for c in cands:
             chances, lost, won = _playout(
-                board, seat, team, c, hands, h, GreedyBot(random.Random(policy_seed))
+                board, seat, team, c, hands, h, GreedyBot(random.Random(policy_seed), remember=True)
             )
             c.playouts += 1
             c.total += chances[mine]

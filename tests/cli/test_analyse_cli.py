@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from clihelp import assert_one_line_error, exe, run, sealed_env
 
+from keezbord.host.analysis.parallel import PER_WORKER
 from keezbord.host.referee import trace_lines
 from keezbord.host.sim.games import into_journal, simulate
 
@@ -112,6 +113,16 @@ def test_a_journal_game_kept_and_annotated_in_the_export(tmp_path: Path) -> None
     assert r.returncode == 0 and lines(r.stdout)[-1]["game"] == 1
 
 
+def test_two_processes_give_the_same_rows_as_one(trace: Path, tmp_path: Path) -> None:
+    one = run(tmp_path, "analyse", str(trace), "--json", *FAST, "--jobs", "1", timeout=300)
+    assert one.returncode == 0, one.stderr
+    decisions = [d for d in lines(one.stdout) if d["type"] == "decision"]
+    assert len(decisions) >= 2 * PER_WORKER  # enough for two workers to start
+    two = run(tmp_path, "analyse", str(trace), "--json", *FAST, "--jobs", "2", timeout=300)
+    assert two.returncode == 0 and two.stderr == ""
+    assert two.stdout == one.stdout
+
+
 def test_a_progress_bar_on_a_terminal(trace: Path, tmp_path: Path) -> None:
     master, slave = pty.openpty()
     try:
@@ -156,6 +167,10 @@ def test_a_progress_bar_on_a_terminal(trace: Path, tmp_path: Path) -> None:
         (["empty.jsonl"], "no move was played"),
         (["empty.jsonl", "--game", "2"], "not both"),
         (["--lang", "fr", "empty.jsonl"], "--lang"),
+        (["--jobs", "0", "empty.jsonl"], "--jobs"),
+        (["--jobs", "-3", "empty.jsonl"], "--jobs"),
+        (["--jobs", "65", "empty.jsonl"], "--jobs"),
+        (["--jobs", "two", "empty.jsonl"], "--jobs"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str, tmp_path: Path) -> None:

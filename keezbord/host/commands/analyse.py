@@ -15,7 +15,7 @@ from keezbord.host.errors import UsageError
 
 
 def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
-    from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
+    from keezbord.engine.judge import ANALYSIS_PLAYOUTS
 
     p.add_argument(
         "trace",
@@ -32,8 +32,8 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
         "--playouts",
         type=int,
         default=None,
-        help=f"playouts per candidate move (default {DEFAULT_PLAYOUTS}); with --seed the "
-        "same labels every time",
+        help=f"playouts per candidate move in the first pass (default {ANALYSIS_PLAYOUTS}; "
+        "close calls get more, docs/analysis.md); with --seed the same labels every time",
     )
     budget.add_argument(
         "--budget-ms",
@@ -44,6 +44,12 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the analysis (default 0)")
     p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes judging decisions at once (default 1; the cores: faster, the same result)",
+    )
+    p.add_argument(
         "--no-save",
         action="store_true",
         help="a journal game's analysis is kept in the journal (the page and `journal "
@@ -53,15 +59,20 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
-    from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
-    from keezbord.engine.analysis import Row, analyse_game
+    from keezbord.engine.analysis import GameAnalysis, Row
+    from keezbord.engine.judge import ANALYSIS_PLAYOUTS
+    from keezbord.host.analysis.parallel import analyse_rows, check_jobs
     from keezbord.host.commands.progress import Progress
 
     if args.trace is not None and args.game is not None:
         raise UsageError("give a TRACE or --game N, not both")
-    playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
+    playouts = ANALYSIS_PLAYOUTS if args.playouts is None else args.playouts
     if playouts < 1:
         raise UsageError("--playouts must be at least 1")
+    try:
+        check_jobs(args.jobs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     record, gid, db = _record(args)
     total = None
     if args.budget_ms is not None:
@@ -73,13 +84,17 @@ def run_analyse(args: argparse.Namespace) -> int:
         total = playouts_for_ms(args.budget_ms, pos.seats, pos.profile.name)
     if not record.decisions:
         raise UsageError(f"{record.source}: no move was played")
+    analysis = GameAnalysis(record, playouts if total is None else total, args.seed)
     with Progress(len(record.decisions), "analyse") as bar:
-        analysis = analyse_game(
-            record,
-            playouts=playouts,
-            total=total,
-            seed=args.seed,
-            progress=lambda done, of: bar.step(),
+        analysis.rows.extend(
+            analyse_rows(
+                record,
+                playouts=playouts,
+                total=total,
+                seed=args.seed,
+                jobs=args.jobs,
+                progress=lambda done, of: bar.step(),
+            )
         )
     if db is not None and gid is not None and not args.no_save:
         _save(db, gid, analysis)

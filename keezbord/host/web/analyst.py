@@ -20,11 +20,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from keezbord.engine.alternatives import DEFAULT_PLAYOUTS
-from keezbord.engine.analysis import GameAnalysis, Row, iter_rows
+from keezbord.engine.analysis import GameAnalysis, Row
 from keezbord.engine.describe import describe_move
 from keezbord.engine.hand_record import GameRecord, TurnRecord
+from keezbord.engine.judge import ANALYSIS_PLAYOUTS
 from keezbord.engine.movegen import successor_positions
+from keezbord.host.analysis.parallel import analyse_rows, cores
 from keezbord.host.analysis.record import record_of_journal
 from keezbord.host.analysis.store import document, load, save
 from keezbord.host.journal import Journal
@@ -40,7 +41,7 @@ class Host(Protocol):
     session: Any  # GameSession: .game, .state, .journal
     sim: Any  # SimTable or None
     observers: list[Callable[[list[dict[str, Any]]], None]]
-    opts: Any  # HubOptions: .db, .analysis_playouts
+    opts: Any  # HubOptions: .db, .analysis_playouts, .analysis_jobs
 
     def call_soon(self, fn: Callable[[], None]) -> None: ...
     def changed(self) -> None: ...
@@ -60,7 +61,9 @@ class Analyst:
         self.hub = hub
         if playouts is None:
             playouts = hub.opts.analysis_playouts
-        self.playouts = DEFAULT_PLAYOUTS if playouts is None else playouts
+        self.playouts = ANALYSIS_PLAYOUTS if playouts is None else playouts
+        jobs = getattr(hub.opts, "analysis_jobs", None)
+        self.jobs = cores() if jobs is None else jobs  # the same rows whatever the number
         self.seed = seed
         self.lock = threading.Lock()
         self.game: int | None = None
@@ -125,13 +128,17 @@ class Analyst:
                     return
                 self.record, self.analysis = record, analysis
                 self.total = len(record.decisions)
-            for row in iter_rows(record, playouts=self.playouts, seed=self.seed):
-                with self.lock:
-                    if cancel.is_set():
-                        return
-                    analysis.rows.append(row)
-                    self.done += isinstance(row, Row)
-                self._changed()
+            rows = analyse_rows(
+                record, playouts=self.playouts, seed=self.seed, jobs=self.jobs, give_way=True
+            )
+            with contextlib.closing(rows):  # a cancel stops the workers
+                for row in rows:
+                    with self.lock:
+                        if cancel.is_set():
+                            return
+                        analysis.rows.append(row)
+                        self.done += isinstance(row, Row)
+                    self._changed()
             doc = document(gid, analysis)
             db_ = sqlite3.connect(db, isolation_level=None, timeout=30)
             try:

@@ -33,6 +33,7 @@ class HubOptions:
     defaults: dict[str, Any] = field(default_factory=dict)  # new-game defaults
     public_url: str | None = None  # the page's address from outside (docs/remote.md)
     analysis_playouts: int | None = None  # a finished game analysed (web/analyst.py); 0: not
+    analysis_jobs: int | None = None  # its processes (None: every core, parallel.py)
 
 
 def table_of(store: SimStore, session: GameSession) -> SimTable | None:
