@@ -30,6 +30,7 @@ import argparse
 import json
 import math
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -56,18 +57,21 @@ from keezbord.engine.puzzles import (
 )
 
 RESULTS = Path(__file__).parent / "results"
-DATA = RESULTS / "calibration.jsonl"
 BUDGET_FILE = Path("/tmp/iss/analysis-budget.txt")
 SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
 SEATS = (4, 6, 8, 3)
 PER_GAME = {3: 8, 4: 8, 6: 6, 8: 6}  # decisions drawn a game
-FULL = {3: False, 4: True, 6: False, 8: False}  # every candidate (the best too)
+FULL = {3: False, 4: False, 6: False, 8: False}  # every candidate (the best too)
 HELD_OUT = 2  # games whose number is this modulo 3
 
 
 def budget() -> int:
+    """The analysis's default playouts a candidate, or the first number the budget file
+    names ("playouts per candidate: 8, adaptive ...": another change's default)."""
     if BUDGET_FILE.exists():
-        return int(BUDGET_FILE.read_text().split()[0])
+        found = re.search(r"\d+", BUDGET_FILE.read_text())
+        if found:
+            return int(found.group())
     return DEFAULT_PLAYOUTS
 
 
@@ -114,6 +118,11 @@ def play_and_evaluate(job: tuple[int, int, int]) -> dict[str, Any]:
     }
 
 
+def data_file(playouts: int) -> Path:
+    """The games evaluated at ``playouts`` a candidate (bench/results/)."""
+    return RESULTS / f"calibration-{playouts}.jsonl"
+
+
 def load(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -121,8 +130,8 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> None:
-    path = Path(args.out)
     playouts = args.playouts or budget()
+    path = Path(args.out) if args.out else data_file(playouts)
     done = {(d["seats"], d["game"]) for d in load(path)}
     todo = [
         (s, g, playouts)
@@ -206,7 +215,7 @@ def fit(args: argparse.Namespace) -> None:
     """One temperature per number of seats, with a 95% interval (bootstrap over games);
     where the interval holds 1 the data cannot tell the fit from the raw chances, and the
     raw ones (1.0) are shipped."""
-    games = load(Path(args.data))
+    games = load(Path(args.data) if args.data else data_file(budget()))
     fitted = {}
     for seats in SEATS:
         per_game = by_game(games, seats, held_out=False)
@@ -244,8 +253,9 @@ def reliability(data: Sequence[Sample], temperature: float) -> list[tuple[int, f
 def check(args: argparse.Namespace) -> None:
     """The held-out games: Brier before and after, and the reliability by decile with a
     95% interval of the share won (bootstrap over games): "within" 3 points of the chance
-    shown, "outside", or "too few" where the interval is wider than 3 points each way."""
-    games = load(Path(args.data))
+    shown, "outside", or "too few" where the interval is wider than 3 points each way (or
+    the decile holds under 100 chances)."""
+    games = load(Path(args.data) if args.data else data_file(budget()))
     rng = random.Random(38)
     for seats in SEATS:
         per_game = by_game(games, seats, held_out=True)
@@ -284,12 +294,14 @@ def check(args: argparse.Namespace) -> None:
                 f"| {10 * d}-{10 * d + 10}% | {bs} | {n}, {100 * m:.1f}%, {100 * w:.1f}% "
                 f"| {100 * off:+.1f} | {100 * lo:.1f}-{100 * hi:.1f}% | {verdict} |"
             )
-    losses(games)
+    # The losses come from the games whose every candidate was evaluated, whatever file.
+    losses([g for f in sorted(RESULTS.glob("calibration-*.jsonl")) for g in load(f)])
 
 
 def losses(games: list[dict[str, Any]]) -> None:
-    """The thresholds carried over: the share of decisions (3 and 4 seats, every game)
-    losing at least each raw threshold, and the calibrated loss at that same share."""
+    """The thresholds carried over: the share of decisions losing at least each raw
+    threshold, and the calibrated loss at that same share (the games whose every
+    candidate was evaluated: 4 seats at 100 playouts, and the first 3-seat games)."""
     for seats in (4, 3):
         raw, cal = [], []
         for g in games:
@@ -360,7 +372,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
-    r.add_argument("--out", default=str(DATA))
+    r.add_argument("--out", help="default: bench/results/calibration-PLAYOUTS.jsonl")
     r.add_argument("--games", type=int, default=600, help="games per seat count at most")
     r.add_argument(
         "--stride",
@@ -373,7 +385,7 @@ def main() -> None:
     r.add_argument("--jobs", type=int, default=2)
     for name in ("fit", "check"):
         q = sub.add_parser(name)
-        q.add_argument("--data", default=str(DATA))
+        q.add_argument("--data", help="default: the file of the analysis's budget")
         q.add_argument("--boot", type=int, default=40, help="bootstrap resamples of the games")
     q = sub.add_parser("puzzles", help="re-check the shipped puzzles with the judge as it is")
     q.add_argument("--jobs", type=int, default=2)
