@@ -285,9 +285,9 @@ def check(args: argparse.Namespace) -> None:
             ws = sorted(spread.get(d, [w]))
             lo, hi = ws[int(0.025 * len(ws))], ws[min(len(ws) - 1, int(0.975 * len(ws)))]
             off = w - m
-            verdict = (
-                "too few" if (hi - lo) / 2 > 0.03 else "within" if abs(off) <= 0.03 else "outside"
-            )
+            verdict = "within" if abs(off) <= 0.03 else "outside"
+            if (hi - lo) / 2 > 0.03 or n < 100:
+                verdict = "too few"
             b = before.get(d)
             bs = f"{b[2]}, {100 * b[0]:.1f}%, {100 * b[1]:.1f}%" if b else "-"
             print(
