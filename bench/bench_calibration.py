@@ -2,8 +2,13 @@
 "Calibrated win chances"). CPU-heavy: run it niced:
 
     nice -n 15 .venv/bin/python bench/bench_calibration.py run --minutes 35
-    .venv/bin/python bench/bench_calibration.py fit      # prints keezbord/engine/calibration_fit.py
+    .venv/bin/python bench/bench_calibration.py fit      # TEMPERATURE for engine/calibration.py
     .venv/bin/python bench/bench_calibration.py check    # the held-out table, before and after
+    nice .venv/bin/python bench/bench_calibration.py puzzles [--write]  # the shipped set again
+
+(``fit`` and ``check`` read bench/results/calibration-PLAYOUTS.jsonl of the analysis's
+budget unless ``--data`` names one: the shipped fit is ``--data
+bench/results/calibration-8.jsonl``.)
 
 ``run`` plays seeded greedy self-play games (4, 6 and 8 seats with teams, 3 seats without,
 profile standard) and, at a few decisions of each game drawn at random, asks the
@@ -11,10 +16,12 @@ evaluator of alternatives (engine/alternatives.py, the analysis's judge) for eve
 chance after the move made, at the analysis's default budget (playouts a candidate; the
 file /tmp/iss/analysis-budget.txt overrides it, the budget another change may set), with
 the analysis's seeds (judge_seed). One JSON line a game with who won (resumable: games in
-the file are skipped; ``--minutes`` stops it cleanly). 4 seats evaluate every candidate
-(the best's chances too: the losses, for the thresholds, which were chosen on 4 seats),
-the others the move made only (its chances are the same numbers, at a fraction of the
-cost; the first 3-seat games evaluated every candidate too).
+the file are skipped; ``--minutes`` stops it cleanly). ``--full`` seat counts (4 by
+default) evaluate every candidate (the best's chances too: the losses, for the
+thresholds, which were chosen on 4 seats), the others the move made only (its chances
+are the same numbers, at a fraction of the cost). The stored files were made by ``run
+--playouts 100 --minutes 41`` (4 seats full; the first 3-seat games too) and ``run
+--playouts 8 --games 2000 --minutes 7 --full ''``.
 
 Games whose number is 2 modulo 3 are held out: ``fit`` never sees them, ``check`` reports
 on them only. ``fit`` fits one temperature per number of seats (calibration.py: each
@@ -61,7 +68,6 @@ BUDGET_FILE = Path("/tmp/iss/analysis-budget.txt")
 SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
 SEATS = (4, 6, 8, 3)
 PER_GAME = {3: 8, 4: 8, 6: 6, 8: 6}  # decisions drawn a game
-FULL = {3: False, 4: False, 6: False, 8: False}  # every candidate (the best too)
 HELD_OUT = 2  # games whose number is this modulo 3
 
 
@@ -75,8 +81,8 @@ def budget() -> int:
     return DEFAULT_PLAYOUTS
 
 
-def play_and_evaluate(job: tuple[int, int, int]) -> dict[str, Any]:
-    seats, game, playouts = job
+def play_and_evaluate(job: tuple[int, int, int, bool]) -> dict[str, Any]:
+    seats, game, playouts, full = job
     seed = 38_000 + 1000 * seats + game
     t0 = time.perf_counter()
     rec = record_selfplay(seats, "standard", seed, bots_for(["greedy"] * seats, seed))
@@ -96,14 +102,14 @@ def play_and_evaluate(job: tuple[int, int, int]) -> dict[str, Any]:
             t.known,
             playouts=playouts,
             seed=judge_seed(seed, t.index),
-            include=(t.card, t.move) if FULL[seats] else None,
-            only=None if FULL[seats] else ((t.card, t.move),),
+            include=(t.card, t.move) if full else None,
+            only=None if full else ((t.card, t.move),),
         )
         mine = ev.find(t.card, t.move, t.pos)
         assert mine is not None and ev.best is not None
         mover = teams.index(t.pos.team_of(t.seat))
         row: list[Any] = [t.index, mover, len(ev.ranked), [round(v, 4) for v in mine.raw_dist]]
-        if FULL[seats]:
+        if full:
             row.append([round(v, 4) for v in ev.best.raw_dist])
         points.append(row)
     return {
@@ -134,7 +140,7 @@ def run(args: argparse.Namespace) -> None:
     path = Path(args.out) if args.out else data_file(playouts)
     done = {(d["seats"], d["game"]) for d in load(path)}
     todo = [
-        (s, g, playouts)
+        (s, g, playouts, s in args.full)
         for g in range(args.games)
         for s in SEATS
         if (s, g) not in done and g % args.stride[SEATS.index(s)] == 0
@@ -381,6 +387,12 @@ def main() -> None:
         help="play every n-th game of 4,6,8,3 seats",
     )
     r.add_argument("--playouts", type=int, default=0, help="a candidate (default: the analysis's)")
+    r.add_argument(
+        "--full",
+        type=lambda x: [int(n) for n in x.split(",") if n],
+        default=[4],
+        help="seat counts whose every candidate is evaluated (the losses); '' for none",
+    )
     r.add_argument("--minutes", type=float, default=35.0)
     r.add_argument("--jobs", type=int, default=2)
     for name in ("fit", "check"):
