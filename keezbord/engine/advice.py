@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from .alternatives import DEFAULT_PLAYOUTS as JUDGE_PLAYOUTS
 from .board import Board, FastMove, from_move, to_move
+from .calibration import calibrated_analysis
 from .cards import FORWARD_STEPS, KING_STEPS, RANKS, SEVEN_STEPS
 from .describe import describe_move
 from .judge import COACH_THRESHOLD as COACH_THRESHOLD
@@ -163,7 +164,7 @@ def advise(
     None when no card of it has a legal move. Deterministic for the seed and budget."""
     board = Board(pos)
     a = analyse(board, pos.turn, hand, known, playouts=playouts, rng=random.Random(seed))
-    return explain_choice(pos, hand, a)
+    return explain_choice(pos, hand, calibrated_analysis(board, a))
 
 
 def explain_choice(pos: Position, hand: Sequence[str], a: Analysis) -> Advice | None:

@@ -11,6 +11,10 @@ alike, so their differences are measured much more sharply than their levels). T
 playouts are the search's own (``search.root_candidates`` for the candidates,
 ``search.play_out`` for the sampled deals played out): one machine for both.
 
+The chances are the calibrated ones (calibration.py: the playouts' mean distribution over
+the teams, fitted to how often teams really won): ``win`` and ``dist`` are what a person
+is shown, ``raw_dist`` the playouts' own.
+
 Deterministic for a seed and a budget. The budget is playouts per candidate, or a total
 for the decision spread evenly over its candidates (the host turns milliseconds into
 that total by measuring its machine, search_budget.py: the engine reads no clock).
@@ -23,7 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board, FastMove, from_move, to_move
+from .calibration import shown as calibrate_for
 from .cards import RANKS
+from .leaf import team_order
 from .notation import Move
 from .position import Position
 from .search import MAX_CANDIDATES, Analysis, Candidate, Known, play_out, root_candidates
@@ -49,6 +55,7 @@ class Alternative:
     playouts: int
     greedy: float  # the greedy bot's one-ply score (the order candidates were kept in)
     dist: tuple[float, ...] = ()  # every team's win chance after it (leaf.team_order)
+    raw_dist: tuple[float, ...] = ()  # the same before calibration (the playouts' mean)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +166,10 @@ def evaluate_moves(
     each = playouts if total is None else per_candidate(total, len(cands))
     if cands and each > 0:
         play_out(board, seat, hand, known, cands, each, random.Random(seed), horizon)
-    ranked = sorted(range(len(cands)), key=lambda i: (-cands[i].win, i))
+    mine = team_order(board).index(board.team[seat])
+    shown = [calibrate_for(board.seats, c.dist) for c in cands]
+    wins = [d[mine] if d else c.win for c, d in zip(cands, shown, strict=True)]
+    ranked = sorted(range(len(cands)), key=lambda i: (-wins[i], i))
     return Evaluation(
         seat,
         tuple(hand),
@@ -169,10 +179,11 @@ def evaluate_moves(
                 to_move(cands[i].move),
                 cands[i].move,
                 _key_after(board, cands[i].move),
-                cands[i].win,
+                wins[i],
                 cands[i].lost_rate,
                 cands[i].playouts,
                 cands[i].greedy,
+                shown[i],
                 cands[i].dist,
             )
             for i in ranked

@@ -28,11 +28,12 @@ from .position import Position
 from .search import Known
 from .text import Text
 
-# Loss in the team's win chance (0 to 1) from which a decision is labelled, worst first;
-# docs/analysis.md gives the calibration.
-THRESHOLDS: Final = (("blunder", 0.05), ("mistake", 0.03), ("inaccuracy", 0.02))
-# The coach speaks from this label on (the loss of THRESHOLDS' blunder: 0.05, the
-# coach's margin before the judge was one).
+# Loss in the team's calibrated win chance (0 to 1) from which a decision is labelled,
+# worst first: 0.05 / 0.03 / 0.02 on the raw scale, carried to the calibrated one
+# (calibration.py) at the same share of decisions; docs/analysis.md says how.
+THRESHOLDS: Final = (("blunder", 0.06), ("mistake", 0.035), ("inaccuracy", 0.025))
+# The coach speaks from this label on (the loss of THRESHOLDS' blunder, the coach's
+# margin before the judge was one, carried over likewise).
 COACH_LABEL: Final = "blunder"
 COACH_THRESHOLD: Final = dict(THRESHOLDS)[COACH_LABEL]
 LABEL_WORDS: Final = {

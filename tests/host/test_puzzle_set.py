@@ -29,7 +29,7 @@ def test_every_shipped_puzzle_passes_the_recheck() -> None:
     assert failed == []
 
 
-# 500 playouts a candidate for each of the 108 puzzles: beyond the default timeout on a
+# 500 playouts a candidate for each of the 104 puzzles: beyond the default timeout on a
 # loaded machine (it timed out at 600 s with two cores shared by some twenty processes).
 @pytest.mark.slow
 @pytest.mark.timeout(1800)

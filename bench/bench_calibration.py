@@ -1,0 +1,410 @@
+"""The win chances' calibration: data, fit and held-out check (issue 38, docs/analysis.md,
+"Calibrated win chances"). CPU-heavy: run it niced:
+
+    nice -n 15 .venv/bin/python bench/bench_calibration.py run --minutes 35
+    .venv/bin/python bench/bench_calibration.py fit      # TEMPERATURE for engine/calibration.py
+    .venv/bin/python bench/bench_calibration.py check    # the held-out table, before and after
+    nice .venv/bin/python bench/bench_calibration.py puzzles [--write]  # the shipped set again
+
+(``fit`` and ``check`` read bench/results/calibration-PLAYOUTS.jsonl of the analysis's
+budget unless ``--data`` names one: the shipped fit is ``--data
+bench/results/calibration-8.jsonl``.)
+
+``run`` plays seeded greedy self-play games (4, 6 and 8 seats with teams, 3 seats without,
+profile standard) and, at a few decisions of each game drawn at random, asks the
+evaluator of alternatives (engine/alternatives.py, the analysis's judge) for every team's
+chance after the move made, at the analysis's default budget (playouts a candidate; the
+file /tmp/iss/analysis-budget.txt overrides it, the budget another change may set), with
+the analysis's seeds (judge_seed). One JSON line a game with who won (resumable: games in
+the file are skipped; ``--minutes`` stops it cleanly). ``--full`` seat counts (4 by
+default) evaluate every candidate (the best's chances too: the losses, for the
+thresholds, which were chosen on 4 seats), the others the move made only (its chances
+are the same numbers, at a fraction of the cost). The stored files were made by ``run
+--playouts 100 --minutes 41`` (4 seats full; the first 3-seat games too) and ``run
+--playouts 8 --games 2000 --minutes 7 --full ''``.
+
+Games whose number is 2 modulo 3 are held out: ``fit`` never sees them, ``check`` reports
+on them only. ``fit`` fits one temperature per number of seats (calibration.py: each
+team's raw chance raised to a power, renormalised) by the least log loss over every team's
+chance at every decision; ``check`` prints the reliability by decile (equal-width bins of
+the chance shown) and the Brier score before and after, per number of seats, and the loss
+thresholds carried to the calibrated scale (quantiles of the losses kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from keezbord.engine.alternatives import DEFAULT_PLAYOUTS, evaluate_moves
+from keezbord.engine.board import Board
+from keezbord.engine.calibration import TEMPERATURE, brier, calibrate
+from keezbord.engine.hand_record import bots_for, record_selfplay
+from keezbord.engine.judge import THRESHOLDS, judge_seed
+from keezbord.engine.leaf import team_order
+from keezbord.engine.puzzles import (
+    BUDGETS,
+    CHECK_PLAYOUTS,
+    MARGIN,
+    Puzzle,
+    make_puzzle,
+    only_move,
+    puzzle_seed,
+    recheck,
+)
+
+RESULTS = Path(__file__).parent / "results"
+BUDGET_FILE = Path("/tmp/iss/analysis-budget.txt")
+SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
+SEATS = (4, 6, 8, 3)
+PER_GAME = {3: 8, 4: 8, 6: 6, 8: 6}  # decisions drawn a game
+HELD_OUT = 2  # games whose number is this modulo 3
+
+
+def budget() -> int:
+    """The analysis's default playouts a candidate, or the first number the budget file
+    names ("playouts per candidate: 8, adaptive ...": another change's default)."""
+    if BUDGET_FILE.exists():
+        found = re.search(r"\d+", BUDGET_FILE.read_text())
+        if found:
+            return int(found.group())
+    return DEFAULT_PLAYOUTS
+
+
+def play_and_evaluate(job: tuple[int, int, int, bool]) -> dict[str, Any]:
+    seats, game, playouts, full = job
+    seed = 38_000 + 1000 * seats + game
+    t0 = time.perf_counter()
+    rec = record_selfplay(seats, "standard", seed, bots_for(["greedy"] * seats, seed))
+    teams = team_order(Board(rec.start))
+    winner = teams.index(rec.winner) if rec.winner is not None else None
+    decisions = rec.decisions
+    pick = sorted(
+        random.Random(seed).sample(range(len(decisions)), min(PER_GAME[seats], len(decisions)))
+    )
+    points = []
+    for i in pick:
+        t = decisions[i]
+        assert t.card is not None and t.move is not None
+        ev = evaluate_moves(
+            t.pos,
+            t.hand,
+            t.known,
+            playouts=playouts,
+            seed=judge_seed(seed, t.index),
+            include=(t.card, t.move) if full else None,
+            only=None if full else ((t.card, t.move),),
+        )
+        mine = ev.find(t.card, t.move, t.pos)
+        assert mine is not None and ev.best is not None
+        mover = teams.index(t.pos.team_of(t.seat))
+        row: list[Any] = [t.index, mover, len(ev.ranked), [round(v, 4) for v in mine.raw_dist]]
+        if full:
+            row.append([round(v, 4) for v in ev.best.raw_dist])
+        points.append(row)
+    return {
+        "seats": seats,
+        "game": game,
+        "seed": seed,
+        "playouts": playouts,
+        "turns": len(rec.turns),
+        "winner": winner,
+        "points": points,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def data_file(playouts: int) -> Path:
+    """The games evaluated at ``playouts`` a candidate (bench/results/)."""
+    return RESULTS / f"calibration-{playouts}.jsonl"
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(args: argparse.Namespace) -> None:
+    playouts = args.playouts or budget()
+    path = Path(args.out) if args.out else data_file(playouts)
+    done = {(d["seats"], d["game"]) for d in load(path)}
+    todo = [
+        (s, g, playouts, s in args.full)
+        for g in range(args.games)
+        for s in SEATS
+        if (s, g) not in done and g % args.stride[SEATS.index(s)] == 0
+    ]
+    print(
+        f"{len(todo)} games to play ({len(done)} done), {playouts} playouts a candidate", flush=True
+    )
+    stop = time.monotonic() + 60 * args.minutes
+    t0 = time.perf_counter()
+    with Pool(args.jobs) as pool, path.open("a") as f:
+        for k, out in enumerate(pool.imap_unordered(play_and_evaluate, todo), 1):
+            f.write(json.dumps(out, separators=(",", ":")) + "\n")
+            f.flush()
+            print(
+                f"{k}/{len(todo)} {out['seats']} seats game {out['game']}: {out['seconds']} s "
+                f"({time.perf_counter() - t0:.0f} s)",
+                flush=True,
+            )
+            if time.monotonic() > stop:
+                pool.terminate()
+                break
+
+
+# -- the fit and the check -----------------------------------------------------------------
+
+Sample = tuple[list[float], int]  # (every team's raw chance, the winner's index)
+
+
+def by_game(games: list[dict[str, Any]], seats: int, held_out: bool) -> list[list[Sample]]:
+    """Every decision's (raw chances, winner) of the fitted or the held-out games, a list
+    a game (decisions of one game are not independent: intervals resample games)."""
+    return [
+        [(p[3], g["winner"]) for p in g["points"]]
+        for g in games
+        if g["seats"] == seats
+        and g["winner"] is not None
+        and (g["game"] % 3 == HELD_OUT) == held_out
+    ]
+
+
+def samples(games: list[dict[str, Any]], seats: int, held_out: bool) -> list[Sample]:
+    return [x for game in by_game(games, seats, held_out) for x in game]
+
+
+def resample(per_game: list[list[Sample]], rng: random.Random) -> list[Sample]:
+    """A bootstrap sample: as many games drawn with replacement."""
+    return [x for _ in per_game for x in per_game[rng.randrange(len(per_game))]]
+
+
+def log_loss(data: Sequence[Sample], temperature: float) -> float:
+    total = 0.0
+    for dist, w in data:
+        q = calibrate(dist, temperature)[w]
+        total -= math.log(max(q, 1e-6))
+    return total / max(1, len(data))
+
+
+def fit_temperature(data: Sequence[Sample]) -> float:
+    """The least log loss, by golden-section search on [0.5, 4] (the loss is unimodal in
+    the temperature: a one-parameter softmax)."""
+    lo, hi = 0.5, 4.0
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = log_loss(data, a), log_loss(data, b)
+    for _ in range(40):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = log_loss(data, a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = log_loss(data, b)
+    return round((lo + hi) / 2, 3)
+
+
+def fit(args: argparse.Namespace) -> None:
+    """One temperature per number of seats, with a 95% interval (bootstrap over games);
+    where the interval holds 1 the data cannot tell the fit from the raw chances, and the
+    raw ones (1.0) are shipped."""
+    games = load(Path(args.data) if args.data else data_file(budget()))
+    fitted = {}
+    for seats in SEATS:
+        per_game = by_game(games, seats, held_out=False)
+        data = [x for game in per_game for x in game]
+        if not data:
+            continue
+        t = fit_temperature(data)
+        rng = random.Random(38)
+        boot = sorted(fit_temperature(resample(per_game, rng)) for _ in range(args.boot))
+        lo, hi = boot[int(0.025 * len(boot))], boot[min(len(boot) - 1, int(0.975 * len(boot)))]
+        fitted[seats] = t if not lo <= 1.0 <= hi else 1.0
+        print(
+            f"# {seats} seats: {len(data)} decisions of {len(per_game)} games, "
+            f"temperature {t} (95% interval {lo}-{hi}): shipped {fitted[seats]}",
+            file=sys.stderr,
+        )
+    print(
+        "TEMPERATURE: Final = {" + ", ".join(f"{k}: {v}" for k, v in sorted(fitted.items())) + "}"
+    )
+
+
+def reliability(data: Sequence[Sample], temperature: float) -> list[tuple[int, float, float, int]]:
+    """Per decile of the chance shown (every team's chance at every decision): (decile,
+    mean chance, share won, count)."""
+    bins: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(10)]
+    for dist, w in data:
+        for i, v in enumerate(calibrate(dist, temperature)):
+            b = bins[min(9, int(v * 10))]
+            b[0] += v
+            b[1] += 1.0 if i == w else 0.0
+            b[2] += 1
+    return [(d, b[0] / b[2], b[1] / b[2], int(b[2])) for d, b in enumerate(bins) if b[2]]
+
+
+def check(args: argparse.Namespace) -> None:
+    """The held-out games: Brier before and after, and the reliability by decile with a
+    95% interval of the share won (bootstrap over games): "within" 3 points of the chance
+    shown, "outside", or "too few" where the interval is wider than 3 points each way (or
+    the decile holds under 100 chances)."""
+    games = load(Path(args.data) if args.data else data_file(budget()))
+    rng = random.Random(38)
+    for seats in SEATS:
+        per_game = by_game(games, seats, held_out=True)
+        data = [x for game in per_game for x in game]
+        if not data:
+            continue
+        k = len(data[0][0])
+        t = TEMPERATURE.get(seats, 1.0)
+        boots = [resample(per_game, rng) for _ in range(args.boot)]
+        print(
+            f"\n{seats} seats ({k} teams), held out: {len(per_game)} games, {len(data)} "
+            f"decisions ({len(data) * k} team chances); temperature {t}, budget "
+            f"{games[0]['playouts']} playouts a candidate"
+        )
+        print(f"Brier before {brier(data, 1.0):.4f}, after {brier(data, t):.4f}")
+        print(
+            "| decile | before: n, rated, won | after: n, rated, won | off "
+            "| 95% interval of won | verdict |"
+        )
+        print("|---|---|---|---|---|---|")
+        before = {d: (m, w, n) for d, m, w, n in reliability(data, 1.0)}
+        spread: dict[int, list[float]] = {}
+        for b in boots:
+            for d, _, w, _ in reliability(b, t):
+                spread.setdefault(d, []).append(w)
+        for d, m, w, n in reliability(data, t):
+            ws = sorted(spread.get(d, [w]))
+            lo, hi = ws[int(0.025 * len(ws))], ws[min(len(ws) - 1, int(0.975 * len(ws)))]
+            off = w - m
+            verdict = "within" if abs(off) <= 0.03 else "outside"
+            if (hi - lo) / 2 > 0.03 or n < 100:
+                verdict = "too few"
+            b = before.get(d)
+            bs = f"{b[2]}, {100 * b[0]:.1f}%, {100 * b[1]:.1f}%" if b else "-"
+            print(
+                f"| {10 * d}-{10 * d + 10}% | {bs} | {n}, {100 * m:.1f}%, {100 * w:.1f}% "
+                f"| {100 * off:+.1f} | {100 * lo:.1f}-{100 * hi:.1f}% | {verdict} |"
+            )
+    # The losses come from the games whose every candidate was evaluated, whatever file.
+    losses([g for f in sorted(RESULTS.glob("calibration-*.jsonl")) for g in load(f)])
+
+
+def losses(games: list[dict[str, Any]]) -> None:
+    """The thresholds carried over: the share of decisions losing at least each raw
+    threshold, and the calibrated loss at that same share (the games whose every
+    candidate was evaluated: 4 seats at 100 playouts, and the first 3-seat games)."""
+    for seats in (4, 3):
+        raw, cal = [], []
+        for g in games:
+            if g["seats"] != seats:
+                continue
+            for p in g["points"]:
+                if len(p) < 5 or p[2] < 2:
+                    continue
+                mover = p[1]
+                t = TEMPERATURE.get(seats, 1.0)
+                raw.append(max(0.0, p[4][mover] - p[3][mover]))
+                cal.append(max(0.0, calibrate(p[4], t)[mover] - calibrate(p[3], t)[mover]))
+        if not raw:
+            continue
+        raw.sort()
+        cal.sort()
+        print(f"\n{seats} seats: {len(raw)} decisions with a choice (first judgement, greedy play)")
+        for name, at in THRESHOLDS:
+            share = sum(1 for x in raw if x >= at) / len(raw)
+            q = cal[min(len(cal) - 1, int((1 - share) * len(cal)))] if share > 0 else float("nan")
+            print(
+                f"  {name} {at}: {100 * share:.2f}% of decisions; "
+                f"the calibrated loss at that share {q:.4f}"
+            )
+        ratio = [c / r for r, c in zip(raw, cal, strict=True) if r >= 0.01]
+        if ratio:
+            ratio.sort()
+            print(f"  calibrated / raw loss (raw >= 0.01): median {ratio[len(ratio) // 2]:.2f}")
+
+
+def recheck_one(line: str) -> tuple[str, str, str | None]:
+    """A shipped puzzle put to the whole only-move test again, as mining made it (the
+    judge's chances as they are now): (its id, the verdict, the new JSON line or None)."""
+    p = Puzzle.from_json(json.loads(line))
+    ev = only_move(
+        p.position,
+        p.hand,
+        p.knowledge,
+        budgets=BUDGETS,
+        margin=MARGIN,
+        seed=puzzle_seed(p.id) + 1,
+    )
+    if ev is None:
+        return p.id, "no move clearly best", None
+    if ev.best is not ev.find(p.card, p.solution, p.position):
+        return p.id, "another move first", None
+    if not recheck(p, CHECK_PLAYOUTS, margin=MARGIN):
+        return p.id, "fails the suite's re-check", None
+    again = make_puzzle(p.position, p.hand, p.knowledge, ev, p.source)
+    return p.id, "kept", json.dumps(again.to_json())
+
+
+def puzzles(args: argparse.Namespace) -> None:
+    lines = [x for x in SHIPPED.read_text().splitlines() if x.strip()]
+    with Pool(args.jobs) as pool:
+        out = pool.map(recheck_one, lines)
+    verdicts = Counter(v for _, v, _ in out)
+    print(f"{len(lines)} shipped puzzles, margin {MARGIN}: {dict(verdicts)}")
+    for pid, v, _ in out:
+        if v != "kept":
+            print(f"  {pid}: {v}")
+    if args.write:
+        SHIPPED.write_text("".join(x + "\n" for _, _, x in out if x is not None))
+        print(f"wrote {SHIPPED}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--out", help="default: bench/results/calibration-PLAYOUTS.jsonl")
+    r.add_argument("--games", type=int, default=600, help="games per seat count at most")
+    r.add_argument(
+        "--stride",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[1, 1, 1, 1],
+        help="play every n-th game of 4,6,8,3 seats",
+    )
+    r.add_argument("--playouts", type=int, default=0, help="a candidate (default: the analysis's)")
+    r.add_argument(
+        "--full",
+        type=lambda x: [int(n) for n in x.split(",") if n],
+        default=[4],
+        help="seat counts whose every candidate is evaluated (the losses); '' for none",
+    )
+    r.add_argument("--minutes", type=float, default=35.0)
+    r.add_argument("--jobs", type=int, default=2)
+    for name in ("fit", "check"):
+        q = sub.add_parser(name)
+        q.add_argument("--data", help="default: the file of the analysis's budget")
+        q.add_argument("--boot", type=int, default=40, help="bootstrap resamples of the games")
+    q = sub.add_parser("puzzles", help="re-check the shipped puzzles with the judge as it is")
+    q.add_argument("--jobs", type=int, default=2)
+    q.add_argument("--write", action="store_true", help="keep those that pass, numbers anew")
+    args = p.parse_args()
+    {"run": run, "fit": fit, "check": check, "puzzles": puzzles}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
