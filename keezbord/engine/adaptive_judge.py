@@ -14,7 +14,8 @@ same paired differences) are spent in three steps:
 2. **The verdict**: the move made against the best other candidate, on fresh deals in
    batches of ``screen``, paired; after each batch the mean difference ``d`` and its
    standard error ``se`` (from the deals' own differences) say whether a label threshold
-   (judge.THRESHOLDS) could still lie within ``Z`` standard errors of ``d``; it stops
+   (judge.THRESHOLDS, on the shown scale: ``d`` and ``se`` are carried there by
+   calibration.slope) could still lie within ``Z`` standard errors of ``d``; it stops
    when none can, or at ``MAX_BATCHES``. When the move made led the best other on the
    screen's first deals by more than ``Z`` standard errors, no fresh deal is needed:
    it is the best.
@@ -34,8 +35,10 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from .alternatives import Alternative, Evaluation, _key_after
-from .board import Board, from_move, to_move
+from .alternatives import Alternative, Evaluation, _key_after, shown_alternative
+from .board import Board, from_move
+from .calibration import slope
+from .leaf import team_order
 from .notation import Move
 from .position import Position
 from .search import MAX_CANDIDATES, Candidate, Known, play_out, root_candidates
@@ -84,30 +87,26 @@ def settled(d: float, se: float, thresholds: Sequence[float]) -> bool:
     return all(abs(d - t) > Z * se for t in thresholds)
 
 
-def _alternative(board: Board, c: Candidate) -> Alternative:
-    return Alternative(
-        c.card,
-        to_move(c.move),
-        c.move,
-        _key_after(board, c.move),
-        c.win,
-        c.lost_rate,
-        c.playouts,
-        c.greedy,
-        c.dist,
-    )
-
-
 def _evaluation(
     board: Board, seat: int, hand: Sequence[str], ranked: Sequence[Candidate]
 ) -> Evaluation:
-    """``ranked`` best first, as an ``Evaluation``."""
+    """``ranked`` best first, as an ``Evaluation`` (its chances as shown)."""
     return Evaluation(
         seat,
         tuple(hand),
-        tuple(_alternative(board, c) for c in ranked),
+        tuple(shown_alternative(board, seat, c) for c in ranked),
         max((c.playouts for c in ranked), default=0),
     )
+
+
+def _to_shown(board: Board, seat: int, pair: Sequence[Candidate]) -> float:
+    """The factor carrying the pair's raw difference (and its error) to the shown scale
+    of the thresholds (calibration.py), at the two's mean chances."""
+    a, b = pair[0].dist, pair[1].dist
+    if not a or not b:
+        return 1.0
+    mid = [(x + y) / 2 for x, y in zip(a, b, strict=True)]
+    return slope(board.seats, mid, team_order(board).index(board.team[seat]))
 
 
 def judge_adaptive(
@@ -154,7 +153,7 @@ def judge_adaptive(
         _deals(board, seat, hand, known, alive, screen, rng)
     ranked = by_win(alive) + dropped
     ev = _evaluation(board, seat, hand, ranked)
-    me = _alternative(board, mine)
+    me = shown_alternative(board, seat, mine)
     if len(cands) == 1:
         return ev, ev, me, me
     # The best other candidate by the screen, and whether the move made clearly led it
@@ -174,10 +173,12 @@ def judge_adaptive(
     for _ in range(MAX_BATCHES):
         diffs += [o - m for m, o in _deals(board, seat, hand, known, again, screen, fresh)]
         d, se = _mean_se(diffs)
-        if settled(d, se, thresholds):
+        k = _to_shown(board, seat, again)
+        if settled(d * k, se * k, thresholds):
             break
     judged = _evaluation(board, seat, hand, sorted(again, key=lambda c: -c.win))
-    m_alt, o_alt = _alternative(board, again[0]), _alternative(board, again[1])
+    m_alt = shown_alternative(board, seat, again[0])
+    o_alt = shown_alternative(board, seat, again[1])
     if again[1].win <= again[0].win and ranked[0] is mine:
         return ev, judged, m_alt, m_alt  # it led the screen and the fresh deals agree
     return ev, judged, m_alt, o_alt

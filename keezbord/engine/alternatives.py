@@ -166,27 +166,25 @@ def evaluate_moves(
     each = playouts if total is None else per_candidate(total, len(cands))
     if cands and each > 0:
         play_out(board, seat, hand, known, cands, each, random.Random(seed), horizon)
+    alts = [shown_alternative(board, seat, c) for c in cands]
+    ranked = sorted(range(len(cands)), key=lambda i: (-alts[i].win, i))
+    return Evaluation(seat, tuple(hand), tuple(alts[i] for i in ranked), each if cands else 0)
+
+
+def shown_alternative(board: Board, seat: int, c: Candidate) -> Alternative:
+    """The candidate ``c`` of ``seat`` as a person is shown it: its chances calibrated
+    (calibration.py), the playouts' own kept as ``raw_dist``."""
+    shown = calibrate_for(board.seats, c.dist)
     mine = team_order(board).index(board.team[seat])
-    shown = [calibrate_for(board.seats, c.dist) for c in cands]
-    wins = [d[mine] if d else c.win for c, d in zip(cands, shown, strict=True)]
-    ranked = sorted(range(len(cands)), key=lambda i: (-wins[i], i))
-    return Evaluation(
-        seat,
-        tuple(hand),
-        tuple(
-            Alternative(
-                cands[i].card,
-                to_move(cands[i].move),
-                cands[i].move,
-                _key_after(board, cands[i].move),
-                wins[i],
-                cands[i].lost_rate,
-                cands[i].playouts,
-                cands[i].greedy,
-                shown[i],
-                cands[i].dist,
-            )
-            for i in ranked
-        ),
-        each if cands else 0,
+    return Alternative(
+        c.card,
+        to_move(c.move),
+        c.move,
+        _key_after(board, c.move),
+        shown[mine] if shown else c.win,
+        c.lost_rate,
+        c.playouts,
+        c.greedy,
+        shown,
+        c.dist,
     )

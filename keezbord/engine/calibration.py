@@ -64,6 +64,18 @@ def shown(seats: int, dist: Sequence[float]) -> tuple[float, ...]:
     return calibrate(dist, temperature_of(seats, len(dist)))
 
 
+def slope(seats: int, dist: Sequence[float], team: int) -> float:
+    """How fast ``team``'s shown chance moves with its raw chance near ``dist`` (the
+    others' raw chances shrunk in proportion to make room): carries a difference of raw
+    chances, and its standard error, to the shown scale the thresholds are on."""
+    p = dist[team] if 0 <= team < len(dist) else 0.0
+    if not 0.0 < p < 1.0:
+        return 1.0
+    h = min(1e-4, (1.0 - p) / 2)
+    moved = [p + h if i == team else v * (1.0 - p - h) / (1.0 - p) for i, v in enumerate(dist)]
+    return (shown(seats, moved)[team] - shown(seats, dist)[team]) / h
+
+
 def brier(samples: Sequence[tuple[Sequence[float], int]], temperature: float) -> float:
     """The Brier score of (every team's raw chance, the winner's index) pairs shown at
     ``temperature``: the mean over them of the squared distance between every team's

@@ -29,12 +29,15 @@ def game() -> GameRecord:
 
 def test_a_verdict_is_settled_only_when_no_threshold_is_within_z_errors() -> None:
     assert Z == 2.5
+    inaccuracy, mistake, blunder = sorted(LEVELS)
     assert settled(0.0, 0.005, LEVELS)  # clearly no label
     assert settled(0.2, 0.02, LEVELS)  # clearly a blunder
-    assert not settled(0.025, 0.003, LEVELS)  # between ?! and ?, too close to either
-    assert not settled(0.012, 0.005, LEVELS)  # 0.02 within 1.6 errors
-    assert settled(0.04, 0.003, LEVELS)  # a mistake, over three errors from both ends
-    assert not settled(0.04, 0.0045, LEVELS)  # 2.2 errors: not yet
+    between = (inaccuracy + mistake) / 2  # between ?! and ?, too close to either
+    assert not settled(between, (mistake - between) / 1.7, LEVELS)
+    assert not settled(inaccuracy - 0.008, 0.005, LEVELS)  # ?! within 1.6 errors
+    mid = (mistake + blunder) / 2  # a mistake, over three errors from both ends ...
+    assert settled(mid, (blunder - mid) / 3.2, LEVELS)
+    assert not settled(mid, (blunder - mid) / 2.2, LEVELS)  # ... 2.2 errors: not yet
 
 
 def test_the_same_seed_gives_the_same_verdict_and_another_seed_judges_anew(
