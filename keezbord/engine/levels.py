@@ -1,16 +1,16 @@
 """Opponents for people: the named levels, from a first-game beginner to the strongest
-(issue 38, section 5; docs/hints.md "Levels").
+(issue 38, section 5; docs/hints.md "Levels", with each level's Elo on the ladder).
 
 A level is a bot and its budget: ``beginner`` (beginner.py: greedy's choices with the
 mistakes people make in their first games), ``casual`` (the greedy bot: one move ahead,
 no mistakes on purpose), ``club`` (the search at a small budget) and ``strong`` (the
-search at its default budget). Their Elo on the ladder is in docs/hints.md.
+search at its default budget). The page's words for each: static/levels.js.
 
 ``DEFAULT_LEVEL`` is the level of a newcomer's first game: ``casual``. In a team game the
-newcomer's partner is a bot of the same level too; a casual partner makes no mistake on
-purpose (a beginner partner sends the newcomer's pawns back), its moves are sensible
-examples, and casual bots are beaten by the search most of the time, so a newcomer with
-the coach's help has a fair game. ``beginner`` is for the first game one wants to win.
+newcomer's partner is a bot of the same level; a casual partner makes no mistake on
+purpose (a beginner partner sends the newcomer's own pawns back), its moves are sensible
+examples, and it is the weakest level that does not play badly on purpose (the searching
+levels win most games against it). ``beginner`` is for a first game one wants to win.
 """
 
 from __future__ import annotations
@@ -30,49 +30,13 @@ class Level:
     en: str
     bot: str  # "beginner" or a bot_kinds kind
     playouts: int | None  # the search's budget a decision (None: the bot does not search)
-    about_nl: str
-    about_en: str
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(
-        "beginner",
-        "Beginner",
-        "Beginner",
-        "beginner",
-        None,
-        "speelt als in een eerste spel: slaat soms de pion van de partner, laat een pion op "
-        "de startplaats van een ander staan, brengt geen nieuwe pion uit, verspilt een 4 of 7",
-        "plays as in a first game: sometimes captures its partner's pawn, leaves a pawn on "
-        "another's start, brings no new pawn out, wastes a 4 or a 7",
-    ),
-    Level(
-        "casual",
-        "Huiskamer",
-        "Casual",
-        "greedy",
-        None,
-        "kijkt één zet vooruit, zonder opzettelijke fouten",
-        "looks one move ahead, no mistakes on purpose",
-    ),
-    Level(
-        "club",
-        "Club",
-        "Club",
-        "search",
-        30,
-        "denkt een paar beurten vooruit over de kaarten van de anderen (30 spelletjes per zet)",
-        "thinks a few turns ahead over the others' cards (30 playouts a move)",
-    ),
-    Level(
-        "strong",
-        "Sterk",
-        "Strong",
-        "search",
-        300,
-        "de sterkste: denkt vooruit over de kaarten van de anderen (300 spelletjes per zet)",
-        "the strongest: thinks ahead over the others' cards (300 playouts a move)",
-    ),
+    Level("beginner", "Beginner", "Beginner", "beginner", None),
+    Level("casual", "Huiskamer", "Casual", "greedy", None),
+    Level("club", "Club", "Club", "search", 30),
+    Level("strong", "Sterk", "Strong", "search", 300),
 )
 LEVEL_NAMES: tuple[str, ...] = tuple(lv.name for lv in LEVELS)
 DEFAULT_LEVEL = "casual"
