@@ -39,3 +39,22 @@ def test_selfplay_plays_the_levels_and_hint_searches_at_a_levels_budget(tmp_path
     r = run(tmp_path, "hint", "--hand", "A,2", "--level", "club", "pos.json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["playouts"] == 30  # the club level's budget a decision
+
+
+def test_the_engine_plays_the_beginner_with_its_mistakes() -> None:
+    # Red on T10, its partner yellow on T15: the 5 sends yellow home (the beginner's
+    # partner_capture), the 2 is a plain step. The greedy engine never captures yellow.
+    from keezbord.host.commands.engine_protocol import Engine
+
+    def moves(bot: str) -> list[str]:
+        engine = Engine(bot)
+        out = []
+        for seed in range(40):
+            engine.handle("position NNNT10/NNNN/NNNT15/NNNN 0 standard")
+            engine.handle("hand 5 2")
+            out.append(engine.handle(f"go seed {seed}")[-1])
+        return out
+
+    beginner = moves("beginner")
+    assert set(beginner) == {"bestmove 5 0:T10-T15", "bestmove 2 0:T10-T12"}
+    assert set(moves("greedy")) == {"bestmove 2 0:T10-T12"}
