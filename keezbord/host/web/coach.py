@@ -11,8 +11,7 @@ from typing import Any
 from keezbord.engine.advice import coach
 from keezbord.engine.judge import judge_seed
 from keezbord.engine.search import Known
-from keezbord.host.referee import RefereeState
-from keezbord.host.referee.cards import cards_seen
+from keezbord.host.referee import RefereeState, cards_seen
 from keezbord.host.sim.table import SimTable
 
 
