@@ -55,12 +55,25 @@ from bench_search import wilson  # noqa: E402  (bench/ is the script's own folde
 
 from keezbord.engine.board import Board, from_move  # noqa: E402
 from keezbord.engine.deal import Table, deal_hands, shuffled_deck  # noqa: E402
+from keezbord.engine.levels import LEVELS  # noqa: E402
 from keezbord.engine.movegen import legal_moves  # noqa: E402
 from keezbord.engine.notation import parse_move  # noqa: E402
 from keezbord.engine.position import Position  # noqa: E402
 
 PIN = "b80f2dd"
-RUNGS = ("random", "greedy", f"search-{PIN}", "search", "search-infer", "ceiling")
+# The levels (engine/levels.py) as rungs: beginner, greedy (the casual level), club and
+# strong (the search at the level's own playouts a decision, whatever the match's budget).
+LEVEL_PLAYOUTS = {lv.name: lv.playouts for lv in LEVELS if lv.playouts is not None}
+RUNGS = (
+    "random",
+    "greedy",
+    "beginner",
+    f"search-{PIN}",
+    "search",
+    "search-infer",
+    "ceiling",
+    *LEVEL_PLAYOUTS,
+)
 MAX_TURNS = 3_000
 
 
@@ -70,6 +83,8 @@ def engine_command(rung: str, pinned: Path) -> list[str]:
         return [py, str(ROOT / "bench" / "engine_pinned.py"), "--root", str(pinned)]
     if rung == "search-infer":  # told the others' choices this round (inference.py)
         return [py, "-m", "keezbord", "engine", "--bot", "search", "--infer"]
+    if rung in LEVEL_PLAYOUTS:
+        return [py, "-m", "keezbord", "engine", "--bot", "search"]
     if rung in RUNGS:
         return [py, "-m", "keezbord", "engine", "--bot", rung]
     raise SystemExit(f"bench_ladder: unknown rung {rung!r} ({', '.join(RUNGS)})")
@@ -231,6 +246,8 @@ def calibrate(engines: dict[str, EngineProc], seats: int, rounds: int = 3) -> di
 
 
 def go_line(budget: str, rung: str, rates: dict[str, float], seed: int) -> str:
+    if rung in LEVEL_PLAYOUTS:  # a level searches at its own budget
+        return f"go playouts {LEVEL_PLAYOUTS[rung]} seed {seed}"
     kind, value = budget.split(":")
     if kind == "movetime":
         n = max(1, round(rates.get(rung, 0.0) * int(value) / 1000)) if rung in rates else 1

@@ -17,7 +17,8 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
         "--bot",
         choices=BOTS,
         default="search",
-        help="the bot: random, greedy, search (default) or ceiling (the search seeing "
+        help="the bot: random, greedy, beginner (the level, engine/levels.py), search "
+        "(default) or ceiling (the search seeing "
         "every hand: a measuring stick, told the hands with 'hands')",
     )
     p.add_argument(

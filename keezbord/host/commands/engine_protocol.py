@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from keezbord.engine.search import Known
 
 NAME = "keezbord"
-BOTS = ("random", "greedy", "search", "ceiling")
+BOTS = ("random", "greedy", "beginner", "search", "ceiling")
 DEFAULT_PLAYOUTS = 300
 MAX_PLAYOUTS = 1_000_000
 MAX_MS = 600_000.0
@@ -258,7 +258,11 @@ class Engine:
         seat = pos.turn
         rng = random.Random(seed)
         info: list[str] = []
-        if self.bot in ("random", "greedy"):
+        if self.bot == "beginner":  # a level (engine/levels.py): only this version has it
+            from keezbord.engine.beginner import BeginnerBot
+
+            choice = BeginnerBot(rng).pick(board, seat, st.hand)
+        elif self.bot in ("random", "greedy"):
             from keezbord.engine.bots import GreedyBot, RandomBot
 
             bot = RandomBot(rng) if self.bot == "random" else GreedyBot(rng)

@@ -40,6 +40,12 @@ def add_hint_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="search time, turned into playouts by measuring this machine",
     )
+    budget.add_argument(
+        "--level",
+        default=None,
+        help="the advice of a level that searches: club (30 playouts) or strong (300, the "
+        "default); beginner and casual do not search",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
     add_lang_argument(p, "the suggestion and its reason")
 
@@ -53,6 +59,16 @@ def run_hint(args: argparse.Namespace) -> int:
     if not hand:
         raise UsageError("--hand needs at least one card")
     playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
+    if args.level is not None:
+        from keezbord.engine.levels import LEVEL_NAMES, level
+
+        lv = level(args.level) if args.level in LEVEL_NAMES else None
+        if lv is None or lv.playouts is None:
+            raise UsageError(
+                f"--level {args.level!r}: club or strong (the levels that search; "
+                "beginner and casual play without searching)"
+            )
+        playouts = lv.playouts
     if playouts < 1:
         raise UsageError("--playouts must be at least 1")
     if args.budget_ms is not None:

@@ -146,10 +146,18 @@ def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", type=int, default=4, choices=range(2, 9), metavar="2..8")
     p.add_argument("--profile", default="standard", choices=sorted(PROFILES))
     p.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    p.add_argument(
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
         "--bot",
-        default="random",
-        help="random, greedy or search, or one per seat: search,greedy,search,greedy",
+        default=None,
+        help="random, greedy or search, or one per seat: search,greedy,search,greedy "
+        "(default random)",
+    )
+    who.add_argument(
+        "--level",
+        default=None,
+        help="the bots' level: beginner, casual, club or strong, or one per seat: "
+        "beginner,strong,beginner,strong (each level at its own budget; docs/hints.md)",
     )
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
@@ -187,17 +195,26 @@ def run_selfplay(args: argparse.Namespace) -> int:
     import random
     from collections import Counter
 
-    from keezbord.engine.bot_kinds import BOT_KINDS, make_bot
+    from keezbord.engine.bot_kinds import BOT_KINDS
     from keezbord.engine.describe import describe_move
     from keezbord.engine.game import play_game, play_game_positions
+    from keezbord.engine.levels import LEVEL_NAMES, named_bot
     from keezbord.engine.topology import SEAT_COLOURS
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    kinds = args.bot.split(",")
+    kinds = (args.level or args.bot or "random").split(",")
     if len(kinds) == 1:
         kinds *= args.seats
-    if len(kinds) != args.seats or any(k not in BOT_KINDS for k in kinds):
+    if args.level is not None:
+        if len(kinds) != args.seats or any(k not in LEVEL_NAMES for k in kinds):
+            raise UsageError(
+                f"--level must be beginner, casual, club or strong, or {args.seats} of them "
+                "separated by commas"
+            )
+        if args.playouts is not None or args.budget_ms is not None:
+            raise UsageError("--level sets the bots' budget: leave out --playouts and --budget-ms")
+    elif len(kinds) != args.seats or any(k not in BOT_KINDS for k in kinds):
         raise UsageError(
             f"--bot must be random, greedy or search, or {args.seats} of them separated by commas"
         )
@@ -216,7 +233,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     for g in range(args.games):
         seed = args.seed + g
         rng = random.Random(seed)
-        bots = [make_bot(k, random.Random(rng.random()), playouts=playouts) for k in kinds]
+        bots = [named_bot(k, random.Random(rng.random()), playouts=playouts) for k in kinds]
         try:
             play = play_game if args.engine == "fast" else play_game_positions
             result = play(args.seats, args.profile, seed, bots, teams=args.teams)

@@ -68,7 +68,8 @@ def add_sim_arguments(p: argparse.ArgumentParser) -> None:
         "--bots",
         default=None,
         help="who plays each seat, e.g. human,greedy,greedy,greedy "
-        "(human, greedy or random; default: one human, greedy bots)",
+        "(human, random, greedy or search, or a level: beginner, casual, club or strong; "
+        "default: one human, greedy bots: the casual level)",
     )
     p.add_argument("--teams", choices=("pairs", "none"), default=None)
     p.add_argument(

@@ -11,7 +11,7 @@ referee's own; only its tests reach into them.
 
 from .arrange import Arranging, setup_view
 from .arrange_plan import HAND, OFF, UNKNOWN, is_nest, landing, plan, task_text
-from .cards import known_cards
+from .cards import cards_seen, known_cards
 from .colour_fix import board_fix
 from .hands import certain, knocked_off, shows
 from .heap import freeze_heap
@@ -89,6 +89,7 @@ __all__ = [
     "board_fix",
     "board_of",
     "board_sig",
+    "cards_seen",
     "certain",
     "clear_caches",
     "colours",

@@ -135,8 +135,18 @@ def advice(state: RefereeState, ev: Advice, t: int, effects: list[Effect]) -> Re
 
 
 def known_cards(state: RefereeState) -> Known:
-    """What the referee knows of the cards: those played since the shuffle, and how many
-    each seat holds."""
-    shuffle = state.table.shuffle_no
-    seen = tuple(r.card for r in state.history if r.table_before.shuffle_no == shuffle)
+    """What the referee knows of the cards: those played and shown since the shuffle,
+    and how many each seat holds."""
+    seen = cards_seen(state, len(state.history), state.table.shuffle_no)
     return Known(seen, state.table.cards_left)
+
+
+def cards_seen(state: RefereeState, moves: int, shuffle: int) -> tuple[str, ...]:
+    """The cards every seat has seen in shuffle ``shuffle`` before the history's move
+    number ``moves``: those played, and the hands shown on discards (as the game's
+    analysis counts them, host/analysis/record.py)."""
+    played = tuple(r.card for r in state.history[:moves] if r.table_before.shuffle_no == shuffle)
+    shown = tuple(
+        c for h in state.shown if h.shuffle == shuffle and h.moves <= moves for c in h.cards
+    )
+    return played + shown

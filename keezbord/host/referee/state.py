@@ -110,7 +110,7 @@ class AdviceWanted:
     card: str
     n: int
     pos: Position  # the seat to play's position (pos.turn == seat)
-    known: Known  # what the referee knows of the cards (played this shuffle, hand sizes)
+    known: Known  # what the referee knows of the cards (played and shown this shuffle, hand sizes)
 
 
 Effect = Decision | Leds | AdviceWanted
@@ -123,6 +123,17 @@ Sig = tuple[frozenset[str], tuple[int, ...]]
 # origin); one world for each reading, () when lost.
 World = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, str]], tuple[tuple[int, str], ...]]
 Worlds = tuple[World, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand shown on an accepted discard: what every seat has seen of the cards (the
+    search's ``Known.seen``, like the cards played) until the next shuffle."""
+
+    seat: int
+    cards: tuple[str, ...]
+    shuffle: int  # the table's shuffle_no when it was shown
+    moves: int  # moves in the history when it was shown (it came after them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +273,7 @@ class RefereeState:
     card_tag: str | None = None  # the RFID tag of the turn's card
     second_card: str | None = None  # a second card tapped in the turn (flagged)
     cards_played: tuple[tuple[str, str | None], ...] = ()  # (card, tag) tapped this deal
+    shown: tuple[ShownHand, ...] = ()  # the hands shown on discards, the game long
     # A lift that closes the move on the board, held back for BOUNCE_MS in case the
     # switch merely bounced: (the state before the lift, the lift's hole and time).
     pending: tuple[RefereeState, str, int] | None = None

@@ -15,7 +15,7 @@ from keezbord.host.events import Discard
 from . import hands, reasons
 from .lit import recorded
 from .recognize import expectation
-from .state import Decision, Effect, MoveRecord, RefereeState
+from .state import Decision, Effect, MoveRecord, RefereeState, ShownHand
 
 
 def accept(
@@ -114,8 +114,17 @@ def discard(state: RefereeState, ev: Discard, t: int, effects: list[Effect]) -> 
     effects.append(Decision(t, "discard", {"seat": seat, "ok": True}))
     effects.append(turn_decision(t, state.table, table))
     new = new_turn(state, pos.replace(turn=table.turn), table)
+    # Every seat has seen the hand now: the hints and the coach sample without it.
+    shown = ShownHand(seat, tuple(hand), state.table.shuffle_no, len(state.history))
     # The board is judged afresh for the next player (a stray pawn is still flagged).
-    return replace(new, since=t, stage=0, outcome="none", worlds=hands.rebase(new.worlds))
+    return replace(
+        new,
+        since=t,
+        stage=0,
+        outcome="none",
+        worlds=hands.rebase(new.worlds),
+        shown=(*state.shown, shown),
+    )
 
 
 def _without_turn_card(state: RefereeState) -> tuple[tuple[str, str | None], ...]:

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from keezbord.engine.bot_kinds import BOT_KINDS, make_bot
 from keezbord.engine.bots import Bot
 from keezbord.engine.cards import ROUND_SIZES
 from keezbord.engine.game import Game
+from keezbord.engine.levels import BOT_NAMES, named_bot
 from keezbord.engine.movegen import playable_cards
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
@@ -32,7 +32,8 @@ from keezbord.engine.scoring import front_pawn_penalty
 HUMAN: Final = "human"
 TABLE: Final = "table"  # a seat at this board (SimInfo.where)
 REMOTE: Final = "remote"  # a seat played far away through this board's page
-SEAT_KINDS: Final = (HUMAN, *BOT_KINDS)
+# A bot by kind (random, greedy, search) or by level (beginner, casual, club, strong).
+SEAT_KINDS: Final = (HUMAN, *BOT_NAMES)
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS web_sim (game INTEGER PRIMARY KEY, data TEXT NOT NULL)"
 
@@ -151,7 +152,7 @@ class SimTable:
         self._deal_key = ""  # the deal whose exchange is under way (see _give)
         self.waiting: list[int] = []  # human seats still to pass a card this deal
         self.bots: list[Bot] = [
-            make_bot(k if k != HUMAN else "greedy", random.Random(info.seed * 31 + s))
+            named_bot(k if k != HUMAN else "greedy", random.Random(info.seed * 31 + s))
             for s, k in enumerate(info.kinds)
         ]
         self.game = self._fresh()

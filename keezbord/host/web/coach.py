@@ -11,7 +11,7 @@ from typing import Any
 from keezbord.engine.advice import coach
 from keezbord.engine.judge import judge_seed
 from keezbord.engine.search import Known
-from keezbord.host.referee import RefereeState
+from keezbord.host.referee import RefereeState, cards_seen
 from keezbord.host.sim.table import SimTable
 
 
@@ -33,8 +33,7 @@ def coach_remark(
     rec = st.history[-1]
     whole = tap is not None and tap[0] == seat and rec.card in tap[1]
     hand = list(tap[1]) if tap is not None and whole else [rec.card]
-    shuffle = rec.table_before.shuffle_no
-    seen = tuple(r.card for r in st.history[:-1] if r.table_before.shuffle_no == shuffle)
+    seen = cards_seen(st, len(st.history) - 1, rec.table_before.shuffle_no)
     known = Known(seen, rec.table_before.cards_left)
     remark = coach(
         rec.before.replace(turn=seat),

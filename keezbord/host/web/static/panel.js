@@ -271,6 +271,7 @@ function sayWhoYouPlay() {
   const kinds = f.elements.players.value.split(",").map((x) => x.trim());
   const i = kinds.indexOf("human");
   byId("players-you").textContent = i < 0 ? t("you_watch") : `${t("you_play")} ${seatName(i)}`;
+  syncLevel();  // levels.js: the level the bots share
 }
 
 // The set-up mode (docs/setup.md): one instruction at a time, its holes lit on the board.
