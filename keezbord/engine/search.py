@@ -36,9 +36,10 @@ from .board import Board, FastMove, to_move
 from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
 from .cards import ROUND_SIZES, deck
 from .inference import DRAWS, Observed, pick_deal
-from .leaf import leaf_chances, team_order
+from .leaf import team_order
 from .notation import Move
-from .position import NEST, Position
+from .position import Position
+from .rollout import GREEDY, Greedy, Policy, playout
 
 if TYPE_CHECKING:
     from .game import Game
@@ -225,17 +226,19 @@ def analyse(
     limit: int = MAX_CANDIDATES,
     include: tuple[str, FastMove] | None = None,
     single: bool = True,
+    how: Policy = GREEDY,
 ) -> Analysis:
     """Rank the seat's moves with the hand by playouts on sampled deals (see the module
-    doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
-    lone choice out too (to say how it stands). The board is left as it was."""
+        doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
+        lone choice out too (to say how it stands); ``how``: the playouts' policy (rollout.py,
+    the greedy bot unless asked). The board is left as it was."""
     rng = rng or random.Random(0)
     known = known or Known()
     cands = root_candidates(board, seat, hand, limit, include)
     result = Analysis(seat, cands)
     if len(cands) <= 1 or playouts <= 0:
         if cands and playouts > 0 and single:
-            play_out(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon)
+            play_out(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon, how)
             result.playouts = cands[0].playouts
         return result
     alive = list(cands)
@@ -245,7 +248,7 @@ def analyse(
         if len(alive) == 1:
             break
         per = max(1, (left // (rounds - r)) // len(alive))
-        play_out(board, seat, hand, known, alive, per, rng, horizon)
+        play_out(board, seat, hand, known, alive, per, rng, horizon, how)
         left -= per * len(alive)
         alive.sort(key=lambda c: -c.win)
         alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive
@@ -265,6 +268,7 @@ def play_out(
     deals: int,
     rng: random.Random,
     horizon: int | None,
+    how: Policy = GREEDY,
 ) -> None:
     """``deals`` sampled deals, every candidate played out on each (with the same
     random draws for the policy)."""
@@ -273,6 +277,7 @@ def play_out(
     h = horizon if horizon is not None else 2 * seats
     team = board.team[seat]
     mine = team_order(board).index(team)
+    greedy = Greedy(board)
     for _ in range(deals):
         hands = sample_hands(seats, seat, hand, known, partner, rng)
         if known.observed and known.hands is None:
@@ -280,9 +285,9 @@ def play_out(
             hands = pick_deal([hands, *more], known.observed, rng)
         policy_seed = rng.random()
         for c in cands:
-            chances, lost, won = _playout(
-                board, seat, team, c, hands, h, GreedyBot(random.Random(policy_seed))
-            )
+            # The same draws for every candidate (the greedy bot's jitter).
+            rnd = random.Random(policy_seed).random
+            chances, lost, won = playout(greedy, seat, c.card, c.move, hands, h, rnd, how)
             c.playouts += 1
             c.total += chances[mine]
             if not c.shares:
@@ -291,57 +296,6 @@ def play_out(
                 c.shares[i] += v
             c.lost += lost
             c.won += won
-
-
-def _nest_count(board: Board, team: tuple[int, ...]) -> int:
-    return sum(board.pawns[s].count(NEST) for s in team)
-
-
-def _playout(
-    board: Board,
-    me: int,
-    team: tuple[int, ...],
-    cand: Candidate,
-    deal: list[list[str]],
-    horizon: int,
-    policy: GreedyBot,
-) -> tuple[list[float], int, int]:
-    """Play ``cand`` then ``horizon`` turns of the round; (every team's win chance,
-    the seat's team lost a pawn, it won). The board is restored."""
-    seats = board.seats
-    hands = [list(h) for h in deal]
-    hands[me].remove(cand.card)
-    undos = [board.make(cand.move)]
-    nests0 = _nest_count(board, team)
-    winner = board.winner()
-    seat = me
-    pick = policy.pick
-    for _ in range(horizon):
-        if winner is not None:
-            break
-        nxt = -1
-        for i in range(1, seats + 1):
-            s = (seat + i) % seats
-            if hands[s]:
-                nxt = s
-                break
-        if nxt < 0:
-            break  # the round is over
-        seat = nxt
-        choice: FastChoice = pick(board, seat, hands[seat])
-        if choice is None:
-            hands[seat] = []
-            continue
-        hands[seat].remove(choice[0])
-        homed = board.homed
-        undos.append(board.make(choice[1]))
-        if board.homed > homed:
-            winner = board.winner()
-    lost = 1 if _nest_count(board, team) > nests0 else 0
-    chances = leaf_chances(board, hands)
-    for u in reversed(undos):
-        board.unmake(u)
-    return chances, lost, 1 if winner == team else 0
 
 
 # -- the bot -----------------------------------------------------------------------------
