@@ -56,7 +56,7 @@ def main() -> int:
     ap.add_argument("--opts", default="", help="options joined by + (see the module doc)")
     args = ap.parse_args()
     kw, infer = parse_opts(args.opts)
-    search.analyse = functools.partial(search.analyse, **kw)  # type: ignore[assignment]
+    search.analyse = functools.partial(search.analyse, **kw)
     engine = Engine("search", infer=infer)
     engine.commands["keezbord"] = lambda _a: [
         f"id name keezbord search+{args.opts}",

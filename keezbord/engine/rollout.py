@@ -90,20 +90,34 @@ class Greedy:
         value = self.value
         best_score = 0.0
         best: FastChoice = None
+        # A move changes the rows of its parts' seats and its victims' (the undo names
+        # them): the others stay sorted as they were. Only a 7 reaches one position by
+        # two moves (two splits); any other card's moves all lead to distinct positions,
+        # so only a 7's are checked for repeats (the jitter is drawn once a position).
+        rows0 = [sorted(r) for r in pawns]
         for card in dict.fromkeys(hand):
             keep = CARD_KEEP.get(card, 0.0)
-            seen: set[tuple[tuple[int, ...], ...]] = set()
+            seen: set[tuple[tuple[int, ...], ...]] | None = set() if card == "7" else None
             for move in board.moves(card, seat):
                 undo = make(move)
-                rows = [sorted(r) for r in pawns]
-                key = tuple(map(tuple, rows))
-                if key not in seen:
+                rows = rows0[:]
+                for u in undo:
+                    s = u[0]
+                    rows[s] = sorted(pawns[s])
+                    v = u[3] if len(u) == 5 else u[2]  # a victim, or a swap's other seat
+                    if v >= 0:
+                        rows[v] = sorted(pawns[v])
+                if seen is not None:
+                    key = tuple(map(tuple, rows))
+                    if key in seen:
+                        unmake(undo)
+                        continue
                     seen.add(key)
-                    score = value(seat, rows) - keep
-                    score += rnd() * 1e-3
-                    if best is None or score > best_score:
-                        best_score = score
-                        best = (card, move)
+                score = value(seat, rows) - keep
+                score += rnd() * 1e-3
+                if best is None or score > best_score:
+                    best_score = score
+                    best = (card, move)
                 unmake(undo)
         return best
 
