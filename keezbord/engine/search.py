@@ -5,8 +5,9 @@ last shuffle, the deck's make-up, how many cards everyone holds, and (profile
 ``partner_exchange``) the card it passed its partner. ``analyse`` samples the other seats'
 hands consistently with that (``Known``), plays every candidate move out on the same
 sampled deals (paired: card luck weighs on every candidate alike) with a cheap policy (the
-greedy bot) for a few turns, scores the board there, and keeps the better half of the
-candidates each pass (successive halving), so the playouts go where the choice is close.
+greedy bot, rollout.py; variants there, off by default) for a few turns, scores the board
+there, and keeps the better half of the candidates each pass (successive halving), so
+the playouts go where the choice is close.
 
 Everything is counted in *playouts* (one sampled deal played out after one candidate):
 the engine never reads a clock, so the same seed and budget give the same answer; the
