@@ -11,7 +11,8 @@ CPU time (``time.process_time``), so a loaded machine slows it less than wall ti
 would (the caches are still shared). The fingerprint hashes every decision's ranking and
 totals: two trees that print the same fingerprint searched alike, move for move.
 ``--root``: import ``keezbord`` from another tree (a checkout of an older commit) to
-compare with it on the same decisions.
+compare with it on the same decisions; ``--opts``: a variant of today's search
+(bench/engine_variant.py's options, e.g. ``ahead3``), to see what it costs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def main() -> int:
@@ -34,6 +36,7 @@ def main() -> int:
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--root", help="import keezbord from this tree")
     ap.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    ap.add_argument("--opts", default="", help="a variant (bench/engine_variant.py: ahead3+...)")
     args = ap.parse_args()
     if args.root:
         sys.path.insert(0, str(Path(args.root).resolve()))
@@ -43,6 +46,11 @@ def main() -> int:
     from keezbord.engine.search import Known, analyse
     from keezbord.host.search_budget import sample_decisions
 
+    kw: dict[str, Any] = {}
+    if args.opts:
+        from engine_variant import parse_opts
+
+        kw = parse_opts(args.opts)[0]
     decisions = []
     for seed in (7, 11, 23):
         decisions += sample_decisions(args.seats, "standard", seed, args.decisions)
@@ -51,7 +59,9 @@ def main() -> int:
         h = hashlib.sha256()
         done = 0
         for i, (board, seat, hand) in enumerate(decisions):
-            a = analyse(board, seat, hand, Known(), playouts=args.playouts, rng=random.Random(i))
+            a = analyse(
+                board, seat, hand, Known(), playouts=args.playouts, rng=random.Random(i), **kw
+            )
             done += a.playouts
             for c in a.ranked:
                 h.update(f"{c.card}{c.move}{c.playouts}{c.total:.9f};".encode())
