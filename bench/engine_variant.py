@@ -5,13 +5,14 @@ rungs (bench/bench_ladder.py, ``search+OPT+OPT``): ``python bench/engine_variant
 - ``explore0.1``: a playout turn plays a random move with that chance (epsilon-greedy);
 - ``ahead3``: the seat's own later turns in a playout searched one reply deep over the
   greedy bot's 3 best moves (rollout.Greedy.pick_ahead);
-- ``h16``: playouts of 16 turns (default twice the seats); ``limit6``: 6 root candidates
-  (default 12);
+- ``h16``: playouts of 16 turns (default here: twice the seats, the length the variants
+  were measured with; today's bot plays ``search.play_horizon``, one turn a seat);
+  ``limit6``: 6 root candidates (default 12);
 - ``infer``: the deals sampled weighed by the others' choices (engine/inference.py).
 
 The options are the analysis's keyword arguments, bound here (the protocol module asks
-``keezbord.engine.search.analyse`` at every ``go``), so nothing of the package changes
-for other engines.
+``keezbord.engine.search.analyse`` and ``play_horizon`` at every ``go``), so nothing of
+the package changes for other engines.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def parse_opts(text: str) -> tuple[dict[str, Any], bool]:
         elif opt.startswith("ahead"):
             ahead = int(opt.removeprefix("ahead"))
         elif opt.startswith("h"):
-            kw["horizon"] = int(opt.removeprefix("h"))
+            kw["horizon"] = int(opt.removeprefix("h"))  # turns (else 2 x seats, below)
         elif opt.startswith("limit"):
             kw["limit"] = int(opt.removeprefix("limit"))
         else:
@@ -56,6 +57,14 @@ def main() -> int:
     ap.add_argument("--opts", default="", help="options joined by + (see the module doc)")
     args = ap.parse_args()
     kw, infer = parse_opts(args.opts)
+    turns = kw.pop("horizon", None)
+    # A variant plays with 2 x seats turns unless it names its own (hN): the length every
+    # variant was measured with before the bot's default became one turn a seat.
+
+    def horizon(seats: int) -> int:
+        return 2 * seats if turns is None else int(turns)
+
+    search.play_horizon = horizon
     search.analyse = functools.partial(search.analyse, **kw)
     engine = Engine("search", infer=infer)
     engine.commands["keezbord"] = lambda _a: [

@@ -264,10 +264,17 @@ class Engine:
             bot = RandomBot(rng) if self.bot == "random" else GreedyBot(rng)
             choice = bot.pick(board, seat, st.hand)
         else:
-            from keezbord.engine.search import analyse
+            from keezbord.engine import search
 
-            a = analyse(
-                board, seat, st.hand, self._known(), playouts=playouts, rng=rng, single=False
+            a = search.analyse(
+                board,
+                seat,
+                st.hand,
+                self._known(),
+                playouts=playouts,
+                rng=rng,
+                single=False,
+                horizon=search.play_horizon(board.seats),  # the playing length, not the judge's
             )
             best = a.best
             choice = None if best is None else (best.card, best.move)
