@@ -266,6 +266,9 @@ class Engine:
         else:
             from keezbord.engine import search
 
+            # The playing length (the judge keeps its own); the ladder's pinned b80f2dd
+            # search, served by this module (bench/engine_pinned.py), has none.
+            play = getattr(search, "play_horizon", None)
             a = search.analyse(
                 board,
                 seat,
@@ -274,7 +277,7 @@ class Engine:
                 playouts=playouts,
                 rng=rng,
                 single=False,
-                horizon=search.play_horizon(board.seats),  # the playing length, not the judge's
+                horizon=None if play is None else play(board.seats),
             )
             best = a.best
             choice = None if best is None else (best.card, best.move)
