@@ -1,5 +1,5 @@
 """The engine protocol's search plays with the bot's playout length
-(``search.play_horizon``: one turn a seat), not the judge's (``analyse``'s default), and
+(``search.play_horizon``), asked of the search module at every ``go``, and
 still serves a search module without one (the ladder's pinned b80f2dd search is served by
 today's protocol module: bench/engine_pinned.py)."""
 
@@ -33,7 +33,7 @@ def test_the_engine_searches_with_the_playing_horizon(monkeypatch: pytest.Monkey
     monkeypatch.setattr(search, "analyse", spy)
     answer = _ask(Engine("search", 5))
     assert answer[-1].startswith("bestmove "), answer
-    assert asked == [search.play_horizon(4)] == [4]
+    assert asked == [search.play_horizon(4)] == [8]
 
 
 def test_a_search_module_without_a_playing_horizon_is_served(
