@@ -87,6 +87,8 @@ def engine_command(rung: str, pinned: Path) -> list[str]:
         return [py, "-m", "keezbord", "engine", "--bot", "search"]
     if rung in RUNGS:
         return [py, "-m", "keezbord", "engine", "--bot", rung]
+    if rung.startswith("search+"):  # today's search with options (bench/engine_variant.py)
+        return [py, str(ROOT / "bench" / "engine_variant.py"), "--opts", rung[len("search+") :]]
     raise SystemExit(f"bench_ladder: unknown rung {rung!r} ({', '.join(RUNGS)})")
 
 
@@ -175,7 +177,7 @@ def knowledge(
     ]
     if rung == "ceiling":
         lines.append("hands " + " / ".join(" ".join(h) or "-" for h in hands))
-    if rung == "search-infer":
+    if rung == "search-infer" or "+infer" in rung:
         lines += [f"played {c} {text}" for s, c, text in observed if s != seat]
     return lines
 
@@ -370,7 +372,9 @@ def run(args: argparse.Namespace) -> int:
                 for e in engines.values():
                     e.close()
                 engines = {rung: EngineProc(rung, pinned) for rung in (game.a, game.b)}
-                searching = {k: v for k, v in engines.items() if k in SEARCHERS}
+                searching = {
+                    k: v for k, v in engines.items() if k in SEARCHERS or k.startswith("search+")
+                }
                 rates = calibrate(searching, game.seats) if args.movetime and searching else {}
                 if rates:
                     print(

@@ -5,8 +5,9 @@ last shuffle, the deck's make-up, how many cards everyone holds, and (profile
 ``partner_exchange``) the card it passed its partner. ``analyse`` samples the other seats'
 hands consistently with that (``Known``), plays every candidate move out on the same
 sampled deals (paired: card luck weighs on every candidate alike) with a cheap policy (the
-greedy bot) for a few turns, scores the board there, and keeps the better half of the
-candidates each pass (successive halving), so the playouts go where the choice is close.
+greedy bot, rollout.py; variants there, off by default) for a few turns, scores the board
+there, and keeps the better half of the candidates each pass (successive halving), so
+the playouts go where the choice is close.
 
 Everything is counted in *playouts* (one sampled deal played out after one candidate):
 the engine never reads a clock, so the same seed and budget give the same answer; the
@@ -36,9 +37,10 @@ from .board import Board, FastMove, to_move
 from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, evaluate_board
 from .cards import ROUND_SIZES, deck
 from .inference import DRAWS, Observed, pick_deal
-from .leaf import leaf_chances, team_order
+from .leaf import team_order
 from .notation import Move
-from .position import NEST, Position
+from .position import Position
+from .rollout import GREEDY, Greedy, Policy, playout
 
 if TYPE_CHECKING:
     from .game import Game
@@ -47,6 +49,16 @@ if TYPE_CHECKING:
 # a hundred splits; the ones greedy ranks low are rarely close).
 MAX_CANDIDATES = 12
 DEFAULT_PLAYOUTS = 300
+
+
+def play_horizon(seats: int) -> int:
+    """The playouts' length when the search *plays* (SearchBot, ``keezbord engine``); the
+    judge (``analyse``'s default: hints, coach, analysis) keeps its own. The same 2 x
+    seats today: one turn a seat was measured on the ladder (docs/hints.md, issue 38) and
+    not kept (57.5% of 146 games at a tiny equal time, 45.1% of 102 at equal playouts)."""
+    return 2 * seats
+
+
 # Cards each seat is taken to hold when nobody said (a position without its game): a
 # round's first deal holds 5, its others 4.
 GUESSED_HAND = 4
@@ -225,17 +237,19 @@ def analyse(
     limit: int = MAX_CANDIDATES,
     include: tuple[str, FastMove] | None = None,
     single: bool = True,
+    how: Policy = GREEDY,
 ) -> Analysis:
     """Rank the seat's moves with the hand by playouts on sampled deals (see the module
-    doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
-    lone choice out too (to say how it stands). The board is left as it was."""
+        doc). ``include``: a move ranked whatever its greedy score; ``single``: play a
+        lone choice out too (to say how it stands); ``how``: the playouts' policy (rollout.py,
+    the greedy bot unless asked). The board is left as it was."""
     rng = rng or random.Random(0)
     known = known or Known()
     cands = root_candidates(board, seat, hand, limit, include)
     result = Analysis(seat, cands)
     if len(cands) <= 1 or playouts <= 0:
         if cands and playouts > 0 and single:
-            play_out(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon)
+            play_out(board, seat, hand, known, cands, max(1, playouts // 4), rng, horizon, how)
             result.playouts = cands[0].playouts
         return result
     alive = list(cands)
@@ -245,7 +259,7 @@ def analyse(
         if len(alive) == 1:
             break
         per = max(1, (left // (rounds - r)) // len(alive))
-        play_out(board, seat, hand, known, alive, per, rng, horizon)
+        play_out(board, seat, hand, known, alive, per, rng, horizon, how)
         left -= per * len(alive)
         alive.sort(key=lambda c: -c.win)
         alive = alive[: max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else alive
@@ -265,6 +279,7 @@ def play_out(
     deals: int,
     rng: random.Random,
     horizon: int | None,
+    how: Policy = GREEDY,
 ) -> None:
     """``deals`` sampled deals, every candidate played out on each (with the same
     random draws for the policy)."""
@@ -273,6 +288,7 @@ def play_out(
     h = horizon if horizon is not None else 2 * seats
     team = board.team[seat]
     mine = team_order(board).index(team)
+    greedy = Greedy(board)
     for _ in range(deals):
         hands = sample_hands(seats, seat, hand, known, partner, rng)
         if known.observed and known.hands is None:
@@ -280,9 +296,9 @@ def play_out(
             hands = pick_deal([hands, *more], known.observed, rng)
         policy_seed = rng.random()
         for c in cands:
-            chances, lost, won = _playout(
-                board, seat, team, c, hands, h, GreedyBot(random.Random(policy_seed), remember=True)
-            )
+            # The same draws for every candidate (the greedy bot's jitter).
+            rnd = random.Random(policy_seed).random
+            chances, lost, won = playout(greedy, seat, c.card, c.move, hands, h, rnd, how)
             c.playouts += 1
             c.total += chances[mine]
             if not c.shares:
@@ -291,57 +307,6 @@ def play_out(
                 c.shares[i] += v
             c.lost += lost
             c.won += won
-
-
-def _nest_count(board: Board, team: tuple[int, ...]) -> int:
-    return sum(board.pawns[s].count(NEST) for s in team)
-
-
-def _playout(
-    board: Board,
-    me: int,
-    team: tuple[int, ...],
-    cand: Candidate,
-    deal: list[list[str]],
-    horizon: int,
-    policy: GreedyBot,
-) -> tuple[list[float], int, int]:
-    """Play ``cand`` then ``horizon`` turns of the round; (every team's win chance,
-    the seat's team lost a pawn, it won). The board is restored."""
-    seats = board.seats
-    hands = [list(h) for h in deal]
-    hands[me].remove(cand.card)
-    undos = [board.make(cand.move)]
-    nests0 = _nest_count(board, team)
-    winner = board.winner()
-    seat = me
-    pick = policy.pick
-    for _ in range(horizon):
-        if winner is not None:
-            break
-        nxt = -1
-        for i in range(1, seats + 1):
-            s = (seat + i) % seats
-            if hands[s]:
-                nxt = s
-                break
-        if nxt < 0:
-            break  # the round is over
-        seat = nxt
-        choice: FastChoice = pick(board, seat, hands[seat])
-        if choice is None:
-            hands[seat] = []
-            continue
-        hands[seat].remove(choice[0])
-        homed = board.homed
-        undos.append(board.make(choice[1]))
-        if board.homed > homed:
-            winner = board.winner()
-    lost = 1 if _nest_count(board, team) > nests0 else 0
-    chances = leaf_chances(board, hands)
-    for u in reversed(undos):
-        board.unmake(u)
-    return chances, lost, 1 if winner == team else 0
 
 
 # -- the bot -----------------------------------------------------------------------------
@@ -381,7 +346,7 @@ class SearchBot:
             known,
             playouts=self.playouts,
             rng=random.Random(self.rng.random()),
-            horizon=self.horizon,
+            horizon=self.horizon if self.horizon is not None else play_horizon(board.seats),
             single=False,
         )
         best = a.best

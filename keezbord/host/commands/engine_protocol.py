@@ -268,10 +268,20 @@ class Engine:
             bot = RandomBot(rng) if self.bot == "random" else GreedyBot(rng)
             choice = bot.pick(board, seat, st.hand)
         else:
-            from keezbord.engine.search import analyse
+            from keezbord.engine import search
 
-            a = analyse(
-                board, seat, st.hand, self._known(), playouts=playouts, rng=rng, single=False
+            # The playing length (the judge keeps its own); the ladder's pinned b80f2dd
+            # search, served by this module (bench/engine_pinned.py), has none.
+            play = getattr(search, "play_horizon", None)
+            a = search.analyse(
+                board,
+                seat,
+                st.hand,
+                self._known(),
+                playouts=playouts,
+                rng=rng,
+                single=False,
+                horizon=None if play is None else play(board.seats),
             )
             best = a.best
             choice = None if best is None else (best.card, best.move)
