@@ -64,7 +64,6 @@ class Board:
         "home",
         "homed",
         "king_13",
-        "memo",
         "occ",
         "own_check",
         "pairs",
@@ -112,9 +111,6 @@ class Board:
         self.king_13 = prof.king_13
         self.seven_pawns = prof.seven_pawns
         self.pawns = [list(r) for r in pos.pawns]
-        # What a policy worked out for a position (bots.GreedyBot ``remember``): the
-        # search's playouts meet the same positions again and again.
-        self.memo: dict[object, object] = {}
         self.occ = [EMPTY] * self.ring
         self.home = [0] * seats
         self.trk = [0] * seats

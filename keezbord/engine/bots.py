@@ -94,15 +94,10 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random, *, remember: bool = False) -> None:
+    def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        # Keep each position's scored moves in ``board.memo`` (the search's playouts,
-        # which meet the same positions on deal after deal): the same choices, faster.
-        self.remember = remember
 
     def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
-        if self.remember:
-            return self._pick_remembered(board, seat, hand)
         base = evaluate_board(board, seat)
         best: tuple[float, str, FastMove] | None = None
         rnd = self.rng.random
@@ -122,30 +117,6 @@ class GreedyBot:
                     if best is None or score > best[0]:
                         best = (score, card, move)
                 board.unmake(undo)
-        return None if best is None else (best[1], best[2])
-
-    def _pick_remembered(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
-        """``pick``, each card's distinct positions scored once per position (the
-        scores before the jitter, to the same float; the jitter drawn as ``pick`` draws
-        it, so the choice is the same)."""
-        memo = board.memo
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        here = (tuple(tuple(sorted(r)) for r in board.pawns), seat)
-        base: float | None = None
-        best: tuple[float, str, FastMove] | None = None
-        rnd = self.rng.random
-        for card in dict.fromkeys(hand):
-            scored = memo.get((here, card))
-            if scored is None:
-                if base is None:
-                    base = evaluate_board(board, seat)
-                scored = _scored(board, seat, card, base)
-                memo[(here, card)] = scored
-            for s0, move in scored:  # type: ignore[attr-defined]
-                score = s0 + rnd() * 1e-3
-                if best is None or score > best[0]:
-                    best = (score, card, move)
         return None if best is None else (best[1], best[2])
 
     def choose(self, pos: Position, hand: Sequence[str]) -> Choice:
@@ -172,27 +143,6 @@ class GreedyBot:
                 if card in hand:
                     return card
         return min(hand, key=lambda c: CARD_KEEP.get(c, 0.0))
-
-
-# Positions a board's memo holds before it starts again (a few MB).
-MEMO_LIMIT = 50_000
-
-
-def _scored(board: Board, seat: int, card: str, base: float) -> list[tuple[float, FastMove]]:
-    """The card's distinct positions (the first move to each) with ``pick``'s score
-    before the jitter."""
-    keep = CARD_KEEP.get(card, 0.0)
-    seen: set[tuple[tuple[int, ...], ...]] = set()
-    out: list[tuple[float, FastMove]] = []
-    for move in board.moves(card, seat):
-        undo = board.make(move)
-        rows = [sorted(r) for r in board.pawns]
-        key = tuple(map(tuple, rows))
-        if key not in seen:
-            seen.add(key)
-            out.append((evaluate_board(board, seat, rows) - base - keep, move))
-        board.unmake(undo)
-    return out
 
 
 # What a card is worth keeping in hand (subtracted when played).

@@ -5,13 +5,9 @@ choice (the same playouts, faster)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from keezbord.engine.adaptive_judge import MAX_BATCHES, Z, judge_adaptive, settled
-from keezbord.engine.board import Board
-from keezbord.engine.bots import GreedyBot, RandomBot
 from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
 from keezbord.engine.judge import THRESHOLDS, judge, judge_seed
 from keezbord.engine.notation import parse_move
@@ -102,28 +98,3 @@ def test_the_best_move_made_is_no_mistake(game: GameRecord) -> None:
     move = parse_move("5 0:T9-T14", pos.topology)
     v = judge(pos, ["5", "2"], Known(), "5", move, playouts=8, seed=3)
     assert v.loss == 0 and v.label is None and str(v.best.move) == "5 0:T9-T14"
-
-
-def test_the_policy_remembering_positions_makes_the_same_choices(game: GameRecord) -> None:
-    # Every position of a game asked twice of each (the second time from the memory),
-    # with hands drawn at random: the same card and move for the same random draws.
-    rng = random.Random(8)
-    cards = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    board = Board(game.start)
-    asked = 0
-    for t in game.decisions[:120]:
-        b = Board(t.pos)
-        b.memo = board.memo  # one memory over the game: positions meet again
-        for _ in range(2):
-            hand = rng.sample(cards, 4)
-            seed = rng.random()
-            plain = GreedyBot(random.Random(seed)).pick(b, t.seat, hand)
-            kept = GreedyBot(random.Random(seed), remember=True).pick(b, t.seat, hand)
-            again = GreedyBot(random.Random(seed), remember=True).pick(b, t.seat, hand)
-            assert plain == kept == again
-            asked += plain is not None
-    assert asked > 100 and board.memo
-    # And a random bot's board never fills it.
-    quiet = Board(game.start)
-    RandomBot(random.Random(1)).pick(quiet, 0, ["A", "K"])
-    assert quiet.memo == {}
