@@ -294,8 +294,8 @@ def check(args: argparse.Namespace) -> None:
             verdict = "within" if abs(off) <= 0.03 else "outside"
             if (hi - lo) / 2 > 0.03 or n < 100:
                 verdict = "too few"
-            b = before.get(d)
-            bs = f"{b[2]}, {100 * b[0]:.1f}%, {100 * b[1]:.1f}%" if b else "-"
+            was = before.get(d)
+            bs = f"{was[2]}, {100 * was[0]:.1f}%, {100 * was[1]:.1f}%" if was else "-"
             print(
                 f"| {10 * d}-{10 * d + 10}% | {bs} | {n}, {100 * m:.1f}%, {100 * w:.1f}% "
                 f"| {100 * off:+.1f} | {100 * lo:.1f}-{100 * hi:.1f}% | {verdict} |"
