@@ -5,6 +5,7 @@ made risked, in both languages, always something in words."""
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 import pytest
@@ -43,9 +44,12 @@ def check_consistent() -> None:
 
 def test_the_loss_shown_keeps_its_label() -> None:
     check_consistent()
-    # The newcomer's pair: a mistake of 4.6 points beside a blunder of 5.
-    assert label_of(0.046) == "mistake" and loss_text(0.046, "en") == "4"
-    assert label_of(0.05) == "blunder" and loss_text(0.05, "en") == "5"
+    # The newcomer's pair: a mistake 0.4 points short of a blunder (4.6 beside 5 when
+    # they were found) shows the whole point below the blunder's.
+    blunder = dict(judge_mod.THRESHOLDS)["blunder"]
+    near = blunder - 0.004
+    assert label_of(near) == "mistake" and loss_text(near, "en") == str(math.floor(100 * near))
+    assert label_of(blunder) == "blunder" and loss_text(blunder, "en") == f"{100 * blunder:g}"
 
 
 @pytest.mark.parametrize(
