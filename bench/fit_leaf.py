@@ -1,0 +1,145 @@
+"""Fit the search's leaf (engine/leaf.py's tuned weights) to who won greedy self-play games.
+
+The leaf judges a playout that stops unfinished: each team's value from its seats' board
+and cards, a softmax over the teams. Today's value (``bots.seat_values`` plus
+``CARD_KEEP``, over 250) is hand-made. This script plays greedy games, takes boards at
+random decisions with every hand as it is then, and fits the weights of ``leaf.FEATURES``
+by maximum likelihood of the team that went on to win (a conditional logit: a softmax of
+``w . features(team)`` over the teams), then prints the held-out log loss of the old leaf
+and of the fit, and the weights as a Python tuple to paste into ``leaf.TUNED``.
+
+    nice -n 10 .venv/bin/python bench/fit_leaf.py --games 12000 --seats 4 6
+
+numpy is a development dependency; the engine gets only the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import keezbord.engine.playout as playout_mod
+from keezbord.engine.board import Board, FastMove
+from keezbord.engine.bots import GreedyBot
+from keezbord.engine.leaf import FEATURES, leaf_chances, team_features, team_order
+
+_live: list[list[list[str]]] = []  # the hands of the game being played (see _deal)
+_real_deal = playout_mod.deal_hands  # type: ignore[attr-defined]
+
+
+def _deal(table, stock):  # type: ignore[no-untyped-def]
+    """deal_hands that keeps a reference to the hands play_fast plays from."""
+    hands, rest = _real_deal(table, stock)
+    _live[:] = [hands]
+    return hands, rest
+
+
+playout_mod.deal_hands = _deal  # type: ignore[attr-defined]
+
+
+class Sampler(GreedyBot):
+    """The greedy bot that, at a decision with chance ``rate``, keeps the board's team
+    features and the old leaf's chances (every hand as it is at that moment)."""
+
+    def __init__(self, rng: random.Random, rate: float, out: list) -> None:  # type: ignore[type-arg]
+        super().__init__(rng)
+        self.rate = rate
+        self.out = out
+
+    def pick(self, board: Board, seat: int, hand: Sequence[str]) -> tuple[str, FastMove] | None:
+        if self.rng.random() < self.rate and _live:
+            hands = _live[0]
+            self.out.append((team_features(board, hands), leaf_chances(board, hands)))
+        return super().pick(board, seat, hand)
+
+
+def collect(seats: int, games: int, seed: int, rate: float) -> tuple[list, list]:  # type: ignore[type-arg]
+    """Samples (features per team, old chances, index of the winning team)."""
+    rows: list = []  # type: ignore[type-arg]
+    for g in range(games):
+        out: list = []  # type: ignore[type-arg]
+        rng = random.Random(seed + g)
+        bots = [Sampler(random.Random(rng.random()), rate, out) for _ in range(seats)]
+        result = playout_mod.play_fast(seats, "standard", seed + g, bots)
+        if result.winner is None:
+            continue
+        board = Board(result.final)
+        win = team_order(board).index(result.winner)
+        rows.extend((f, old, win, g) for f, old in out)
+    return rows, []
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 60) -> np.ndarray:
+    """Newton's method for the conditional logit: x[n, team, feature], y[n] the winner."""
+    n, _teams, k = x.shape
+    w = np.zeros(k)
+    for _ in range(steps):
+        z = x @ w
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        xbar = (p[:, :, None] * x).sum(axis=1)
+        grad = (x[np.arange(n), y] - xbar).sum(axis=0) - l2 * n * w
+        # Hessian: -sum_n (sum_t p x x^T - xbar xbar^T)
+        outer = np.einsum("nt,ntj,ntk->jk", p, x, x) - xbar.T @ xbar
+        hess = -outer - l2 * n * np.eye(k)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    return float(-np.log(np.clip(p[np.arange(len(y)), y], 1e-12, 1.0)).mean())
+
+
+def chances(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    z = x @ w
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=4000, help="games per seat count")
+    ap.add_argument("--seats", type=int, nargs="+", default=[4])
+    ap.add_argument("--seed", type=int, default=900_000)
+    ap.add_argument("--rate", type=float, default=0.05, help="decisions sampled")
+    args = ap.parse_args()
+    for seats in args.seats:
+        t0 = time.process_time()
+        rows, _ = collect(seats, args.games, args.seed + seats * 100_000, args.rate)
+        x = np.array([r[0] for r in rows], dtype=float)
+        old = np.array([r[1] for r in rows], dtype=float)
+        y = np.array([r[2] for r in rows])
+        game = np.array([r[3] for r in rows])
+        test = game % 5 == 0  # every fifth game held out, whole
+        w = fit(x[~test], y[~test])
+        print(
+            f"{seats} seats: {len(rows)} samples of {args.games} games "
+            f"({time.process_time() - t0:.0f} s CPU), {test.sum()} held out"
+        )
+        print(
+            f"  log loss held out: old leaf {log_loss(old[test], y[test]):.4f}, "
+            f"fit {log_loss(chances(x[test], w), y[test]):.4f}, "
+            f"even {float(np.log(x.shape[1])):.4f}"
+        )
+        for name, v in zip(FEATURES, w, strict=True):
+            print(f"  {name:>10} {v:+.5f}")
+        print("  TUNED =", tuple(round(float(v), 5) for v in w))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
