@@ -247,9 +247,9 @@ function renderSummary(d) {
 // -- walking through the mistakes (as lichess does) ------------------------------------------
 
 // Whose mistakes are walked: a seat ("seat:N"), a team ("team:I", its index in the
-// analysis's teams) or everyone ("all"). A player's page starts at its own seat (the
-// page's hand, mySeat: a player reviewing wants their own); the referee's and a
-// spectator's at everyone's. null: not chosen yet (the default).
+// analysis's teams) or everyone ("all"). A page that plays a seat starts at it (its
+// hand's, mySeat: a player reviewing wants their own); one with no hand (a spectator,
+// a real board's referee) at everyone's. null: not chosen yet (the default).
 /** @type {string | null} */
 let walkWhose = null;
 
