@@ -118,8 +118,9 @@ def test_a_mistake_says_why_in_words_and_never_loses_a_blunders_share(
         if shown[lower] and shown[higher]:
             assert max(shown[lower]) < min(shown[higher]), (lower, higher, shown)
 
-    # "Next mistake" opens the first labelled move: the better move in words, not
-    # notation, and why in words.
+    # "Next mistake" opens the first labelled move (everyone's: a player's page walks
+    # its own seat's by default): the better move in words, not notation, and why.
+    page.select_option("#mistake-whose", "all")
     page.click("#analysis-next-mistake")
     first = rows[0]
     page.wait_for_selector(f"#moves li.reviewed[data-n='{first['n']}']")

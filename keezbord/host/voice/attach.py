@@ -76,9 +76,12 @@ class Voice:
 
     def heard(self, what: str, data: Any) -> None:
         """The hub's news beyond an input's decisions (``hub.heard``): a new game (its
-        opening decisions: who dealt, who begins) or the coach's remark."""
+        opening decisions: who dealt, who begins), the coach's remark, or a lesson's or
+        puzzle's view changed by a request of the page ("task": a puzzle's hint asked)."""
         state = self.hub.session.state
-        if what == "game":
+        if what == "task":
+            self.words([], state)
+        elif what == "game":
             self.narrator = Narrator(state.pos.to_dict(), self.hub.sim is not None)
             self.tasks = {}
             self.words(list(data), state)

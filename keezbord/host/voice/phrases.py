@@ -235,6 +235,12 @@ def coach_phrase(remark: Mapping[str, Any], topo: Topology) -> Utterance:
     return Utterance("coach", _join(_said("coach", "coach", text)), False, int(remark["seat"]))
 
 
+def hint_phrase(kind: str, text: Text, topo: Topology) -> Utterance:
+    """A hint the page shows to the whole table (a puzzle's: its hand is on the page for
+    everyone), said as a seat's hint is: "Tip: ..." / "Hint: ..."."""
+    return Utterance(kind, _join(_said("tip", "hint", spoken.words(topo, text))))
+
+
 def _said(nl: str, en: str, why: Text) -> Text:
     if not why.nl and not why.en:
         return Text(nl, en)

@@ -14,7 +14,7 @@ from keezbord.host.referee import RefereeState, colours
 from keezbord.host.selftest_live import chips_view
 from keezbord.host.session import GameSession
 
-from .journal_notice import journal_health
+from .journal_notice import journal_health as journal_health  # (for hub.py too)
 from .journal_notice import journal_notice as journal_notice  # (for page_view.py)
 
 
@@ -119,11 +119,13 @@ def expected_closed(monitor: HealthMonitor, st: RefereeState, resynced: set[str]
 
 
 def health_key(h: dict[str, Any]) -> tuple[Any, ...]:
-    """What must change for the page to be told: good frames and ages do not count."""
-    link = h["link"] or {}
+    """What must change for the page to be told: good frames and ages do not count.
+    The simulator's health is its journal's alone (no sensors, no link)."""
+    link = h.get("link") or {}
+    sensors = h.get("sensors") or {}
     return (
-        h["sensors"]["ok"],
-        tuple(h["sensors"]["bad"]),
+        sensors.get("ok"),
+        tuple(sensors.get("bad", ())),
         link.get("ok"),
         link.get("connected"),
         link.get("frames_bad"),

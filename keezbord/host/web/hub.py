@@ -40,7 +40,7 @@ from . import actions, drawing, opening, page, requests, setups
 from .away import Away
 from .clock import HubClock
 from .coach import coach_remark
-from .health_view import HealthWatch
+from .health_view import HealthWatch, journal_health
 from .hub_error import HubError as HubError
 from .instruction import Instruction
 from .options import HubOptions as HubOptions
@@ -276,7 +276,7 @@ class Hub:
         next_health = 0.0
         while True:
             await asyncio.sleep(self.opts.tick_ms / 1000)
-            if self.opts.mode == "run" and time.monotonic() >= next_health:
+            if time.monotonic() >= next_health:  # run and sim: the journal's fsync too
                 next_health = time.monotonic() + self.opts.health_ms / 1000
                 self._check_health()
             self.tick()
@@ -305,9 +305,9 @@ class Hub:
         return self.sensors.view(self.session.state, self.driver, self.now(), self.session)
 
     def _check_health(self) -> None:
-        """Broadcast when the health changed (ages and counters of good frames aside)."""
-        h = self.health()
-        if h is not None and self.sensors.news(h):
+        """Broadcast when the health changed (ages and counters of good frames aside); in
+        the simulator the journal's alone: a failing fsync shows before the next change."""
+        if self.sensors.news(self.health() or {"journal": journal_health(self.session)}):
             self.changed()
 
     # -- requests from a page ------------------------------------------------------------

@@ -117,6 +117,8 @@ class PuzzlePlay(BoardTask):
         if self.learner is not None:
             with Progress(self.hub.opts.db) as prog:
                 prog.puzzle_helped(self.learner, self.puzzle.id, self.helped)
+        for f in self.hub.heard:  # the voice says the hint (docs/voice.md)
+            f("task", None)
         self.hub.changed()
 
     def _lit(self) -> list[str]:

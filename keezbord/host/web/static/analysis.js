@@ -17,6 +17,7 @@ Object.assign(UI.nl, {
   key_marks: "Een stip is een zet die de winkans van het eigen team liet zakken (klik: terugkijken):",
   key_inaccuracy: "onnauwkeurigheid", key_mistake: "fout", key_blunder: "blunder",
   next_mistake: "Volgende fout", prev_mistake: "Vorige fout",
+  mistakes_of: "Fouten van", mistakes_all: "iedereen", no_mistakes: "Geen fouten",
   team_won: "won", team_lost: "verloor", team_ended: "eindigde",
   mostly_own: "vooral door de eigen zetten", mostly_others: "vooral door de zetten van de anderen",
   mostly_cards: "vooral door de kaarten (geluk)",
@@ -36,6 +37,7 @@ Object.assign(UI.en, {
   key_marks: "A dot is a move that lowered its own team's win chance (click: review it):",
   key_inaccuracy: "inaccuracy", key_mistake: "mistake", key_blunder: "blunder",
   next_mistake: "Next mistake", prev_mistake: "Previous mistake",
+  mistakes_of: "Mistakes of", mistakes_all: "everyone", no_mistakes: "No mistakes",
   team_won: "won", team_lost: "lost", team_ended: "ended",
   mostly_own: "mostly by its own moves", mostly_others: "mostly by the others' moves",
   mostly_cards: "mostly by the cards (luck)",
@@ -98,9 +100,7 @@ function renderAnalysis() {
     : `${t("analysis_running")}: ${d.done}/${d.total} ${t("analysis_moves")}`;
   drawChart(d);
   renderSummary(d);
-  const walk = byId("analysis-next-mistake");
-  walk.hidden = !mistakeRows().length;
-  walk.textContent = t("next_mistake");
+  renderWalk();
   markMoves();
 }
 
@@ -246,10 +246,58 @@ function renderSummary(d) {
 
 // -- walking through the mistakes (as lichess does) ------------------------------------------
 
-/** @returns {AnalysisRow[]} the labelled decisions, in the order they were played */
-function mistakeRows() {
+// Whose mistakes are walked: a seat ("seat:N"), a team ("team:I", its index in the
+// analysis's teams) or everyone ("all"). A page that plays a seat starts at it (its
+// hand's, mySeat: a player reviewing wants their own); one with no hand (a spectator,
+// a real board's referee) at everyone's. null: not chosen yet (the default).
+/** @type {string | null} */
+let walkWhose = null;
+
+/** @returns {string} */
+function walkChoice() {
+  const seat = app.state ? mySeat(app.state) : null;
+  return walkWhose ?? (seat === null ? "all" : `seat:${seat}`);
+}
+
+/** @returns {AnalysisRow[]} every labelled decision, in the order they were played */
+function labelledRows() {
   const d = analysisView.data;
   return d && d.rows ? d.rows.filter((r) => r.type === "decision" && r.label) : [];
+}
+
+/** @returns {AnalysisRow[]} the labelled decisions of the seat or team chosen, in order */
+function mistakeRows() {
+  const [kind, k] = walkChoice().split(":");
+  const team = kind === "team" ? (analysisView.data?.teams || [])[Number(k)] || [] : null;
+  return labelledRows().filter((r) => kind === "all" || (team ? team.includes(r.seat) : r.seat === Number(k)));
+}
+
+// The choice beside "next mistake": each seat (one's own marked), each team of two or
+// more, everyone; shown once some move is labelled.
+function renderWalk() {
+  const d = analysisView.data, pick = /** @type {HTMLSelectElement} */ (byId("mistake-whose"));
+  const any = labelledRows().length > 0;
+  byId("analysis-walk").hidden = !any;
+  const me = app.state ? mySeat(app.state) : null;
+  const teams = d?.teams || [];
+  /** @type {[string, string][]} */
+  const opts = teams.flat().sort((a, b) => a - b)
+    .map((s) => [`seat:${s}`, s === me ? `${seatName(s)} (${t("you")})` : seatName(s)]);
+  teams.forEach((team, i) => { if (team.length > 1) opts.push([`team:${i}`, `${t("team_of")} ${teamName(team)}`]); });
+  opts.push(["all", t("mistakes_all")]);
+  const key = JSON.stringify([opts, app.lang]);
+  if (pick.dataset.key !== key) {
+    pick.dataset.key = key;
+    pick.replaceChildren(...opts.map(([v, text]) => el("option", { value: v, text })));
+  }
+  if (!opts.some(([v]) => v === walkChoice())) walkWhose = "all";
+  pick.value = walkChoice();
+  byId("mistake-whose-label").textContent = t("mistakes_of");
+  const walk = /** @type {HTMLButtonElement} */ (byId("analysis-next-mistake"));
+  const rows = mistakeRows();
+  walk.hidden = !any;
+  walk.disabled = !rows.length;
+  walk.textContent = rows.length ? t("next_mistake") : t("no_mistakes");
 }
 
 /** @param {AnalysisRow} row Its move in the review, the position before it with the better move lit. */
@@ -297,6 +345,11 @@ function setupAnalysis() {
   chart.addEventListener("click", pick);
   chart.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
   byId("analysis-next-mistake").addEventListener("click", () => stepMistake(1));
+  byId("mistake-whose").addEventListener("change", (ev) => {
+    walkWhose = /** @type {HTMLSelectElement} */ (ev.target).value;
+    renderWalk();
+    if (app.reviewing) showReview();  // the review's own walk buttons follow
+  });
   app.onState.push(onAnalysisState);
   // After the game no state may come for a while: a language switch redraws the panel.
   byId("lang").addEventListener("click", () => setTimeout(renderAnalysis));
