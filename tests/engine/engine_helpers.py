@@ -65,6 +65,16 @@ def row(p: Position, seat: int) -> tuple[str, ...]:
 
 
 PROFILE_NAMES = ["standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"]
+# (seats, profile, seed): one game of each profile, seat counts from 2 to 8 (the games
+# the undo and the referee are checked on, game by game).
+PROFILE_GAMES = [
+    (4, "standard", 1),
+    (6, "keezspel", 2),
+    (2, "nk", 3),
+    (3, "reiseditie", 4),
+    (8, "bordspel", 5),
+    (4, "wikipedia", 6),
+]
 
 
 def random_position(
