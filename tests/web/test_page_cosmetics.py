@@ -12,18 +12,13 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, sim_hub
 
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-
-
-def sim(db: Path, kinds: list[str], seed: int, seats: int = 4) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.3, think_ms=400)
-    return lambda: Hub.open_sim(opts, kinds=kinds, seats=seats)
 
 
 def sized(browser: Any, w: int, h: int, mobile: bool = False) -> Any:
@@ -37,7 +32,9 @@ def test_the_zoom_button_says_zoom_in_over_the_whole_board(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, _ = opening_seed(0, 8)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 8, seed, 8))
+    srv = serve(
+        sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 8, bot_speed=0.3, think_ms=400, seats=8)
+    )
     page = sized(browser, 1366, 768)
     page.goto(link(srv, lang="en"))
     page.wait_for_selector("#zoom:not([hidden])")
@@ -53,7 +50,15 @@ def test_the_phone_header_never_cuts_the_bots_card(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
+    srv = serve(
+        sim_hub(
+            tmp_path / "g.sqlite",
+            seed,
+            ["human", "greedy", "greedy", "greedy"],
+            bot_speed=0.3,
+            think_ms=400,
+        )
+    )
     page = sized(browser, 390, 844, mobile=True)
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
@@ -87,7 +92,7 @@ def test_a_page_opened_later_shows_the_same_game_time(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 4, bot_speed=0.3, think_ms=400))
     first = sized(browser, 1366, 768)
     first.goto(link(srv, lang="en"))
     first.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
