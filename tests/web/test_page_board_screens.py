@@ -10,20 +10,13 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot, start_server
-from web_helpers import link, opening_seed, sim_hub
+from web_helpers import link, opening_seed, sim_hub, sized_page
 
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-
-
-def sized_page(browser: Any, width: int, height: int, mobile: bool = False) -> Any:
-    ctx = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=mobile, has_touch=mobile
-    )
-    return ctx.new_page()
 
 
 def pit_px(page: Any, hole: str) -> float:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer
 from test_page_panels_sim import play_opening
-from web_helpers import link, opening_seed, options, sim_hub, ws_path
+from web_helpers import ONE_HUMAN, link, opening_seed, options, sim_hub, ws_path
 
 from keezbord.host.web.app import create_app
 from keezbord.host.web.hub import Hub
@@ -42,15 +42,7 @@ def test_the_dialog_names_the_move_and_the_bots_wait_while_it_is_open(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(
-        sim_hub(
-            tmp_path / "g.sqlite",
-            seed,
-            ["human", "greedy", "greedy", "greedy"],
-            bot_speed=1.0,
-            think_ms=600,
-        )
-    )
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=1.0, think_ms=600))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     play_opening(page, card)
@@ -92,15 +84,7 @@ def test_your_own_move_is_taken_back_in_one_go_after_the_bots(
     # Seed 253: red to play, and every hand holds an A or a K: the bots all move (a hand
     # shown would be past taking back: the referee takes back moves only).
     seed, card = 253, "K"
-    srv = serve(
-        sim_hub(
-            tmp_path / "g.sqlite",
-            seed,
-            ["human", "greedy", "greedy", "greedy"],
-            bot_speed=1.0,
-            think_ms=100,
-        )
-    )
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=1.0, think_ms=100))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     play_opening(page, card)
@@ -130,15 +114,7 @@ def test_past_a_hand_shown_the_dialog_says_why_nothing_can_be_taken_back(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)  # blue and yellow bring pawns out, green shows its hand
-    srv = serve(
-        sim_hub(
-            tmp_path / "g.sqlite",
-            seed,
-            ["human", "greedy", "greedy", "greedy"],
-            bot_speed=1.0,
-            think_ms=100,
-        )
-    )
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=1.0, think_ms=100))
     page.goto(link(srv, lang="en"))
     play_opening(page, card)
     page.wait_for_function(

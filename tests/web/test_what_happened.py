@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, sim_hub
+from web_helpers import ONE_HUMAN, link, opening_seed, sim_hub
 
 from keezbord.host.referee import colours, nest_seat
 from keezbord.host.session import GameSession
@@ -59,9 +59,7 @@ def test_since_your_last_turn_and_a_pawn_being_checked(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(
-        sim_hub(tmp_path / "g.sqlite", seed, ["human", "greedy", "greedy", "greedy"], bot_speed=0.2)
-    )
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=0.2))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert page.is_hidden("#since")  # nothing happened before the first move

@@ -101,6 +101,19 @@ def opening_seed(seat: int = 0, seats: int = 4) -> tuple[int, str]:
     raise AssertionError("no opening seed found")
 
 
+def sized_page(browser: Any, width: int, height: int, mobile: bool = False) -> Any:
+    """A page of its own browser context, ``width`` x ``height``; ``mobile``: a phone's
+    (touch, mobile viewport)."""
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=mobile, has_touch=mobile
+    )
+    return ctx.new_page()
+
+
+# Seat 0 a person, the others greedy bots.
+ONE_HUMAN = ["human", "greedy", "greedy", "greedy"]
+
+
 def sim_hub(
     db: Path,
     seed: int,
