@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board, FastMove, Undo
-from .bots import CARD_KEEP, Choice, FastChoice, GreedyBot, _fast_choose, evaluate_board
+from .bots import Choice, FastChoice, GreedyBot, _fast_choose, greedy_candidates
 from .position import NEST, Position
 
 # How often a first-game player makes each mistake when it is on offer.
@@ -69,21 +69,10 @@ def _mistakes(board: Board, seat: int, card: str, move: FastMove, undo: Undo) ->
 def scored_moves(board: Board, seat: int, hand: Sequence[str], rng: random.Random) -> list[Scored]:
     """Every distinct (card, position) of the hand with the greedy score (its keep term
     and tie-breaking jitter included) and its mistakes."""
-    base = evaluate_board(board, seat)
-    out: list[Scored] = []
-    for card in dict.fromkeys(hand):
-        keep = CARD_KEEP.get(card, 0.0)
-        seen: set[tuple[tuple[int, ...], ...]] = set()
-        for move in board.moves(card, seat):
-            undo = board.make(move)
-            rows = [sorted(r) for r in board.pawns]
-            key = tuple(map(tuple, rows))
-            if key not in seen:
-                seen.add(key)
-                score = evaluate_board(board, seat, rows) - base - keep + rng.random() * 1e-3
-                kinds = _mistakes(board, seat, card, move, undo)
-                out.append(Scored(score, card, move, frozenset(kinds)))
-            board.unmake(undo)
+    out = [
+        Scored(score, card, move, frozenset(_mistakes(board, seat, card, move, undo)))
+        for score, card, move, undo in greedy_candidates(board, seat, hand, rng.random)
+    ]
     enters = any(len(p) == 3 and p[1] == NEST for s in out for p in s.move[1])
     if enters:  # not bringing a pawn out: every move that leaves the nest as it is
         out = [

@@ -14,11 +14,11 @@ benchmark measures against them and the tests hold both to the same choices.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
-from .board import Board, FastMove, to_move
+from .board import Board, FastMove, Undo, to_move
 from .movegen import successor_positions, successors
 from .notation import Move
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position
@@ -86,6 +86,34 @@ class RandomBot:
         return self.rng.choice(list(hand))
 
 
+def greedy_candidates(
+    board: Board, seat: int, hand: Sequence[str], rnd: Callable[[], float]
+) -> Iterator[tuple[float, str, FastMove, Undo]]:
+    """The greedy bot's candidates: each distinct position the hand's cards reach, once,
+    with the first move leading there (as successor_positions, so the jitter draws stay
+    those of ``GreedyBot.choose_positions``), as (score, card, move, undo). The score is
+    the gain by ``evaluate_board`` less the card's keep value, plus a tie-breaking jitter
+    drawn from ``rnd``. While the caller holds a candidate its move is made on ``board``
+    (``undo`` its record: the beginner reads its mistakes there); it is unmade when the
+    caller asks for the next one, or stops."""
+    base = evaluate_board(board, seat)
+    for card in dict.fromkeys(hand):
+        keep = CARD_KEEP.get(card, 0.0)
+        seen: set[tuple[tuple[int, ...], ...]] = set()
+        for move in board.moves(card, seat):
+            undo = board.make(move)
+            try:
+                rows = [sorted(r) for r in board.pawns]
+                key = tuple(map(tuple, rows))
+                if key not in seen:
+                    seen.add(key)
+                    score = evaluate_board(board, seat, rows) - base - keep
+                    score += rnd() * 1e-3
+                    yield score, card, move, undo
+            finally:
+                board.unmake(undo)
+
+
 class GreedyBot:
     """Plays the move that most improves its team's position by a simple evaluation:
     pawns home and far along, opponents captured, the partner spared, the own start kept
@@ -98,25 +126,10 @@ class GreedyBot:
         self.rng = rng
 
     def pick(self, board: Board, seat: int, hand: Sequence[str]) -> FastChoice:
-        base = evaluate_board(board, seat)
         best: tuple[float, str, FastMove] | None = None
-        rnd = self.rng.random
-        for card in dict.fromkeys(hand):
-            keep = CARD_KEEP.get(card, 0.0)
-            # Each distinct position once, with the first move leading there (as
-            # successor_positions): the jitter draws stay those of choose_positions.
-            seen: set[tuple[tuple[int, ...], ...]] = set()
-            for move in board.moves(card, seat):
-                undo = board.make(move)
-                rows = [sorted(r) for r in board.pawns]
-                key = tuple(map(tuple, rows))
-                if key not in seen:
-                    seen.add(key)
-                    score = evaluate_board(board, seat, rows) - base - keep
-                    score += rnd() * 1e-3
-                    if best is None or score > best[0]:
-                        best = (score, card, move)
-                board.unmake(undo)
+        for score, card, move, _ in greedy_candidates(board, seat, hand, self.rng.random):
+            if best is None or score > best[0]:
+                best = (score, card, move)
         return None if best is None else (best[1], best[2])
 
     def choose(self, pos: Position, hand: Sequence[str]) -> Choice:

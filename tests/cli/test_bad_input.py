@@ -91,7 +91,7 @@ def files(tmp_path: Path) -> Path:
         setup + "\n" + json.dumps({"t": 1, "type": "place", "hole": "T\u0663"}) + "\n",
     )
     # A card event whose card is no text is no event; an odd card name or tag is one
-    # (the referee's card_rejected, tests/host/referee/test_issue22.py).
+    # (the referee's card_rejected, tests/host/referee/test_card_discipline.py).
     put("card-number.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card", "card": 5}) + "\n")
     put("card-none.jsonl", setup + "\n" + json.dumps({"t": 1, "type": "card"}) + "\n")
     put(

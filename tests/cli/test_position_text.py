@@ -5,6 +5,7 @@ argument itself, in a file or on standard input; the same answers as the JSON.""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,18 +13,8 @@ from clihelp import assert_one_line_error, run
 
 from keezbord.host.cli import main
 
-TEXT = "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
-JSON = {
-    "seats": 4,
-    "profile": "standard",
-    "turn": 0,
-    "pawns": [
-        ["S", "T20", "N", "N"],
-        ["T33", "N", "N", "N"],
-        ["H4", "H3", "T60", "N"],
-        ["N", "N", "N", "N"],
-    ],
-}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from engine_helpers import EXAMPLE, TEXT_EXAMPLE
 
 
 def _out(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -34,17 +25,17 @@ def _out(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 def test_moves_gives_the_same_answer_for_the_text_form_argument_file_and_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "p.json").write_text(json.dumps(JSON))
-    (tmp_path / "p.txt").write_text(TEXT + "\n")
+    (tmp_path / "p.json").write_text(json.dumps(EXAMPLE))
+    (tmp_path / "p.txt").write_text(TEXT_EXAMPLE + "\n")
     want = _out(capsys, "moves", "--card", "7", str(tmp_path / "p.json"))
     assert want[0] == 0 and json.loads(want[1])["moves"]
-    assert _out(capsys, "moves", "--card", "7", TEXT) == want
+    assert _out(capsys, "moves", "--card", "7", TEXT_EXAMPLE) == want
     assert _out(capsys, "moves", "--card", "7", str(tmp_path / "p.txt")) == want
 
 
 def test_check_takes_text_forms_and_stdin(tmp_path: Path) -> None:
     after = "NNST25/NNNT33/NT60H3H4/NNNN 1 standard"
-    r = run(tmp_path, "check", "--card", "5", TEXT, after)
+    r = run(tmp_path, "check", "--card", "5", TEXT_EXAMPLE, after)
     assert r.returncode == 0 and json.loads(r.stdout) == {"legal": True, "move": "5 0:T20-T25"}
     r = run(
         tmp_path,
@@ -55,7 +46,7 @@ def test_check_takes_text_forms_and_stdin(tmp_path: Path) -> None:
         after.replace("T25", "T24"),
         "--lang",
         "en",
-        stdin=TEXT + "\n",
+        stdin=TEXT_EXAMPLE + "\n",
     )
     assert r.returncode == 1 and "this one went 4" in json.loads(r.stdout)["reason"]
 
@@ -80,9 +71,9 @@ def test_replay_takes_the_text_form_as_the_setup_position(
         assert main(["replay", str(trace)]) == 0
         return [json.loads(x) for x in capsys.readouterr().out.splitlines()]
 
-    out = replay(TEXT)
+    out = replay(TEXT_EXAMPLE)
     assert [d["move"] for d in out if d["type"] == "move"] == ["5 0:T20-T25"]
-    assert out == replay(JSON)
+    assert out == replay(EXAMPLE)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +81,7 @@ def test_replay_takes_the_text_form_as_the_setup_position(
     [
         (["moves", "--card", "7", "NNNN/NNN 0 standard"], ("POSITION", "exactly 4 pawns")),
         (["moves", "--card", "7", "NNNN/NNNN 0 chess"], ("POSITION", "unknown profile")),
-        (["check", "--card", "7", TEXT, "NNNN/NNNN 5 standard"], ("AFTER", "'turn'")),
+        (["check", "--card", "7", TEXT_EXAMPLE, "NNNN/NNNN 5 standard"], ("AFTER", "'turn'")),
         (["moves", "--card", "7", "no such file.json"], ("no such file.json",)),
     ],
 )
@@ -106,6 +97,6 @@ def test_a_file_named_like_a_text_form_is_read_as_a_file(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "NNNN").mkdir()
     name = "NNNN/NNNN 0 standard"
-    (tmp_path / name).write_text(json.dumps(JSON))
+    (tmp_path / name).write_text(json.dumps(EXAMPLE))
     code, out = _out(capsys, "moves", "--card", "5", name)
     assert code == 0 and json.loads(out)["seat"] == 0 and len(json.loads(out)["moves"]) == 2

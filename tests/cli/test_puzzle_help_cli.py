@@ -8,33 +8,18 @@ their themes (no other shows a theme) and ends with the count, in Dutch and Engl
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from clihelp import run
 
-# Blue with A, 6, A on T22, yellow on T28: the 6 captures it. Kept in a file of the
-# test's own, so the shipped set's make-up does not matter.
-PUZZLE = {
-    "id": "kz-d8a48c0c",
-    "position": "NNNT60/NNNT22/NNNT28/NNNN 1 standard",
-    "hand": ["A", "6", "A"],
-    "card": "6",
-    "solution": "6 1:T22-T28",
-    "known": ["A", "K", "9", "2", "10", "5", "8", "A", "6", "4", "4"],
-    "themes": ["capture"],
-    "sizes": [3, 3, 3, 0],
-    "win": 0.447,
-    "gap": 0.077,
-    "second": "A 1:N-S",
-    "source": "selfplay 4 seats standard seed 2034, turn 8",
-}
-PID = "kz-d8a48c0c"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from puzzle_record import PID, write_puzzle_file
 
 
 def puzzles(tmp: Path, *args: str) -> Any:
-    f = tmp / "mine.jsonl"
-    f.write_text(json.dumps(PUZZLE) + "\n")
+    f = write_puzzle_file(tmp / "mine.jsonl")
     r = run(tmp, "puzzles", *args, "--file", str(f), "--db", str(tmp / "j.sqlite"))
     assert r.returncode == 0, r.stderr
     return r.stdout

@@ -13,17 +13,8 @@ import pytest
 
 from keezbord.host.cli import main
 
-EXAMPLE = {
-    "seats": 4,
-    "profile": "standard",
-    "turn": 0,
-    "pawns": [
-        ["S", "T20", "N", "N"],
-        ["T33", "N", "N", "N"],
-        ["H4", "H3", "T60", "N"],
-        ["N", "N", "N", "N"],
-    ],
-}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from engine_helpers import EXAMPLE
 
 
 def _exe() -> list[str]:

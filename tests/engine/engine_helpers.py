@@ -3,13 +3,27 @@ and resulting pawn lists of a card, in the JSON/notation forms of FORMATS.md."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
 from keezbord.engine.movegen import successors
-from keezbord.engine.position import Position
+from keezbord.engine.position import InvalidPositionError, Position
 
 Rows = tuple[tuple[str, ...], ...]
+# The example position of FORMATS.md; its text form is TEXT_EXAMPLE.
+EXAMPLE: dict[str, Any] = {
+    "seats": 4,
+    "profile": "standard",
+    "turn": 0,
+    "pawns": [
+        ["S", "T20", "N", "N"],
+        ["T33", "N", "N", "N"],
+        ["H4", "H3", "T60", "N"],
+        ["N", "N", "N", "N"],
+    ],
+}
+TEXT_EXAMPLE = "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
 NEST4 = ["N", "N", "N", "N"]
 HOME4 = ["H1", "H2", "H3", "H4"]
 
@@ -51,6 +65,16 @@ def row(p: Position, seat: int) -> tuple[str, ...]:
 
 
 PROFILE_NAMES = ["standard", "keezspel", "wikipedia", "reiseditie", "nk", "bordspel"]
+# (seats, profile, seed): one game of each profile, seat counts from 2 to 8 (the games
+# the undo and the referee are checked on, game by game).
+PROFILE_GAMES = [
+    (4, "standard", 1),
+    (6, "keezspel", 2),
+    (2, "nk", 3),
+    (3, "reiseditie", 4),
+    (8, "bordspel", 5),
+    (4, "wikipedia", 6),
+]
 
 
 def random_position(
@@ -98,3 +122,13 @@ def random_position(
     if teams:
         d["teams"] = teams
     return d
+
+
+def random_positions(n: int, seed: int) -> list[Position]:
+    """``n`` valid positions of ``random_position`` (the invalid ones drawn are passed over)."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        with contextlib.suppress(InvalidPositionError):
+            out.append(Position.from_dict(random_position(rng)))
+    return out

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import board, random_position
+from engine_helpers import board, random_positions
 
 from keezbord.engine.bot_kinds import make_bot
 from keezbord.engine.bots import GreedyBot, RandomBot, greedy_move
 from keezbord.engine.cards import RANKS
 from keezbord.engine.game import play_game
 from keezbord.engine.movegen import successors
-from keezbord.engine.position import InvalidPositionError, Position
 
 
 def test_greedy_team_beats_random_team_over_forty_seeded_games() -> None:
@@ -30,20 +29,9 @@ def test_greedy_team_beats_random_team_over_forty_seeded_games() -> None:
     assert wins >= 32, f"greedy team won only {wins} of 40"
 
 
-def _positions(n: int) -> list[Position]:
-    rng = random.Random(3)
-    out: list[Position] = []
-    while len(out) < n:
-        try:
-            out.append(Position.from_dict(random_position(rng)))
-        except InvalidPositionError:
-            continue
-    return out
-
-
 def test_bots_choose_only_legal_moves_and_discard_only_when_nothing_is_playable() -> None:
     rng = random.Random(1)
-    for pos in _positions(120):
+    for pos in random_positions(120, 3):
         hand = rng.sample(RANKS, 4)
         for bot in (RandomBot(random.Random(2)), GreedyBot(random.Random(2))):
             choice = bot.choose(pos, hand)
@@ -57,7 +45,7 @@ def test_bots_choose_only_legal_moves_and_discard_only_when_nothing_is_playable(
 
 
 def test_greedy_move_is_legal_or_none() -> None:
-    for pos in _positions(60):
+    for pos in random_positions(60, 3):
         for card in RANKS:
             move = greedy_move(pos, card)
             legal = [m for m, _ in successors(pos, card)]

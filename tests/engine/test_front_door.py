@@ -3,15 +3,13 @@ one-line text form and ``repr``, the checked ``apply``/``is_legal``."""
 
 from __future__ import annotations
 
-import contextlib
 import doctest
 import importlib
-import random
 import subprocess
 import sys
 
 import pytest
-from engine_helpers import random_position
+from engine_helpers import EXAMPLE, TEXT_EXAMPLE, random_positions
 
 import keezbord.engine
 from keezbord.engine import (
@@ -26,16 +24,6 @@ from keezbord.engine import (
     successors,
 )
 from keezbord.engine.profiles import PROFILES
-
-
-def _positions(n: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        with contextlib.suppress(InvalidPositionError):
-            out.append(Position.from_dict(random_position(rng)))
-    return out
-
 
 # -- public names -----------------------------------------------------------------------
 
@@ -97,26 +85,15 @@ def test_str_of_a_move_is_its_notation_and_text_still_takes_the_old_argument() -
 
 
 def test_text_form_example_of_docs() -> None:
-    example = {
-        "seats": 4,
-        "profile": "standard",
-        "turn": 0,
-        "pawns": [
-            ["S", "T20", "N", "N"],
-            ["T33", "N", "N", "N"],
-            ["H4", "H3", "T60", "N"],
-            ["N", "N", "N", "N"],
-        ],
-    }
-    pos = Position.from_dict(example)
-    assert pos.to_text() == "NNST20/NNNT33/NT60H3H4/NNNN 0 standard"
+    pos = Position.from_dict(EXAMPLE)
+    assert pos.to_text() == TEXT_EXAMPLE
     assert repr(pos) == "Position('NNST20/NNNT33/NT60H3H4/NNNN 0 standard')"
     assert Position.from_text(pos.to_text()) == pos
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_text_form_round_trips_exactly_with_the_json(seed: int) -> None:
-    for pos in _positions(300, seed):
+    for pos in random_positions(300, seed):
         text = pos.to_text()
         back = Position.from_text(text)
         assert back == pos and back.to_text() == text
@@ -187,7 +164,7 @@ def test_text_form_refuses_with_one_line_naming_the_problem(text: str, needle: s
 
 def test_apply_gives_the_successor_of_every_legal_move_and_refuses_the_rest() -> None:
     checked = 0
-    for pos in _positions(60, 7):
+    for pos in random_positions(60, 7):
         for card in RANKS:
             pairs = list(successors(pos, card))
             for move, after in pairs:

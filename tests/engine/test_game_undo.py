@@ -8,17 +8,11 @@ import random
 from typing import Any
 
 import pytest
+from engine_helpers import PROFILE_GAMES
 
 from keezbord.engine import Game, IllegalMoveError, RandomBot
 
-CASES = [
-    (4, "standard", 1),
-    (6, "keezspel", 2),
-    (2, "nk", 3),
-    (3, "reiseditie", 4),
-    (8, "bordspel", 5),
-    (4, "wikipedia", 6),
-]
+CASES = PROFILE_GAMES
 
 
 def _everything(game: Game) -> tuple[Any, ...]:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import random
 from typing import Any
 
 import pytest
-from engine_helpers import board, moves, random_position
+from engine_helpers import EXAMPLE, board, moves, random_positions
 
 from keezbord.engine.cards import RANKS
 from keezbord.engine.movegen import successors
@@ -17,18 +15,9 @@ from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.topology import Topology
 
 
-def _valid_random_positions(n: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        with contextlib.suppress(InvalidPositionError):
-            out.append(Position.from_dict(random_position(rng)))
-    return out
-
-
 def test_notation_round_trip_for_every_generated_move() -> None:
     count = 0
-    for pos in _valid_random_positions(150, 11):
+    for pos in random_positions(150, 11):
         for card in RANKS:
             for move, _ in successors(pos, card):
                 text = str(move)
@@ -96,7 +85,7 @@ def test_swap_with_leading_zero_is_refused_like_a_step() -> None:
 
 
 def test_position_json_round_trip() -> None:
-    for pos in _valid_random_positions(200, 12):
+    for pos in random_positions(200, 12):
         d = pos.to_dict()
         again = Position.from_dict(json.loads(json.dumps(d)))
         assert again == pos
@@ -140,19 +129,7 @@ def test_optional_fields_default() -> None:
 
 
 def _bad(**over: Any) -> dict[str, Any]:
-    d: dict[str, Any] = {
-        "seats": 4,
-        "profile": "standard",
-        "turn": 0,
-        "pawns": [
-            ["S", "T20", "N", "N"],
-            ["T33", "N", "N", "N"],
-            ["H4", "H3", "T60", "N"],
-            ["N", "N", "N", "N"],
-        ],
-    }
-    d.update(over)
-    return d
+    return {**EXAMPLE, **over}
 
 
 @pytest.mark.parametrize(

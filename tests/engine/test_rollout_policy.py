@@ -6,31 +6,19 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import random_position
+from engine_helpers import random_positions
 
 from keezbord.engine.board import Board
 from keezbord.engine.bots import GreedyBot
 from keezbord.engine.cards import RANKS
-from keezbord.engine.position import InvalidPositionError, Position
 from keezbord.engine.rollout import Greedy, Policy, playout
 from keezbord.engine.search import Known, analyse
-
-
-def _positions(n: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        try:
-            out.append(Position.from_dict(random_position(rng)))
-        except InvalidPositionError:
-            continue
-    return out
 
 
 def test_the_playout_policy_chooses_what_the_greedy_bot_chooses_with_the_same_draws() -> None:
     rng = random.Random(5)
     compared = sevens = 0
-    for i, pos in enumerate(_positions(400, 11)):
+    for i, pos in enumerate(random_positions(400, 11)):
         hand = rng.sample(RANKS, 5)
         b = Board(pos)
         expected = GreedyBot(random.Random(i)).pick(b, pos.turn, hand)
@@ -44,7 +32,7 @@ def test_the_playout_policy_chooses_what_the_greedy_bot_chooses_with_the_same_dr
 
 def test_the_variants_play_legal_moves_and_repeat_for_the_same_draws() -> None:
     rng = random.Random(8)
-    for pos in _positions(60, 12):
+    for pos in random_positions(60, 12):
         hands = [rng.sample(RANKS, 4) for _ in range(pos.seats)]
         me = pos.turn
         b = Board(pos)
@@ -72,7 +60,7 @@ def test_the_variants_play_legal_moves_and_repeat_for_the_same_draws() -> None:
 
 
 def test_a_search_with_a_variant_policy_ranks_legal_moves_deterministically() -> None:
-    pos = _positions(1, 21)[0]
+    pos = random_positions(1, 21)[0]
     hand = ["A", "7", "4", "K"]
     runs = [
         analyse(

@@ -7,6 +7,7 @@ replayed move bring both back. Through the pure ``step`` and through ``GameSessi
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,14 +21,10 @@ from keezbord.host.referee.step import new_game, step
 from keezbord.host.session import GameSession
 from keezbord.host.sim.physical import apply_events, events_for_move
 
-CASES = [
-    (4, "standard", 1),
-    (6, "keezspel", 2),
-    (2, "nk", 3),
-    (3, "reiseditie", 4),
-    (8, "bordspel", 5),
-    (4, "wikipedia", 6),
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from engine_helpers import PROFILE_GAMES
+
+CASES = PROFILE_GAMES
 
 
 @pytest.mark.parametrize(("seats", "profile", "seed"), CASES)

@@ -10,18 +10,13 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, sim_hub
 
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-
-
-def sim(db: Path, kinds: list[str], seed: int) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=kinds)
 
 
 def centre(page: Any, hole: str) -> tuple[float, float]:
@@ -31,7 +26,7 @@ def centre(page: Any, hole: str) -> tuple[float, float]:
 
 def test_a_game_by_mouse_with_bots(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human", "greedy", "greedy", "greedy"]))
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert "rood (jij)" in page.inner_text("#status")
@@ -71,7 +66,7 @@ def test_illegal_placement_by_keyboard_and_language(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 4))
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     # Keyboard only: focus a card and press Enter, then holes with Space and Enter.
@@ -116,7 +111,7 @@ def test_illegal_placement_by_keyboard_and_language(
 def test_a_restart_resumes_the_game_on_the_page(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
     db = tmp_path / "g.sqlite"
-    srv = serve(sim(db, ["human"] * 4, seed))
+    srv = serve(sim_hub(db, seed, ["human"] * 4))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     page.click(f".card[data-card='{card}']")
@@ -127,7 +122,7 @@ def test_a_restart_resumes_the_game_on_the_page(serve: Serve, page: Any, tmp_pat
     hand = page.inner_text("#cards")
     srv.stop()
     page.wait_for_selector("#conn:has-text('connection lost')")
-    srv2 = serve(sim(db, ["human"] * 4, seed + 99))
+    srv2 = serve(sim_hub(db, seed + 99, ["human"] * 4))
     page.goto(link(srv2, lang="en"))
     page.wait_for_selector(f"#moves li[data-move='{card} 0:N-S']")
     assert "red brings a pawn out" in page.inner_text("#moves")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_run_mode import CFG, WIRING, FakeGpio, nests
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, options, sim_hub
 
 from keezbord.engine.game import Game
 from keezbord.host.drivers.build import gpio_board
@@ -33,11 +33,6 @@ pytestmark = pytest.mark.browser
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
-def sim(db: Path, kinds: list[str], seed: int, **kw: Any) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=kinds, **kw)
-
-
 def keyboard_move(page: Any, frm: str, to: str) -> None:
     page.focus(f".hole[data-hole='{frm}']")
     page.keyboard.press("Space")
@@ -53,10 +48,10 @@ def test_partner_exchange_by_keyboard_then_play_goes_on(
     dealt = Game(4, "reiseditie", seed, teams="pairs").hand(0)
     assert dealt[:2] == ["K", "9"]
     srv = serve(
-        sim(
+        sim_hub(
             tmp_path / "g.sqlite",
-            ["human", "greedy", "greedy", "greedy"],
             seed,
+            ["human", "greedy", "greedy", "greedy"],
             profile="reiseditie",
             teams="pairs",
         )
@@ -103,12 +98,12 @@ def test_nk_penalty_flags_the_front_pawn_and_the_board_is_put_right(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "s.sqlite", ["human"] * 4, seed))
+    srv = serve(sim_hub(tmp_path / "s.sqlite", seed, ["human"] * 4))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert not page.is_visible("#nk-controls") and not page.is_visible("#penalty")
     srv.stop()
-    srv = serve(sim(tmp_path / "nk.sqlite", ["human"] * 4, seed, profile="nk"))
+    srv = serve(sim_hub(tmp_path / "nk.sqlite", seed, ["human"] * 4, profile="nk"))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert page.is_visible("#penalty") and page.is_visible("#time-limit")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, options
+from web_helpers import link, sim_hub
 
 from keezbord.host.web.hub import Hub
 
@@ -21,16 +21,11 @@ pytestmark = pytest.mark.browser
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
-def sim(db: Path, seed: int) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=["human"] * 4)
-
-
 def test_cards_read_h_v_b_in_dutch_and_k_q_j_in_english(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     # Seed 0: red to play holding K, 9, 8, Q, 2, every pawn in the nest.
-    srv = serve(sim(tmp_path / "g.sqlite", 0))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", 0))
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(".card[data-card='K']:not([disabled])")
     labels = [t.split()[0] for t in page.locator("#cards .card").all_inner_texts()]
@@ -59,7 +54,7 @@ def test_a_hand_shown_names_its_cards_the_dutch_way(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     # Seed 9: red to play with 10, 3, 9, Q, 3 and nothing to move: it shows its hand.
-    srv = serve(sim(tmp_path / "g.sqlite", 9))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", 9))
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(".card[data-card='Q']:not([disabled])")
     page.click("#discard")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from web_helpers import link, sim_hub_at
+from web_helpers import link, sim_hub_at, sized_page
 
 from keezbord.host.web.hub import Hub
 
@@ -20,14 +20,6 @@ pytestmark = pytest.mark.browser
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 EMPTY = ["N", "N", "N", "N"]
 SCREENS = {"desktop": (1366, 768, False), "phone": (390, 844, True)}
-
-
-def sized_page(browser: Any, screen: str) -> Any:
-    w, h, mobile = SCREENS[screen]
-    ctx = browser.new_context(
-        viewport={"width": w, "height": h}, is_mobile=mobile, has_touch=mobile
-    )
-    return ctx.new_page()
 
 
 def in_view(page: Any, selector: str) -> bool:
@@ -59,7 +51,7 @@ def test_the_seven_split_and_the_pawn_in_hand_stay_in_view(
     # Seed 38: red to play with a 7; red on T2 and T20.
     pawns = [["T2", "T20", "N", "N"], EMPTY, EMPTY, EMPTY]
     srv = serve(sim_hub_at(tmp_path / "g.sqlite", 38, pawns))
-    page = sized_page(browser, screen)
+    page = sized_page(browser, *SCREENS[screen])
     page.goto(link(srv, lang="en"))
     page.wait_for_selector("#instruction:has-text('a card')")
     verb = "Tap" if screen == "phone" else "Click"
@@ -97,7 +89,7 @@ def test_the_jack_says_where_the_second_pawn_goes(
     # Seed 17: red to play holding a jack; red on T2, yellow on T10.
     pawns = [["T2", "N", "N", "N"], EMPTY, ["T10", "N", "N", "N"], EMPTY]
     srv = serve(sim_hub_at(tmp_path / "g.sqlite", 17, pawns))
-    page = sized_page(browser, "desktop")
+    page = sized_page(browser, *SCREENS["desktop"])
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector("#instruction:has-text('een kaart')")
     page.click(".card[data-card='J']")
@@ -118,7 +110,7 @@ def test_a_spectators_click_is_answered_in_the_line(
 ) -> None:
     pawns = [["T2", "N", "N", "N"], EMPTY, EMPTY, EMPTY]
     srv = serve(sim_hub_at(tmp_path / "g.sqlite", 0, pawns))
-    page = sized_page(browser, "desktop")
+    page = sized_page(browser, *SCREENS["desktop"])
     page.goto(link(srv, "spectator", lang="en"))
     page.wait_for_selector(".hole[data-hole='T2'] .pawn[visibility='visible']")
     # A spectator sees whose step it is, named.

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_run_mode import FakeGpio, nests
-from web_helpers import link, opening_seed, options, sim_hub_at
+from web_helpers import link, opening_seed, options, sim_hub, sim_hub_at
 
 from keezbord.host.web.hub import Hub
 
@@ -20,11 +20,6 @@ pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 EMPTY = ["N", "N", "N", "N"]
-
-
-def sim(db: Path, kinds: list[str], seed: int) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=kinds)
 
 
 def watch_flags(page: Any) -> None:
@@ -45,7 +40,7 @@ def test_undo_in_the_simulator_puts_the_pawns_back_and_the_bots_play_on(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, _ = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["greedy", "human", "human", "human"], seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["greedy", "human", "human", "human"]))
     page.goto(link(srv, lang="en"))
     # The bot (red) opens; then it is blue's (a person's) turn.
     page.wait_for_function("window.keezbord.state?.history.length === 1", timeout=20000)
@@ -102,7 +97,7 @@ def test_restore_guidance_labels_its_holes_and_offers_both_ways_out(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 4))
     page.goto(link(srv, lang="en"))
     page.click(f".card[data-card='{card}']")
     page.click(".hole[data-hole='N0.1']")
@@ -221,7 +216,7 @@ def test_seven_split_says_the_steps_left_and_lights_the_pawns(
 
 def test_bot_moves_are_marked_and_fly(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human", "greedy", "greedy", "greedy"]))
     page.goto(link(srv, lang="en"))
     page.click(f".card[data-card='{card}']")
     page.click(".hole[data-hole='N0.1']")

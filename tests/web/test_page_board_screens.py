@@ -10,25 +10,13 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot, start_server
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, sim_hub, sized_page
 
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-
-
-def sim(db: Path, kinds: list[str], seed: int, seats: int = 4) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=kinds, seats=seats)
-
-
-def sized_page(browser: Any, width: int, height: int, mobile: bool = False) -> Any:
-    ctx = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=mobile, has_touch=mobile
-    )
-    return ctx.new_page()
 
 
 def pit_px(page: Any, hole: str) -> float:
@@ -41,7 +29,7 @@ def test_phone_zooms_to_finger_sized_holes_with_a_compact_header(
     serve: Serve, browser: Any, tmp_path: Path, seats: int
 ) -> None:
     seed, card = opening_seed(0, seats)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * seats, seed, seats))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * seats, seats=seats))
     page = sized_page(browser, 390, 844, mobile=True)
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
@@ -77,7 +65,7 @@ def test_eight_seats_on_a_laptop_larger_holes_and_dark_pawns_outlined(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, _ = opening_seed(0, 8)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 8, seed, 8))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 8, seats=8))
     page = sized_page(browser, 1366, 768)
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(".hole[data-hole='N7.1'] .pawn[visibility='visible']")
@@ -104,7 +92,7 @@ def test_keyboard_cards_first_and_the_board_is_one_stop_with_arrows(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 4))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     page.evaluate("document.activeElement.blur()")
@@ -140,7 +128,7 @@ def test_keyboard_cards_first_and_the_board_is_one_stop_with_arrows(
 def test_offline_disables_input_and_resumes(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
     db = tmp_path / "g.sqlite"
-    srv = serve(sim(db, ["human"] * 4, seed))
+    srv = serve(sim_hub(db, seed, ["human"] * 4))
     port = int(srv.url.rsplit(":", 1)[1])
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
@@ -152,7 +140,7 @@ def test_offline_disables_input_and_resumes(serve: Serve, page: Any, tmp_path: P
     # A click does nothing (no vanishing move): the board is inert.
     page.click(".hole[data-hole='N0.1']", force=True)
     assert not page.evaluate("window.keezbord.state.held.length")
-    srv2 = start_server(sim(db, ["human"] * 4, seed), port)
+    srv2 = start_server(sim_hub(db, seed, ["human"] * 4), port)
     try:
         page.wait_for_selector("body:not(.offline)", timeout=15000)
         page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
@@ -170,7 +158,7 @@ def test_one_of_two_identical_cards_is_tapped_and_the_header_stays(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     # Seed 44: red to play holding A, A.
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, 44))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", 44, ["human"] * 4))
     page = sized_page(browser, 1366, 768)
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(".card[data-card='A']:not([disabled])")

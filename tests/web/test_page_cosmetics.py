@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, options
+from web_helpers import ONE_HUMAN, link, opening_seed, sim_hub, sized_page
 
 from keezbord.host.web.hub import Hub
 
@@ -21,24 +21,14 @@ pytestmark = pytest.mark.browser
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
-def sim(db: Path, kinds: list[str], seed: int, seats: int = 4) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.3, think_ms=400)
-    return lambda: Hub.open_sim(opts, kinds=kinds, seats=seats)
-
-
-def sized(browser: Any, w: int, h: int, mobile: bool = False) -> Any:
-    ctx = browser.new_context(
-        viewport={"width": w, "height": h}, is_mobile=mobile, has_touch=mobile
-    )
-    return ctx.new_page()
-
-
 def test_the_zoom_button_says_zoom_in_over_the_whole_board(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, _ = opening_seed(0, 8)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 8, seed, 8))
-    page = sized(browser, 1366, 768)
+    srv = serve(
+        sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 8, bot_speed=0.3, think_ms=400, seats=8)
+    )
+    page = sized_page(browser, 1366, 768)
     page.goto(link(srv, lang="en"))
     page.wait_for_selector("#zoom:not([hidden])")
     assert page.locator("#board.zoomed").count() == 0  # the whole board shows
@@ -53,8 +43,8 @@ def test_the_phone_header_never_cuts_the_bots_card(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
-    page = sized(browser, 390, 844, mobile=True)
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=0.3, think_ms=400))
+    page = sized_page(browser, 390, 844, mobile=True)
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     # Every state drawn while a bot plays: is the status cut, and what does the line say?
@@ -87,12 +77,12 @@ def test_a_page_opened_later_shows_the_same_game_time(
     serve: Serve, browser: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human"] * 4, seed))
-    first = sized(browser, 1366, 768)
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ["human"] * 4, bot_speed=0.3, think_ms=400))
+    first = sized_page(browser, 1366, 768)
     first.goto(link(srv, lang="en"))
     first.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     time.sleep(4)  # nothing happens in the game meanwhile: no new state is made
-    later = sized(browser, 1366, 768)
+    later = sized_page(browser, 1366, 768)
     later.goto(link(srv, lang="en"))
     later.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
 

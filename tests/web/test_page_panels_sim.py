@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, sim_hub
 
 from keezbord.engine.game import Game
 from keezbord.host.web.hub import Hub
@@ -19,11 +19,6 @@ from keezbord.host.web.hub import Hub
 pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-
-
-def sim(db: Path, kinds: list[str], seed: int, **kw: Any) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=kinds, **kw)
 
 
 def play_opening(page: Any, card: str) -> None:
@@ -38,7 +33,7 @@ def play_opening(page: Any, card: str) -> None:
 def test_player_panels_for_every_seat(serve: Serve, page: Any, tmp_path: Path) -> None:
     seed, _ = opening_seed(0, 6)
     kinds = ["human", "greedy", "random", "greedy", "greedy", "greedy"]
-    srv = serve(sim(tmp_path / "p.sqlite", kinds, seed, seats=6, teams="pairs"))
+    srv = serve(sim_hub(tmp_path / "p.sqlite", seed, kinds, seats=6, teams="pairs"))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector("#players li.player >> nth=5")
     st = page.evaluate("() => window.keezbord.state")
@@ -61,7 +56,7 @@ def test_your_turn_is_unmistakable_and_played_is_only_your_card(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "y.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
+    srv = serve(sim_hub(tmp_path / "y.sqlite", seed, ["human", "greedy", "greedy", "greedy"]))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector("#yourturn:not([hidden])")
     assert page.inner_text("#yourturn").startswith("Your turn — ● red")
@@ -103,7 +98,7 @@ def test_full_hints_are_for_the_person_and_in_words(
 ) -> None:
     seed, card = opening_seed()
     srv = serve(
-        sim(tmp_path / "h.sqlite", ["human", "greedy", "greedy", "greedy"], seed, hints="full")
+        sim_hub(tmp_path / "h.sqlite", seed, ["human", "greedy", "greedy", "greedy"], hints="full")
     )
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
@@ -131,10 +126,10 @@ def test_full_hints_are_for_the_person_and_in_words(
 def test_the_partner_exchange_is_told(serve: Serve, browser: Any, tmp_path: Path) -> None:
     seed = 0
     srv = serve(
-        sim(
+        sim_hub(
             tmp_path / "e.sqlite",
-            ["human", "greedy", "greedy", "greedy"],
             seed,
+            ["human", "greedy", "greedy", "greedy"],
             profile="reiseditie",
             teams="pairs",
         )

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from web_helpers import link, sim_hub_at
+from web_helpers import link, sim_hub_at, sized_page
 
 from keezbord.host.web.hub import Hub
 
@@ -22,10 +22,7 @@ N = ["N", "N", "N", "N"]
 
 
 def phone(browser: Any) -> Any:
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
-    return ctx.new_page()
+    return sized_page(browser, 390, 844, mobile=True)
 
 
 def shown(page: Any, hole: str) -> bool:

@@ -7,19 +7,21 @@ the count and, for that puzzle only, its theme (which it kept to itself before).
 
 from __future__ import annotations
 
-import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
-from test_puzzle_hints import PID, PUZZLE
 from web_helpers import link, sim_hub_at
 
 from keezbord.host.lessons import Progress
 from keezbord.host.roles import Role
 from keezbord.host.web.hub import Hub
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from puzzle_record import PID, write_puzzle_file
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +82,7 @@ def test_a_wrong_answer_a_hint_the_answer_and_a_first_try_counted(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     db = tmp_path / "s.sqlite"
-    (tmp_path / "puzzles.jsonl").write_text(json.dumps(PUZZLE) + "\n")
+    write_puzzle_file(tmp_path / "puzzles.jsonl")
     srv = serve(sim_hub_at(db, 1, [["N"] * 4] * 4, ["human"] * 4))
     page.goto(link(srv, Role.PLAYER, lang="en"))
     page.wait_for_selector(f"#puzzle-list li[data-puzzle='{PID}']")

@@ -7,6 +7,7 @@ learner's first-try solves are counted in the journal beside their lessons."""
 from __future__ import annotations
 
 import json
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -25,29 +26,15 @@ from keezbord.host.lessons import Progress
 from keezbord.host.roles import Role
 from keezbord.host.web.app import create_app
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from puzzle_record import PID, write_puzzle_file
 
-# Blue to play on T22 with A, 6, A; yellow on T28: the 6 captures it. Written into the
-# club's file beside the journal, so the test does not hang on the shipped set's make-up.
-PUZZLE = {
-    "id": "kz-d8a48c0c",
-    "position": "NNNT60/NNNT22/NNNT28/NNNN 1 standard",
-    "hand": ["A", "6", "A"],
-    "card": "6",
-    "solution": "6 1:T22-T28",
-    "known": ["A", "K", "9", "2", "10", "5", "8", "A", "6", "4", "4"],
-    "themes": ["capture"],
-    "sizes": [3, 3, 3, 0],
-    "win": 0.447,
-    "gap": 0.077,
-    "second": "A 1:N-S",
-    "source": "selfplay 4 seats standard seed 2034, turn 8",
-}
-PID = str(PUZZLE["id"])
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def sim_with_the_puzzle(db: Path) -> Any:
-    (db.parent / "puzzles.jsonl").write_text(json.dumps(PUZZLE) + "\n")
+    # Written into the club's file beside the journal.
+    write_puzzle_file(db.parent / "puzzles.jsonl")
     return create_app(sim_hub_at(db, 1, [["N"] * 4] * 4, ["human"] * 4))
 
 

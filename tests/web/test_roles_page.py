@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, sim_hub
 
 from keezbord.host.web.hub import Hub
 
@@ -21,14 +21,9 @@ pytestmark = pytest.mark.browser
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
-def sim(db: Path, seed: int) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=["human"] * 4)
-
-
 def test_spectator_player_and_referee_pages(serve: Serve, browser: Any, tmp_path: Path) -> None:
     seed, card = opening_seed()
-    srv = serve(sim(tmp_path / "g.sqlite", seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed))
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         watch = ctx.new_page()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, options
+from web_helpers import link, opening_seed, options, sim_hub
 
 from keezbord.host.web.hub import Hub
 
@@ -19,16 +19,11 @@ pytestmark = pytest.mark.browser
 Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
-def sim(db: Path, seed: int) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.15, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=["human"] * 4)
-
-
 def test_show_hand_is_disabled_with_its_reason_while_a_card_can_be_played(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed()  # red holds an A or a K: a pawn can come out
-    srv = serve(sim(tmp_path / "g.sqlite", seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert page.is_disabled("#discard")
@@ -45,7 +40,7 @@ def test_show_hand_works_when_no_card_can_be_played(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     # Seed 9: red to play with 10, 3, 9, Q, 3 and every pawn in the nest: nothing moves.
-    srv = serve(sim(tmp_path / "g.sqlite", 9))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", 9))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(".card[data-card='Q']:not([disabled])")
     page.wait_for_selector("#instruction:has-text('No card can be played: show your hand')")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer
 from test_page_panels_sim import play_opening
-from web_helpers import link, opening_seed, options, ws_path
+from web_helpers import ONE_HUMAN, link, opening_seed, options, sim_hub, ws_path
 
 from keezbord.host.web.app import create_app
 from keezbord.host.web.hub import Hub
@@ -25,11 +25,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-
-
-def sim(db: Path, kinds: list[str], seed: int, think_ms: int = 300) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=1.0, think_ms=think_ms)
-    return lambda: Hub.open_sim(opts, kinds=kinds)
 
 
 def numbers(page: Any) -> list[int]:
@@ -47,7 +42,7 @@ def test_the_dialog_names_the_move_and_the_bots_wait_while_it_is_open(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed, 600))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=1.0, think_ms=600))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     play_opening(page, card)
@@ -89,7 +84,7 @@ def test_your_own_move_is_taken_back_in_one_go_after_the_bots(
     # Seed 253: red to play, and every hand holds an A or a K: the bots all move (a hand
     # shown would be past taking back: the referee takes back moves only).
     seed, card = 253, "K"
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed, 100))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=1.0, think_ms=100))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     play_opening(page, card)
@@ -119,7 +114,7 @@ def test_past_a_hand_shown_the_dialog_says_why_nothing_can_be_taken_back(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)  # blue and yellow bring pawns out, green shows its hand
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed, 100))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=1.0, think_ms=100))
     page.goto(link(srv, lang="en"))
     play_opening(page, card)
     page.wait_for_function(
@@ -178,7 +173,9 @@ def test_a_second_card_flagged_is_taken_back_alone(serve: Serve, page: Any, tmp_
     # (the move before it stays), as the flag's guidance says.
     # Seed 88: red to play holding an A and a K, both bring a pawn out.
     card, other = "K", "A"
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "human", "human", "human"], 88))
+    srv = serve(
+        sim_hub(tmp_path / "g.sqlite", 88, ["human", "human", "human", "human"], bot_speed=1.0)
+    )
     page.goto(link(srv, lang="nl"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     page.click(f".card[data-card='{card}']")

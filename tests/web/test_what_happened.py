@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from web_helpers import link, opening_seed, options
+from web_helpers import ONE_HUMAN, link, opening_seed, sim_hub
 
 from keezbord.host.referee import colours, nest_seat
 from keezbord.host.session import GameSession
@@ -54,17 +54,12 @@ def test_last_move_marks_point_at_the_pawns_that_moved(tmp_path: Path, seed: int
 pytestmark_browser = pytest.mark.browser
 
 
-def sim(db: Path, kinds: list[str], seed: int) -> Callable[[], Hub]:
-    opts = options(db, seed=seed, bot_speed=0.2, think_ms=300)
-    return lambda: Hub.open_sim(opts, kinds=kinds)
-
-
 @pytestmark_browser
 def test_since_your_last_turn_and_a_pawn_being_checked(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
     seed, card = opening_seed(0)
-    srv = serve(sim(tmp_path / "g.sqlite", ["human", "greedy", "greedy", "greedy"], seed))
+    srv = serve(sim_hub(tmp_path / "g.sqlite", seed, ONE_HUMAN, bot_speed=0.2))
     page.goto(link(srv, lang="en"))
     page.wait_for_selector(f".card[data-card='{card}']:not([disabled])")
     assert page.is_hidden("#since")  # nothing happened before the first move

@@ -101,6 +101,38 @@ def opening_seed(seat: int = 0, seats: int = 4) -> tuple[int, str]:
     raise AssertionError("no opening seed found")
 
 
+def sized_page(browser: Any, width: int, height: int, mobile: bool = False) -> Any:
+    """A page of its own browser context, ``width`` x ``height``; ``mobile``: a phone's
+    (touch, mobile viewport)."""
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=mobile, has_touch=mobile
+    )
+    return ctx.new_page()
+
+
+# Seat 0 a person, the others greedy bots.
+ONE_HUMAN = ["human", "greedy", "greedy", "greedy"]
+
+
+def sim_hub(
+    db: Path,
+    seed: int,
+    kinds: list[str] | None = None,
+    *,
+    bot_speed: float = 0.15,
+    think_ms: int = 300,
+    **open_sim: Any,
+) -> Callable[[], Hub]:
+    """A simulator hub opened afresh (dealt from ``seed``; ``open_sim``: Hub.open_sim's
+    seats, profile, teams, hints), every seat human unless ``kinds`` says; bots at a
+    test's pace."""
+    from keezbord.host.web.hub import Hub
+
+    opts = options(db, seed=seed, bot_speed=bot_speed, think_ms=think_ms)
+    seats = open_sim.get("seats", 4)
+    return lambda: Hub.open_sim(opts, kinds=kinds or ["human"] * seats, **open_sim)
+
+
 def sim_hub_at(
     db: Path, seed: int, pawns: list[list[str]], kinds: list[str] | None = None, **opts: Any
 ) -> Callable[[], Hub]:

@@ -29,7 +29,7 @@ from typing import Any
 from keezbord.host.club_settings import ClubSettings as ClubSettings
 
 from . import protocol as p
-from .mqtt_client import Keeper, new_client, no_answer
+from .broker_link import BrokerLink
 
 OUTBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -113,7 +113,7 @@ class Outbox:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
 
-class BoardLink:
+class BoardLink(BrokerLink):
     """The board's MQTT client. ``on_pairing`` gets each (retained) pairing message;
     ``record_of(game)`` gives a game's trace lines for the tournament's record request."""
 
@@ -124,53 +124,21 @@ class BoardLink:
         on_pairing: Callable[[dict[str, Any]], None],
         record_of: Callable[[int], list[str] | None],
     ) -> None:
-        self.settings = settings
         self.outbox = outbox
         self.on_pairing = on_pairing
         self.record_of = record_of
-        self.connected = threading.Event()
         self.pairing: dict[str, Any] | None = None
         saved = outbox.meta("pairing")
         if saved:
             self.pairing = json.loads(saved)
         name = p.check_board_name(settings.board)
-        who = f"keezbord: club {name}"
-        self.client = new_client(
-            f"keezbord-board-{name}", name, settings, clean_session=False, who=who
-        )
-        self.keeper = Keeper(self.client, who)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.outage = p.Outage(who, settings.broker, settings.port)
-        self.client.on_connect_fail = lambda *a: self.outage.lost(no_answer(settings.tls))
-        self.client.on_message = self._on_message
-        self.refused: str | None = None  # the broker's reason when it refuses the login
+        super().__init__(settings, f"keezbord-board-{name}", name, "club")
+        self.settings: ClubSettings = settings
         self.on_connection: Callable[[bool], None] | None = None  # the page's banner
-        self._stopped = threading.Event()
 
-    # -- running -----------------------------------------------------------------------
-
-    def start(self) -> None:
-        """Connect in the background; paho reconnects by itself whenever the link drops."""
-        self._stopped = threading.Event()
-        self.client.connect_async(self.settings.broker, self.settings.port, self.settings.keepalive)
-        self.client.loop_start()
-        self.keeper.start()
-        threading.Thread(target=self._resend, args=(self._stopped,), daemon=True).start()
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self.keeper.stop()
-        self.client.on_disconnect = None  # a stop is no outage to report
-        self.client.disconnect()
-        self.client.loop_stop()
-        self.connected.clear()
-
-    def _resend(self, stopped: threading.Event) -> None:
-        while not stopped.wait(self.settings.resend_s):
-            if self.connected.is_set():
-                for msg in self.outbox.pending():
-                    self._publish_result(msg)
+    def _tick(self) -> None:
+        for msg in self.outbox.pending():
+            self._publish_result(msg)
 
     # -- sending -----------------------------------------------------------------------
 
@@ -189,27 +157,14 @@ class BoardLink:
 
     # -- paho callbacks (its network thread) ----------------------------------------------
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
-        if rc.is_failure:
-            self.refused = str(rc)
-            self.outage.lost(
-                f"the MQTT broker refused the login ({rc}: check [club] board, password)"
-            )
-            return
-        self.refused = None
-        self.outage.back()
+    def _up(self, client: Any) -> None:
         client.subscribe(p.table_topic(self.settings.board, "#"), qos=p.QOS)
         for msg in self.outbox.pending():
             self._publish_result(msg)
-        self.connected.set()
-        if self.on_connection is not None:
-            self.on_connection(True)
 
-    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
-        self.connected.clear()
-        self.outage.lost("the connection to the MQTT broker was lost")
+    def _connection(self, up: bool) -> None:
         if self.on_connection is not None:
-            self.on_connection(False)
+            self.on_connection(up)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = p.split_topic(message.topic)

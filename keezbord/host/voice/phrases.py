@@ -111,6 +111,21 @@ def _what_to_do(topo: Topology, pairs: Sequence[Sequence[str | None]]) -> Text:
     )
 
 
+# A game's opening deal and each later round's: said alike, named apart.
+_DEALS = (("opening", Text("nieuw spel", "new game")), ("deal", Text("nieuwe ronde", "new deal")))
+
+
+def _deal(deal: Mapping[str, Any], who: Text, what: Text) -> Text:
+    dealer, n = spoken.colour(int(deal["dealer"])), spoken.number(int(deal["cards"]))
+    return _join(
+        Text(
+            f"{what.nl}: {dealer.nl} deelt {n.nl} kaarten",
+            f"{what.en}: {dealer.en} deals {n.en} cards",
+        ),
+        Text(f"{who.nl} begint", f"{who.en} starts"),
+    )
+
+
 def _reason(rec: Mapping[str, Any], topo: Topology) -> Text:
     r = rec.get("reason") or {}
     return spoken.words(topo, Text(str(r.get("nl", "")), str(r.get("en", ""))))
@@ -126,36 +141,10 @@ def phrases(
     who = spoken.colour(seat) if isinstance(seat, int) else None
     if kind == "move":
         return _move(rec, before)
-    if kind == "turn" and isinstance(rec.get("opening"), Mapping) and who is not None:
-        deal = rec["opening"]
-        dealer, n = spoken.colour(int(deal["dealer"])), spoken.number(int(deal["cards"]))
-        return [
-            Utterance(
-                "turn",
-                _join(
-                    Text(
-                        f"nieuw spel: {dealer.nl} deelt {n.nl} kaarten",
-                        f"new game: {dealer.en} deals {n.en} cards",
-                    ),
-                    Text(f"{who.nl} begint", f"{who.en} starts"),
-                ),
-            )
-        ]
-    if kind == "turn" and isinstance(rec.get("deal"), Mapping) and who is not None:
-        deal = rec["deal"]
-        dealer, n = spoken.colour(int(deal["dealer"])), spoken.number(int(deal["cards"]))
-        return [
-            Utterance(
-                "turn",
-                _join(
-                    Text(
-                        f"nieuwe ronde: {dealer.nl} deelt {n.nl} kaarten",
-                        f"new deal: {dealer.en} deals {n.en} cards",
-                    ),
-                    Text(f"{who.nl} begint", f"{who.en} starts"),
-                ),
-            )
-        ]
+    if kind == "turn" and who is not None:
+        for key, what in _DEALS:
+            if isinstance(rec.get(key), Mapping):
+                return [Utterance("turn", _deal(rec[key], who, what))]
     if kind == "discard" and who is not None:
         if rec.get("ok", True):
             return [

@@ -90,3 +90,52 @@ def position(
     turn: int, *rows: list[str], seats: int = 4, profile: str = "standard"
 ) -> dict[str, Any]:
     return {"seats": seats, "profile": profile, "turn": turn, "pawns": [list(r) for r in rows]}
+
+
+Events = list[dict[str, Any] | list[dict[str, Any]]]
+
+# Seat 0 (red) on T5 and T20, seat 1 (blue) on T10; seat 0 to play.
+MID = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4)
+
+
+def setup(pos: dict[str, Any] = MID, **extra: Any) -> dict[str, Any]:
+    """A trace's setup for ``pos``, dealt by the seat before the one to play;
+    ``extra`` adds setup fields or overrides these (``dealer=0``, ``card_reader=False``)."""
+    return {
+        "seats": pos["seats"],
+        "profile": pos["profile"],
+        "dealer": pos["seats"] - 1,
+        "position": pos,
+        **extra,
+    }
+
+
+def undo(t: int) -> dict[str, Any]:
+    return {"t": t, "type": "undo"}
+
+
+def flags(r: Result) -> list[str]:
+    """The kinds of the flags raised, in order: illegal, ambiguous, missing."""
+    return [d["type"] for d in r.decisions if d["type"] in ("illegal", "ambiguous", "missing")]
+
+
+def no_flags(r: Result) -> None:
+    assert flags(r) == []
+
+
+# Card tags of a registry (setup field ``tags``): three 3s and a 5.
+TAGS = {"A3": "3", "B5": "5", "C3": "3", "D3": "3"}
+
+
+def swap(t: int, a: str, b: str) -> list[dict[str, Any]]:
+    """A jack swap with both pawns in hand: lift a, lift b, put one on a, then one on b."""
+    return [
+        ev(t, "lift", a),
+        ev(t + 100, "lift", b),
+        ev(t + 300, "place", a),
+        ev(t + 400, "place", b),
+    ]
+
+
+# A 3 played one hole too far (T5-T9), flagged once the board rests.
+FLAGGED: Events = [ev(1000, "card", "3"), move(1100, "T5", "T9"), ev(2000, "tick")]

@@ -116,10 +116,11 @@ def test_illegal_mutations_are_flagged_and_recoverable(seed: int) -> None:
         assert mutations > 0
 
 
-# Seeds of the table fuzzer's own findings (fixed with a trace test each in
-# test_issue22.py): a knocked pawn put back on the move's hole, a pawn put back holding
-# a swapped pawn too, a switch name the board does not have settling a closing lift,
-# the next player's capture read as a 7 capturing its own pawn (no reader).
+# Seeds of the table fuzzer's own findings (fixed with a trace test each): a knocked pawn
+# put back on the move's hole, a pawn put back holding a swapped pawn too
+# (test_knocked_pawns.py), a switch name the board does not have settling a closing lift
+# (test_bounces.py), the next player's capture read as a 7 capturing its own pawn (no
+# reader, test_captures.py).
 FORMER_TABLE = (2, 38, 40, 511531)
 
 

@@ -6,6 +6,8 @@ accepted, always flagged, and putting them right resumes play."""
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -22,14 +24,10 @@ from keezbord.host.referee.trace import setup_from_dict
 from keezbord.host.sim.games import simulate
 from keezbord.host.sim.physical import events_for_move
 
-CASES = [
-    (4, "standard", 1),
-    (6, "keezspel", 2),
-    (2, "nk", 3),
-    (3, "reiseditie", 4),
-    (8, "bordspel", 5),
-    (4, "wikipedia", 6),
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "engine"))
+from engine_helpers import PROFILE_GAMES
+
+CASES = PROFILE_GAMES
 
 
 @pytest.mark.parametrize(("seats", "profile", "seed"), CASES)

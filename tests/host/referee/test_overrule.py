@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from referee_traces import ev, move, play, position
+from referee_traces import FLAGGED, ev, move, play, position, setup
 
 from keezbord.engine.scoring import nk_score
 from keezbord.host.events import CardTap, HoleEvent, Tick
@@ -15,25 +15,9 @@ from keezbord.host.journal import Journal
 from keezbord.host.referee.state import Overrule
 from keezbord.host.session import GameSession
 
-MID = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4)
-
-
-def setup(pos: dict[str, Any] = MID, **extra: Any) -> dict[str, Any]:
-    return {
-        "seats": pos["seats"],
-        "profile": pos["profile"],
-        "dealer": pos["seats"] - 1,
-        "position": pos,
-        **extra,
-    }
-
 
 def overrule(t: int, reason: str, mv: str | None = None, correct: bool = False) -> dict[str, Any]:
     return {"t": t, "type": "overrule", "reason": reason, "move": mv, "correct": correct}
-
-
-Events = list[dict[str, Any] | list[dict[str, Any]]]
-FLAGGED: Events = [ev(1000, "card", "3"), move(1100, "T5", "T9"), ev(2000, "tick")]
 
 
 def test_a_flagged_move_accepted_as_played() -> None:

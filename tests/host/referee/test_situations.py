@@ -2,30 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from referee_traces import ev, move, play, position
+from referee_traces import FLAGGED, MID, ev, move, no_flags, play, position, setup, undo
 
 from keezbord.engine.movegen import successors
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
-
-# Seat 0 (red) on T5 and T20, seat 1 (blue) on T10; seat 0 to play.
-MID = position(0, ["T5", "T20", "N", "N"], ["T10", "N", "N", "N"], ["N"] * 4, ["N"] * 4)
-
-
-def setup(pos: dict[str, Any] = MID, **extra: Any) -> dict[str, Any]:
-    return {
-        "seats": pos["seats"],
-        "profile": pos["profile"],
-        "dealer": pos["seats"] - 1,
-        "position": pos,
-        **extra,
-    }
-
-
-def no_flags(r: Any) -> None:
-    assert r.of("illegal") == [] and r.of("ambiguous") == []
 
 
 def test_simple_move_accepted_after_settle_time() -> None:
@@ -125,9 +106,7 @@ def test_resting_on_the_path_too_long_is_flagged() -> None:
 def test_wrong_hole_flagged_with_pairing_then_put_right() -> None:
     r = play(
         setup(),
-        ev(1000, "card", "3"),
-        move(1100, "T5", "T9"),
-        ev(2000, "tick"),
+        *FLAGGED,
         move(2500, "T9", "T5"),
         ev(3500, "tick"),
         move(4000, "T5", "T8"),
@@ -360,13 +339,13 @@ def test_undo_takes_the_move_back_and_guides_the_board_back() -> None:
         setup(),
         ev(1000, "card", "3"),
         move(1100, "T5", "T8"),
-        {"t": 2500, "type": "undo"},
+        undo(2500),
         ev(3500, "tick"),
         move(4000, "T8", "T5"),
         ev(5000, "tick"),
     )
-    [undo] = r.of("undo")
-    assert undo["ok"] is True and undo["move"] == "3 0:T5-T8"
+    [taken_back] = r.of("undo")
+    assert taken_back["ok"] is True and taken_back["move"] == "3 0:T5-T8"
     [flag] = r.of("illegal")
     assert flag["restore"] == [["T8", "T5"]]
     assert r.state.pos.pawns == Position.from_dict(MID).pawns
