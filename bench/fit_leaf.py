@@ -36,20 +36,20 @@ _real_deal = playout_mod.deal_hands  # type: ignore[attr-defined]
 
 
 def _deal(table, stock):  # type: ignore[no-untyped-def]
-    """deal_hands that keeps a reference to the hands play_fast plays from."""
+    """deal_hands that keeps a reference to the hands play_fast plays from (it plays
+    them in place), so a sampling bot sees every seat's cards."""
     hands, rest = _real_deal(table, stock)
     _live[:] = [hands]
     return hands, rest
-
-
-playout_mod.deal_hands = _deal  # type: ignore[attr-defined]
 
 
 class Sampler(GreedyBot):
     """The greedy bot that, at a decision with chance ``rate``, keeps the board's team
     features and the old leaf's chances (every hand as it is at that moment)."""
 
-    def __init__(self, rng: random.Random, rate: float, out: list) -> None:  # type: ignore[type-arg]
+    def __init__(
+        self, rng: random.Random, rate: float, out: list[tuple[list[list[float]], list[float]]]
+    ) -> None:
         super().__init__(rng)
         self.rate = rate
         self.out = out
@@ -61,11 +61,24 @@ class Sampler(GreedyBot):
         return super().pick(board, seat, hand)
 
 
-def collect(seats: int, games: int, seed: int, rate: float) -> tuple[list, list]:  # type: ignore[type-arg]
-    """Samples (features per team, old chances, index of the winning team)."""
-    rows: list = []  # type: ignore[type-arg]
+Sample = tuple[list[list[float]], list[float], int, int]
+
+
+def collect(seats: int, games: int, seed: int, rate: float) -> list[Sample]:
+    """Samples: (features per team, the hand-made leaf's chances, the winning team's
+    index, the game's number)."""
+    rows: list[Sample] = []
+    playout_mod.deal_hands = _deal  # type: ignore[attr-defined]
+    try:
+        _play(seats, games, seed, rate, rows)
+    finally:
+        playout_mod.deal_hands = _real_deal  # type: ignore[attr-defined]
+    return rows
+
+
+def _play(seats: int, games: int, seed: int, rate: float, rows: list[Sample]) -> None:
     for g in range(games):
-        out: list = []  # type: ignore[type-arg]
+        out: list[tuple[list[list[float]], list[float]]] = []
         rng = random.Random(seed + g)
         bots = [Sampler(random.Random(rng.random()), rate, out) for _ in range(seats)]
         result = playout_mod.play_fast(seats, "standard", seed + g, bots)
@@ -74,7 +87,6 @@ def collect(seats: int, games: int, seed: int, rate: float) -> tuple[list, list]
         board = Board(result.final)
         win = team_order(board).index(result.winner)
         rows.extend((f, old, win, g) for f, old in out)
-    return rows, []
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 60) -> np.ndarray:
@@ -119,7 +131,7 @@ def main() -> int:
     args = ap.parse_args()
     for seats in args.seats:
         t0 = time.process_time()
-        rows, _ = collect(seats, args.games, args.seed + seats * 100_000, args.rate)
+        rows = collect(seats, args.games, args.seed + seats * 100_000, args.rate)
         x = np.array([r[0] for r in rows], dtype=float)
         old = np.array([r[1] for r in rows], dtype=float)
         y = np.array([r[2] for r in rows])
