@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keezbord.engine.describe import colour
-from keezbord.engine.text import CARD_NAMES, Text, card_label
+from keezbord.engine.text import Text, card_label, card_name
 from keezbord.host.referee import MoveRecord, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.table import SimTable
@@ -32,11 +32,6 @@ def for_sim(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     the four kinds it follows, each with the fields it reads (not a move's position), so
     a long game's list stays small."""
     return [{k: r[k] for k in _SIM_KEYS if k in r} for r in records if r.get("type") in _SIM_TYPES]
-
-
-def card_name(card: str) -> Text:
-    name = CARD_NAMES.get(card)
-    return name if name is not None else Text(card, card)
 
 
 def _names(seats: Iterable[int]) -> Text:
