@@ -21,6 +21,7 @@ from finished import finished_sim_game
 from web_helpers import link, options
 
 from keezbord.engine.analysis import analyse_game
+from keezbord.engine.text import card_label
 from keezbord.host.analysis.record import record_of_journal
 from keezbord.host.analysis.store import document, save
 from keezbord.host.journal import Journal
@@ -172,6 +173,10 @@ def test_a_mistake_says_why_in_words_and_never_loses_a_blunders_share(
     )
     assert not re.search(r"\d\.\d", page.inner_text("#review-facts"))
     assert "Waarom: " in page.inner_text("#review-facts")
+    # The hand tried again shows its cards as a Dutch deck prints them (H, V, B; this
+    # game's hand may hold no king, queen or jack: then they read as the notation's).
+    shown = [b.inner_text() for b in page.locator("#retry .card").all()]
+    assert shown == [card_label(c).nl for c in mine["hand"]]
     shot(page, "review-mistake-why-nl")
 
 
