@@ -80,6 +80,11 @@ def test_the_move_list_names_the_player_and_every_action(
     assert "taken back: blue plays the 5: green T50 → T55" in page.inner_text(
         "#moves li[data-kind='undo']"
     )
+    # The messages say it in the same words.
+    page.wait_for_selector("#log li[data-kind='undo']")
+    assert page.inner_text("#log li[data-kind='undo']").endswith(
+        "Taken back: blue plays the 5: green T50 → T55"
+    )
     board.lift("T55")
     board.place("T50")
     page.wait_for_selector("#flag", state="hidden")
