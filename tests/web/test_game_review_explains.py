@@ -175,8 +175,8 @@ def test_a_mistake_says_why_in_words_and_never_loses_a_blunders_share(
     assert "Waarom: " in page.inner_text("#review-facts")
     # The hand tried again shows its cards as a Dutch deck prints them (H, V, B; this
     # game's hand may hold no king, queen or jack: then they read as the notation's).
-    shown = [b.inner_text() for b in page.locator("#retry .card").all()]
-    assert shown == [card_label(c).nl for c in mine["hand"]]
+    cards = [b.inner_text() for b in page.locator("#retry .card").all()]
+    assert cards == [card_label(c).nl for c in mine["hand"]]
     shot(page, "review-mistake-why-nl")
 
 
