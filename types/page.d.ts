@@ -251,6 +251,7 @@ interface AnalysisRow {
   card: string;
   move: string;
   win: number;
+  words?: Bilingual | null; // for a labelled decision: the move made, in words
   best: { move: string; win: number; words?: Bilingual | null };
   loss: number;
   loss_shown?: number; // points, cut as the label compares (judge.shown_loss)

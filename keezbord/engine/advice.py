@@ -30,7 +30,7 @@ from .movegen import apply_part
 from .notation import Move, Step, Swap
 from .position import EMPTY, FRESH, HOME, NEST, Position, location_hole
 from .search import DEFAULT_PLAYOUTS, Analysis, Candidate, Known, analyse, position_key
-from .text import CARD_NAMES, Text
+from .text import Text, card_name
 from .topology import SEAT_COLOURS
 
 
@@ -273,9 +273,9 @@ def _threat_text(found: dict[int, list[str]]) -> Text:
     nl, en = [], []
     for s, cards in sorted(found.items()):
         c = SEAT_COLOURS[s]
-        names = sorted(set(cards), key=RANKS.index)
-        nl.append(f"de {' en '.join(names)} van {c.nl}")
-        en.append(f"{c.en}'s {' and '.join(names)}")
+        names = [card_name(r) for r in sorted(set(cards), key=RANKS.index)]
+        nl.append(f"{' en '.join(n.nl for n in names)} van {c.nl}")
+        en.append(f"{c.en}'s {' and '.join(n.en.removeprefix('the ') for n in names)}")
     return Text(" en ".join(nl), " and ".join(en))
 
 
@@ -491,7 +491,7 @@ def remark_of(
     played = to_move(move)
     gains = _reasons(pos, adv.move, hand)[0]
     why = gains[0] if gains else None
-    cn = CARD_NAMES[adv.card]
+    cn = card_name(adv.card)
     label = label_of(gap)
     said = Text("", "") if label is None else LABEL_WORDS[label]
     # The loss cut as the label compares it (judge.shown_loss): a mistake's 4.6 is no 5.

@@ -72,6 +72,7 @@ class Row:
     best_dist: tuple[float, ...] = ()  # after the best
     best_words: Text | None = None  # for a labelled decision: the better move in words
     why: Text | None = None  # for a labelled decision: why it was worse, in words
+    words: Text | None = None  # for a labelled decision: the move made, in words
 
     @property
     def forced(self) -> bool:
@@ -91,6 +92,7 @@ class Row:
             "card": self.card,
             "move": self.move,
             "win": round(self.win, 4),
+            "words": words(self.words),
             "best": {
                 "move": self.best_move,
                 "win": round(self.best_win, 4),
@@ -148,7 +150,7 @@ def judge_turn(
     win, best_win, judged, best = v.win, v.best_win, v.judged, v.best
     loss = max(0.0, best_win - win)
     label = label_of(loss)
-    comment = best_words = why = None
+    comment = best_words = why = words = None
     holes: tuple[str, ...] = ()
     if label is not None:
         remark = remark_of(pos, turn.hand, judged.to_analysis(), card, from_move(move), 0.0)
@@ -156,6 +158,7 @@ def judge_turn(
             comment = remark.text
             holes = remark.better.holes
         best_words = describe_move(pos, best.move)
+        words = describe_move(pos, move)
         why = mistake_reason(pos, turn.hand, move, best.move, v.mine.lost_rate, v.best.lost_rate)
     return Row(
         turn.index,
@@ -179,6 +182,7 @@ def judge_turn(
         v.best_dist,
         best_words,
         why,
+        words,
     )
 
 

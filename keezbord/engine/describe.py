@@ -5,7 +5,7 @@ from __future__ import annotations
 from .movegen import apply_part
 from .notation import Move, Step
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST, Position, loc_str
-from .text import CARD_NAMES, Text
+from .text import Text, card_name
 from .topology import SEAT_COLOURS
 
 
@@ -53,7 +53,7 @@ def describe_move(pos: Position, move: Move) -> Text:
             nl.append(f"{a.nl} T{part.a} ⇄ {b.nl} T{part.b}")
             en.append(f"{a.en} T{part.a} ⇄ {b.en} T{part.b}")
         cur = apply_part(cur, part)
-    card = CARD_NAMES[move.card]
+    card = card_name(move.card)
     return Text(
         f"{card.nl.capitalize()}: " + "; ".join(nl), f"{card.en.capitalize()}: " + "; ".join(en)
     )

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import ENTER_CARDS, FORWARD_STEPS, KING_STEPS, SEVEN_STEPS
+from .describe import describe_move
 from .movegen import Candidate, candidates, successors
 from .notation import Step
 from .position import FRESH, HOME, NEST, Position, location_hole
-from .text import CARD_NAMES, Text
+from .text import Text, card_name
 from .topology import SEAT_COLOURS
 from .violations import (
     BACK_IN_HOME,
@@ -70,12 +71,16 @@ def _colour(seat: int) -> tuple[str, str]:
 
 
 def _card(card: str) -> tuple[str, str]:
-    t = CARD_NAMES[card]
+    t = card_name(card)
     return t.nl, t.en
 
 
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
+
+
+def _low(s: str) -> str:
+    return s[:1].lower() + s[1:]
 
 
 # Each rule code's sentence (Dutch, English). Filled in from the violation's facts:
@@ -545,12 +550,14 @@ def _structural(before: Position, card: str, after: Position) -> Reason:
     example = next(successors(before, card), None)
     if example is None:
         return no_move_reason(before, card)
-    mv = str(example[0])
+    # The example in words, not in notation: notation names cards by English letters.
+    mv = describe_move(before, example[0])
     return Reason(
         "not_reachable",
         Text(
-            f"deze stand volgt niet uit één zet met {nl_card}; {mv} zou wel kunnen",
-            f"this position does not follow from one move of {en_card}; {mv} would",
+            f"deze stand volgt niet uit één zet met {nl_card}; wel bijvoorbeeld: {_low(mv.nl)}",
+            f"this position does not follow from one move of {en_card}; this one would: "
+            f"{_low(mv.en)}",
         ),
         holes,
     )

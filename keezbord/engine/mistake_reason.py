@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from .advice import gains_and_risks
 from .notation import Move
 from .position import Position
-from .text import CARD_NAMES, Text
+from .text import Text, card_name
 
 # A difference in the rate of games that lost a pawn worth saying (the hint's own).
 LOST_RATE_GAP = 0.1
@@ -34,12 +34,12 @@ def mistake_reason(
     said = {g.en for g in my_gains}
     missed = [g for g in gains if g.en not in said]
     if missed:
-        card = CARD_NAMES[best.card]
+        card = card_name(best.card)
         nl.append(f"De betere zet, {card.nl}: {'; '.join(g.nl for g in missed)}.")
         en.append(f"The better move, {card.en}: {'; '.join(g.en for g in missed)}.")
     worse = [r for r in my_risks if r.en not in {x.en for x in risks}]
     if worse:
-        card = CARD_NAMES[played.card]
+        card = card_name(played.card)
         nl.append(f"Jouw zet, {card.nl}: {'; '.join(r.nl for r in worse)}.")
         en.append(f"Your move, {card.en}: {'; '.join(r.en for r in worse)}.")
     if played_lost - best_lost >= LOST_RATE_GAP:

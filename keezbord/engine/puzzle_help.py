@@ -12,7 +12,7 @@ from .judge import LABEL_WORDS, label_of
 from .notation import Step
 from .position import FRESH, HOME, NEST, Position
 from .puzzles import Puzzle, Verdict, solution_reason
-from .text import CARD_NAMES, Text
+from .text import Text, card_name
 
 HINTS: Final = 2  # the card, then the pawn too
 
@@ -34,7 +34,7 @@ def wrong_text(v: Verdict) -> Text:
 
 def hint(puzzle: Puzzle, level: int) -> Text:
     """Hint ``level`` (1: which card; 2: the card and which pawn), never the whole move."""
-    card = CARD_NAMES[puzzle.card]
+    card = card_name(puzzle.card)
     if level < 2:
         return Text(f"Speel {card.nl}.", f"Play {card.en}.")
     pawn = pawn_words(puzzle.position, puzzle.solution.parts[0])

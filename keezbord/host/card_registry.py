@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from keezbord.engine.cards import RANKS, deck
-from keezbord.engine.text import CARD_NAMES, Text
+from keezbord.engine.text import Text, card_name
 from keezbord.host.jsontext import JsonTextError, loads
 
 REGISTRY_VERSION: Final = 1
@@ -144,10 +144,6 @@ class TapResult:
     text: Text
 
 
-def _name(card: str) -> Text:
-    return CARD_NAMES[card]
-
-
 @dataclass(frozen=True)
 class Enrollment:
     """Enrolling the deck for ``seats`` seats (13 cards a seat) into ``registry``."""
@@ -188,7 +184,7 @@ class Enrollment:
             )
         of_rank = self.deck.count(card)
         k = of_rank - self.remaining().count(card) + 1
-        n = _name(card)
+        n = card_name(card)
         return Text(
             nl=f"[{done + 1}/{total}] leg {n.nl} ({k} van {of_rank}) op de lezer",
             en=f"[{done + 1}/{total}] put {n.en} ({k} of {of_rank}) on the reader",
@@ -207,7 +203,7 @@ class Enrollment:
             )
         known = self.registry.tags.get(tag)
         if known is not None:
-            n = _name(known)
+            n = card_name(known)
             return self, TapResult(
                 "duplicate",
                 known,
@@ -223,7 +219,7 @@ class Enrollment:
                 None,
                 Text(nl="alle kaarten zijn al ingelezen", en="every card is already enrolled"),
             )
-        n = _name(card)
+        n = card_name(card)
         nxt = Enrollment(self.seats, self.registry.with_tag(tag, card))
         return nxt, TapResult(
             "enrolled",

@@ -407,8 +407,8 @@ def test_a_move_into_reach_is_said_after_what_it_gains() -> None:
     pos = P([["T10", "N", "N", "N"], ["T14", "N", "N", "N"], N4, N4])
     adv = advise(pos, ["5"], playouts=40, seed=1)
     assert adv is not None and adv.text == "5 0:T10-T15"
-    assert "in reach of blue's A and 7" in adv.sentence("en")
-    assert "van blauw" in adv.sentence("nl")
+    assert "in reach of blue's ace and 7" in adv.sentence("en")
+    assert "de aas en de 7 van blauw" in adv.sentence("nl")
 
 
 def test_a_hint_says_a_pawn_comes_out_once() -> None:

@@ -13,12 +13,13 @@ import pytest
 from keezbord.engine import judge as judge_mod
 from keezbord.engine.advice import move_reasons
 from keezbord.engine.analysis import analyse_game
+from keezbord.engine.cards import RANKS
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.judge import LABEL_WORDS, label_of, loss_text, shown_loss
 from keezbord.engine.mistake_reason import mistake_reason
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
-from keezbord.engine.text import CARD_NAMES
+from keezbord.engine.text import card_name
 
 H4 = ["H1", "H2", "H3", "H4"]
 ORDER = [None, "inaccuracy", "mistake", "blunder"]
@@ -83,7 +84,7 @@ def test_the_coachs_remark_and_the_rows_words_follow_the_label() -> None:
         assert f"({said.en}, -{loss_text(r.loss, 'en')}%)" in r.comment.en
         assert f"({said.nl}, -{loss_text(r.loss, 'nl')}%)" in r.comment.nl
         assert r.to_json()["loss_shown"] == shown_loss(r.loss)
-        assert r.best_words.en.split(":")[0] in {c.en.capitalize() for c in CARD_NAMES.values()}
+        assert r.best_words.en.split(":")[0] in {card_name(c).en.capitalize() for c in RANKS}
 
 
 def test_a_missed_capture_is_the_reason() -> None:

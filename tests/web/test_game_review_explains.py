@@ -21,6 +21,7 @@ from finished import finished_sim_game
 from web_helpers import link, options
 
 from keezbord.engine.analysis import analyse_game
+from keezbord.engine.text import card_label
 from keezbord.host.analysis.record import record_of_journal
 from keezbord.host.analysis.store import document, save
 from keezbord.host.journal import Journal
@@ -173,6 +174,10 @@ def test_a_mistake_says_why_in_words_and_never_loses_a_blunders_share(
     )
     assert not re.search(r"\d\.\d", page.inner_text("#review-facts"))
     assert "Waarom: " in page.inner_text("#review-facts")
+    # The hand tried again shows its cards as a Dutch deck prints them (H, V, B; this
+    # game's hand may hold no king, queen or jack: then they read as the notation's).
+    cards = [b.inner_text() for b in page.locator("#retry .card").all()]
+    assert cards == [card_label(c).nl for c in mine["hand"]]
     shot(page, "review-mistake-why-nl")
 
 
@@ -206,3 +211,48 @@ def test_the_luck_split_is_said_in_words_first(
     summary = page.inner_text("#analysis-summary")
     assert "Eigen zetten: " in summary and "punten winkans" in summary
     assert "nauwkeurigheid" in summary and not re.search(r"\d\.\d", summary), summary
+
+
+def test_a_chart_dot_says_its_move_in_words_in_the_pages_language(
+    serve: Serve, page: Any, analysed: Path, tmp_path: Path
+) -> None:
+    data = open_page(serve, page, analysed, tmp_path, "nl")
+    rows = {(r["n"], r["move"]): r for r in labelled(data)}
+    dots = page.locator("#analysis-chart .dot")
+    assert dots.count() == len(rows) > 1
+
+    def row_of(dot: Any) -> dict[str, Any]:
+        return rows[(int(dot.get_attribute("data-n")), dot.get_attribute("data-move"))]
+
+    tip = page.locator("#analysis-tip")
+    assert tip.is_hidden()
+    # The mouse on the dot drawn last (on top of any it overlaps): the tip under the chart
+    # says its move as the move list does, in Dutch, with no notation.
+    top = dots.last
+    row = row_of(top)
+    top.hover()
+    tip.wait_for(state="visible")
+    said = tip.inner_text()
+    assert said.startswith(f"{row['n']}. ") and row["words"]["nl"] in said, said
+    assert not NOTATION.search(said) and row["move"] not in said, said
+    assert top.locator("title").text_content() == said == top.get_attribute("aria-label")
+    # The keyboard: a focused dot says its own move.
+    first = dots.first
+    other = row_of(first)
+    assert other is not row
+    page.mouse.move(0, 0)
+    first.focus()
+    page.wait_for_function(
+        "(w) => document.querySelector('#analysis-tip').textContent.includes(w)",
+        arg=other["words"]["nl"],
+    )
+    assert not NOTATION.search(tip.inner_text())
+    shot(page, "analysis-dot-words-nl")
+    # English: the words follow the language.
+    page.click("#lang")
+    page.wait_for_function(
+        "(w) => document.querySelector('#analysis-chart .dot:last-of-type title')"
+        ".textContent.includes(w)",
+        arg=row["words"]["en"],
+    )
+    assert not NOTATION.search(top.locator("title").text_content() or "")

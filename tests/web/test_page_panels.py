@@ -76,7 +76,15 @@ def test_the_move_list_names_the_player_and_every_action(
     page.click("#undo")
     page.click("#takeback-yes")
     page.wait_for_selector("#moves li[data-kind='undo']")
-    assert "taken back: blue's 5 3:T50-T55" in page.inner_text("#moves li[data-kind='undo']")
+    # In the move's own words, not its notation.
+    assert "taken back: blue plays the 5: green T50 → T55" in page.inner_text(
+        "#moves li[data-kind='undo']"
+    )
+    # The messages say it in the same words.
+    page.wait_for_selector("#log li[data-kind='undo']")
+    assert page.inner_text("#log li[data-kind='undo']").endswith(
+        "Taken back: blue plays the 5: green T50 → T55"
+    )
     board.lift("T55")
     board.place("T50")
     page.wait_for_selector("#flag", state="hidden")
@@ -99,7 +107,7 @@ def test_the_move_list_names_the_player_and_every_action(
         == "-- ronde 1 (schudbeurt 1): rood deelt 5 kaarten\tround 1 (shuffle 1): red deals 5 cards"
     )
     assert lines[1].startswith("1. 5 3:T50-T55\tblauw speelt de 5: groen T50 → T55\tblue plays")
-    assert "taken back: blue's 5 3:T50-T55" in lines[2]
+    assert "teruggenomen: blauw speelt de 5: groen T50 → T55" in lines[2]
     assert lines[3].startswith("1. 5 3:T50-T55\t")
     assert "yellow shows the hand (2, 3, 4, 6)" in lines[4]
 

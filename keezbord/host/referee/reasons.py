@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from keezbord.engine.text import CARD_NAMES, Text
+from keezbord.engine.text import Text, card_name
 from keezbord.engine.topology import SEAT_COLOURS
 
 TAP_CARD_FIRST: Final = Text("leg eerst een kaart op de lezer", "tap a card on the reader first")
@@ -53,7 +53,7 @@ def unknown_tag(tag: str) -> Text:
 
 
 def tag_played(card: str, tag: str) -> Text:
-    name = CARD_NAMES[card]
+    name = card_name(card)
     return Text(
         f"{name.nl} (tag {tag}) is deze deling al gespeeld: een kaart van de aflegstapel telt niet",
         f"{name.en} (tag {tag}) was already played this deal: a card from the discard "
@@ -62,7 +62,7 @@ def tag_played(card: str, tag: str) -> Text:
 
 
 def rank_played(card: str, seats: int) -> Text:
-    name = CARD_NAMES[card]
+    name = card_name(card)
     return Text(
         f"{name.nl}: alle {seats} van deze soort zijn deze deling al gespeeld",
         f"{name.en}: all {seats} of this rank were already played this deal",
@@ -70,7 +70,7 @@ def rank_played(card: str, seats: int) -> Text:
 
 
 def must_play(card: str) -> Text:
-    name = CARD_NAMES[card]
+    name = card_name(card)
     return Text(
         f"{name.nl} kan gespeeld worden: je moet spelen", f"{name.en} can be played: you must play"
     )

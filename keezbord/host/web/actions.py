@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from keezbord.engine.describe import colour
-from keezbord.engine.text import CARD_NAMES, Text, card_label
+from keezbord.engine.text import Text, card_label, card_name
 from keezbord.host.referee import MoveRecord, RefereeState
 from keezbord.host.session import GameSession
 from keezbord.host.sim.table import SimTable
@@ -32,11 +32,6 @@ def for_sim(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     the four kinds it follows, each with the fields it reads (not a move's position), so
     a long game's list stays small."""
     return [{k: r[k] for k in _SIM_KEYS if k in r} for r in records if r.get("type") in _SIM_TYPES]
-
-
-def card_name(card: str) -> Text:
-    name = CARD_NAMES.get(card)
-    return name if name is not None else Text(card, card)
 
 
 def _names(seats: Iterable[int]) -> Text:
@@ -92,15 +87,17 @@ class ActionLog:
         elif kind == "undo" and record.get("ok"):
             who = colour(seat) if isinstance(seat, int) else Text("?", "?")
             what = record.get("move") or record.get("card") or ""
-            # A move in notation; a card alone (a second card taken back) as a deck prints it.
-            nl_what = what if record.get("move") else card_label(what).nl
-            if record.get("move"):
-                self._undone(what)
-            self._add(
-                {"kind": "undo", "seat": seat, "move": what},
-                Text(f"teruggenomen: {nl_what} van {who.nl}", f"taken back: {who.en}'s {what}"),
-                state,
-            )
+            # A move in its own entry's words (notation names cards by English letters);
+            # a card alone (a second card taken back) as a deck prints it.
+            struck = self._undone(what) if record.get("move") else None
+            if struck is not None:
+                gone = Text(f"teruggenomen: {struck['nl']}", f"taken back: {struck['en']}")
+            else:
+                nl_what = what if record.get("move") else card_label(what).nl
+                gone = Text(
+                    f"teruggenomen: {nl_what} van {who.nl}", f"taken back: {who.en}'s {what}"
+                )
+            self._add({"kind": "undo", "seat": seat, "move": what}, gone, state)
         elif kind == "penalty" and record.get("ok") and isinstance(seat, int):
             why = record.get("reason") or {}
             self._add(
@@ -200,14 +197,16 @@ class ActionLog:
                     state,
                 )
 
-    def _undone(self, move: str) -> None:
+    def _undone(self, move: str) -> dict[str, str] | None:
         """The move just taken back: its entry (the last one of that number still
-        standing) is struck, so no move number shows twice."""
+        standing) is struck, so no move number shows twice. Its words, when found."""
         for e in reversed(self.entries):
             if e["kind"] == "move" and e["n"] == self._n and e["i"] not in self.undone:
                 if e["move"] == move or not move:
                     self.undone.append(e["i"])
-                return
+                    return dict(e["text"])
+                return None
+        return None
 
     def seen_exchanges(self, sim: SimTable | None) -> None:
         """At opening: exchanges already made are not news."""

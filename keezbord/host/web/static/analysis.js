@@ -180,11 +180,13 @@ function drawChart(d) {
                                 class: `dot ${lab}`, stroke: teamColour(d.teams[ti]), tabindex: "0",
                                 role: "button", "data-n": String(r.n), "data-move": r.move, "data-label": lab });
     const title = svg("title");
-    title.textContent = `${r.n}. ${seatName(r.seat)} ${r.move} ${MARK[lab]} ${t(lab)} (${lossText(r)})`;
+    title.textContent = dotText(r, lab);
+    dot.setAttribute("aria-label", title.textContent);
     dot.append(title);
     kids.push(dot);
   });
   chart.replaceChildren(...kids);
+  byId("analysis-tip").hidden = true;
   drawLegend(d);
 }
 
@@ -300,11 +302,33 @@ function renderWalk() {
   walk.textContent = rows.length ? t("next_mistake") : t("no_mistakes");
 }
 
+/** @param {AnalysisRow} row @returns {LogEntry | undefined} its move in the move list */
+function moveEntry(row) {
+  return [...(app.state?.log || [])].reverse().find((e) => e.kind === "move" && e.n === row.n && e.move === row.move);
+}
+
 /** @param {AnalysisRow} row Its move in the review, the position before it with the better move lit. */
 function reviewRowOf(row) {
-  if (!app.state) return;
-  const entry = [...app.state.log].reverse().find((e) => e.kind === "move" && e.n === row.n && e.move === row.move);
+  const entry = moveEntry(row);
   if (entry) openReview(entry.i, "before");
+}
+
+// A labelled decision as its dot says it (title, label, the tip under the chart): the
+// move in words, the analysis's, else the move list's; never its notation.
+/** @param {AnalysisRow} r @param {AnalysisLabel} lab */
+function dotText(r, lab) {
+  const words = tx(r.words) || tx(moveEntry(r)?.text) || cardLabel(r.card);
+  return `${r.n}. ${seatName(r.seat)}: ${words} ${MARK[lab]} ${t(lab)} (${lossText(r)})`;
+}
+
+// A dot pointed at or focused: its words in the tip under the chart (a keyboard or a
+// touch screen gets no native tooltip).
+/** @param {Event} ev */
+function showTip(ev) {
+  const dot = /** @type {Element} */ (ev.target).closest?.(".dot");
+  const tip = byId("analysis-tip");
+  tip.hidden = !dot;
+  if (dot) tip.textContent = dot.getAttribute("aria-label") || "";
 }
 
 /** @param {number} dir The next (1) or previous (-1) labelled move from the one reviewed
@@ -343,6 +367,8 @@ function setupAnalysis() {
     if (dot) open(dot);
   };
   chart.addEventListener("click", pick);
+  for (const on of ["pointerover", "focusin"]) chart.addEventListener(on, showTip);
+  for (const off of ["pointerleave", "focusout"]) chart.addEventListener(off, () => { byId("analysis-tip").hidden = true; });
   chart.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
   byId("analysis-next-mistake").addEventListener("click", () => stepMistake(1));
   byId("mistake-whose").addEventListener("change", (ev) => {

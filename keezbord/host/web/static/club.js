@@ -4,10 +4,8 @@
 (function () {
   const app = /** @type {App} */ (window.keezbord);  // the board's page (app.js); else none
   if (!app) return;
-  const T = {
-    nl: { table: "Tafel", round: "Ronde", left: "nog", up: "tijd om", wait: "wacht op de start", none: "deze ronde geen partij aan deze tafel", off: "geen verbinding met het toernooi" },
-    en: { table: "Table", round: "Round", left: "left", up: "time is up", wait: "waiting for the start", none: "no game at this table this round", off: "not connected to the tournament" },
-  };
+  Object.assign(UI.nl, { club_table: "Tafel", club_round: "Ronde", club_left: "nog", club_up: "tijd om", club_wait: "wacht op de start", club_none: "deze ronde geen partij aan deze tafel", club_off: "geen verbinding met het toernooi" });
+  Object.assign(UI.en, { club_table: "Table", club_round: "Round", club_left: "left", club_up: "time is up", club_wait: "waiting for the start", club_none: "no game at this table this round", club_off: "not connected to the tournament" });
   /** @type {ClubBanner | null} */
   let club = null;
   let skew = 0;
@@ -31,16 +29,15 @@
       document.body.insertBefore(banner, document.querySelector("main"));
     }
     banner.hidden = false;
-    const w = T[app.lang] || T.nl;
-    let time = club.round && !club.home ? w.none : w.wait;
+    let time = club.round && !club.home ? t("club_none") : t("club_wait");
     if (club.ends) {
       const left = Math.max(0, Math.round(club.ends - (Date.now() / 1000 + skew)));
-      time = left > 0 ? `${w.left} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : w.up;
+      time = left > 0 ? `${t("club_left")} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : t("club_up");
     }
     const who = club.home ? `${team(club.home)} – ${team(club.away)}` : "";
     banner.innerHTML = "";
-    for (const [cls, text] of [["club-table", `${w.table} ${club.board}` + (club.round ? ` · ${w.round} ${club.round}` : "")],
-                               ["club-teams", who], ["club-time", time], ["club-conn", club.connected ? "" : w.off]]) {
+    for (const [cls, text] of [["club-table", `${t("club_table")} ${club.board}` + (club.round ? ` · ${t("club_round")} ${club.round}` : "")],
+                               ["club-teams", who], ["club-time", time], ["club-conn", club.connected ? "" : t("club_off")]]) {
       const span = document.createElement("span");
       span.className = cls;
       span.textContent = text;

@@ -514,7 +514,10 @@ function renderMessages(st) {
 function messageItem(st, d, n) {
   let name = UI[app.lang].decision[d.type] || d.type;
   let detail = d.reason ? tx(d.reason) : "";
-  if (d.type === "undo") detail = d.move || detail;
+  if (d.type === "undo") {  // in the move list's words for it (actions.py), not notation
+    const said = [...st.log].reverse().find((e) => e.kind === "undo" && e.move === d.move);
+    detail = said ? tx(said.text) : d.move || detail;
+  }
   if (d.type === "hint") detail = d.reason ? tx(d.reason) : "";  // in words, never notation
   if (d.type === "discard") {
     if (d.ok) detail = seatName(d.seat);

@@ -3,11 +3,8 @@
 // the server gives only to the Pi itself (keezbord/host/appliance/qr.py).
 "use strict";
 (() => {
-  /** @type {Record<"nl" | "en", Record<string, string>>} */
-  const TEXT = {
-    nl: { spectator: "Kijk mee: scan met je telefoon", player: "Spelers: scan om mee te spelen" },
-    en: { spectator: "Watch: scan with your phone", player: "Players: scan to play" },
-  };
+  Object.assign(UI.nl, { qr_spectator: "Kijk mee: scan met je telefoon", qr_player: "Spelers: scan om mee te spelen" });
+  Object.assign(UI.en, { qr_spectator: "Watch: scan with your phone", qr_player: "Players: scan to play" });
   const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
   /** @param {string} role */
   function figure(role) {
@@ -23,9 +20,8 @@
     return fig;
   }
   function caption() {
-    const lang = document.documentElement.lang === "en" ? "en" : "nl";
     for (const fig of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#qr figure"))) {
-      const text = TEXT[lang][/** @type {string} */ (fig.dataset.role)];
+      const text = t(`qr_${fig.dataset.role}`);
       /** @type {HTMLElement} */ (fig.querySelector("figcaption")).textContent = text;
       /** @type {HTMLImageElement} */ (fig.querySelector("img")).alt = text;
     }

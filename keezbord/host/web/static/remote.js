@@ -13,41 +13,34 @@
 (function () {
   const app = /** @type {App} */ (window.keezbord);  // the board's page (app.js)
   if (!app) return;
-  const T = {
-    nl: {
-      role_remote: "Op afstand", role_remote_says: "Deze link speelt één stoel, van ver weg: jouw kaarten, jouw zetten; de mensen aan het bord zetten ze uit.",
-      yours: "Jouw stoel", wait_turn: "Wacht op je beurt.", choose_card: "Kies een kaart:", choose_move: "Kies je zet:",
-      carrying: "Aan het bord wordt je zet uitgevoerd:", no_play: "Geen kaart kan: laat je hand zien",
-      give: "Kies een kaart voor je partner:", back: "andere kaart",
-      lit: "Zet voor de tafel, volg de lampjes:", where: "Waar elke stoel speelt",
-      table: "aan dit bord", remote: "op afstand", at_board: "aan bord",
-      link_ok: "in de pas met", link_wait: "wacht op", link_off: "geen verbinding met de broker",
-      peer_off: "het andere bord is offline", host: "gastheer van het spel", broken: "niet meer in de pas:",
-      links: "Links", show_links: "Toon de links", players_link: "spelers (aan tafel)", new_link: "nieuwe link",
-      seat_remote: "speelt op afstand", seat_table: "terug aan tafel", give_away: "op afstand laten spelen",
-      new_remote: "Nieuw spel met stoelen op afstand", start: "Start", seats_far: "Stoelen op afstand (bv. 1,3)",
-      revoked: "Deze link is ingetrokken: je kijkt nu alleen mee.",
-    },
-    en: {
-      role_remote: "Remote", role_remote_says: "This link plays one seat from far away: your cards, your moves; the people at the board carry them out.",
-      yours: "Your seat", wait_turn: "Wait for your turn.", choose_card: "Choose a card:", choose_move: "Choose your move:",
-      carrying: "Your move is being carried out at the board:", no_play: "No card can be played: show your hand",
-      give: "Choose a card for your partner:", back: "another card",
-      lit: "Move for the table, follow the lights:", where: "Where each seat plays",
-      table: "at this board", remote: "remotely", at_board: "at board",
-      link_ok: "in step with", link_wait: "waiting for", link_off: "not connected to the broker",
-      peer_off: "the other board is offline", host: "host of the game", broken: "out of step:",
-      links: "Links", show_links: "Show the links", players_link: "players (at the table)", new_link: "new link",
-      seat_remote: "plays remotely", seat_table: "back to the table", give_away: "let play remotely",
-      new_remote: "New game with remote seats", start: "Start", seats_far: "Remote seats (e.g. 1,3)",
-      revoked: "This link was revoked: you are only watching now.",
-    },
-  };
-  Object.assign(UI.nl, { role_remote: T.nl.role_remote, role_remote_says: T.nl.role_remote_says });
-  Object.assign(UI.en, { role_remote: T.en.role_remote, role_remote_says: T.en.role_remote_says });
-  const w = () => T[app.lang] || T.nl;
-  /** @param {Bilingual | string | null | undefined} x */
-  const txt = (x) => (x == null ? "" : typeof x === "string" ? x : x[app.lang]);
+  Object.assign(UI.nl, {
+    role_remote: "Op afstand", role_remote_says: "Deze link speelt één stoel, van ver weg: jouw kaarten, jouw zetten; de mensen aan het bord zetten ze uit.",
+    remote_yours: "Jouw stoel", remote_wait_turn: "Wacht op je beurt.", remote_choose_card: "Kies een kaart:", remote_choose_move: "Kies je zet:",
+    remote_carrying: "Aan het bord wordt je zet uitgevoerd:", remote_no_play: "Geen kaart kan: laat je hand zien",
+    remote_give: "Kies een kaart voor je partner:", remote_back: "andere kaart",
+    remote_lit: "Zet voor de tafel, volg de lampjes:", remote_where: "Waar elke stoel speelt",
+    remote_table: "aan dit bord", remote_away: "op afstand", remote_at_board: "aan bord",
+    remote_link_ok: "in de pas met", remote_link_wait: "wacht op", remote_link_off: "geen verbinding met de broker",
+    remote_peer_off: "het andere bord is offline", remote_host: "gastheer van het spel", remote_broken: "niet meer in de pas:",
+    remote_links: "Links", remote_show_links: "Toon de links", remote_players_link: "spelers (aan tafel)", remote_new_link: "nieuwe link",
+    remote_seat_remote: "speelt op afstand", remote_seat_table: "terug aan tafel", remote_give_away: "op afstand laten spelen",
+    remote_new_remote: "Nieuw spel met stoelen op afstand", remote_start: "Start", remote_seats_far: "Stoelen op afstand (bv. 1,3)",
+    remote_revoked: "Deze link is ingetrokken: je kijkt nu alleen mee.",
+  });
+  Object.assign(UI.en, {
+    role_remote: "Remote", role_remote_says: "This link plays one seat from far away: your cards, your moves; the people at the board carry them out.",
+    remote_yours: "Your seat", remote_wait_turn: "Wait for your turn.", remote_choose_card: "Choose a card:", remote_choose_move: "Choose your move:",
+    remote_carrying: "Your move is being carried out at the board:", remote_no_play: "No card can be played: show your hand",
+    remote_give: "Choose a card for your partner:", remote_back: "another card",
+    remote_lit: "Move for the table, follow the lights:", remote_where: "Where each seat plays",
+    remote_table: "at this board", remote_away: "remotely", remote_at_board: "at board",
+    remote_link_ok: "in step with", remote_link_wait: "waiting for", remote_link_off: "not connected to the broker",
+    remote_peer_off: "the other board is offline", remote_host: "host of the game", remote_broken: "out of step:",
+    remote_links: "Links", remote_show_links: "Show the links", remote_players_link: "players (at the table)", remote_new_link: "new link",
+    remote_seat_remote: "plays remotely", remote_seat_table: "back to the table", remote_give_away: "let play remotely",
+    remote_new_remote: "New game with remote seats", remote_start: "Start", remote_seats_far: "Remote seats (e.g. 1,3)",
+    remote_revoked: "This link was revoked: you are only watching now.",
+  });
   /** @type {HTMLElement | null} */
   let box = null;
   /** @type {HTMLElement | null} */
@@ -81,11 +74,6 @@
   function button(text, attrs = {}) {
     return /** @type {HTMLButtonElement} */ (node("button", { type: "button", text, ...attrs }));
   }
-  /** @param {PageState} st @param {number} seat */
-  function seatLabel(st, seat) {
-    const p = st.players[seat];
-    return p ? `${p.colour.symbol} ${p.colour[app.lang]}` : String(seat);
-  }
   /** @returns {[HTMLElement, HTMLElement, HTMLElement]} */
   function place() {
     if (box && info && links) return [box, info, links];
@@ -108,50 +96,50 @@
     if (!hand || box.hidden) return;
     const tray = document.getElementById("tray");
     if (tray) tray.hidden = true;  // the table's tray is not this link's
-    box.replaceChildren(node("h2", { text: `${w().yours}: ${seatLabel(st, hand.seat)}` }));
+    box.replaceChildren(node("h2", { text: `${t("remote_yours")}: ${seatName(hand.seat)}` }));
     const lit = r && r.lit;
     if (lit && lit.seat === hand.seat) {
-      box.append(node("p", { class: "carrying", text: `${w().carrying} ${txt(lit.text)}` }));
+      box.append(node("p", { class: "carrying", text: `${t("remote_carrying")} ${tx(lit.text)}` }));
       chosen = null;
       return;
     }
     if (hand.giving) {
-      box.append(node("p", { text: w().give }), cardRow(hand.cards, (c) => ask({ type: "give", card: c })));
+      box.append(node("p", { text: t("remote_give") }), cardRow(hand.cards, (c) => ask({ type: "give", card: c })));
       return;
     }
     if (!hand.active) {
-      box.append(node("p", { text: w().wait_turn }), cardRow(hand.cards, null));
+      box.append(node("p", { text: t("remote_wait_turn") }), cardRow(hand.cards, null));
       chosen = null;
       return;
     }
     if (!hand.playable.length) {
-      const b = button(w().no_play, { id: "remote-discard" });
+      const b = button(t("remote_no_play"), { id: "remote-discard" });
       b.addEventListener("click", () => ask({ type: "discard" }));
       box.append(cardRow(hand.cards, null), b);
       return;
     }
     if (chosen === null || !hand.cards.includes(chosen)) {
       const pick = (/** @type {string} */ c) => { chosen = c; moves = []; ask({ type: "moves", card: c }); render(); };
-      box.append(node("p", { text: w().choose_card }), cardRow(hand.cards, pick, hand.playable));
+      box.append(node("p", { text: t("remote_choose_card") }), cardRow(hand.cards, pick, hand.playable));
       return;
     }
-    const back = button(`${chosen} · ${w().back}`, { class: "back" });
+    const back = button(`${cardLabel(chosen)} · ${t("remote_back")}`, { class: "back" });
     back.addEventListener("click", () => { chosen = null; render(); });
     const list = node("ol", { id: "remote-moves" });
     for (const m of moves) {
-      const b = button(txt(m.text), { class: "move", "data-move": m.move });
+      const b = button(tx(m.text), { class: "move", "data-move": m.move });
       b.addEventListener("click", () => ask({ type: "play", move: m.move }));
       b.addEventListener("mouseenter", () => mark(m));
       b.addEventListener("focus", () => mark(m));
       list.append(node("li", {}, b));
     }
-    box.append(back, node("p", { text: w().choose_move }), list);
+    box.append(back, node("p", { text: t("remote_choose_move") }), list);
   }
   /** @param {string[]} cards @param {((c: string) => void) | null} onPick @param {string[] | null} playable */
   function cardRow(cards, onPick, playable = null) {
     const row = node("div", { class: "cards", role: "group" });
     for (const c of cards) {
-      const b = button(c, { class: "card", "data-card": c });
+      const b = button(cardLabel(c), { class: "card", "data-card": c });
       b.disabled = !onPick || (playable !== null && !playable.includes(c));
       if (onPick) b.addEventListener("click", () => onPick(c));
       row.append(b);
@@ -175,20 +163,20 @@
     if (!r) return;
     const ul = node("ul", { id: "remote-where" });
     r.seats.forEach((where, seat) => {
-      const says = where === "table" ? (r.link ? `${w().at_board} ${r.link.board}` : w().table)
-                 : where === "remote" ? w().remote : `${w().at_board} ${where}`;
-      ul.append(node("li", { "data-seat": String(seat), "data-where": where, text: `${seatLabel(st, seat)}: ${says}` }));
+      const says = where === "table" ? (r.link ? `${t("remote_at_board")} ${r.link.board}` : t("remote_table"))
+                 : where === "remote" ? t("remote_away") : `${t("remote_at_board")} ${where}`;
+      ul.append(node("li", { "data-seat": String(seat), "data-where": where, text: `${seatName(seat)}: ${says}` }));
     });
-    info.replaceChildren(node("h2", { text: w().where }), ul);
-    if (r.lit) info.append(node("p", { id: "remote-lit", class: "lit", text: `${w().lit} ${seatLabel(st, r.lit.seat)} · ${txt(r.lit.text)}` }));
-    if (r.hold) info.append(node("p", { id: "remote-hold", class: "hold", text: txt(r.hold) }));
+    info.replaceChildren(node("h2", { text: t("remote_where") }), ul);
+    if (r.lit) info.append(node("p", { id: "remote-lit", class: "lit", text: `${t("remote_lit")} ${seatName(r.lit.seat)} · ${tx(r.lit.text)}` }));
+    if (r.hold) info.append(node("p", { id: "remote-hold", class: "hold", text: tx(r.hold) }));
     const l = r.link;
     if (l) {
-      let says = l.in_step ? `${w().link_ok} ${l.peer}` : `${w().link_wait} ${l.peer}`;
-      if (!l.connected) says = w().link_off;
-      else if (!l.peer_online) says = w().peer_off;
-      if (l.broken) says = `${w().broken} ${l.broken}`;
-      info.append(node("p", { id: "remote-link", "data-in-step": String(l.in_step), text: `${says} (${w().host}: ${l.host})` }));
+      let says = l.in_step ? `${t("remote_link_ok")} ${l.peer}` : `${t("remote_link_wait")} ${l.peer}`;
+      if (!l.connected) says = t("remote_link_off");
+      else if (!l.peer_online) says = t("remote_peer_off");
+      if (l.broken) says = `${t("remote_broken")} ${l.broken}`;
+      info.append(node("p", { id: "remote-link", "data-in-step": String(l.in_step), text: `${says} (${t("remote_host")}: ${l.host})` }));
     }
   }
 
@@ -198,8 +186,8 @@
   function renderLinks(links, st) {
     links.hidden = app.role !== "referee" || app.mode !== "run";
     if (links.hidden) return;
-    links.replaceChildren(node("h3", { text: w().links }));
-    const show = button(w().show_links, { id: "show-links" });
+    links.replaceChildren(node("h3", { text: t("remote_links") }));
+    const show = button(t("remote_show_links"), { id: "show-links" });
     show.addEventListener("click", () => ask({ type: "links" }));
     links.append(show);
     const given = shownLinks;
@@ -209,22 +197,22 @@
       /** @param {string} label @param {string} token @param {PageRequest} renew @param {HTMLElement[]} extra */
       const row = (label, token, renew, extra = []) => {
         const field = node("input", { readonly: "", value: `${base}?token=${token}`, size: "40", "aria-label": label });
-        const b = button(w().new_link, { class: "renew" });
+        const b = button(t("remote_new_link"), { class: "renew" });
         b.addEventListener("click", () => ask(renew));
         ul.append(node("li", {}, node("span", { text: `${label}: ` }), field, b, ...extra));
       };
-      row(w().players_link, given.player || "", { type: "renew", link: "player" });
+      row(t("remote_players_link"), given.player || "", { type: "renew", link: "player" });
       for (const [seat, token] of Object.entries(given.seats || {})) {
-        const back = button(w().seat_table, { class: "to-table" });
+        const back = button(t("remote_seat_table"), { class: "to-table" });
         back.addEventListener("click", () => ask({ type: "seat_at", seat: Number(seat), where: "table" }));
-        row(`${seatLabel(st, Number(seat))} ${w().seat_remote}`, token, { type: "renew", link: "seat", seat: Number(seat) }, [back]);
+        row(`${seatName(Number(seat))} ${t("remote_seat_remote")}`, token, { type: "renew", link: "seat", seat: Number(seat) }, [back]);
       }
       links.append(ul);
       const remote = st.remote;
       if (remote && !remote.link) {
         remote.seats.forEach((where, seat) => {
           if (where !== "table") return;
-          const b = button(`${seatLabel(st, seat)}: ${w().give_away}`, { class: "give-away", "data-seat": String(seat) });
+          const b = button(`${seatName(seat)}: ${t("remote_give_away")}`, { class: "give-away", "data-seat": String(seat) });
           b.addEventListener("click", () => ask({ type: "seat_at", seat, where: "remote" }));
           links.append(b);
         });
@@ -232,8 +220,8 @@
     }
     if (!st.remote || !st.remote.link) {
       const f = node("form", { id: "new-remote" });
-      const seats = /** @type {HTMLInputElement} */ (node("input", { name: "remote", placeholder: "1,3", size: "6", "aria-label": w().seats_far }));
-      f.append(node("label", { text: `${w().new_remote}: ` }, seats), node("button", { type: "submit", text: w().start }));
+      const seats = /** @type {HTMLInputElement} */ (node("input", { name: "remote", placeholder: "1,3", size: "6", "aria-label": t("remote_seats_far") }));
+      f.append(node("label", { text: `${t("remote_new_remote")}: ` }, seats), node("button", { type: "submit", text: t("remote_start") }));
       f.addEventListener("submit", (ev) => {
         ev.preventDefault();
         const far = seats.value.split(",").map((x) => x.trim()).filter((x) => x !== "").map(Number);
@@ -268,7 +256,7 @@
     } else if (msg.type === "revoked") {
       app.token = null;
       sessionStorage.removeItem("keezbord.token");
-      document.getElementById("log")?.prepend(node("li", { class: "err", text: w().revoked }));
+      document.getElementById("log")?.prepend(node("li", { class: "err", text: t("remote_revoked") }));
     }
   });
   document.addEventListener("DOMContentLoaded", () => {

@@ -258,7 +258,7 @@ function renderRetry() {
   box.hidden = false;
   const cards = el("div", { class: "retry-cards", role: "group" });
   for (const c of tr.data.hand) {
-    const b = el("button", { type: "button", class: "card", "data-card": c, "aria-pressed": String(tr.card === c), text: c });
+    const b = el("button", { type: "button", class: "card", "data-card": c, "aria-pressed": String(tr.card === c), text: cardLabel(c) });
     b.disabled = !(tr.data.moves[c] || []).length;
     b.addEventListener("click", () => { Object.assign(tr, { card: c, move: null, verdict: null }); showReview(); });
     cards.append(b);
