@@ -7,7 +7,8 @@
 
 The games: the conformance traces (../shared/conformance/games) and self-play games cut at
 their first 200 decisions (greedy on all four seats; random on seats 0 and 2 against
-greedy, which makes mistakes to label).
+greedy, which makes mistakes to label; and one of 6 seats, random against greedy, for
+the 6-seat first pass, judge.SCREEN_SHARE).
 
 ``reference`` judges every decision with a choice the way the analysis did before issue
 38 (every candidate played out evenly, ``--playouts`` each, 1,000 by default: ten times

@@ -47,11 +47,21 @@ AGAIN: Final = 500_000_000  # the seed offset of the second judgement
 # The analysis's budget (``judge``'s ``playouts``): the adaptive judgement's first pass,
 # playouts a candidate (adaptive_judge.py; docs/analysis.md "Time").
 ANALYSIS_PLAYOUTS: Final = DEFAULT_SCREEN
+# The first pass's share of ``playouts`` by number of seats, where it is not all of it:
+# a 6-seat decision costs about twice a 4-seat one (more candidates, longer playouts),
+# and half the first pass keeps its labels agreeing with a twenty times larger budget as
+# often (docs/analysis.md "Time and label agreement": 10.1 s to 6.1 s for g102).
+SCREEN_SHARE: Final = {6: 0.5}
 # What the adaptive judgement spends a decision, on average, for each deal of its screen
 # (every candidate's playout counted): 11 to 14 on 4- and 6-seat self-play (random and
 # greedy, screens 4 and 8; docs/hints.md "The coach and the analysis"). Turns a budget
 # for the decision (the coach's, from a time) into a screen.
 PLAYOUTS_PER_SCREEN: Final = 12
+
+
+def seat_screen(seats: int, playouts: int) -> int:
+    """The first pass a candidate for ``playouts`` on a board of ``seats``."""
+    return max(1, math.ceil(playouts * SCREEN_SHARE.get(seats, 1.0)))
 
 
 def screen_for(total: int) -> int:
@@ -187,9 +197,11 @@ def judge(
     ``seed``: ``judge_seed(game seed, turn index)``. ``playouts``: the adaptive
     judgement's first pass a candidate (adaptive_judge.py: the deals go where the
     verdict is in doubt); ``total``: a budget for the decision instead (from a time),
-    turned into a first pass by ``screen_for``: the same judge at another budget."""
+    turned into a first pass by ``screen_for``: the same judge at another budget. The
+    first pass is ``seat_screen``'s share of it (half at 6 seats)."""
     if total is not None:
         playouts = screen_for(total)
+    playouts = seat_screen(pos.seats, playouts)
     first, judged, mine, best = judge_adaptive(
         pos,
         hand,
