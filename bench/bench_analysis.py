@@ -2,8 +2,7 @@
 the background (hours on two shared cores at the defaults):
 
     nice .venv/bin/python bench/bench_analysis.py run --out bench-analysis.jsonl
-    .venv/bin/python bench/bench_analysis.py report bench-analysis.jsonl \
-        --svg docs/img/analysis-reliability.svg
+    .venv/bin/python bench/bench_analysis.py report bench-analysis.jsonl --svg rel.svg
     nice .venv/bin/python bench/bench_analysis.py time     # 200 decisions, one core
 
 ``run`` plays seeded 4-seat games and analyses them, one JSON line a game (resumable:
@@ -18,7 +17,9 @@ games already in the file are skipped), on two processes:
 ``report`` prints the label rates per 100 decisions for each bot at the thresholds in
 engine/analysis.py (and at other thresholds, to choose them), the reliability of the win
 chances (rated 30/50/70%: how often the team won, with a 95% Wilson interval) and writes
-the reliability plot as an SVG. ``time`` analyses the first 200 decisions of a greedy
+the raw chances' reliability plot as an SVG (the shipped
+docs/img/analysis-reliability.svg, before and after calibration, is bench_calibration.py
+``plot``'s). ``time`` analyses the first 200 decisions of a greedy
 game at the default budget, pinned to one core.
 """
 

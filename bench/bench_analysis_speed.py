@@ -7,7 +7,8 @@
 
 The games: the conformance traces (../shared/conformance/games) and self-play games cut at
 their first 200 decisions (greedy on all four seats; random on seats 0 and 2 against
-greedy, which makes mistakes to label).
+greedy, which makes mistakes to label; and one of 6 seats, random against greedy, for
+the 6-seat first pass, judge.SCREEN_SHARE).
 
 ``reference`` judges every decision with a choice the way the analysis did before issue
 38 (every candidate played out evenly, ``--playouts`` each, 1,000 by default: ten times
@@ -40,6 +41,8 @@ SELFPLAY = {  # name -> (kinds of seats 0..3, seed)
     "greedy-80000": (["greedy"] * 4, 80_000),
     "random-80001": (["random", "greedy", "random", "greedy"], 80_001),
     "greedy-80002": (["greedy"] * 4, 80_002),
+    # 6 seats (3 teams): the judge's budget is tuned apart for them (adaptive_judge.py)
+    "random6-80003": (["random", "greedy"] * 3, 80_003),
 }
 CUT = 200  # decisions of a self-play game
 
@@ -55,7 +58,7 @@ def games(names: list[str] | None = None) -> Iterator[tuple[str, GameRecord]]:
             yield name, game_record(setup, events, source=traces[name].name)
             continue
         kinds, seed = SELFPLAY[name]
-        rec = record_selfplay(4, "standard", seed, bots_for(kinds, seed))
+        rec = record_selfplay(len(kinds), "standard", seed, bots_for(kinds, seed))
         last = rec.decisions[:CUT][-1].index
         yield (
             name,

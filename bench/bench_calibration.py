@@ -4,9 +4,11 @@
     nice -n 15 .venv/bin/python bench/bench_calibration.py run --minutes 35
     .venv/bin/python bench/bench_calibration.py fit      # TEMPERATURE for engine/calibration.py
     .venv/bin/python bench/bench_calibration.py check    # the held-out table, before and after
+    .venv/bin/python bench/bench_calibration.py plot --data bench/results/calibration-8.jsonl \
+        --svg docs/img/analysis-reliability.svg          # the held-out reliability plot
     nice .venv/bin/python bench/bench_calibration.py puzzles [--write]  # the shipped set again
 
-(``fit`` and ``check`` read bench/results/calibration-PLAYOUTS.jsonl of the analysis's
+(``fit``, ``check`` and ``plot`` read bench/results/calibration-PLAYOUTS.jsonl of the analysis's
 budget unless ``--data`` names one: the shipped fit is ``--data
 bench/results/calibration-8.jsonl``.)
 
@@ -374,6 +376,45 @@ def puzzles(args: argparse.Namespace) -> None:
         print(f"wrote {SHIPPED}")
 
 
+def plot(args: argparse.Namespace) -> None:
+    """``check``'s held-out deciles, before and after, as the reliability plot
+    (bench/reliability_svg.py), with 95% intervals of "won" from resampling the games."""
+    from reliability_svg import Panel, Point, reliability_svg
+
+    games = load(Path(args.data) if args.data else data_file(budget()))
+    rng = random.Random(38)
+    panels = []
+    for seats in SEATS:
+        per_game = by_game(games, seats, held_out=True)
+        data = [x for game in per_game for x in game]
+        if not data:
+            continue
+        t = TEMPERATURE.get(seats, 1.0)
+        boots = [resample(per_game, rng) for _ in range(args.boot)]
+        series = []
+        for temp in (1.0, t):
+            spread: dict[int, list[float]] = {}
+            for b in boots:
+                for d, _, w, _ in reliability(b, temp):
+                    spread.setdefault(d, []).append(w)
+            pts = []
+            for d, m, w, n in reliability(data, temp):
+                ws = sorted(spread.get(d, [w]))
+                lo, hi = ws[int(0.025 * len(ws))], ws[min(len(ws) - 1, int(0.975 * len(ws)))]
+                pts.append(Point(m, w, lo, hi, n))
+            series.append(pts)
+        k = len(data[0][0])
+        title = f"{seats} seats ({k} teams{', no partners' if seats == 3 else ''})"
+        note = f"{len(per_game)} games, T {t}, Brier {brier(data, 1.0):.4f} → {brier(data, t):.4f}"
+        panels.append(Panel(title, note, series[0], series[1]))
+    sub = (
+        f"held-out greedy self-play games ({Path(args.data or '').name or 'default data'}), "
+        f"{games[0]['playouts']} playouts a candidate; every team's chance at every decision"
+    )
+    Path(args.svg).write_text(reliability_svg(panels, sub))
+    print(f"plot: {args.svg}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -395,15 +436,17 @@ def main() -> None:
     )
     r.add_argument("--minutes", type=float, default=35.0)
     r.add_argument("--jobs", type=int, default=2)
-    for name in ("fit", "check"):
+    for name in ("fit", "check", "plot"):
         q = sub.add_parser(name)
         q.add_argument("--data", help="default: the file of the analysis's budget")
         q.add_argument("--boot", type=int, default=40, help="bootstrap resamples of the games")
+        if name == "plot":
+            q.add_argument("--svg", default="docs/img/analysis-reliability.svg")
     q = sub.add_parser("puzzles", help="re-check the shipped puzzles with the judge as it is")
     q.add_argument("--jobs", type=int, default=2)
     q.add_argument("--write", action="store_true", help="keep those that pass, numbers anew")
     args = p.parse_args()
-    {"run": run, "fit": fit, "check": check, "puzzles": puzzles}[args.cmd](args)
+    {"run": run, "fit": fit, "check": check, "plot": plot, "puzzles": puzzles}[args.cmd](args)
 
 
 if __name__ == "__main__":

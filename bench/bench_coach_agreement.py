@@ -6,8 +6,9 @@ each budget alone (docs/hints.md, "The coach and the analysis"). CPU-heavy: run 
 
 For every decision of seeded 4-seat games (random on seats 0 and 2, greedy on 1 and 3: a
 mix of good and bad moves) the judge runs four times: at the coach's budget (a total for
-the decision, as the web coach's ``coach_ms`` gives it) with two seeds, and at the
-analysis's default (playouts a candidate) with two seeds. Printed: each budget's noise
+the decision, as the web coach's ``coach_ms`` gives it, judged as advice.coach judges it:
+adaptively at ``coach_screen``; ``--even-coach``: evenly, as before) with two seeds, and
+at the analysis's default (playouts a candidate) with two seeds. Printed: each budget's noise
 (the standard deviation of the loss between its two seeds, and how often they disagree
 on "blunder"), the coach against the analysis (mean absolute difference of the loss,
 how often the coach's "speak" and the analysis's blunder label agree), and the cases
@@ -22,12 +23,37 @@ import statistics
 import time
 
 from keezbord.engine.hand_record import TurnRecord, bots_for, record_selfplay
-from keezbord.engine.judge import ANALYSIS_PLAYOUTS, COACH_THRESHOLD, judge, judge_seed
+from keezbord.engine.judge import (
+    ANALYSIS_PLAYOUTS,
+    COACH_THRESHOLD,
+    coach_screen,
+    judge,
+    judge_even,
+    judge_seed,
+)
+
+EVEN_COACH = False
 
 
 def loss(turn: TurnRecord, total: int | None, playouts: int, s: int) -> float:
-    """The judge's loss of the move made, at a budget and seed."""
+    """The judge's loss of the move made, at a budget and seed: ``total`` a decision as
+    the coach spends it (advice.coach: ``coach_screen``), else ``playouts`` a candidate.
+    ``--even-coach``: the coach as it was before it judged adaptively."""
     assert turn.card is not None and turn.move is not None
+    if total is not None and not EVEN_COACH:
+        playouts = coach_screen(total)
+        total = None
+    elif total is not None:
+        return judge_even(
+            turn.pos,
+            turn.hand,
+            turn.known,
+            turn.card,
+            turn.move,
+            hand_known=turn.hand_known,
+            total=total,
+            seed=judge_seed(s, turn.index),
+        ).loss
     return judge(
         turn.pos,
         turn.hand,
@@ -48,7 +74,10 @@ def main() -> None:
     ap.add_argument("--coach-total", type=int, default=200, help="the coach's playouts")
     ap.add_argument("--playouts", type=int, default=ANALYSIS_PLAYOUTS, help="analysis's")
     ap.add_argument("--max-turns", type=int, default=120)
+    ap.add_argument("--even-coach", action="store_true", help="the coach judged evenly (before)")
     args = ap.parse_args()
+    global EVEN_COACH
+    EVEN_COACH = args.even_coach
     coach_a: list[float] = []
     coach_b: list[float] = []
     an_a: list[float] = []
@@ -78,7 +107,10 @@ def main() -> None:
         return sum(abs(x - y) for x, y in zip(a, b, strict=True)) / n
 
     print(f"{n} decisions of {args.games} games, {time.perf_counter() - t0:.0f} s")
-    print(f"coach budget {args.coach_total} a decision; analysis {args.playouts} a candidate")
+    how = "evenly" if EVEN_COACH else f"adaptively, screen {coach_screen(args.coach_total)}"
+    print(
+        f"coach budget {args.coach_total} a decision ({how}); analysis {args.playouts} a candidate"
+    )
     print(
         f"noise of one loss (sd): coach {sd(coach_a, coach_b):.4f}, analysis {sd(an_a, an_b):.4f}"
     )

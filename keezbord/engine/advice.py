@@ -19,13 +19,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .alternatives import DEFAULT_PLAYOUTS as JUDGE_PLAYOUTS
 from .board import Board, FastMove, from_move, to_move
 from .calibration import calibrated_analysis
 from .cards import FORWARD_STEPS, KING_STEPS, RANKS, SEVEN_STEPS
 from .describe import describe_move
+from .judge import ANALYSIS_PLAYOUTS, LABEL_WORDS, coach_screen, judge, label_of, loss_text
 from .judge import COACH_THRESHOLD as COACH_THRESHOLD
-from .judge import LABEL_WORDS, judge, label_of, loss_text
 from .movegen import apply_part
 from .notation import Move, Step, Swap
 from .position import EMPTY, FRESH, HOME, NEST, Position, location_hole
@@ -436,7 +435,7 @@ def coach(
     played: Move,
     known: Known | None = None,
     *,
-    playouts: int = JUDGE_PLAYOUTS,
+    playouts: int = ANALYSIS_PLAYOUTS,
     total: int | None = None,
     seed: int = 0,
     hand_known: bool = True,
@@ -446,7 +445,11 @@ def coach(
     move; ``hand_known`` False: only the card is known, the rest sampled): the judge's
     verdict (judge.py, the analysis's own: the same numbers on the same scale) as a
     remark when the best move's win chance is at least ``threshold`` above it, else
-    None. ``seed``: judge.judge_seed(game seed, turn index), as the analysis seeds it."""
+    None. ``seed``: judge.judge_seed(game seed, turn index), as the analysis seeds it.
+    ``total``: the budget of a time (the web coach's), the analysis's or less."""
+    if total is not None:
+        playouts = coach_screen(total)
+        total = None
     v = judge(
         pos,
         hand,

@@ -9,9 +9,11 @@ the best's win chance less the move's, and the label follows from ``THRESHOLDS``
 
 The coach (advice.coach) speaks when the label is ``COACH_LABEL`` or worse, and says the
 numbers of this judgement; the analysis (analysis.judge_turn) labels the row with them.
-Both seed the judgement alike (``judge_seed``: the game's seed and the turn's number), so
-at the same budget they give the same verdict, and at their two budgets they differ by
-the noise of those budgets only (bench/bench_analysis.py --coach measures it).
+Both judge adaptively (``judge``, adaptive_judge.py; ``judge_even`` is the old even
+judgement, kept as the benchmarks' reference) and seed the judgement alike
+(``judge_seed``: the game's seed and the turn's number), so at the same budget they give
+the same verdict; the coach's time buys the analysis's budget or less (``coach_screen``),
+and at a smaller one they differ by its noise only (bench/bench_coach_agreement.py).
 """
 
 from __future__ import annotations
@@ -45,6 +47,34 @@ AGAIN: Final = 500_000_000  # the seed offset of the second judgement
 # The analysis's budget (``judge``'s ``playouts``): the adaptive judgement's first pass,
 # playouts a candidate (adaptive_judge.py; docs/analysis.md "Time").
 ANALYSIS_PLAYOUTS: Final = DEFAULT_SCREEN
+# The first pass's share of ``playouts`` by number of seats, where it is not all of it:
+# a 6-seat decision costs about twice a 4-seat one (more candidates, longer playouts),
+# and half the first pass keeps its labels agreeing with a twenty times larger budget as
+# often (docs/analysis.md "Time and label agreement": 10.1 s to 6.1 s for g102).
+SCREEN_SHARE: Final = {6: 0.5}
+# What the adaptive judgement spends a decision, on average, for each deal of its screen
+# (every candidate's playout counted): 11 to 14 on 4- and 6-seat self-play (random and
+# greedy, screens 4 and 8; docs/hints.md "The coach and the analysis"). Turns a budget
+# for the decision (the coach's, from a time) into a screen.
+PLAYOUTS_PER_SCREEN: Final = 12
+
+
+def seat_screen(seats: int, playouts: int) -> int:
+    """The first pass a candidate for ``playouts`` on a board of ``seats``."""
+    return max(1, math.ceil(playouts * SCREEN_SHARE.get(seats, 1.0)))
+
+
+def screen_for(total: int) -> int:
+    """The adaptive judgement's screen that spends about ``total`` playouts a decision."""
+    return max(1, total // PLAYOUTS_PER_SCREEN)
+
+
+def coach_screen(total: int) -> int:
+    """The coach's screen for its budget ``total`` (from its time): ``screen_for``, but
+    never more than the analysis's, so that where the time affords the analysis's budget
+    the coach's verdict is the analysis's own (same judge, seed and budget), and where
+    it does not, the analysis's at a smaller budget (they differ by its noise)."""
+    return min(ANALYSIS_PLAYOUTS, screen_for(total))
 
 
 def label_of(loss: float) -> str | None:
@@ -166,12 +196,12 @@ def judge(
     """Judge ``move`` with ``card`` from ``hand`` by the seat to play (``pos.turn``);
     ``seed``: ``judge_seed(game seed, turn index)``. ``playouts``: the adaptive
     judgement's first pass a candidate (adaptive_judge.py: the deals go where the
-    verdict is in doubt); ``total``: a budget for the decision (the coach's, from a
-    time), judged evenly (``judge_even``)."""
+    verdict is in doubt); ``total``: a budget for the decision instead (from a time),
+    turned into a first pass by ``screen_for``: the same judge at another budget. The
+    first pass is ``seat_screen``'s share of it (half at 6 seats)."""
     if total is not None:
-        return judge_even(
-            pos, hand, known, card, move, hand_known=hand_known, total=total, seed=seed
-        )
+        playouts = screen_for(total)
+    playouts = seat_screen(pos.seats, playouts)
     first, judged, mine, best = judge_adaptive(
         pos,
         hand,

@@ -213,3 +213,34 @@ def test_bytes_that_are_not_utf8_get_an_error_line(tmp_path: Path) -> None:
     lines = done.stdout.decode().splitlines()
     assert done.returncode == 0 and done.stderr == b"", done.stderr
     assert lines[0] == "readyok" and lines[1].startswith("error ") and lines[2] == "readyok"
+
+
+def _info(lines: list[str]) -> dict[str, str]:
+    [info] = [ln for ln in lines if ln.startswith("info ")]
+    words = info.split()[1:]
+    return dict(zip(words[::2], words[1::2], strict=True))
+
+
+def test_info_reports_the_calibrated_chance_beside_the_raw(tmp_path: Path) -> None:
+    """``win`` is the chance a person is shown (calibration.py), ``rawwin`` the playouts'
+    own: with two teams the shown chance is the raw one's log-odds times the 4-seat
+    temperature, checked from the line alone; a forced move tells no chance."""
+    from keezbord.engine.calibration import TEMPERATURE
+
+    e = Pipe(tmp_path)
+    e.send(f"position {POS}")
+    e.send("hand 5 7 K")
+    e.send("go playouts 60 seed 3")
+    info = _info(e.until("bestmove"))
+    raw, win = float(info["rawwin"]), float(info["win"])
+    t = TEMPERATURE[4]
+    assert 0.5 < raw < 1.0  # a lead: the calibration sharpens it
+    assert win == pytest.approx(raw**t / (raw**t + (1 - raw) ** t), abs=2e-4)
+    assert win > raw
+    e.send("position NNNN/NNNN/NNNN/NNNN/NNNN/NNNN/NNNN/NNNN 0 standard")
+    e.send("hand A 2 2 7 7")  # only the ace can be played: one candidate
+    e.send("go playouts 60 seed 3")
+    lines = e.until("bestmove")
+    assert lines[-1].startswith("bestmove A ")
+    assert "win" not in _info(lines) and "rawwin" not in _info(lines)
+    assert e.close() == (0, "")

@@ -9,7 +9,7 @@ import pytest
 
 from keezbord.engine.adaptive_judge import MAX_BATCHES, Z, judge_adaptive, settled
 from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
-from keezbord.engine.judge import THRESHOLDS, judge, judge_seed
+from keezbord.engine.judge import THRESHOLDS, judge, judge_seed, seat_screen
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.search import Known
@@ -98,3 +98,16 @@ def test_the_best_move_made_is_no_mistake(game: GameRecord) -> None:
     move = parse_move("5 0:T9-T14", pos.topology)
     v = judge(pos, ["5", "2"], Known(), "5", move, playouts=8, seed=3)
     assert v.loss == 0 and v.label is None and str(v.best.move) == "5 0:T9-T14"
+
+
+def test_six_seats_judge_with_half_the_first_pass() -> None:
+    """A 6-seat decision costs about twice a 4-seat one: its first pass is half of the
+    budget asked (never below one deal), other boards' the whole."""
+    assert seat_screen(6, 8) == 4 and seat_screen(6, 5) == 3 and seat_screen(6, 1) == 1
+    assert seat_screen(4, 8) == 8 and seat_screen(8, 8) == 8 and seat_screen(3, 8) == 8
+    kinds = ["random", "greedy"] * 3
+    rec = record_selfplay(6, "standard", 5, bots_for(kinds, 5), max_turns=30)
+    turn = next(t for t in rec.decisions if t.card is not None and t.move is not None)
+    assert turn.card is not None and turn.move is not None
+    v = judge(turn.pos, turn.hand, turn.known, turn.card, turn.move, playouts=8, seed=1)
+    assert v.first.playouts >= 4 and v.first.ranked[-1].playouts == 4  # dropped at once

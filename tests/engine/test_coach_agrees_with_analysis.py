@@ -11,7 +11,13 @@ import pytest
 from keezbord.engine.advice import COACH_THRESHOLD, coach
 from keezbord.engine.analysis import Row, analyse_game
 from keezbord.engine.hand_record import bots_for, record_selfplay
-from keezbord.engine.judge import THRESHOLDS, judge_seed
+from keezbord.engine.judge import (
+    ANALYSIS_PLAYOUTS,
+    PLAYOUTS_PER_SCREEN,
+    THRESHOLDS,
+    coach_screen,
+    judge_seed,
+)
 
 PLAYOUTS = 6
 SEED = 4
@@ -49,3 +55,41 @@ def test_the_coach_speaks_on_the_analysis_blunders_with_its_numbers(seats: int) 
 
 def test_the_coach_margin_is_the_blunder_threshold() -> None:
     assert dict(THRESHOLDS)["blunder"] == COACH_THRESHOLD
+
+
+def test_a_coach_with_the_time_for_it_judges_at_the_analysis_budget() -> None:
+    """The web coach's budget is a time (``total`` playouts a decision): the same
+    adaptive judge at the analysis's budget when the time affords it, a smaller first
+    pass when it does not, never a larger one (more would not agree better)."""
+    assert coach_screen(10**6) == ANALYSIS_PLAYOUTS
+    assert coach_screen(ANALYSIS_PLAYOUTS * PLAYOUTS_PER_SCREEN) == ANALYSIS_PLAYOUTS
+    assert coach_screen(3 * PLAYOUTS_PER_SCREEN) == 3 < ANALYSIS_PLAYOUTS
+    assert coach_screen(0) == 1
+
+
+def test_the_coach_on_a_time_budget_says_what_the_default_analysis_says() -> None:
+    """At the analysis's default budget (the web coach's time at 100 ms buys it here),
+    a 4-seat game's coach remarks are the default analysis's blunders, number for
+    number."""
+    rec = record_selfplay(4, "standard", 12, bots_for(["random", "greedy"] * 2, 12), max_turns=50)
+    rows = {r.index: r for r in analyse_game(rec, playouts=ANALYSIS_PLAYOUTS, seed=0).decisions}
+    spoke = 0
+    for turn in rec.decisions:
+        assert turn.card is not None and turn.move is not None
+        remark = coach(
+            turn.pos,
+            turn.hand,
+            turn.card,
+            turn.move,
+            turn.known,
+            total=10 * ANALYSIS_PLAYOUTS * PLAYOUTS_PER_SCREEN,  # a time with room to spare
+            seed=judge_seed(0, turn.index),
+            hand_known=turn.hand_known,
+        )
+        row = rows[turn.index]
+        assert (remark is not None) == (row.label == "blunder"), (turn.index, row.loss)
+        if remark is not None:
+            spoke += 1
+            assert remark.played_win == pytest.approx(row.win)
+            assert remark.better.win == pytest.approx(row.best_win)
+    assert spoke, "random players blunder"

@@ -32,8 +32,9 @@ def add_analyse_arguments(p: argparse.ArgumentParser) -> None:
         "--playouts",
         type=int,
         default=None,
-        help=f"playouts per candidate move in the first pass (default {ANALYSIS_PLAYOUTS}; "
-        "close calls get more, docs/analysis.md); with --seed the same labels every time",
+        help=f"playouts per candidate move in the first pass (default {ANALYSIS_PLAYOUTS}; half "
+        "at 6 seats; close calls get more, docs/analysis.md); with --seed the same labels "
+        "every time",
     )
     budget.add_argument(
         "--budget-ms",

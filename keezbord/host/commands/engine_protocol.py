@@ -24,14 +24,35 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from keezbord.engine.board import Board
     from keezbord.engine.position import Position
-    from keezbord.engine.search import Known
+    from keezbord.engine.search import Analysis, Known
 
 NAME = "keezbord"
 BOTS = ("random", "greedy", "beginner", "search", "ceiling")
 DEFAULT_PLAYOUTS = 300
 MAX_PLAYOUTS = 1_000_000
 MAX_MS = 600_000.0
+
+
+def _info(board: Board, a: Analysis) -> str:
+    """The ``info`` line of a search: ``win`` the team's chance after the best move as a
+    person is shown it (calibrated, engine/calibration.py, as the hint and the analysis
+    say it), ``rawwin`` the playouts' own; neither when the only candidate was not
+    played out. The ladder's pinned b80f2dd has no
+    calibration: there ``win`` is the raw chance and ``rawwin`` is left out."""
+    best = a.best
+    assert best is not None
+    head = f"info playouts {a.playouts} candidates {len(a.ranked)}"
+    if not best.playouts:  # the only candidate: not played out, no chance to tell
+        return head
+    try:
+        from keezbord.engine.calibration import calibrated_analysis
+    except ImportError:
+        return f"{head} win {best.win:.4f}"
+    shown = calibrated_analysis(board, a).of_move(best.card, best.move)
+    win = best.win if shown is None else shown.win
+    return f"{head} win {win:.4f} rawwin {best.win:.4f}"
 
 
 class ProtocolError(ValueError):
@@ -286,9 +307,7 @@ class Engine:
             best = a.best
             choice = None if best is None else (best.card, best.move)
             if best is not None:
-                info.append(
-                    f"info playouts {a.playouts} candidates {len(a.ranked)} win {best.win:.4f}"
-                )
+                info.append(_info(board, a))
         if choice is None:
             return [*info, "bestmove none"]
         from keezbord.engine.board import to_move
