@@ -8,7 +8,8 @@ rungs (bench/bench_ladder.py, ``search+OPT+OPT``): ``python bench/engine_variant
 - ``h16``: playouts of 16 turns (default here: twice the seats, the length the variants
   were measured with; today's bot plays ``search.play_horizon``, one turn a seat);
   ``limit6``: 6 root candidates (default 12);
-- ``leaf``: unfinished playouts judged by the fitted leaf (leaf.TUNED, bench/fit_leaf.py);
+- ``leaf``: unfinished playouts judged by the fitted leaf (leaf.fitted_chances, its
+  weights per number of seats fitted by bench/fit_leaf.py);
 - ``infer``: the deals sampled weighed by the others' choices (engine/inference.py).
 
 The options are the analysis's keyword arguments, bound here (the protocol module asks
@@ -27,7 +28,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import keezbord.engine.search as search
-from keezbord.engine.leaf import TUNED
 from keezbord.engine.rollout import Policy
 from keezbord.host.commands.engine_protocol import Engine, serve
 
@@ -36,12 +36,12 @@ def parse_opts(text: str) -> tuple[dict[str, Any], bool]:
     """The analyse keyword arguments of ``ahead3+h16...`` and whether to infer."""
     kw: dict[str, Any] = {}
     explore, ahead, infer = 0.0, 0, False
-    leaf: tuple[float, ...] | None = None
+    leaf = False
     for opt in filter(None, text.split("+")):
         if opt == "infer":
             infer = True
         elif opt == "leaf":
-            leaf = TUNED
+            leaf = True
         elif opt.startswith("explore"):
             explore = float(opt.removeprefix("explore"))
         elif opt.startswith("ahead"):
@@ -53,7 +53,7 @@ def parse_opts(text: str) -> tuple[dict[str, Any], bool]:
         else:
             raise SystemExit(f"engine_variant: unknown option {opt!r}")
     if explore or ahead or leaf:
-        kw["how"] = Policy(explore, ahead, leaf)
+        kw["how"] = Policy(explore, ahead, fitted_leaf=leaf)
     return kw, infer
 
 

@@ -169,9 +169,28 @@ def tuned_chances(
     return softmax(values, 1.0)
 
 
-# FEATURES' weights fitted on 116,000 boards of 10,000 greedy 4-seat games (bench/fit_leaf.py;
-# held-out log loss 0.5692 against the hand-made leaf's 0.6070, an even guess's 0.6931).
-TUNED: tuple[float, ...] = (
-    -0.79485, 0.23398, 0.21807, 0.00965, 0.09715, 0.14738, 0.04357, 0.02005,
-    -0.0168, -0.00085, 0.08714, 0.07197, 0.06576, 0.0133, 0.01051, 0.05238,
-)  # fmt: skip
+# FEATURES' weights per number of seats, fitted by bench/fit_leaf.py on boards of greedy
+# self-play games (every fifth game held out; log loss on those, against the hand-made
+# leaf's): 4 seats 116,000 boards of 10,000 games, 0.5692 against 0.6070 (an even guess
+# 0.6931); 6 seats 96,000 boards of 5,000 games, 0.8843 against 0.9611 (1.0986).
+TUNED: dict[int, tuple[float, ...]] = {
+    4: (
+        -0.79485, 0.23398, 0.21807, 0.00965, 0.09715, 0.14738, 0.04357, 0.02005,
+        -0.0168, -0.00085, 0.08714, 0.07197, 0.06576, 0.0133, 0.01051, 0.05238,
+    ),
+    6: (
+        -0.70238, 0.24887, 0.22517, -0.09401, 0.26273, 0.09975, 0.09228, 0.05209,
+        -0.03061, -0.01617, 0.05886, 0.05656, 0.07443, 0.04747, 0.07404, 0.03385,
+    ),
+}  # fmt: skip
+
+
+def fitted_weights(seats: int) -> tuple[float, ...]:
+    """The fitted weights for this many seats; the 4-seat ones where none were fitted
+    (2, 3, 5, 7, 8 seats: not measured)."""
+    return TUNED.get(seats, TUNED[4])
+
+
+def fitted_chances(board: Board, hands: Sequence[Sequence[str]]) -> list[float]:
+    """``tuned_chances`` with the weights fitted for the board's number of seats."""
+    return tuned_chances(board, hands, fitted_weights(board.seats))

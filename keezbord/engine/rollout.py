@@ -21,7 +21,7 @@ from .bots import (
     CARD_KEEP,
     _progress,  # the track values evaluate_board uses, bit for bit
 )
-from .leaf import leaf_chances, tuned_chances
+from .leaf import fitted_chances, leaf_chances
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST
 
 FastChoice = tuple[str, FastMove] | None
@@ -198,12 +198,12 @@ class Policy:
     """How a playout plays on (the default: the greedy bot for every seat, as always).
     ``explore``: the chance a turn plays a random move instead (epsilon-greedy);
     ``ahead``: the seat's own later turns of the round searched one reply deep over the
-    greedy bot's ``ahead`` best moves (0: greedy, ``Greedy.pick_ahead``); ``leaf``: the
-    unfinished playout judged by fitted weights (leaf.tuned_chances) instead."""
+    greedy bot's ``ahead`` best moves (0: greedy, ``Greedy.pick_ahead``); ``fitted_leaf``:
+    an unfinished playout judged by the fitted leaf (leaf.fitted_chances) instead."""
 
     explore: float = 0.0
     ahead: int = 0
-    leaf: tuple[float, ...] | None = None  # leaf.tuned_chances's weights (None: leaf_chances)
+    fitted_leaf: bool = False
 
 
 GREEDY = Policy()
@@ -262,10 +262,7 @@ def playout(
         if board.homed > homed:
             winner = board.winner()
     lost = 1 if _nest_count(board, team) > nests0 else 0
-    if how.leaf is None:
-        chances = leaf_chances(board, hands)
-    else:
-        chances = tuned_chances(board, hands, how.leaf)
+    chances = fitted_chances(board, hands) if how.fitted_leaf else leaf_chances(board, hands)
     for u in reversed(undos):
         board.unmake(u)
     return chances, lost, 1 if winner == team else 0

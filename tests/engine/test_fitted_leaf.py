@@ -14,7 +14,15 @@ import pytest
 from engine_helpers import board
 
 from keezbord.engine.board import Board
-from keezbord.engine.leaf import FEATURES, TUNED, team_features, team_order, tuned_chances
+from keezbord.engine.leaf import (
+    FEATURES,
+    TUNED,
+    fitted_chances,
+    fitted_weights,
+    team_features,
+    team_order,
+    tuned_chances,
+)
 from keezbord.engine.position import Position
 from keezbord.engine.rollout import Greedy, Policy, playout
 
@@ -48,7 +56,7 @@ def test_an_even_board_is_even_for_every_number_of_teams() -> None:
     for seats, teams in ((4, 2), (6, 3), (8, 4), (3, 3)):
         b = Board(Position.start(seats, "standard"))
         hands = [["A", "5", "9", "Q", "2"] for _ in range(seats)]
-        chances = tuned_chances(b, hands, TUNED)
+        chances = fitted_chances(b, hands)
         assert len(chances) == teams
         assert chances == pytest.approx([1 / teams] * teams)
 
@@ -56,16 +64,16 @@ def test_an_even_board_is_even_for_every_number_of_teams() -> None:
 def test_the_leaf_leans_to_the_team_ahead_and_to_the_cards_that_bring_pawns_out() -> None:
     b = Board(board(4, {0: ["H4"]}))
     even_hands = [["5", "6"], ["5", "6"], ["5", "6"], ["5", "6"]]
-    ahead, behind = tuned_chances(b, even_hands, TUNED)
+    ahead, behind = tuned_chances(b, even_hands, TUNED[4])
     assert ahead > 0.5 > behind and ahead + behind == pytest.approx(1)
     b = Board(Position.start(4, "standard"))
     with_ace = [["A", "6"], ["5", "6"], ["5", "6"], ["5", "6"]]
-    assert tuned_chances(b, with_ace, TUNED)[0] > 0.5
+    assert tuned_chances(b, with_ace, TUNED[4])[0] > 0.5
 
 
 def test_a_won_board_is_certain() -> None:
     b = Board(board(4, {0: ["H1", "H2", "H3", "H4"], 2: ["H1", "H2", "H3", "H4"]}))
-    assert tuned_chances(b, [[], [], [], []], TUNED) == [1.0, 0.0]
+    assert fitted_chances(b, [[], [], [], []]) == [1.0, 0.0]
 
 
 def test_a_playout_judged_by_the_fitted_leaf_is_a_distribution_and_repeatable() -> None:
@@ -74,7 +82,7 @@ def test_a_playout_judged_by_the_fitted_leaf_is_a_distribution_and_repeatable() 
     policy = Greedy(b)
     card, move = "9", next(iter(b.moves("9", 0)))
     runs = [
-        playout(policy, 0, card, move, deal, 8, random.Random(5).random, Policy(leaf=TUNED))
+        playout(policy, 0, card, move, deal, 8, random.Random(5).random, Policy(fitted_leaf=True))
         for _ in range(2)
     ]
     assert runs[0] == runs[1]
@@ -98,3 +106,9 @@ def test_the_fit_recovers_the_weights_games_were_drawn_with() -> None:
     assert fit_leaf.log_loss(fit_leaf.chances(x, w), y) < fit_leaf.log_loss(
         fit_leaf.chances(x, np.zeros(2)), y
     )
+
+
+def test_each_number_of_seats_has_its_weights_or_the_four_seat_ones() -> None:
+    assert all(len(w) == len(FEATURES) for w in TUNED.values())
+    assert fitted_weights(6) == TUNED[6] != TUNED[4]
+    assert fitted_weights(8) == TUNED[4]
