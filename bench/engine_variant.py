@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import keezbord.engine.search as search
-from keezbord.engine.rollout import Policy
+from keezbord.engine.rollout import GREEDY, Policy
 from keezbord.host.commands.engine_protocol import Engine, serve
 
 
@@ -70,6 +70,9 @@ def main() -> int:
         return 2 * seats if turns is None else int(turns)
 
     search.play_horizon = horizon
+    # The variant's policy is the one the engine plays with (without ``leaf``: the
+    # hand-made leaf every variant was measured with before the fitted one).
+    search.PLAY_POLICY = kw.pop("how", GREEDY)
     search.analyse = functools.partial(search.analyse, **kw)
     engine = Engine("search", infer=infer)
     engine.commands["keezbord"] = lambda _a: [

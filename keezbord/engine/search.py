@@ -59,6 +59,13 @@ def play_horizon(seats: int) -> int:
     return 2 * seats
 
 
+# How the search's playouts are played and judged when it *plays* (SearchBot, ``keezbord
+# engine``): the fitted leaf (leaf.fitted_chances, bench/fit_leaf.py), which won 62.4% of
+# the ladder's 200 ms games against the search as it was (docs/hints.md "A fitted leaf").
+# The judge (hints, coach, analysis) keeps the hand-made leaf its chances are calibrated for.
+PLAY_POLICY = Policy(fitted_leaf=True)
+
+
 # Cards each seat is taken to hold when nobody said (a position without its game): a
 # round's first deal holds 5, its others 4.
 GUESSED_HAND = 4
@@ -348,6 +355,7 @@ class SearchBot:
             rng=random.Random(self.rng.random()),
             horizon=self.horizon if self.horizon is not None else play_horizon(board.seats),
             single=False,
+            how=PLAY_POLICY,
         )
         best = a.best
         return None if best is None else (best.card, best.move)

@@ -197,7 +197,34 @@ def test_an_inferring_engine_is_told_the_others_choices(tmp_path: Path) -> None:
     assert e.close()[0] == 0
 
 
-@pytest.mark.parametrize("args", [["--bot", "deep-blue"], ["--playouts", "0"]])
+def test_the_search_plays_with_the_fitted_leaf_unless_asked_for_the_judges(
+    tmp_path: Path,
+) -> None:
+    """By default the playouts are judged by the fitted leaf (search.PLAY_POLICY): the
+    info line's ``win`` is its own chance, with no ``rawwin`` (the calibration is the
+    judge leaf's); ``setoption name leaf value judge`` gives the judge's leaf, whose chance
+    for the same seed and budget differs; a leaf of another name is one error line."""
+    e = Pipe(tmp_path)
+    e.send("keezbord")
+    assert "option name leaf type combo default fitted var fitted var judge" in e.until(
+        "keezbordok"
+    )
+    wins = []
+    for leaf in ("fitted", "judge"):
+        e.send(f"setoption name leaf value {leaf}")
+        e.send(f"position {POS}")
+        e.send("hand 5 7 K")
+        e.send("go playouts 60 seed 3")
+        info = _info(e.until("bestmove"))
+        assert ("rawwin" in info) == (leaf == "judge")
+        wins.append(float(info["win"]))
+    assert 0 < wins[0] < 1 and wins[0] != wins[1]
+    e.send("setoption name leaf value deep")
+    assert e.until("error")[-1].startswith("error unknown leaf 'deep'")
+    assert e.close() == (0, "")
+
+
+@pytest.mark.parametrize("args", [["--bot", "deep-blue"], ["--playouts", "0"], ["--leaf", "deep"]])
 def test_bad_arguments_one_line(tmp_path: Path, args: list[str]) -> None:
     assert_one_line_error(run(tmp_path, "engine", *args, stdin=""))
 
@@ -222,12 +249,13 @@ def _info(lines: list[str]) -> dict[str, str]:
 
 
 def test_info_reports_the_calibrated_chance_beside_the_raw(tmp_path: Path) -> None:
-    """``win`` is the chance a person is shown (calibration.py), ``rawwin`` the playouts'
-    own: with two teams the shown chance is the raw one's log-odds times the 4-seat
-    temperature, checked from the line alone; a forced move tells no chance."""
+    """With the judge's leaf, ``win`` is the chance a person is shown (calibration.py),
+    ``rawwin`` the playouts' own: with two teams the shown chance is the raw one's log-odds
+    times the 4-seat temperature, checked from the line alone; a forced move tells no
+    chance."""
     from keezbord.engine.calibration import TEMPERATURE
 
-    e = Pipe(tmp_path)
+    e = Pipe(tmp_path, "--leaf", "judge")
     e.send(f"position {POS}")
     e.send("hand 5 7 K")
     e.send("go playouts 60 seed 3")

@@ -52,7 +52,9 @@ def test_the_terms_are_counted_per_team() -> None:
     assert _feature(us, "threat") >= 1  # seat 1's pawn 3 holes behind seat 2's
 
 
-def test_an_even_board_is_even_for_every_number_of_teams() -> None:
+def test_the_leaf_is_a_distribution_over_every_team() -> None:
+    # The start is the same for every team (so even whatever the weights): what this
+    # checks is one chance a team, in team_order, for 2, 3 and 4 teams.
     for seats, teams in ((4, 2), (6, 3), (8, 4), (3, 3)):
         b = Board(Position.start(seats, "standard"))
         hands = [["A", "5", "9", "Q", "2"] for _ in range(seats)]

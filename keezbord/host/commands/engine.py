@@ -11,7 +11,7 @@ from keezbord.host.errors import UsageError
 
 
 def add_engine_arguments(p: argparse.ArgumentParser) -> None:
-    from keezbord.host.commands.engine_protocol import BOTS, DEFAULT_PLAYOUTS
+    from keezbord.host.commands.engine_protocol import BOTS, DEFAULT_PLAYOUTS, LEAVES
 
     p.add_argument(
         "--bot",
@@ -26,6 +26,13 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the search weighs the hands it samples by the other seats' choices this round "
         "(told with 'played'; engine/inference.py, a first step)",
+    )
+    p.add_argument(
+        "--leaf",
+        choices=LEAVES,
+        default="fitted",
+        help="what judges the search's unfinished playouts: the fitted leaf it plays with "
+        "(default) or the judge's, whose info 'win' is the calibrated chance the hints show",
     )
     p.add_argument(
         "--playouts",
@@ -43,4 +50,4 @@ def run_engine(args: argparse.Namespace) -> int:
     stdin = sys.stdin
     if isinstance(stdin, io.TextIOWrapper):  # bytes that are not UTF-8: an error line
         stdin.reconfigure(encoding="utf-8", errors="replace")
-    return serve(Engine(args.bot, args.playouts, infer=args.infer), stdin)
+    return serve(Engine(args.bot, args.playouts, infer=args.infer, leaf=args.leaf), stdin)

@@ -30,22 +30,29 @@ if TYPE_CHECKING:
 
 NAME = "keezbord"
 BOTS = ("random", "greedy", "beginner", "search", "ceiling")
+# What judges the search's unfinished playouts: the fitted leaf it plays with, or the
+# judge's hand-made leaf (the hints' and the analysis's, whose chances are calibrated).
+LEAVES = ("fitted", "judge")
 DEFAULT_PLAYOUTS = 300
 MAX_PLAYOUTS = 1_000_000
 MAX_MS = 600_000.0
 
 
-def _info(board: Board, a: Analysis) -> str:
-    """The ``info`` line of a search: ``win`` the team's chance after the best move as a
-    person is shown it (calibrated, engine/calibration.py, as the hint and the analysis
-    say it), ``rawwin`` the playouts' own; neither when the only candidate was not
-    played out. The ladder's pinned b80f2dd has no
-    calibration: there ``win`` is the raw chance and ``rawwin`` is left out."""
+def _info(board: Board, a: Analysis, *, calibrate: bool = True) -> str:
+    """The ``info`` line of a search: with the judge's leaf (``leaf judge``) ``win`` the
+    team's chance after the best move as a person is shown it (calibrated,
+    engine/calibration.py, as the hint and the analysis say it) and ``rawwin`` the
+    playouts' own; with the fitted leaf (``calibrate`` False) ``win`` the playouts' own
+    (the leaf is itself fitted to who won; the calibration is the judge leaf's) and no
+    ``rawwin``; neither when the only candidate was not played out. The ladder's pinned
+    b80f2dd has no calibration: there ``win`` is the raw chance."""
     best = a.best
     assert best is not None
     head = f"info playouts {a.playouts} candidates {len(a.ranked)}"
     if not best.playouts:  # the only candidate: not played out, no chance to tell
         return head
+    if not calibrate:
+        return f"{head} win {best.win:.4f}"
     try:
         from keezbord.engine.calibration import calibrated_analysis
     except ImportError:
@@ -101,13 +108,21 @@ class Engine:
     returns the lines to answer (none for most commands)."""
 
     def __init__(
-        self, bot: str = "search", playouts: int = DEFAULT_PLAYOUTS, *, infer: bool = False
+        self,
+        bot: str = "search",
+        playouts: int = DEFAULT_PLAYOUTS,
+        *,
+        infer: bool = False,
+        leaf: str = "fitted",
     ) -> None:
         if bot not in BOTS:
             raise ProtocolError(f"unknown bot {bot!r} ({', '.join(BOTS)})")
+        if leaf not in LEAVES:
+            raise ProtocolError(f"unknown leaf {leaf!r} ({', '.join(LEAVES)})")
         self.bot = bot
         self.playouts = playouts
         self.infer = infer  # the search weighs its deals by the ``played`` lines
+        self.leaf = leaf  # the playouts' judge: the fitted leaf, or the judge's (hints)
         self.seat = Seat()
         self.done = False
         self.commands: dict[str, Callable[[list[str]], list[str]]] = {
@@ -150,6 +165,8 @@ class Engine:
             f"option name playouts type spin default {self.playouts} min 1 max {MAX_PLAYOUTS}",
             f"option name bot type combo default {self.bot} " + " ".join(f"var {b}" for b in BOTS),
             f"option name infer type check default {'true' if self.infer else 'false'}",
+            f"option name leaf type combo default {self.leaf} "
+            + " ".join(f"var {v}" for v in LEAVES),
             "keezbordok",
         ]
 
@@ -159,7 +176,7 @@ class Engine:
 
     def _setoption(self, args: list[str]) -> list[str]:
         if len(args) != 4 or args[0] != "name" or args[2] != "value":
-            raise ProtocolError("setoption name <playouts|bot> value <v>")
+            raise ProtocolError("setoption name <playouts|bot|infer|leaf> value <v>")
         name, value = args[1], args[3]
         if name == "playouts":
             self.playouts = _int(value, "playouts", 1, MAX_PLAYOUTS)
@@ -167,12 +184,16 @@ class Engine:
             if value not in ("true", "false"):
                 raise ProtocolError("infer is true or false")
             self.infer = value == "true"
+        elif name == "leaf":
+            if value not in LEAVES:
+                raise ProtocolError(f"unknown leaf {value!r} ({', '.join(LEAVES)})")
+            self.leaf = value
         elif name == "bot":
             if value not in BOTS:
                 raise ProtocolError(f"unknown bot {value!r} ({', '.join(BOTS)})")
             self.bot = value
         else:
-            raise ProtocolError(f"unknown option {name!r} (playouts, bot, infer)")
+            raise ProtocolError(f"unknown option {name!r} (playouts, bot, infer, leaf)")
         return []
 
     def _position(self, args: list[str]) -> list[str]:
@@ -294,6 +315,9 @@ class Engine:
             # The playing length (the judge keeps its own); the ladder's pinned b80f2dd
             # search, served by this module (bench/engine_pinned.py), has none.
             play = getattr(search, "play_horizon", None)
+            # The playing policy (the fitted leaf) unless asked for the judge's leaf; the
+            # pinned b80f2dd has neither the policy nor the option.
+            how = getattr(search, "PLAY_POLICY", None) if self.leaf == "fitted" else None
             a = search.analyse(
                 board,
                 seat,
@@ -303,11 +327,12 @@ class Engine:
                 rng=rng,
                 single=False,
                 horizon=None if play is None else play(board.seats),
+                **({} if how is None else {"how": how}),
             )
             best = a.best
             choice = None if best is None else (best.card, best.move)
             if best is not None:
-                info.append(_info(board, a))
+                info.append(_info(board, a, calibrate=how is None))
         if choice is None:
             return [*info, "bestmove none"]
         from keezbord.engine.board import to_move
