@@ -197,11 +197,10 @@ def judge(
     ``seed``: ``judge_seed(game seed, turn index)``. ``playouts``: the adaptive
     judgement's first pass a candidate (adaptive_judge.py: the deals go where the
     verdict is in doubt); ``total``: a budget for the decision instead (from a time),
-    turned into a first pass by ``screen_for``: the same judge at another budget. The
-    first pass is ``seat_screen``'s share of it (half at 6 seats)."""
-    if total is not None:
-        playouts = screen_for(total)
-    playouts = seat_screen(pos.seats, playouts)
+    turned into a first pass by ``screen_for``: the same judge at another budget.
+    ``playouts`` (no ``total``) is cut to ``seat_screen``'s share (half at 6 seats);
+    ``total`` is not, as ``screen_for`` already spends about ``total`` at any board."""
+    playouts = screen_for(total) if total is not None else seat_screen(pos.seats, playouts)
     first, judged, mine, best = judge_adaptive(
         pos,
         hand,
