@@ -45,12 +45,12 @@ LABEL_WORDS: Final = {
 }
 AGAIN: Final = 500_000_000  # the seed offset of the second judgement
 # The analysis's budget (``judge``'s ``playouts``): the adaptive judgement's first pass,
-# playouts a candidate (adaptive_judge.py; docs/analysis.md "Time").
+# playouts a candidate (adaptive_judge.py; docs/analysis.md "Time and label agreement").
 ANALYSIS_PLAYOUTS: Final = DEFAULT_SCREEN
 # The first pass's share of ``playouts`` by number of seats, where it is not all of it:
 # a 6-seat decision costs about twice a 4-seat one (more candidates, longer playouts),
 # and half the first pass keeps its labels agreeing with a twenty times larger budget as
-# often (docs/analysis.md "Time and label agreement": 10.1 s to 6.1 s for g102).
+# often (docs/analysis.md "Time and label agreement": 13.1 s to 5.8 s for g102).
 SCREEN_SHARE: Final = {6: 0.5}
 # What the adaptive judgement spends a decision, on average, for each deal of its screen
 # (every candidate's playout counted): 11 to 14 on 4- and 6-seat self-play (random and
