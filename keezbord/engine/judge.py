@@ -77,6 +77,13 @@ def coach_screen(total: int) -> int:
     return min(ANALYSIS_PLAYOUTS, screen_for(total))
 
 
+def coach_playouts(total: int | None, playouts: int = ANALYSIS_PLAYOUTS) -> int:
+    """The coach's ``judge`` budget, passed as ``playouts`` with no ``total``: for a
+    time's budget ``total``, ``coach_screen``'s, else ``playouts``; so that at 6 seats
+    it is cut like the analysis's and the two judge alike."""
+    return playouts if total is None else coach_screen(total)
+
+
 def label_of(loss: float) -> str | None:
     for name, at in THRESHOLDS:
         if loss >= at:
