@@ -26,6 +26,7 @@ from keezbord.engine.hand_record import TurnRecord, bots_for, record_selfplay
 from keezbord.engine.judge import (
     ANALYSIS_PLAYOUTS,
     COACH_THRESHOLD,
+    coach_playouts,
     coach_screen,
     judge,
     judge_even,
@@ -37,13 +38,10 @@ EVEN_COACH = False
 
 def loss(turn: TurnRecord, total: int | None, playouts: int, s: int) -> float:
     """The judge's loss of the move made, at a budget and seed: ``total`` a decision as
-    the coach spends it (advice.coach: ``coach_screen``), else ``playouts`` a candidate.
+    the coach spends it (advice.coach: ``coach_playouts``), else ``playouts`` a candidate.
     ``--even-coach``: the coach as it was before it judged adaptively."""
     assert turn.card is not None and turn.move is not None
-    if total is not None and not EVEN_COACH:
-        playouts = coach_screen(total)
-        total = None
-    elif total is not None:
+    if total is not None and EVEN_COACH:
         return judge_even(
             turn.pos,
             turn.hand,
@@ -61,8 +59,7 @@ def loss(turn: TurnRecord, total: int | None, playouts: int, s: int) -> float:
         turn.card,
         turn.move,
         hand_known=turn.hand_known,
-        playouts=playouts,
-        total=total,
+        playouts=coach_playouts(total, playouts),
         seed=judge_seed(s, turn.index),
     ).loss
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+# The engine tests' shared builders (engine_helpers, puzzle_record, reference_rules),
+# importable by name from every test folder (mypy's MYPYPATH has tests/engine likewise).
+sys.path.insert(0, str(Path(__file__).resolve().parent / "engine"))
 
 
 def on_raspberry_pi() -> bool:

@@ -23,7 +23,7 @@ from .board import Board, FastMove, from_move, to_move
 from .calibration import calibrated_analysis
 from .cards import FORWARD_STEPS, KING_STEPS, RANKS, SEVEN_STEPS
 from .describe import describe_move
-from .judge import ANALYSIS_PLAYOUTS, LABEL_WORDS, coach_screen, judge, label_of, loss_text
+from .judge import ANALYSIS_PLAYOUTS, LABEL_WORDS, coach_playouts, judge, label_of, loss_text
 from .judge import COACH_THRESHOLD as COACH_THRESHOLD
 from .movegen import apply_part
 from .notation import Move, Step, Swap
@@ -447,9 +447,6 @@ def coach(
     remark when the best move's win chance is at least ``threshold`` above it, else
     None. ``seed``: judge.judge_seed(game seed, turn index), as the analysis seeds it.
     ``total``: the budget of a time (the web coach's), the analysis's or less."""
-    if total is not None:
-        playouts = coach_screen(total)
-        total = None
     v = judge(
         pos,
         hand,
@@ -457,8 +454,7 @@ def coach(
         played_card,
         played,
         hand_known=hand_known,
-        playouts=playouts,
-        total=total,
+        playouts=coach_playouts(total, playouts),
         seed=seed,
     )
     if v.loss < threshold:

@@ -45,12 +45,12 @@ LABEL_WORDS: Final = {
 }
 AGAIN: Final = 500_000_000  # the seed offset of the second judgement
 # The analysis's budget (``judge``'s ``playouts``): the adaptive judgement's first pass,
-# playouts a candidate (adaptive_judge.py; docs/analysis.md "Time").
+# playouts a candidate (adaptive_judge.py; docs/analysis.md "Time and label agreement").
 ANALYSIS_PLAYOUTS: Final = DEFAULT_SCREEN
 # The first pass's share of ``playouts`` by number of seats, where it is not all of it:
 # a 6-seat decision costs about twice a 4-seat one (more candidates, longer playouts),
 # and half the first pass keeps its labels agreeing with a twenty times larger budget as
-# often (docs/analysis.md "Time and label agreement": 10.1 s to 6.1 s for g102).
+# often (docs/analysis.md "Time and label agreement": 13.1 s to 5.8 s for g102).
 SCREEN_SHARE: Final = {6: 0.5}
 # What the adaptive judgement spends a decision, on average, for each deal of its screen
 # (every candidate's playout counted): 11 to 14 on 4- and 6-seat self-play (random and
@@ -75,6 +75,13 @@ def coach_screen(total: int) -> int:
     the coach's verdict is the analysis's own (same judge, seed and budget), and where
     it does not, the analysis's at a smaller budget (they differ by its noise)."""
     return min(ANALYSIS_PLAYOUTS, screen_for(total))
+
+
+def coach_playouts(total: int | None, playouts: int = ANALYSIS_PLAYOUTS) -> int:
+    """The coach's ``judge`` budget, passed as ``playouts`` with no ``total``: for a
+    time's budget ``total``, ``coach_screen``'s, else ``playouts``; so that at 6 seats
+    it is cut like the analysis's and the two judge alike."""
+    return playouts if total is None else coach_screen(total)
 
 
 def label_of(loss: float) -> str | None:
@@ -197,11 +204,10 @@ def judge(
     ``seed``: ``judge_seed(game seed, turn index)``. ``playouts``: the adaptive
     judgement's first pass a candidate (adaptive_judge.py: the deals go where the
     verdict is in doubt); ``total``: a budget for the decision instead (from a time),
-    turned into a first pass by ``screen_for``: the same judge at another budget. The
-    first pass is ``seat_screen``'s share of it (half at 6 seats)."""
-    if total is not None:
-        playouts = screen_for(total)
-    playouts = seat_screen(pos.seats, playouts)
+    turned into a first pass by ``screen_for``: the same judge at another budget.
+    ``playouts`` (no ``total``) is cut to ``seat_screen``'s share (half at 6 seats);
+    ``total`` is not, as ``screen_for`` already spends about ``total`` at any board."""
+    playouts = screen_for(total) if total is not None else seat_screen(pos.seats, playouts)
     first, judged, mine, best = judge_adaptive(
         pos,
         hand,

@@ -5,16 +5,13 @@ argument itself, in a file or on standard input; the same answers as the JSON.""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from clihelp import assert_one_line_error, run
+from engine_helpers import EXAMPLE, TEXT_EXAMPLE
 
 from keezbord.host.cli import main
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_helpers import EXAMPLE, TEXT_EXAMPLE
 
 
 def _out(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

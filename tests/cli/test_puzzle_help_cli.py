@@ -8,13 +8,10 @@ their themes (no other shows a theme) and ends with the count, in Dutch and Engl
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from clihelp import run
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from puzzle_record import PID, write_puzzle_file
 
 

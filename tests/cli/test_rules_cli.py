@@ -10,11 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_helpers import EXAMPLE
 
 from keezbord.host.cli import main
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_helpers import EXAMPLE
 
 
 def _exe() -> list[str]:

@@ -9,7 +9,14 @@ import pytest
 
 from keezbord.engine.adaptive_judge import MAX_BATCHES, Z, judge_adaptive, settled
 from keezbord.engine.hand_record import GameRecord, bots_for, record_selfplay
-from keezbord.engine.judge import THRESHOLDS, judge, judge_seed, seat_screen
+from keezbord.engine.judge import (
+    PLAYOUTS_PER_SCREEN,
+    THRESHOLDS,
+    judge,
+    judge_seed,
+    screen_for,
+    seat_screen,
+)
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.search import Known
@@ -102,7 +109,8 @@ def test_the_best_move_made_is_no_mistake(game: GameRecord) -> None:
 
 def test_six_seats_judge_with_half_the_first_pass() -> None:
     """A 6-seat decision costs about twice a 4-seat one: its first pass is half of the
-    budget asked (never below one deal), other boards' the whole."""
+    budget asked (never below one deal), other boards' the whole; a time's budget
+    (``--budget-ms``) is a decision's whole spend already and is not halved."""
     assert seat_screen(6, 8) == 4 and seat_screen(6, 5) == 3 and seat_screen(6, 1) == 1
     assert seat_screen(4, 8) == 8 and seat_screen(8, 8) == 8 and seat_screen(3, 8) == 8
     kinds = ["random", "greedy"] * 3
@@ -111,3 +119,7 @@ def test_six_seats_judge_with_half_the_first_pass() -> None:
     assert turn.card is not None and turn.move is not None
     v = judge(turn.pos, turn.hand, turn.known, turn.card, turn.move, playouts=8, seed=1)
     assert v.first.playouts >= 4 and v.first.ranked[-1].playouts == 4  # dropped at once
+    # A time's budget (``total``) is already a decision's whole spend: not halved again.
+    total = 8 * PLAYOUTS_PER_SCREEN
+    v = judge(turn.pos, turn.hand, turn.known, turn.card, turn.move, total=total, seed=1)
+    assert v.first.ranked[-1].playouts == screen_for(total) == 8

@@ -15,6 +15,7 @@ from keezbord.engine.judge import (
     ANALYSIS_PLAYOUTS,
     PLAYOUTS_PER_SCREEN,
     THRESHOLDS,
+    coach_playouts,
     coach_screen,
     judge_seed,
 )
@@ -65,6 +66,7 @@ def test_a_coach_with_the_time_for_it_judges_at_the_analysis_budget() -> None:
     assert coach_screen(ANALYSIS_PLAYOUTS * PLAYOUTS_PER_SCREEN) == ANALYSIS_PLAYOUTS
     assert coach_screen(3 * PLAYOUTS_PER_SCREEN) == 3 < ANALYSIS_PLAYOUTS
     assert coach_screen(0) == 1
+    assert coach_playouts(3 * PLAYOUTS_PER_SCREEN, 7) == 3 and coach_playouts(None, 7) == 7
 
 
 def test_the_coach_on_a_time_budget_says_what_the_default_analysis_says() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -129,7 +130,8 @@ def test_optional_fields_default() -> None:
 
 
 def _bad(**over: Any) -> dict[str, Any]:
-    return {**EXAMPLE, **over}
+    # A deep copy: EXAMPLE's pawn lists are shared by every test that imports it.
+    return {**copy.deepcopy(EXAMPLE), **over}
 
 
 @pytest.mark.parametrize(

@@ -7,10 +7,10 @@ replayed move bring both back. Through the pure ``step`` and through ``GameSessi
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from engine_helpers import PROFILE_GAMES
 
 from keezbord.engine import Game, RandomBot
 from keezbord.engine.position import Position
@@ -20,9 +20,6 @@ from keezbord.host.referee.state import Config, Decision, Undo
 from keezbord.host.referee.step import new_game, step
 from keezbord.host.session import GameSession
 from keezbord.host.sim.physical import apply_events, events_for_move
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_helpers import PROFILE_GAMES
 
 CASES = PROFILE_GAMES
 

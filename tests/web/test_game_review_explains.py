@@ -236,6 +236,12 @@ def test_a_chart_dot_says_its_move_in_words_in_the_pages_language(
     assert said.startswith(f"{row['n']}. ") and row["words"]["nl"] in said, said
     assert not NOTATION.search(said) and row["move"] not in said, said
     assert top.locator("title").text_content() == said == top.get_attribute("aria-label")
+    # Assistive technology finds it as a button named by its move, in the chart as a group
+    # named by its title: ARIA makes an image's children presentational (some readers
+    # hide them; Playwright and Chromium do not, hence the chart's role is looked for).
+    title = page.locator("#analysis-title").inner_text()
+    chart = page.get_by_role("group", name=title, exact=True)
+    assert chart.get_by_role("button", name=said, exact=True).count() >= 1
     # The keyboard: a focused dot says its own move.
     first = dots.first
     other = row_of(first)

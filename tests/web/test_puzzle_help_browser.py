@@ -7,21 +7,18 @@ the count and, for that puzzle only, its theme (which it kept to itself before).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
+from puzzle_record import PID, write_puzzle_file
 from web_helpers import link, sim_hub_at
 
 from keezbord.host.lessons import Progress
 from keezbord.host.roles import Role
 from keezbord.host.web.hub import Hub
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from puzzle_record import PID, write_puzzle_file
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,6 @@ learner's first-try solves are counted in the journal beside their lessons."""
 from __future__ import annotations
 
 import json
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -19,15 +18,13 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from puzzle_record import PID, write_puzzle_file
 from test_protocol import hello, until
 from web_helpers import sim_hub_at, ws_path
 
 from keezbord.host.lessons import Progress
 from keezbord.host.roles import Role
 from keezbord.host.web.app import create_app
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from puzzle_record import PID, write_puzzle_file
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -6,10 +6,9 @@ accepted, always flagged, and putting them right resumes play."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from engine_helpers import PROFILE_GAMES
 
 from keezbord.engine.bots import RandomBot
 from keezbord.engine.game import Game
@@ -23,9 +22,6 @@ from keezbord.host.referee.step import new_game, step
 from keezbord.host.referee.trace import setup_from_dict
 from keezbord.host.sim.games import simulate
 from keezbord.host.sim.physical import events_for_move
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "engine"))
-from engine_helpers import PROFILE_GAMES
 
 CASES = PROFILE_GAMES
 

@@ -6,8 +6,9 @@ language and in every page's ``voice`` (each page says it in its own)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from puzzle_record import PUZZLE, write_puzzle_file
 
 from keezbord.host.roles import Role
 from keezbord.host.voice.attach import Voice
@@ -15,27 +16,12 @@ from keezbord.host.voice.queue import SpeechQueue
 from keezbord.host.web.hub import Hub
 from keezbord.host.web.options import HubOptions
 
-# Blue to play on T22 with A, 6, A; yellow on T28: the 6 captures it (the club's file
-# beside the journal, as tests/web/test_puzzle_hints.py has it).
-PUZZLE = {
-    "id": "kz-d8a48c0c",
-    "position": "NNNT60/NNNT22/NNNT28/NNNN 1 standard",
-    "hand": ["A", "6", "A"],
-    "card": "6",
-    "solution": "6 1:T22-T28",
-    "known": ["A", "K", "9", "2", "10", "5", "8", "A", "6", "4", "4"],
-    "themes": ["capture"],
-    "sizes": [3, 3, 3, 0],
-    "win": 0.447,
-    "gap": 0.077,
-    "second": "A 1:N-S",
-    "source": "selfplay 4 seats standard seed 2034, turn 8",
-}
-
 
 def test_each_hint_and_the_answer_are_said_once_as_asked(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
-    (tmp_path / "puzzles.jsonl").write_text(json.dumps(PUZZLE) + "\n")
+    # The club's file beside the journal, with the one puzzle of the tests that serve
+    # puzzles from a file (blue to play on T22 with A, 6, A; the 6 captures yellow on T28).
+    write_puzzle_file(tmp_path / "puzzles.jsonl")
     hub = Hub.open_sim(HubOptions(db=db), kinds=["human"] * 4)
     said: list[tuple[str, str]] = []
     voice = Voice(hub, SpeechQueue(lambda text, lang: said.append((lang, text)), "all", "nl"))
