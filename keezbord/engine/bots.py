@@ -214,6 +214,21 @@ def evaluate_board(board: Board, me: int, rows: list[list[int]] | None = None) -
     return total
 
 
+def opponent_masks(board: Board) -> list[int]:
+    """Per seat, the track holes (a bitmask) of the pawns that are neither its own nor
+    its partner's: the ones whose threat counts (``window[loc] & mask``)."""
+    trk = board.trk
+    partner = board.partner
+    every = 0
+    for m in trk:
+        every |= m
+    out = []
+    for seat in range(board.seats):
+        p = partner[seat]
+        out.append(every ^ (trk[seat] if p < 0 else trk[seat] | trk[p]))
+    return out
+
+
 def seat_values(board: Board, rows: list[list[int]] | None = None) -> list[float]:
     """Each seat's own standing in ``evaluate``'s terms (pawns home and along, less the
     opponents' pawns in reach behind them, less a start its own pawn blocks): what a
@@ -222,19 +237,14 @@ def seat_values(board: Board, rows: list[list[int]] | None = None) -> list[float
     ring = board.ring
     prog = _progress(seats, board.topology.segment)
     window = board.window
-    trk = board.trk
     occ = board.occ
     start = board.start
-    partner = board.partner
-    every = 0
-    for m in trk:
-        every |= m
+    masks = opponent_masks(board)
     if rows is None:
         rows = [sorted(r) for r in board.pawns]
     out: list[float] = []
     for seat in range(seats):
-        p = partner[seat]
-        opponents = every ^ (trk[seat] if p < 0 else trk[seat] | trk[p])
+        opponents = masks[seat]
         row = rows[seat]
         pr = prog[seat]
         value = 0.0

@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 
 from .board import Board
-from .bots import CARD_KEEP, _progress, seat_values
+from .bots import CARD_KEEP, _progress, opponent_masks, seat_values
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST
 
 # Leaf value to win chance; a pawn home is worth about 100 to 180 in seat_values: with
@@ -91,15 +91,10 @@ def team_features(board: Board, hands: Sequence[Sequence[str]]) -> list[list[flo
     seats = board.seats
     prog = _progress(seats, board.topology.segment)
     window = board.window
-    trk = board.trk
-    partner = board.partner
-    every = 0
-    for m in trk:
-        every |= m
+    masks = opponent_masks(board)
     per_seat = []
     for seat in range(seats):
-        p = partner[seat]
-        opponents = every ^ (trk[seat] if p < 0 else trk[seat] | trk[p])
+        opponents = masks[seat]
         home = deep = pr = pr2 = track = threat = near = fresh = 0.0
         nest = False
         row = prog[seat]
