@@ -8,6 +8,7 @@ adds the cards themselves, from a seeded shuffle, for self-play and the simulato
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .cards import ROUND_SIZES, deck
@@ -57,11 +58,7 @@ class Table:
         return self._advance(seat, tuple(left))
 
     def _advance(self, seat: int, left: tuple[int, ...]) -> Table:
-        for i in range(1, self.seats + 1):
-            s = (seat + i) % self.seats
-            if left[s] > 0:
-                return replace(self, cards_left=left, turn=s)
-        return replace(self, cards_left=left, turn=None)
+        return replace(self, cards_left=left, turn=next_holder(left, seat))
 
     def next_round(self) -> Table:
         """Deal the next round: same dealer for three rounds, then the next seat
@@ -79,6 +76,17 @@ class Table:
             (size,) * self.seats,
             (dealer + 1) % self.seats,
         )
+
+
+def next_holder(held: Sequence[object], seat: int) -> int | None:
+    """The first seat after ``seat``, clockwise, that still holds cards (``held``: each
+    seat's hand, or its count of cards); None when none does: the round is over."""
+    seats = len(held)
+    for i in range(1, seats + 1):
+        s = (seat + i) % seats
+        if held[s]:
+            return s
+    return None
 
 
 def shuffled_deck(seats: int, rng: random.Random) -> list[str]:

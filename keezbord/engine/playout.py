@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from .board import Board, FastMove, to_move
 from .bots import FastBot
-from .deal import Table, deal_hands, shuffled_deck
+from .deal import Table, deal_hands, next_holder, shuffled_deck
 from .game_record import GameResult, Turn
 from .inference import Observed
 from .position import Position, TeamMode
@@ -94,13 +94,8 @@ def play_fast(
                 if winner is not None:
                     seat = (seat + 1) % seats
                     break
-        nxt = -1
-        for i in range(1, seats + 1):
-            s = (seat + i) % seats
-            if hands[s]:
-                nxt = s
-                break
-        if nxt < 0:  # the round is over: the next deal
+        nxt = next_holder(hands, seat)
+        if nxt is None:  # the round is over: the next deal
             table = table.next_round()
             if table.round_no == 0:
                 stock = shuffled_deck(seats, rng)

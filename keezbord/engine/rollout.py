@@ -21,6 +21,7 @@ from .bots import (
     CARD_KEEP,
     _progress,  # the track values evaluate_board uses, bit for bit
 )
+from .deal import next_holder
 from .leaf import fitted_chances, leaf_chances
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST
 
@@ -224,7 +225,6 @@ def playout(
     chance, leaf.team_order; 1 if ``me``'s team lost a pawn to a capture; 1 if it won).
     The board is restored."""
     board = policy.board
-    seats = board.seats
     team = board.team[me]
     hands = [list(h) for h in deal]
     hands[me].remove(card)
@@ -236,13 +236,8 @@ def playout(
     for _ in range(horizon):
         if winner is not None:
             break
-        nxt = -1
-        for i in range(1, seats + 1):
-            s = (seat + i) % seats
-            if hands[s]:
-                nxt = s
-                break
-        if nxt < 0:
+        nxt = next_holder(hands, seat)
+        if nxt is None:
             break  # the round is over
         seat = nxt
         if how is GREEDY:
