@@ -23,7 +23,9 @@ the other plays is not equal: under load two processes measured 34 and 53 ms for
 "movetime 50"); the mean time a decision each engine took is kept with every game.
 ``--playouts N``: the same playouts for both. Each game is appended to the results file
 as it ends (a JSON line), and a run resumes where it stopped: games already in the file
-are skipped, so interrupted runs add up.
+are skipped, so interrupted runs add up. A resumed match keeps the playouts a second it
+was first calibrated at (the rates kept with its games in the file): the same match, the
+same playouts a decision, however loaded the machine is when it resumes.
 
 Elo: with one team of A against n-1 teams of B (Bradley-Terry strengths a and b), A wins
 with p = a / (a + (n-1) b), so a/b = p (n-1) / (1 - p) and Elo(A) - Elo(B) = 400 log10 of
@@ -345,6 +347,24 @@ def done_keys(path: Path) -> set[tuple[Any, ...]]:
     return out
 
 
+def kept_rates(path: Path, game: Game) -> dict[str, float]:
+    """The rates the same match (seats, bots, budget) was played at, from its first game
+    in the results file; none when it has no game there yet."""
+    if not path.exists():
+        return {}
+    for line in path.read_text().splitlines():
+        d = json.loads(line) if line.strip() else {}
+        if (d.get("seats"), d.get("a"), d.get("b"), d.get("budget")) == (
+            game.seats,
+            game.a,
+            game.b,
+            game.budget,
+        ):
+            kept = {game.a: d.get("rate_a", 0), game.b: d.get("rate_b", 0)}
+            return {k: float(v) for k, v in kept.items() if v}
+    return {}
+
+
 def schedule(args: argparse.Namespace) -> Iterator[Game]:
     teams = len({Position.start(args.seats, "standard").team_of(s) for s in range(args.seats)})
     budget = f"movetime:{args.movetime}" if args.movetime else f"playouts:{args.playouts}"
@@ -375,7 +395,11 @@ def run(args: argparse.Namespace) -> int:
                 searching = {
                     k: v for k, v in engines.items() if k in SEARCHERS or k.startswith("search+")
                 }
-                rates = calibrate(searching, game.seats) if args.movetime and searching else {}
+                rates = kept_rates(results, game) if args.movetime else {}
+                if rates:
+                    print("playouts a second, kept from the match's first games: ", end="")
+                elif args.movetime and searching:
+                    rates = calibrate(searching, game.seats)
                 if rates:
                     print(
                         "playouts a second: " + ", ".join(f"{k} {v:.0f}" for k, v in rates.items())

@@ -1,7 +1,7 @@
 """The ladder (bench/bench_ladder.py) as a user runs it: a small duplicate match between
 bots in their own processes through the engine protocol, each deal played once per team
 the first bot sits on, every game appended to the results file, a second run resuming
-(nothing played twice), and the report's table."""
+(nothing played twice, a resumed match at its first rates), and the report's table."""
 
 from __future__ import annotations
 
@@ -46,6 +46,17 @@ def test_a_small_duplicate_match_resumes_and_reports(tmp_path: Path) -> None:
     six = [json.loads(x) for x in results.read_text().splitlines()][4:]
     assert sorted(tuple(g["a_seats"]) for g in six) == [(0, 3), (1, 4), (2, 5)]
     assert all(g["rate_b"] > 0 and g["rate_a"] == 0 for g in six)
+    # Resumed with more deals, the match keeps the rate its first games were played at
+    # (here made distinctive), not one measured on today's load.
+    kept = [{**g, "rate_b": 1234} for g in six]
+    head = results.read_text().splitlines()[:4]
+    results.write_text("\n".join(head + [json.dumps(g) for g in kept]) + "\n")
+    r = ladder("run", "--seats", "6", "--match", "random:search", *six_args[2:], "--deals", "2")
+    assert r.returncode == 0, r.stderr
+    assert "kept from the match's first games: playouts a second: search 1234" in r.stdout
+    more = [json.loads(x) for x in results.read_text().splitlines()][7:]
+    assert len(more) == 3 and all(g["rate_b"] == 1234 and g["deal"] != six[0]["deal"] for g in more)
+    results.write_text("\n".join(results.read_text().splitlines()[:7]) + "\n")
     # Run again: everything is in the file already, nothing is played twice.
     r = ladder("run", "--seats", "4", "--match", "greedy:search,random:greedy", *common)
     assert r.returncode == 0 and "0 games played, 7 were already" in r.stdout, r.stdout
