@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_lessons_browser import new_learner, start_step
-from web_helpers import link, sim_hub_at
+from web_helpers import click_hole, link, sim_hub_at
 
 from keezbord.engine.position import Position
 from keezbord.host.lessons import lesson
@@ -33,9 +33,8 @@ def _drawn(page: Any) -> dict[str, int]:
 
 
 def _click(page: Any, *holes: str) -> None:
-    for hole in holes:
-        page.click(f".hole[data-hole='{hole}']")
-        page.wait_for_timeout(120)  # a hand's pace, not a switch's bounce
+    for hole in holes:  # each seen back on the page: the next click is read against it
+        click_hole(page, hole)
 
 
 def _flag(page: Any) -> tuple[str, list[str]]:
@@ -221,7 +220,10 @@ def test_random_clicks_in_the_browser_end_with_drawing_and_referee_agreeing(
             ".filter((h) => !window.keezbord.state.pawns.some((p) => p.hole === h))"
         )
         _click(page, free[0])
-    page.wait_for_timeout(1200)  # past the settle time
+    # The referee's reading once the board settled (a move, a flag, or the board as it
+    # was): no pawns left "being checked". A pause past the settle time was no bound on
+    # when it reaches the page on a loaded machine.
+    page.wait_for_function("() => !window.keezbord.state.settling.length", timeout=10000)
     if page.evaluate("window.keezbord.state.turn") != 0:
         return
     if page.evaluate("!!window.keezbord.state.flag"):

@@ -12,7 +12,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from test_protocol import hello, until
+from test_protocol import answer, hello, until
 from web_helpers import TOKENS, options, ws_path
 
 from keezbord.engine.game import Game
@@ -40,10 +40,10 @@ def test_human_seat_chooses_the_card_for_its_partner(tmp_path: Path) -> None:
         assert ex == {"seat": 0, "partner": 2, "cards": dealt, "waiting": [0]}
         assert s["players"][2]["cards"] == 5 and s["bot_busy"] is None
         ws.send_json({"type": "card", "card": dealt[0], "id": 1})
-        assert ws.receive_json()["text"]["en"] == "pass a card to your partner first"
+        assert answer(ws)["text"]["en"] == "pass a card to your partner first"
         missing = next(x for x in "A23456789JQK" if x not in dealt)
         ws.send_json({"type": "give", "card": missing, "id": 2})
-        assert ws.receive_json()["text"]["en"].startswith("that card cannot be passed")
+        assert answer(ws)["text"]["en"].startswith("that card cannot be passed")
         give = dealt[-1]
         ws.send_json({"type": "give", "card": give})
         s = until(ws, lambda s: s["exchange"] is None)

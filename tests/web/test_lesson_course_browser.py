@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_lessons_browser import new_learner, start_step
-from web_helpers import sim_hub_at
+from web_helpers import click_hole, sim_hub_at
 
 from keezbord.host.lessons import COURSE, lesson
 from keezbord.host.web.hub import Hub
@@ -25,9 +25,8 @@ Serve = Callable[[Callable[[], Hub]], LiveServer]
 
 
 def _click(page: Any, *holes: str) -> None:
-    for hole in holes:
-        page.click(f".hole[data-hole='{hole}']")
-        page.wait_for_timeout(120)
+    for hole in holes:  # each seen back on the page: the next click is read against it
+        click_hole(page, hole)
 
 
 def _english(page: Any, srv: LiveServer) -> None:

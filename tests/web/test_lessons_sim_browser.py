@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer, shot
 from test_lessons_browser import new_learner, start_step, wait_lesson_done
-from web_helpers import sim_hub_at
+from web_helpers import click_hole, sim_hub_at
 
 from keezbord.engine.position import Position
 from keezbord.host.lessons import COURSE, Progress
@@ -50,8 +50,7 @@ def test_a_new_learner_through_the_first_three_lessons_in_the_simulator(
             page.click(f".card[data-card='{st.card}']")
             page.wait_for_selector("#played:not(:empty)")
             for hole in _clicks(before, after, on):  # a click on the pawn, then on its hole
-                page.click(f".hole[data-hole='{hole}']")
-                page.wait_for_timeout(80)  # a hand's pace, not a switch's bounce
+                click_hole(page, hole, pace_ms=80)  # seen back before the next is read
             page.wait_for_selector("#lesson-verdict[data-result='right']")
             assert page.inner_text("#lesson-verdict") == st.why.nl
             decided = page.evaluate("window.keezbord.state.decisions")

@@ -12,7 +12,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from test_protocol import hello, play_opening, sim_app, until
+from test_protocol import answer, hello, play_opening, sim_app, until
 from web_helpers import opening_seed, options, ws_path
 
 from keezbord.host.drivers.boards import FakeBoard
@@ -68,7 +68,7 @@ def test_penalty_needs_nk_and_the_token(tmp_path: Path) -> None:
         assert s["clock"]["limit_ms"] is None
         for msg in ({"type": "penalty", "seat": 0}, {"type": "time_limit"}):
             ws.send_json(msg)
-            assert ws.receive_json()["text"]["en"] == "only with the nk profile"
+            assert answer(ws)["text"]["en"] == "only with the nk profile"
     board = FakeBoard()
     opts = options(tmp_path / "r.sqlite", mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "profile": "nk"}
@@ -76,11 +76,11 @@ def test_penalty_needs_nk_and_the_token(tmp_path: Path) -> None:
         with c.websocket_connect("/ws") as ws:
             hello(ws)
             ws.send_json({"type": "penalty", "seat": 0})
-            assert ws.receive_json()["text"]["en"] == "this needs the referee's link"
+            assert answer(ws)["text"]["en"] == "this needs the referee's link"
         with c.websocket_connect(ws_path()) as ws:
             hello(ws)
             ws.send_json({"type": "penalty", "seat": 9, "id": 3})
-            assert ws.receive_json()["text"]["en"] == "choose a seat"
+            assert answer(ws)["text"]["en"] == "choose a seat"
             ws.send_json({"type": "penalty", "seat": 2})
             s = until(
                 ws, lambda s: bool(s["decisions"]) and s["decisions"][-1]["type"] == "penalty"

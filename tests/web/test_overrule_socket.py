@@ -10,7 +10,7 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import time
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from test_protocol import hello, run_app, until
+from test_protocol import answer, hello, run_app, until
 from web_helpers import ws_path
 
 from keezbord.host.drivers.boards import FakeBoard
@@ -23,7 +23,7 @@ def test_overrule_needs_the_token_and_shows_in_history_and_export(tmp_path: Path
         with c.websocket_connect("/ws") as ws:
             hello(ws)
             ws.send_json({"type": "overrule", "reason": "x"})
-            assert ws.receive_json()["text"]["en"].startswith("this needs the referee's link")
+            assert answer(ws)["text"]["en"].startswith("this needs the referee's link")
         with c.websocket_connect(ws_path()) as ws:
             hello(ws)
             board.put(CardTap(0, "K"))
@@ -32,7 +32,7 @@ def test_overrule_needs_the_token_and_shows_in_history_and_export(tmp_path: Path
             board.place("T5")  # a K brings the pawn to T0: flagged
             until(ws, lambda s: s["flag"] is not None)
             ws.send_json({"type": "overrule", "reason": "  "})
-            assert "reason" in ws.receive_json()["text"]["en"]
+            assert "reason" in answer(ws)["text"]["en"]
             ws.send_json({"type": "overrule", "reason": "house rule: bring out on T5"})
             s = until(ws, lambda s: bool(s["history"]))
             assert s["history"][0]["move"] == "K 0:N-T5"

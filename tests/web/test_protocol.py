@@ -42,6 +42,17 @@ def until(ws: WebSocketTestSession, pred: Callable[[State], bool], limit: int = 
     raise AssertionError("no such state arrived")
 
 
+def answer(ws: WebSocketTestSession) -> State:
+    """The answer to the message just sent: the next message that is not a state. A
+    state may come first: the hub broadcasts whenever it changes, and its first health
+    check (a tick after it starts) does so to the pages already connected."""
+    for _ in range(400):
+        msg: State = ws.receive_json()
+        if msg.get("type") != "state":
+            return msg
+    raise AssertionError("no answer came")
+
+
 def hello(ws: WebSocketTestSession) -> tuple[State, State]:
     h = ws.receive_json()
     assert h["type"] == "hello"
@@ -149,11 +160,11 @@ def test_refusals_are_bilingual_errors(tmp_path: Path) -> None:
             ({"type": "nonsense"}, "unknown message"),
         ]:
             ws.send_json({**msg, "id": 7})
-            reply = ws.receive_json()
+            reply = answer(ws)
             assert reply["type"] == "error" and reply["id"] == 7, reply
             assert reply["text"]["en"].startswith(en) and reply["text"]["nl"]
         ws.send_text("not json")
-        assert ws.receive_json()["type"] == "error"
+        assert answer(ws)["type"] == "error"
         ws.send_json({"type": "lift", "hole": "N0.2", "id": 8})
         assert until(ws, lambda s: bool(s["held"]))["held"] == [0]
 
@@ -257,7 +268,7 @@ def test_run_mode_is_read_only_without_the_token(tmp_path: Path) -> None:
                 ({"type": "new_game"}, "this needs the referee's link"),
             ]:
                 ws.send_json(msg)
-                assert ws.receive_json()["text"]["en"].startswith(en)
+                assert answer(ws)["text"]["en"].startswith(en)
             # The real board's events show on the page and light its LEDs.
             board.put(__import__("keezbord.host.events", fromlist=["CardTap"]).CardTap(0, "K"))
             until(ws, lambda s: s["card"] == "K")
@@ -278,7 +289,7 @@ def test_run_mode_is_read_only_without_the_token(tmp_path: Path) -> None:
                 ({"type": "undo"}, "this needs the referee's link"),
             ]:
                 ws.send_json(msg)
-                assert ws.receive_json()["text"]["en"].startswith(en)
+                assert answer(ws)["text"]["en"].startswith(en)
         with c.websocket_connect(ws_path()) as ws:
             h, _ = hello(ws)
             assert h["control"] is True

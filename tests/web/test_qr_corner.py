@@ -35,5 +35,9 @@ def test_the_qr_corner_shows_the_spectators_code(serve: Serve, page: Any, tmp_pa
     )
     # The players' code only where the board has players' tokens (run, and sim with roles).
     has_players = getattr(getattr(srv.hub.opts, "tokens", None), "player", None) is not None
-    page.wait_for_timeout(300)  # a refused image removes its figure
+    # A refused image removes its figure (on its error event, whenever that comes): the
+    # count is read once every figure left has its image loaded, none still on its way.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#qr figure img')].every((i) => i.naturalWidth > 0)"
+    )
     assert page.locator("#qr figure").count() == (2 if has_players else 1)

@@ -186,3 +186,41 @@ def gpio_hub(db: Path, board: Any) -> Callable[[], Any]:
     opts = options(db, mode="run")
     setup = {"type": "setup", "seats": 4, "dealer": 3, "card_reader": False}
     return lambda: Hub.open_run(opts, setup, board)
+
+
+# What a click on a hole of the simulator's drawing asked for, read by board.js from the
+# page's state (activate()): a lift, a put-down, a capture (two requests) or nothing.
+# Kept before the click so that its effect can be waited for.
+_BEFORE_CLICK = """(h) => {
+  const k = window.keezbord, s = k.state, lit = s.leds[h];
+  if (k.refusedId === undefined) {  // the page's requests refused, by id (once a page)
+    k.refusedId = 0;
+    k.onMessage.push((m) => {
+      if (m.type === "error" && typeof m.id === "number") k.refusedId = Math.max(k.refusedId, m.id);
+    });
+  }
+  const on = s.pawns.some((p) => p.hole === h);
+  return { seq: k.seq, version: s.version, held: s.held.length, on,
+           capture: on && s.held.length > 0 && (lit === "target" || lit === "hint") };
+}"""
+_CLICK_DONE = """([h, b]) => {
+  const k = window.keezbord, s = k.state;
+  if (k.refusedId > b.seq) return true;  // refused (the bots took over): nothing to see
+  const on = s.pawns.some((p) => p.hole === h);
+  if (s.version <= b.version) return false;
+  if (b.capture) return on && s.held.length === b.held;  // the victim up, the mover down
+  return on !== b.on;  // lifted, or put down
+}"""
+
+
+def click_hole(page: Any, hole: str, pace_ms: int = 120) -> None:
+    """A person's click on ``hole`` of the simulator's drawing, and its effect back on the
+    page before the next: board.js reads a click against the page's state (is the hole
+    taken, is a pawn in hand), and a test's next click or look must see this one's; a
+    fixed pause was too short on a loaded machine. Then ``pace_ms`` more: a hand's pace,
+    not a switch's bounce (the referee's, on its own clock)."""
+    before = page.evaluate(_BEFORE_CLICK, hole)
+    page.click(f".hole[data-hole='{hole}']")
+    if page.evaluate("window.keezbord.seq") != before["seq"]:  # something was asked
+        page.wait_for_function(_CLICK_DONE, arg=[hole, before])
+    page.wait_for_timeout(pace_ms)
