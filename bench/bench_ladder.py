@@ -336,30 +336,23 @@ def play(game: Game, engines: dict[str, EngineProc], rates: dict[str, float]) ->
     }
 
 
-def done_keys(path: Path) -> set[tuple[Any, ...]]:
+def games_in(path: Path) -> list[dict[str, Any]]:
+    """The games of a results file, in the order played (none when it is missing)."""
     if not path.exists():
-        return set()
-    out = set()
-    for line in path.read_text().splitlines():
-        if line.strip():
-            d = json.loads(line)
-            out.add((d["seats"], d["a"], d["b"], d["budget"], d["deal"], d["rot"]))
-    return out
+        return []
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def done_keys(path: Path) -> set[tuple[Any, ...]]:
+    return {(d["seats"], d["a"], d["b"], d["budget"], d["deal"], d["rot"]) for d in games_in(path)}
 
 
 def kept_rates(path: Path, game: Game) -> dict[str, float]:
     """The rates the same match (seats, bots, budget) was played at, from its first game
     in the results file; none when it has no game there yet."""
-    if not path.exists():
-        return {}
-    for line in path.read_text().splitlines():
-        d = json.loads(line) if line.strip() else {}
-        if (d.get("seats"), d.get("a"), d.get("b"), d.get("budget")) == (
-            game.seats,
-            game.a,
-            game.b,
-            game.budget,
-        ):
+    match = (game.seats, game.a, game.b, game.budget)
+    for d in games_in(path):
+        if (d["seats"], d["a"], d["b"], d["budget"]) == match:
             kept = {game.a: d.get("rate_a", 0), game.b: d.get("rate_b", 0)}
             return {k: float(v) for k, v in kept.items() if v}
     return {}
@@ -455,7 +448,7 @@ def report(args: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"bench_ladder: no results file {path}", file=sys.stderr)
         return 2
-    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    rows = games_in(path)
     for seats in sorted({r["seats"] for r in rows}):
         teams = len({Position.start(seats, "standard").team_of(s) for s in range(seats)})
         print(f"\n{seats} seats ({teams} teams; an even match: {100 / teams:.1f}%)")

@@ -17,7 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from test_protocol import hello, until
+from test_protocol import answer, hello, until
 from web_helpers import REMOTE_TOKENS, remote_hub, ws_path
 
 from keezbord.engine.game import Game
@@ -108,9 +108,7 @@ def test_a_remote_link_is_refused_everything_else(tmp_path: Path) -> None:
             for i, kind in enumerate(EVERY):
                 ws.send_json({"type": kind, "id": i, "card": hand["cards"][0], "seat": 1,
                               "hole": "N1.1", "move": "K 1:N-S", "link": "player"})  # fmt: skip
-                reply = ws.receive_json()
-                while reply.get("type") == "state":
-                    reply = ws.receive_json()
+                reply = answer(ws)
                 assert reply["type"] == "error", (kind, reply)
             assert _inputs(client) == before  # nothing reached the referee
             assert hub.opts.tokens == REMOTE_TOKENS  # nor the links
