@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -10,6 +11,13 @@ import pytest
 # The engine tests' shared builders (engine_helpers, puzzle_record, reference_rules),
 # importable by name from every test folder (mypy's MYPYPATH has tests/engine likewise).
 sys.path.insert(0, str(Path(__file__).resolve().parent / "engine"))
+
+# The commands a test starts and stops with SIGINT stand for a person's Ctrl-C at a
+# terminal, where SIGINT is at its default. Run as a script's background job, pytest
+# inherits SIGINT ignored and so would they (tests/cli/test_ctrl_c.py starts one so on
+# purpose); the default here is what they inherit instead.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def on_raspberry_pi() -> bool:

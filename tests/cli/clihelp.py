@@ -62,10 +62,17 @@ def assert_one_line_error(r: subprocess.CompletedProcess[str], *words: str, code
 class Server:
     """A ``keezbord sim``/``run`` process: its output lines as they come, stopped with
     SIGINT (Ctrl-C) at the end. ``tty``: its standard output is a terminal (a pty), as
-    when a person starts it: only then does it print the links with their tokens."""
+    when a person starts it: only then does it print the links with their tokens.
+    ``sigint_ignored``: started with SIGINT ignored, as a script's background job is."""
 
     def __init__(
-        self, tmp: Path, *args: str, cwd: Path | None = None, tty: bool = False, **env: str
+        self,
+        tmp: Path,
+        *args: str,
+        cwd: Path | None = None,
+        tty: bool = False,
+        sigint_ignored: bool = False,
+        **env: str,
     ) -> None:
         out: Any = subprocess.PIPE
         self._master: int | None = None
@@ -79,6 +86,7 @@ class Server:
             text=True,
             cwd=cwd or tmp,
             env=sealed_env(tmp, **env),
+            preexec_fn=_ignore_sigint if sigint_ignored else None,
         )
         if self._master is not None:
             os.close(out)
@@ -107,11 +115,13 @@ class Server:
                 return self.lines[-1]
         raise AssertionError(f"timed out; output so far: {self.lines}")
 
-    def stop(self) -> tuple[int, str]:
+    def stop(self, timeout: float = 20) -> tuple[int, str]:
+        """Ctrl-C, then its exit status and standard error; killed (-9) after ``timeout``
+        seconds."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
         try:
-            _, err = self.proc.communicate(timeout=20)
+            _, err = self.proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             _, err = self.proc.communicate()
@@ -125,3 +135,7 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -249,14 +249,14 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
     app = create_app(t, tokens)
     host = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
     base = f"http://{host}:{sock.getsockname()[1]}"
-    print(
-        f"keezbord club: scoreboard {base}/  control {base}/control?token={tokens.referee}",
-        flush=True,
-    )
     from keezbord.host.web.serving import make_server, server_config
 
+    def banner() -> None:
+        line = f"keezbord club: scoreboard {base}/  control {base}/control?token={tokens.referee}"
+        print(line, flush=True)
+
     # The scoreboard's socket only sends: a frame of 1 KiB from a guest is plenty.
-    server = make_server(server_config(app, ws_max=1024))
+    server = make_server(server_config(app, ws_max=1024), banner)
     try:
         server.run(sockets=[sock])
     finally:

@@ -698,7 +698,8 @@ def _serve(
     trusted: tuple[str, ...] = (),
 ) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
-    started), announce the address, then serve until Ctrl-C."""
+    started), serve, announce the address once serving (serving.make_server: a Ctrl-C
+    from then on stops it cleanly), until Ctrl-C."""
 
     from keezbord.host.web.app import create_app
     from keezbord.host.web.serving import make_server, server_config
@@ -715,9 +716,8 @@ def _serve(
 
     app = create_app(made) if styles is None else create_app(made, styles=styles)
     app.state.appliance = {} if appliance is None else appliance  # mDNS name, for the QR code
-    bound = sock.getsockname()[1]
-    banner(f"http://{f'[{host}]' if ':' in host else host}:{bound}/")
-    server = make_server(server_config(app, trusted_proxies=trusted))
+    url = f"http://{f'[{host}]' if ':' in host else host}:{sock.getsockname()[1]}/"
+    server = make_server(server_config(app, trusted_proxies=trusted), lambda: banner(url))
     from keezbord.host.referee import freeze_heap
 
     freeze_heap()  # the web stack too: never walked again by a full collection

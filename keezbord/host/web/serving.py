@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from .conn_guard import TOTAL, ConnGuard, FloodLog, guarded_h11
@@ -56,15 +56,27 @@ def server_config(
     )
 
 
-def make_server(config: Any) -> Any:
+def make_server(config: Any, on_started: Callable[[], None] | None = None) -> Any:
     """A ``uvicorn.Server`` for ``config`` whose loop logs a flood of failed accepts (no
-    file descriptor left) as one line a minute instead of a traceback each."""
+    file descriptor left) as one line a minute instead of a traceback each.
+
+    ``on_started`` (the banner: "Ctrl-C stops") runs once the app has started, in a
+    worker thread (it may announce on mDNS, which blocks). By then uvicorn's own Ctrl-C
+    and SIGTERM handlers are in place, so a Ctrl-C right after the banner always shuts
+    down cleanly (the hub stopped, the journal closed), even when the process was
+    started with SIGINT ignored (a background job of a script): before, such a Ctrl-C
+    came before the handlers and was lost."""
     import uvicorn
 
     class Server(uvicorn.Server):
         async def serve(self, sockets: Any = None) -> None:
             quiet_accept_errors(asyncio.get_running_loop(), FloodLog())
             await super().serve(sockets)
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and on_started is not None:
+                await asyncio.to_thread(on_started)
 
     return Server(config)
 
