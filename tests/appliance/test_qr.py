@@ -136,3 +136,37 @@ def test_the_scanned_link_can_only_watch(
     with connect(ws_url(f"{url}?token={tokens.referee}")) as ws:
         hello = json.loads(ws.recv())
         assert hello.get("control") is True or hello.get("role") == "referee"
+
+
+def test_the_first_page_served_already_names_the_board(zbarimg: str, tmp_path: Path) -> None:
+    """Listening on the network, `run` announces its name (mDNS, else its LAN address)
+    before it serves a page: the kiosk's page, opened the moment the service starts,
+    shows phones a code they can open, never 127.0.0.1."""
+    cfg = tmp_path / "board.toml"
+    cfg.write_text("[board]\nseats = 4\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KEEZBORD_")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "keezbord.host.cli", "run", "--config", str(cfg),
+         "--host", "0.0.0.0", "--port", "0", "--simulate", "4", "--speed", "0.05"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        m = re.match(r"keezbord run: http://[^/]*:(\d+)/", first)
+        assert m, first + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        local = f"http://127.0.0.1:{m.group(1)}/api/qr.svg?role=spectator"
+        codes = []
+        for _ in range(2):  # at once, as the kiosk asks, then again
+            with urllib.request.urlopen(local, timeout=60) as r:
+                codes.append(decode(r.read().decode(), zbarimg, tmp_path))
+        assert codes[0] == codes[1], codes
+        assert "127.0.0.1" not in codes[0] and codes[0].endswith(f":{m.group(1)}/"), codes
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -698,8 +698,8 @@ def _serve(
     trusted: tuple[str, ...] = (),
 ) -> int:
     """Bind the port, make the hub (so every error so far is one line and no server has
-    started), serve, announce the address once serving (serving.make_server: a Ctrl-C
-    from then on stops it cleanly), until Ctrl-C."""
+    started), announce the address once Ctrl-C stops it cleanly (serving.make_server),
+    then serve until Ctrl-C."""
 
     from keezbord.host.web.app import create_app
     from keezbord.host.web.serving import make_server, server_config

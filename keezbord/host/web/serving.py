@@ -56,16 +56,17 @@ def server_config(
     )
 
 
-def make_server(config: Any, on_started: Callable[[], None] | None = None) -> Any:
+def make_server(config: Any, announce: Callable[[], None] | None = None) -> Any:
     """A ``uvicorn.Server`` for ``config`` whose loop logs a flood of failed accepts (no
     file descriptor left) as one line a minute instead of a traceback each.
 
-    ``on_started`` (the banner: "Ctrl-C stops") runs once the app has started, in a
-    worker thread (it may announce on mDNS, which blocks). By then uvicorn's own Ctrl-C
-    and SIGTERM handlers are in place, so a Ctrl-C right after the banner always shuts
-    down cleanly (the hub stopped, the journal closed), even when the process was
-    started with SIGINT ignored (a background job of a script): before, such a Ctrl-C
-    came before the handlers and was lost."""
+    ``announce`` (the banner: "Ctrl-C stops"; ``run``'s mDNS name) runs once uvicorn's
+    own Ctrl-C and SIGTERM handlers are in place and before the app starts and accepts
+    (in a worker thread: the mDNS announce blocks). So a Ctrl-C right after the banner
+    shuts down cleanly (the hub stopped, the journal closed), even in a process started
+    with SIGINT ignored (a script's background job); before, such a Ctrl-C came before
+    the handlers and was lost. And the first page served already knows the board's name
+    (the QR code's link)."""
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -74,9 +75,9 @@ def make_server(config: Any, on_started: Callable[[], None] | None = None) -> An
             await super().serve(sockets)
 
         async def startup(self, sockets: Any = None) -> None:
+            if announce is not None and not self.should_exit:
+                await asyncio.to_thread(announce)
             await super().startup(sockets)
-            if self.started and on_started is not None:
-                await asyncio.to_thread(on_started)
 
     return Server(config)
 
