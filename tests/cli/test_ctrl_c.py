@@ -1,8 +1,9 @@
-"""Ctrl-C stops ``keezbord sim``, ``run`` and ``club serve`` cleanly as soon as they print their address:
-the banner comes once the server's own signal handlers are in place (web/serving.py), so
-the hub stops and the journal closes. Before, a Ctrl-C right after the banner came before
-the handlers: a process started with SIGINT ignored (a script's background job, and so
-every command the test suite started from such a job) lost it and ran on until killed."""
+"""Ctrl-C stops ``keezbord sim``, ``run`` and ``club serve`` cleanly as soon as they print
+their address: the banner comes once the server's own signal handlers are in place
+(web/serving.py), so the hub stops and the journal closes. Before, a Ctrl-C right after
+the banner came before the handlers: a process started with SIGINT ignored (a script's
+background job, and so every command the test suite started from such a job) lost it
+and ran on until killed."""
 
 from __future__ import annotations
 
