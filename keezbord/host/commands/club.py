@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -310,12 +311,20 @@ def _sim(store: Store, args: argparse.Namespace) -> int:
         )
         for name, pw in boards.items()
     ]
-    for s in sims:
-        s.start()
-    print(f"keezbord club sim: {len(sims)} simulated tables; Ctrl-C stops", flush=True)
+    started: list[SimBoard] = []
+    stopping = signal.signal(signal.SIGTERM, _terminated)  # `kill`: stopped as by Ctrl-C
     try:
+        for s in sims:
+            s.start()
+            started.append(s)
+        print(f"keezbord club sim: {len(sims)} simulated tables; Ctrl-C stops", flush=True)
         while True:
             time.sleep(1)
     finally:
-        for s in sims:
+        for s in started:  # each table's journal closed, its link said goodbye
             s.stop()
+        signal.signal(signal.SIGTERM, stopping)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
