@@ -4,6 +4,7 @@ opened by a phone, cannot move pawns, undo or start a game on a running `keezbor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -64,9 +65,11 @@ def test_who_gets_which_link() -> None:
     assert link_for("referee", page, "127.0.0.1", None, "pl") is None  # never in a QR code
 
 
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """`keezbord run` on a simulated board, as the service starts it (--state-dir)."""
+@contextlib.contextmanager
+def running(tmp_path: Path, *args: str) -> Iterator[tuple[re.Match[str], Path]]:
+    """`keezbord run` on a simulated board (4 seats) with ``args``: the match of its first
+    line, ``keezbord run: (URL)  (journal (PATH))``, and its state folder; stopped with
+    Ctrl-C at the end."""
     state = tmp_path / "state"
     state.mkdir()
     cfg = tmp_path / "board.toml"
@@ -75,24 +78,31 @@ def board(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
     proc = subprocess.Popen(
         [sys.executable, "-m", "keezbord.host.cli", "run", "--config", str(cfg),
-         "--state-dir", str(state), "--host", "127.0.0.1", "--port", "0",
-         "--simulate", "4", "--speed", "20"],
+         "--state-dir", str(state), "--port", "0", "--simulate", "4", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
     )  # fmt: skip
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
-        m = re.match(r"keezbord run: (http://127\.0\.0\.1:\d+/)  \(journal (.*)\)$", first)
+        m = re.match(r"keezbord run: (http://[^ ]+:\d+/)  \(journal (.*)\)$", first)
         assert m, first + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
-        assert Path(m.group(2)) == state / "keezbord.sqlite"  # the journal in the state folder
-        yield m.group(1), state
+        yield m, state
     finally:
         proc.send_signal(signal.SIGINT)
         try:
-            proc.wait(10)
+            proc.wait(60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`keezbord run` on a simulated board, as the service starts it (--state-dir)."""
+    with running(tmp_path, "--host", "127.0.0.1", "--speed", "20") as (m, state):
+        assert m.group(1).startswith("http://127.0.0.1:")
+        assert Path(m.group(2)) == state / "keezbord.sqlite"  # the journal in the state folder
+        yield m.group(1), state
 
 
 def test_the_scanned_link_can_only_watch(
@@ -142,31 +152,12 @@ def test_the_first_page_served_already_names_the_board(zbarimg: str, tmp_path: P
     """Listening on the network, `run` announces its name (mDNS, else its LAN address)
     before it serves a page: the kiosk's page, opened the moment the service starts,
     shows phones a code they can open, never 127.0.0.1."""
-    cfg = tmp_path / "board.toml"
-    cfg.write_text("[board]\nseats = 4\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KEEZBORD_")}
-    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "keezbord.host.cli", "run", "--config", str(cfg),
-         "--host", "0.0.0.0", "--port", "0", "--simulate", "4", "--speed", "0.05"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        m = re.match(r"keezbord run: http://[^/]*:(\d+)/", first)
-        assert m, first + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
-        local = f"http://127.0.0.1:{m.group(1)}/api/qr.svg?role=spectator"
+    with running(tmp_path, "--host", "0.0.0.0", "--speed", "0.05") as (m, _):
+        port = m.group(1).rsplit(":", 1)[1]  # "PORT/"
+        local = f"http://127.0.0.1:{port}api/qr.svg?role=spectator"
         codes = []
         for _ in range(2):  # at once, as the kiosk asks, then again
             with urllib.request.urlopen(local, timeout=60) as r:
                 codes.append(decode(r.read().decode(), zbarimg, tmp_path))
-        assert codes[0] == codes[1], codes
-        assert "127.0.0.1" not in codes[0] and codes[0].endswith(f":{m.group(1)}/"), codes
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    assert codes[0] == codes[1], codes
+    assert "127.0.0.1" not in codes[0] and codes[0].endswith(f":{port}"), codes
