@@ -40,15 +40,28 @@ class Step:
         return str(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Swap:
     """A jack: the pawn of ``seat_a`` on track hole ``a`` trades places with the pawn of
-    ``seat_b`` on ``b``."""
+    ``seat_b`` on ``b``. Either pawn may be written first (FORMATS.md fixes no order): the
+    two orders are the same swap, equal and of one hash; the engine writes the mover's
+    pawn first."""
 
     seat_a: int
     a: int
     seat_b: int
     b: int
+
+    def _pawns(self) -> frozenset[tuple[int, int]]:
+        return frozenset(((self.seat_a, self.a), (self.seat_b, self.b)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Swap):
+            return NotImplemented
+        return self._pawns() == other._pawns()
+
+    def __hash__(self) -> int:
+        return hash(self._pawns())
 
     def __str__(self) -> str:
         return f"{self.seat_a}:T{self.a}<>{self.seat_b}:T{self.b}"

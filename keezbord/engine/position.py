@@ -112,9 +112,8 @@ class Position:
         """Build and validate a position from its JSON form."""
         if not isinstance(data, Mapping):
             raise InvalidPositionError("a position must be a JSON object")
-        unknown = set(data) - {"seats", "segment", "teams", "profile", "turn", "pawns"}
-        if unknown:
-            raise InvalidPositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
+        # Other fields are ignored: FORMATS.md's formats grow only by optional fields,
+        # which a reader that does not know them passes over.
         seats = data.get("seats")
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise InvalidPositionError("'seats' must be a whole number from 2 to 8")

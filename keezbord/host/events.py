@@ -97,11 +97,10 @@ def event_from_dict(d: Any) -> Event:
         return HoleEvent(t, "lift" if kind == "lift" else "place", hole)
     if kind == "card":
         card, tag = d.get("card"), d.get("tag")
-        if (
-            not isinstance(card, str | None)
-            or not isinstance(tag, str | None)
-            or (card is None) == (tag is None)
-        ):
+        for key, value in (("card", card), ("tag", tag)):
+            if not isinstance(value, str | None):
+                raise EventFormatError(f"card event at t={t}: {key!r} must be text, not {value!r}")
+        if (card is None) == (tag is None):
             raise EventFormatError(f"card event at t={t} needs exactly one of 'card' or 'tag'")
         return CardTap(t, card, tag)
     if kind == "discard":

@@ -138,7 +138,7 @@ MALFORMED: list[tuple[list[str], str]] = [
     (["replay", "deepsetup.jsonl"], "line 1: JSON nested too deeply"),
     (["replay", "hole-newline.jsonl"], "not a hole name"),
     (["replay", "hole-digits.jsonl"], "not a hole name"),
-    (["replay", "card-number.jsonl"], "needs exactly one of 'card' or 'tag'"),
+    (["replay", "card-number.jsonl"], "'card' must be text, not 5"),
     (["replay", "card-none.jsonl"], "needs exactly one of 'card' or 'tag'"),
     (["replay", "discard-number.jsonl"], "needs a list of 'cards'"),
     (["replay", "time-back.jsonl"], "before the previous"),

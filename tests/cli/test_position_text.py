@@ -73,6 +73,36 @@ def test_replay_takes_the_text_form_as_the_setup_position(
     assert out == replay(EXAMPLE)
 
 
+def test_a_setup_position_without_a_turn_begins_with_seat_0_and_extra_fields_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """FORMATS.md: the setup's position is "a position as above", whose turn is 0 when not
+    written (not the seat after the dealer); and fields a reader does not know are
+    passed over, in the setup line and in its position."""
+    position = {k: v for k, v in EXAMPLE.items() if k != "turn"} | {"note": "from a tool"}
+    setup = {"type": "setup", "seats": 4, "dealer": 1, "position": position, "x-tool": 1}
+    trace = tmp_path / "t.jsonl"
+    events = [{"t": 10, "type": "card", "card": "5"}, {"t": 20, "type": "lift", "hole": "T20"}]
+    events.append({"t": 30, "type": "place", "hole": "T25"})
+    trace.write_text("\n".join(json.dumps(x) for x in [setup, *events]) + "\n")
+    assert main(["replay", str(trace)]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(d["seat"], d["move"]) for d in out if d["type"] == "move"] == [(0, "5 0:T20-T25")]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("seats", 6), ("profile", "nk"), ("segment", 12), ("teams", "none")]
+)
+def test_a_setup_that_says_other_than_its_position_is_refused(
+    field: str, value: object, tmp_path: Path
+) -> None:
+    setup = {"type": "setup", "seats": 4, "dealer": 3, "position": EXAMPLE, field: value}
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(json.dumps(setup) + "\n")
+    r = run(tmp_path, "replay", str(trace))
+    assert_one_line_error(r, f"setup '{field}' differs from the position's")
+
+
 @pytest.mark.parametrize(
     ("args", "needles"),
     [

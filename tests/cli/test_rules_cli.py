@@ -145,6 +145,23 @@ def test_check_illegal_exit_1_with_reason_in_both_languages(tmp_path: Path) -> N
     assert "blauwe" in n["reason"] and e["reason"] != n["reason"]
 
 
+def test_check_compares_the_pawns_on_one_board_and_rules(tmp_path: Path) -> None:
+    before = write(tmp_path, "b.json", EXAMPLE)
+    moved = [["S", "T25", "N", "N"], ["T33", "N", "N", "N"], ["H4", "H3", "T60", "N"], ["N"] * 4]
+    # AFTER's turn is not compared (it is optional, 0 when not written) ...
+    unturned = write(tmp_path, "a0.json", pos(moved))
+    r = run("check", "--card", "5", before, unturned)
+    assert r.returncode == 0 and json.loads(r.stdout)["move"] == "5 0:T20-T25", r.stderr
+    # ... its rules are: another profile or other teams is refused, one line, exit 2.
+    for i, (key, value) in enumerate([("profile", "nk"), ("teams", "none")]):
+        other = write(tmp_path, f"a{i + 1}.json", {**pos(moved, turn=1), key: value})
+        r = run("check", "--card", "5", before, other)
+        assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stdout)
+        assert r.stderr.strip() == (
+            "keezbord check: BEFORE and AFTER are positions of different rules (profile, teams)"
+        )
+
+
 def test_check_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = write(tmp_path, "b.json", pos([["T2", "N", "N", "N"]] + [["N"] * 4] * 3))
     after = write(tmp_path, "a.json", pos([["H2", "N", "N", "N"]] + [["N"] * 4] * 3))

@@ -9,7 +9,7 @@ from typing import Any
 from keezbord.host.commands.lang import add_lang_argument
 from keezbord.host.errors import UsageError
 
-from .rules import _card, _print, read_position
+from .rules import POSITION_HELP, _card, _print, read_position
 
 
 def _cards(text: str) -> list[str]:
@@ -22,7 +22,7 @@ def add_hint_arguments(p: argparse.ArgumentParser) -> None:
     cards.add_argument(
         "--hand", type=_cards, help="the whole hand: A,5,7 (the search also chooses the card)"
     )
-    p.add_argument("position", metavar="POSITION", help="position JSON file, or - for stdin")
+    p.add_argument("position", metavar="POSITION", help=POSITION_HELP)
     p.add_argument(
         "--seen",
         type=_cards,

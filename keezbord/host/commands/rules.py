@@ -128,6 +128,10 @@ def run_check(args: argparse.Namespace) -> int:
     after = read_position(args.after, "AFTER")
     if before.topology != after.topology:
         raise UsageError("BEFORE and AFTER are positions on different boards")
+    if (before.profile, before.teams) != (after.profile, after.teams):
+        raise UsageError("BEFORE and AFTER are positions of different rules (profile, teams)")
+    # The pawns decide; AFTER's turn is not compared: it is optional (0 if not written),
+    # and the turn after a move is the next seat's anyway (docs/formats.md).
     move = next((m for m, p in successors(before, args.card) if p.pawns == after.pawns), None)
     if move is not None:
         _print({"legal": True, "move": str(move)})

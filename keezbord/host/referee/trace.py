@@ -76,38 +76,12 @@ class Setup:
     cards_left: tuple[int, ...] | None = None  # cards each seat holds (a game set up)
 
 
-_SETUP_KEYS = {
-    "type",
-    "seats",
-    "profile",
-    "dealer",
-    "position",
-    "tags",
-    "settle_ms",
-    "hints",
-    "card_reader",
-    "patience_ms",
-    "missing_ms",
-    "segment",
-    "teams",
-    "turn",
-    "mode",
-    "arrange",
-    "board",
-    "lesson",  # the lesson's step played (host/web/lesson_play.py); the referee ignores it
-    "cards_left",  # a game set up mid-round: the cards each seat holds (docs/formats.md)
-    "puzzle",  # the puzzle solved on the board (host/web/puzzle_play.py); ignored too
-    "retry",  # the decision tried again on the board (host/web/retry_play.py); ignored too
-}
 MODES = ("run", "sim", "simulated", "lesson", "puzzle")
 
 
 def setup_from_dict(d: Any) -> Setup:
     if not isinstance(d, dict) or d.get("type") != "setup":
         raise TraceError('the first line must be the setup: {"type": "setup", ...}')
-    unknown = set(d) - _SETUP_KEYS
-    if unknown:
-        raise TraceError(f"unknown setup field(s): {', '.join(sorted(unknown))}")
     if "position" in d:
         # The JSON form, or the one-line text form (docs/formats.md) as a string.
         pos = (
@@ -115,16 +89,14 @@ def setup_from_dict(d: Any) -> Setup:
             if isinstance(d["position"], str)
             else Position.from_dict(d["position"])
         )
-        turn = d.get(
-            "turn", d["position"].get("turn") if isinstance(d["position"], dict) else pos.turn
-        )
+        turn = d.get("turn", pos.turn)  # the position's (FORMATS.md: 0 if not written)
     else:
         pos = Position.from_dict(
             {k: d[k] for k in ("seats", "profile", "segment", "teams") if k in d}
             | {"pawns": _nests(d.get("seats"))}
         )
         turn = d.get("turn")
-    for key in ("seats", "profile"):
+    for key in ("seats", "profile", "segment", "teams"):
         if key in d and "position" in d and d[key] != pos.to_dict(full=True)[key]:
             raise TraceError(f"setup {key!r} differs from the position's")
     seats = pos.seats
