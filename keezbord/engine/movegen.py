@@ -310,7 +310,7 @@ def _enter(
         viol: Viols = _NONE
         if occ != EMPTY:
             if occ % BLOCKADE == seat:
-                viol = (Violation.of(ENTER_OWN_START, hole=f"T{start}"),)
+                viol = (Violation.of(ENTER_OWN_START, seat=seat, hole=f"T{start}"),)
             elif occ == pos.partner(seat) and not pos.profile.capture_partner:
                 viol = (Violation.of(CAPTURE_PARTNER, seat=occ, hole=f"T{start}"),)
         if viol and not permissive:

@@ -372,3 +372,86 @@ def test_unknown_card_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "'X'" in err
+
+
+# -- the reasons the audit found wrong, as the commands print them ------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "en", "nl"),
+    [
+        (
+            ["moves", "--card", "K", "H1H2H3H4/NNNN/NNNS/NNNN 0 standard"],
+            "while your partner's yellow pawn stands on their start hole T32",
+            "zolang er een gele pion van je partner op zijn startplek T32 staat",
+        ),
+        (
+            ["moves", "--card", "7", "T62H2H3H4/NNNN/NNNN/NNNN 0 standard"],
+            "the 7 must be used in full, 7 steps; only 3 can be played here",
+            "de 7 moet helemaal gebruikt worden, 7 stappen; hier kunnen er maar 3 gespeeld",
+        ),
+        (
+            [
+                "check",
+                "--card",
+                "A",
+                "NNNS/NNNN/NNNN/NNNN 0 standard",
+                "NNNH1/NNNN/NNNN/NNNN 1 standard",
+            ],
+            "must first leave its start hole before it can come home",
+            "moet eerst van zijn startplek af voordat hij naar huis mag",
+        ),
+        (
+            [
+                "check",
+                "--card",
+                "5",
+                "NNNS/NNNN/NNNN/NNNN 0 standard",
+                "NNNH4/NNNN/NNNN/NNNN 1 standard",
+            ],
+            "must first leave its start hole before it can come home",
+            "moet eerst van zijn startplek af voordat hij naar huis mag",
+        ),
+        (
+            [
+                "check",
+                "--card",
+                "3",
+                "NNNT1/NNNN/NNNN/NNNN 0 standard",
+                "NNNH3/NNNN/NNNN/NNNN 1 standard",
+            ],
+            "the pawn from T1 has passed it and must first go on round the board",
+            "de pion van T1 is daar al voorbij en moet eerst verder het bord rond",
+        ),
+        (
+            ["moves", "--card", "2", "NNH1H3/NNNN/NNNN/NNNN 0 standard"],
+            "in the home a pawn may not land on or pass another pawn (H0.3)",
+            "in het thuishonk mag een pion niet op of over een andere pion gaan (H0.3)",
+        ),
+        (
+            [
+                "check",
+                "--card",
+                "2",
+                "NNNH1/NNNN/NNNN/NNNN 0 standard",
+                "NNNT2/NNNN/NNNN/NNNN 1 standard",
+            ],
+            "A pawn in its home never leaves it",
+            "Een pion in het thuishonk gaat er nooit meer uit",
+        ),
+        (
+            ["moves", "--card", "K", "T1T2T3T4/NNNN/NNNN/NNNN 0 standard"],
+            "the king only brings a pawn out (under these rules it does not move 13)",
+            "met de heer zet je alleen een pion op (in deze regels loopt hij geen 13)",
+        ),
+    ],
+)
+def test_reasons_name_the_rule_broken(
+    args: list[str], en: str, nl: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for lang, words in (("en", en), ("nl", nl)):
+        main([*args, "--lang", lang])
+        out = json.loads(capsys.readouterr().out)
+        assert words in out["reason"], out["reason"]
+        for lap in ("went 6", "ging er 6", "round the board before", "het bord rond voordat"):
+            assert lap not in out["reason"]

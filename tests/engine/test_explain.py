@@ -82,8 +82,8 @@ CASES = [
         "2",
         board(4, {0: ["H2"]}),
         "fresh_home",
-        ("rond",),
-        ("round",),
+        ("eerst van zijn startplek af",),
+        ("first leave its start hole",),
     ),
     (
         "pass own nk",
@@ -254,4 +254,102 @@ def test_another_seats_pawn_says_whose_and_who_is_to_play() -> None:
     assert (
         r.text.nl
         == "Die pion is van blauw; rood is aan zet en verplaatst alleen de eigen (rode) pionnen"
+    )
+
+
+# -- the audit of the reasons (each names the rule broken, never a lap not made) ----------
+
+
+def test_bringing_out_the_partners_pawn_names_the_partners_start() -> None:
+    # All own pawns home: the king would bring out yellow's pawn, but yellow's own pawn
+    # stands on yellow's start T32 (not the player's).
+    r = no_move_reason(board(4, {0: HOME4, 2: ["S"]}), "K")
+    assert r.code == "enter_own_start"
+    assert r.text.en == (
+        "The king has no legal move here: you cannot bring out a pawn while your partner's "
+        "yellow pawn stands on their start hole T32"
+    )
+    assert r.text.nl == (
+        "De heer kan hier niet gespeeld worden: je mag geen pion opzetten zolang er een gele "
+        "pion van je partner op zijn startplek T32 staat"
+    )
+
+
+def test_a_seven_that_cannot_be_used_in_full_says_so() -> None:
+    # T62 goes home in 3 (T62-H1); the other 4 steps have no pawn to go to.
+    r = no_move_reason(board(4, {0: ["T62", "H2", "H3", "H4"]}), "7")
+    assert r.code == "seven_total"
+    assert r.text.en == (
+        "The 7 has no legal move here: the 7 must be used in full, 7 steps; only 3 can be "
+        "played here"
+    )
+    assert r.text.nl == (
+        "De 7 kan hier niet gespeeld worden: de 7 moet helemaal gebruikt worden, 7 stappen; "
+        "hier kunnen er maar 3 gespeeld worden"
+    )
+
+
+@pytest.mark.parametrize(("card", "home"), [("A", "H1"), ("5", "H4"), ("7", "H4")])
+def test_a_fresh_pawn_must_first_leave_its_start(card: str, home: str) -> None:
+    # Never "must go round the board", never a count with a lap the pawn did not make.
+    r = _reason(board(4, {0: ["S"]}), card, board(4, {0: [home]}))
+    assert r.code == "fresh_home"
+    assert (
+        r.text.en
+        == "A pawn just brought out must first leave its start hole before it can come home"
+    )
+    assert (
+        r.text.nl
+        == "Een pas opgezette pion moet eerst van zijn startplek af voordat hij naar huis mag"
+    )
+
+
+def test_a_pawn_past_its_start_comes_home_only_round_the_board() -> None:
+    r = _reason(board(4, {0: ["T1"]}), "3", board(4, {0: ["H3"]}))
+    assert r.code == "home_past_start"
+    assert r.text.en == (
+        "A pawn goes into its home only forward, through its own start hole T0: the pawn "
+        "from T1 has passed it and must first go on round the board"
+    )
+    assert r.text.nl == (
+        "Een pion gaat alleen vooruit het thuishonk in, via zijn eigen startplek T0: de pion "
+        "van T1 is daar al voorbij en moet eerst verder het bord rond"
+    )
+    # A pawn near its home: the count it would need, which is no lap.
+    r = _reason(board(4, {0: ["T40"]}), "5", board(4, {0: ["H3"]}))
+    assert r.code == "wrong_steps" and r.text.en.endswith("this one went 27")
+
+
+def test_a_pawn_in_its_home_never_leaves_it() -> None:
+    r = _reason(board(4, {0: ["H1"]}), "2", board(4, {0: ["T2"]}))
+    assert r.code == "home_stays"
+    assert r.text.en == "A pawn in its home never leaves it"
+    assert r.text.nl == "Een pion in het thuishonk gaat er nooit meer uit"
+
+
+def test_a_pawn_in_the_home_blocked_by_another() -> None:
+    r = no_move_reason(board(4, {0: ["H1", "H3"]}), "2")
+    assert r.code == "home_pass" and r.holes == ("H0.3",)
+    assert r.text.en == (
+        "The 2 has no legal move here: in the home a pawn may not land on or pass another "
+        "pawn (H0.3), and the home has only 4 holes"
+    )
+    assert r.text.nl == (
+        "De 2 kan hier niet gespeeld worden: in het thuishonk mag een pion niet op of over een "
+        "andere pion gaan (H0.3), en het thuishonk heeft maar 4 plaatsen"
+    )
+    r = no_move_reason(board(4, {0: ["H3", "H4"]}), "2")
+    assert r.code == "no_move" and "only 4 holes" in r.text.en
+
+
+def test_the_standard_king_with_an_empty_nest_only_brings_out() -> None:
+    r = no_move_reason(board(4, {0: ["T1", "T2", "T3", "T4"]}), "K")
+    assert r.code == "no_move"
+    assert r.text.en == (
+        "The king has no legal move here: the king only brings a pawn out (under these rules "
+        "it does not move 13), and no pawn is left in the nest"
+    )
+    assert r.text.nl == (
+        "De heer kan hier niet gespeeld worden: met de heer zet je alleen een pion op (in deze "
+        "regels loopt hij geen 13), en er staat geen pion meer in het startvak"
     )
