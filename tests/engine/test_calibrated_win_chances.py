@@ -1,8 +1,9 @@
 """The win chances shown are calibrated (engine/calibration.py): the fitted mapping keeps
 the order of the chances, an even board even, and on games it was not fitted on (the
-held-out games stored in bench/results/calibration.jsonl by ``bench/bench_calibration.py
+held-out games stored in bench/results/calibration-8.jsonl by ``bench/bench_calibration.py
 run``) it scores better than the raw playouts' chances: a lower Brier score for 2, 3 and 4
-teams. The stored numbers are what the evaluator says (one decision made again)."""
+teams, and with 2 and 3 teams every decile within 3 points. The stored numbers are what
+the evaluator says (one decision made again)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.calibration import TEMPERATURE, brier, shown
+from keezbord.engine.calibration import TEMPERATURE, brier, calibrate, shown
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.judge import judge_seed
 from keezbord.engine.leaf import team_order
@@ -74,13 +75,34 @@ def test_the_fit_improves_the_brier_score_on_held_out_games(seats: int) -> None:
     data = _held_out(seats)
     assert len(data) >= 500, len(data)
     before, after = brier(data, 1.0), brier(data, TEMPERATURE[seats])
-    if seats == 4:
-        # Two teams: the held-out games neither confirm nor refute the fit (0.4289 before,
-        # 0.4293 after; their own temperature 1.06, the fit's 1.30 within its spread):
-        # no gain is claimed, no harm beyond the noise allowed.
-        assert after < before + 0.001, (before, after)
-    else:
-        assert after < before - 0.003, (seats, before, after)
+    # On 1,000 held-out games a number of seats (docs/analysis.md): 4 seats 0.4118 -> 0.4099,
+    # 6 seats 0.5607 -> 0.5476, 8 seats 0.6352 -> 0.6111, 3 seats 0.5857 -> 0.5668. Two
+    # teams gain least: their raw chances were the least cautious.
+    gain = 0.001 if seats == 4 else 0.01
+    assert after < before - gain, (seats, before, after)
+
+
+def _deciles(data: list[tuple[list[float], int]], t: float) -> list[tuple[float, float, int]]:
+    """(mean chance shown, share won, chances) per decile of the chance shown."""
+    bins = [[0.0, 0.0, 0] for _ in range(10)]
+    for raw, winner in data:
+        for team, v in enumerate(calibrate(raw, t)):
+            b = bins[min(9, int(v * 10))]
+            b[0] += v
+            b[1] += 1.0 if team == winner else 0.0
+            b[2] += 1
+    return [(b[0] / b[2], b[1] / b[2], int(b[2])) for b in bins if b[2]]
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_held_out_two_and_three_teams_win_as_often_as_shown_within_3_points(seats: int) -> None:
+    # Every decile of the reliability plot, on games the temperature was not fitted on.
+    # (8 seats and 3 seats without teams are not within 3 points in every decile: their
+    # upper deciles wander by more than that between sets of 1,000 games; docs/analysis.md.)
+    rows = _deciles(_held_out(seats), TEMPERATURE[seats])
+    assert len(rows) == 10
+    off = [(round(100 * m, 1), round(100 * w, 1)) for m, w, _ in rows if abs(w - m) > 0.03]
+    assert off == [], off
 
 
 def test_the_stored_estimates_are_the_evaluators() -> None:
