@@ -22,7 +22,7 @@ def admit(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> st
     """The card tapped (by name or by its enrolled tag), or None when it is refused
     before any move on the board is taken: not a card, or the game is over."""
     if ev.tag is not None and ev.card is None:
-        card = state.config.tags.get(ev.tag)
+        card = state.config.tags.get(ev.tag.upper())  # hex: either case is the same tag
         problem = None if card is not None else reasons.unknown_tag(ev.tag)
     else:
         card = ev.card

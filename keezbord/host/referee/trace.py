@@ -110,6 +110,11 @@ def setup_from_dict(d: Any) -> Setup:
         isinstance(k, str) and _TAG_TEXT.fullmatch(k) and v in RANKS for k, v in tags.items()
     ):
         raise TraceError(f"'tags' must map tag ids (hexadecimal) to cards ({' '.join(RANKS)})")
+    # Hex is the same number in either case: "04a1b2c3" and "04A1B2C3" are one tag.
+    canonical = {k.upper(): v for k, v in tags.items()}
+    if len(canonical) < len(tags):
+        raise TraceError("'tags' names one tag twice (hex is the same in either case)")
+    tags = canonical
     settle = d.get("settle_ms", 500)
     if not _int(settle) or not 0 <= settle <= MAX_SETTLE_MS:
         raise TraceError(f"'settle_ms' must be 0 to {MAX_SETTLE_MS}, not {settle!r}")

@@ -3,7 +3,10 @@ the deck holds, an unknown card name or tag: each refused by name, and the game 
 
 from __future__ import annotations
 
+import pytest
 from referee_traces import TAGS, Events, ev, move, play, position, setup, undo
+
+from keezbord.host.referee.trace import TraceError, setup_from_dict
 
 
 def test_card_after_an_illegal_move_is_a_second_card() -> None:
@@ -111,3 +114,19 @@ def test_odd_tag_and_odd_discard_are_the_referees_to_answer() -> None:
     [d] = r.of("discard")
     assert d["ok"] is False and "unknown card 'X'" in d["reason"]
     assert r.moves == ["K 0:N-S"]
+
+
+def test_a_tag_is_the_same_in_either_case_of_hex() -> None:
+    # An RFID UID is a number: a registry written in lower case matches a reader's upper case.
+    lower = {"seats": 4, "profile": "standard", "dealer": 3, "tags": {"04aa": "K"}}
+    r = play(lower, ev(1000, "tag", "04AA"), move(1100, "N0.1", "T0"))
+    assert r.of("card_rejected") == []
+    assert r.moves == ["K 0:N-S"]
+    upper = {**lower, "tags": {"04AA": "K"}}
+    r = play(upper, ev(1000, "tag", "04aa"), move(1100, "N0.1", "T0"))
+    assert r.moves == ["K 0:N-S"]
+
+
+def test_a_setup_naming_one_tag_twice_in_two_cases_is_refused() -> None:
+    with pytest.raises(TraceError, match="names one tag twice"):
+        setup_from_dict({"type": "setup", "seats": 4, "tags": {"04aa": "K", "04AA": "5"}})
