@@ -1,9 +1,11 @@
-"""Cards: a tap checked (names and tags matched whole, the cards of the deal, a card with
-no legal move), card discipline (a card shown is a card played: a second card in a turn
-is flagged until undone), and the search's hint for the tapped card (hints "full")."""
+"""Cards: a tap checked (names matched whole, tags as hex in either case, the cards of the
+deal, a card with no legal move), card discipline (a card shown is a card played: a second
+card in a turn is flagged until undone), and the search's hint for the tapped card (hints
+"full")."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -17,12 +19,22 @@ from . import reasons
 from .recognize import expectation
 from .state import Advice, AdviceWanted, Decision, Effect, Flag, RefereeState
 
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def canonical_tag(tag: str | None) -> str | None:
+    """A tag as the referee compares it: hex is the same number in either case, so hex is
+    upper-cased (as readers report it and the setup's tags are kept); anything else is
+    kept as read, to be refused as unknown (never folded into a real tag: "04\ufb00"
+    upper-cases to "04FF" by Unicode's rules)."""
+    return tag.upper() if tag is not None and _HEX.fullmatch(tag) else tag
+
 
 def admit(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> str | None:
     """The card tapped (by name or by its enrolled tag), or None when it is refused
     before any move on the board is taken: not a card, or the game is over."""
     if ev.tag is not None and ev.card is None:
-        card = state.config.tags.get(ev.tag.upper())  # hex: either case is the same tag
+        card = state.config.tags.get(canonical_tag(ev.tag) or "")
         problem = None if card is not None else reasons.unknown_tag(ev.tag)
     else:
         card = ev.card
@@ -56,14 +68,13 @@ def tap(state: RefereeState, ev: CardTap, card: str, t: int, effects: list[Effec
         effects.append(Decision(t, "card_rejected", ident, reasons.RESOLVE_FIRST))
         return state
     pos = state.pos
+    tag = canonical_tag(ev.tag)
     if state.card is not None and (
-        ev.tag == state.card_tag
-        if ev.tag is not None
-        else state.card_tag is None and card == state.card
+        tag == state.card_tag if tag is not None else state.card_tag is None and card == state.card
     ):
         return state  # the turn's own card read again
-    if ev.tag is not None and any(tag == ev.tag for _, tag in state.cards_played):
-        effects.append(Decision(t, "card_rejected", ident, reasons.tag_played(card, ev.tag)))
+    if tag is not None and any(played == tag for _, played in state.cards_played):
+        effects.append(Decision(t, "card_rejected", ident, reasons.tag_played(card, tag)))
         return state
     if sum(1 for c, _ in state.cards_played if c == card) >= pos.seats:
         effects.append(Decision(t, "card_rejected", ident, reasons.rank_played(card, pos.seats)))
@@ -85,11 +96,11 @@ def tap(state: RefereeState, ev: CardTap, card: str, t: int, effects: list[Effec
     state = replace(
         state,
         card=card,
-        card_tag=ev.tag,
+        card_tag=tag,
         since=t,
         stage=0,
         outcome="none",
-        cards_played=(*state.cards_played, (card, ev.tag)),
+        cards_played=(*state.cards_played, (card, tag)),
     )
     if state.config.hints == "full" and state.seat is not None:
         # The search's move for this card (the referee knows no other card of the hand):

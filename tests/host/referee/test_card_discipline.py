@@ -130,3 +130,30 @@ def test_a_tag_is_the_same_in_either_case_of_hex() -> None:
 def test_a_setup_naming_one_tag_twice_in_two_cases_is_refused() -> None:
     with pytest.raises(TraceError, match="names one tag twice"):
         setup_from_dict({"type": "setup", "seats": 4, "tags": {"04aa": "K", "04AA": "5"}})
+
+
+def test_a_tag_read_again_in_the_other_case_is_the_same_card() -> None:
+    # The turn's own card read again (not a second card), and a played card tapped again
+    # (refused as played), whichever case of hex the reader gave.
+    r = play(
+        setup(tags=TAGS),
+        ev(1000, "tag", "A3"),
+        ev(1050, "tag", "a3"),
+        move(1100, "T5", "T8"),
+        ev(2500, "tag", "a3"),
+        ev(2600, "tag", "c3"),
+        move(2700, "T10", "T13"),
+    )
+    assert r.of("illegal") == []
+    [rej] = r.of("card_rejected")
+    assert rej["tag"] == "a3" and "already played" in rej["reason"]
+    assert r.moves == ["3 0:T5-T8", "3 1:T10-T13"]
+
+
+def test_a_tag_that_is_not_hex_is_never_folded_into_one_that_is() -> None:
+    # Unicode upper-cases the ligature "\ufb00" to "FF": still not the tag 04FF.
+    start = {"seats": 4, "profile": "standard", "dealer": 3, "tags": {"04FF": "K"}}
+    r = play(start, ev(1000, "tag", "04\ufb00"), ev(1100, "tag", "04ff"), move(1200, "N0.1", "T0"))
+    [rej] = r.of("card_rejected")
+    assert rej["tag"] == "04\ufb00" and "unknown card" in rej["reason"]
+    assert r.moves == ["K 0:N-S"]
