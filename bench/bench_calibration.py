@@ -75,7 +75,8 @@ RAW_THRESHOLDS = (("blunder", 0.05), ("mistake", 0.03), ("inaccuracy", 0.02))
 
 
 def budget() -> int:
-    """The analysis's playouts a candidate: its adaptive judgement's first pass."""
+    """The analysis's playouts a candidate: its adaptive judgement's first pass (at 6
+    seats it is half of this, ``judge.seat_screen``: ``run --playouts 4`` makes those)."""
     return ANALYSIS_PLAYOUTS
 
 
@@ -323,12 +324,13 @@ def losses(games: list[dict[str, Any]]) -> None:
         raw.sort()
         cal.sort()
         print(f"\n{seats} seats: {len(raw)} decisions with a choice (first judgement, greedy play)")
-        for (name, at), now in zip(RAW_THRESHOLDS, THRESHOLDS, strict=True):
+        for name, at in RAW_THRESHOLDS:
             share = sum(1 for x in raw if x >= at) / len(raw)
             q = cal[min(len(cal) - 1, int((1 - share) * len(cal)))] if share > 0 else float("nan")
             print(
                 f"  {name} raw {at}: {100 * share:.2f}% of decisions; "
-                f"the calibrated loss at that share {q:.4f} (judge.THRESHOLDS: {now[1]})"
+                f"the calibrated loss at that share {q:.4f} "
+                f"(judge.THRESHOLDS: {dict(THRESHOLDS)[name]})"
             )
         ratio = [c / r for r, c in zip(raw, cal, strict=True) if r >= 0.01]
         if ratio:
