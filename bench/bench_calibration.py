@@ -49,7 +49,7 @@ from typing import Any
 
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.calibration import TEMPERATURE, brier, calibrate
+from keezbord.engine.calibration import TEMPERATURE, brier, calibrate, reliability
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.judge import ANALYSIS_PLAYOUTS, THRESHOLDS, judge_seed
 from keezbord.engine.leaf import team_order
@@ -240,19 +240,6 @@ def fit(args: argparse.Namespace) -> None:
     print(
         "TEMPERATURE: Final = {" + ", ".join(f"{k}: {v}" for k, v in sorted(fitted.items())) + "}"
     )
-
-
-def reliability(data: Sequence[Sample], temperature: float) -> list[tuple[int, float, float, int]]:
-    """Per decile of the chance shown (every team's chance at every decision): (decile,
-    mean chance, share won, count)."""
-    bins: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(10)]
-    for dist, w in data:
-        for i, v in enumerate(calibrate(dist, temperature)):
-            b = bins[min(9, int(v * 10))]
-            b[0] += v
-            b[1] += 1.0 if i == w else 0.0
-            b[2] += 1
-    return [(d, b[0] / b[2], b[1] / b[2], int(b[2])) for d, b in enumerate(bins) if b[2]]
 
 
 def check(args: argparse.Namespace) -> None:

@@ -87,6 +87,21 @@ def brier(samples: Sequence[tuple[Sequence[float], int]], temperature: float) ->
     return total / max(1, len(samples))
 
 
+def reliability(
+    samples: Sequence[tuple[Sequence[float], int]], temperature: float
+) -> list[tuple[int, float, float, int]]:
+    """The reliability plot's points: per decile of the chance shown at ``temperature``
+    (every team's chance at every sample), (decile, mean chance, share won, chances)."""
+    bins: list[list[float]] = [[0.0, 0.0, 0.0] for _ in range(10)]
+    for dist, w in samples:
+        for i, v in enumerate(calibrate(dist, temperature)):
+            b = bins[min(9, int(v * 10))]
+            b[0] += v
+            b[1] += 1.0 if i == w else 0.0
+            b[2] += 1
+    return [(d, b[0] / b[2], b[1] / b[2], int(b[2])) for d, b in enumerate(bins) if b[2]]
+
+
 def calibrated_analysis(board: Board, a: Analysis) -> Analysis:
     """The search's result with its chances as shown (the hint's numbers); the order is
     the search's (with two teams the calibration keeps it; with more, the shown chance

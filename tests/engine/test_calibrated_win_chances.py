@@ -16,7 +16,7 @@ import pytest
 
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.calibration import TEMPERATURE, brier, calibrate, shown
+from keezbord.engine.calibration import TEMPERATURE, brier, reliability, shown
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.judge import ANALYSIS_PLAYOUTS, judge_seed, seat_screen
 from keezbord.engine.leaf import team_order
@@ -95,26 +95,14 @@ def test_the_six_seat_fit_holds_at_the_analysis_six_seat_budget() -> None:
     assert brier(data, TEMPERATURE[6]) < brier(data, 1.0) - 0.01
 
 
-def _deciles(data: list[tuple[list[float], int]], t: float) -> list[tuple[float, float, int]]:
-    """(mean chance shown, share won, chances) per decile of the chance shown."""
-    bins = [[0.0, 0.0, 0] for _ in range(10)]
-    for raw, winner in data:
-        for team, v in enumerate(calibrate(raw, t)):
-            b = bins[min(9, int(v * 10))]
-            b[0] += v
-            b[1] += 1.0 if team == winner else 0.0
-            b[2] += 1
-    return [(b[0] / b[2], b[1] / b[2], int(b[2])) for b in bins if b[2]]
-
-
 @pytest.mark.parametrize("seats", [4, 6])
 def test_held_out_two_and_three_teams_win_as_often_as_shown_within_3_points(seats: int) -> None:
     # Every decile of the reliability plot, on games the temperature was not fitted on.
     # (8 seats and 3 seats without teams are not within 3 points in every decile: their
     # upper deciles wander by more than that between sets of 1,000 games; docs/analysis.md.)
-    rows = _deciles(_held_out(seats), TEMPERATURE[seats])
+    rows = reliability(_held_out(seats), TEMPERATURE[seats])
     assert len(rows) == 10
-    off = [(round(100 * m, 1), round(100 * w, 1)) for m, w, _ in rows if abs(w - m) > 0.03]
+    off = [(round(100 * m, 1), round(100 * w, 1)) for _, m, w, _ in rows if abs(w - m) > 0.03]
     assert off == [], off
 
 
