@@ -24,6 +24,8 @@ thresholds, which were chosen on 4 seats), the others the move made only (its ch
 are the same numbers, at a fraction of the cost). The stored files were made by ``run
 --playouts 100 --minutes 41`` (4 seats full; the first 3-seat games too) and ``run
 --playouts 8 --full '' --games 3000 --jobs 2`` (3,000 games a number of seats).
+``run --fitted-leaf`` judges with the bot's fitted leaf instead of the judge's hand-made
+one (calibration-PLAYOUTS-fitted.jsonl: a measurement for one leaf for both).
 
 Games whose number is 2 modulo 3 are held out: ``fit`` never sees them, ``check`` reports
 on them only. ``fit`` fits one temperature per number of seats (calibration.py: each
@@ -63,6 +65,7 @@ from keezbord.engine.puzzles import (
     puzzle_seed,
     recheck,
 )
+from keezbord.engine.rollout import GREEDY, Policy
 
 RESULTS = Path(__file__).parent / "results"
 SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
@@ -80,8 +83,8 @@ def budget() -> int:
     return ANALYSIS_PLAYOUTS
 
 
-def play_and_evaluate(job: tuple[int, int, int, bool]) -> dict[str, Any]:
-    seats, game, playouts, full = job
+def play_and_evaluate(job: tuple[int, int, int, bool, bool]) -> dict[str, Any]:
+    seats, game, playouts, full, fitted = job
     seed = 38_000 + 1000 * seats + game
     t0 = time.perf_counter()
     rec = record_selfplay(seats, "standard", seed, bots_for(["greedy"] * seats, seed))
@@ -103,6 +106,7 @@ def play_and_evaluate(job: tuple[int, int, int, bool]) -> dict[str, Any]:
             seed=judge_seed(seed, t.index),
             include=(t.card, t.move) if full else None,
             only=None if full else ((t.card, t.move),),
+            how=Policy(fitted_leaf=True) if fitted else GREEDY,
         )
         mine = ev.find(t.card, t.move, t.pos)
         assert mine is not None and ev.best is not None
@@ -116,6 +120,7 @@ def play_and_evaluate(job: tuple[int, int, int, bool]) -> dict[str, Any]:
         "game": game,
         "seed": seed,
         "playouts": playouts,
+        **({"leaf": "fitted"} if fitted else {}),
         "turns": len(rec.turns),
         "winner": winner,
         "points": points,
@@ -123,9 +128,9 @@ def play_and_evaluate(job: tuple[int, int, int, bool]) -> dict[str, Any]:
     }
 
 
-def data_file(playouts: int) -> Path:
+def data_file(playouts: int, fitted: bool = False) -> Path:
     """The games evaluated at ``playouts`` a candidate (bench/results/)."""
-    return RESULTS / f"calibration-{playouts}.jsonl"
+    return RESULTS / f"calibration-{playouts}{'-fitted' if fitted else ''}.jsonl"
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -136,10 +141,10 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> None:
     playouts = args.playouts or budget()
-    path = Path(args.out) if args.out else data_file(playouts)
+    path = Path(args.out) if args.out else data_file(playouts, args.fitted_leaf)
     done = {(d["seats"], d["game"]) for d in load(path)}
     todo = [
-        (s, g, playouts, s in args.full)
+        (s, g, playouts, s in args.full, args.fitted_leaf)
         for g in range(args.games)
         for s in SEATS
         if (s, g) not in done and g % args.stride[SEATS.index(s)] == 0
@@ -421,6 +426,12 @@ def main() -> None:
     )
     r.add_argument("--minutes", type=float, default=35.0)
     r.add_argument("--jobs", type=int, default=2)
+    r.add_argument(
+        "--fitted-leaf",
+        action="store_true",
+        help="the playouts end in the fitted leaf (the bot's), not the judge's hand-made one: "
+        "calibration-PLAYOUTS-fitted.jsonl",
+    )
     for name in ("fit", "check", "plot"):
         q = sub.add_parser(name)
         q.add_argument("--data", help="default: the file of the analysis's budget")

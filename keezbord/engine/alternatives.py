@@ -32,6 +32,7 @@ from .cards import RANKS
 from .leaf import team_order
 from .notation import Move
 from .position import Position
+from .rollout import GREEDY, Policy
 from .search import MAX_CANDIDATES, Analysis, Candidate, Known, play_out, root_candidates
 
 # Playouts per candidate when nobody says: the analysis of a 4-seat game of 200
@@ -135,6 +136,7 @@ def evaluate_moves(
     only: Sequence[tuple[str, Move]] | None = None,
     limit: int = MAX_CANDIDATES,
     horizon: int | None = None,
+    how: Policy = GREEDY,
 ) -> Evaluation:
     """Every candidate move of the seat to play (``pos.turn``) holding ``hand``, each
     played out ``playouts`` times (or ``total`` for the whole decision, spread evenly)
@@ -146,7 +148,9 @@ def evaluate_moves(
     ``include``: a move that must be a candidate (the move played), whatever the greedy
     bot's order; the candidates are otherwise the search's (the best ``limit`` distinct
     positions a card reaches, by the greedy bot's score). ``only``: exactly these
-    moves (judging one move against another). No legal move: no candidates."""
+    moves (judging one move against another). ``how``: the playouts' policy and leaf
+    (the judge's own, the greedy bot and the hand-made leaf, unless a bench asks for
+    another). No legal move: no candidates."""
     board = Board(pos)
     seat = pos.turn
     known = known or Known()
@@ -165,7 +169,7 @@ def evaluate_moves(
         ]
     each = playouts if total is None else per_candidate(total, len(cands))
     if cands and each > 0:
-        play_out(board, seat, hand, known, cands, each, random.Random(seed), horizon)
+        play_out(board, seat, hand, known, cands, each, random.Random(seed), horizon, how)
     alts = [shown_alternative(board, seat, c) for c in cands]
     ranked = sorted(range(len(cands)), key=lambda i: (-alts[i].win, i))
     return Evaluation(seat, tuple(hand), tuple(alts[i] for i in ranked), each if cands else 0)

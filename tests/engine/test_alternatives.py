@@ -11,6 +11,7 @@ from keezbord.engine.alternatives import evaluate_moves, per_candidate
 from keezbord.engine.movegen import successors
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
+from keezbord.engine.rollout import GREEDY, Policy
 from keezbord.engine.search import Known
 
 N4 = ["N", "N", "N", "N"]
@@ -44,6 +45,17 @@ def test_deterministic_for_a_seed_and_budget() -> None:
     c = evaluate_moves(MID, hand, Known(("2", "3")), playouts=15, seed=5)
     assert a == b
     assert [x.win for x in a.ranked] != [x.win for x in c.ranked]
+
+
+def test_the_playouts_policy_can_be_asked_for_the_judge_plays_greedy_with_its_own_leaf() -> None:
+    # bench_calibration --fitted-leaf measures the judge with the bot's leaf: the same
+    # deals and moves, the unfinished playouts judged by the fitted leaf instead.
+    hand = ["7", "5", "K", "J"]
+    default = evaluate_moves(MID, hand, playouts=15, seed=4)
+    assert default == evaluate_moves(MID, hand, playouts=15, seed=4, how=GREEDY)
+    fitted = evaluate_moves(MID, hand, playouts=15, seed=4, how=Policy(fitted_leaf=True))
+    assert {(a.card, a.after) for a in fitted.ranked} == {(a.card, a.after) for a in default.ranked}
+    assert sorted(a.raw_dist for a in fitted.ranked) != sorted(a.raw_dist for a in default.ranked)
 
 
 def test_a_total_budget_is_spread_over_the_candidates() -> None:
