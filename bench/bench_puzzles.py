@@ -25,6 +25,7 @@ import time
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.puzzles import BUDGETS
+from keezbord.engine.rollout import GREEDY, Policy
 
 MARGINS = (0.02, 0.03, 0.05, 0.08, 0.10)
 
@@ -36,7 +37,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=9000)
     ap.add_argument("--low", type=int, default=BUDGETS[0])
     ap.add_argument("--high", type=int, default=BUDGETS[1])
+    ap.add_argument(
+        "--fitted-leaf", action="store_true", help="judge with the bot's fitted leaf (one leaf)"
+    )
     args = ap.parse_args()
+    how = Policy(fitted_leaf=True) if args.fitted_leaf else GREEDY
     rows: list[tuple[float, float, float, bool, float, float]] = []
     t0 = time.perf_counter()
     for g in range(args.games):
@@ -44,11 +49,15 @@ def main() -> None:
         rec = record_selfplay(4, "standard", seed, bots_for(["greedy"] * 4, seed))
         for turn in rec.decisions[:: args.every]:
             s = seed * 10_000 + turn.index
-            a = evaluate_moves(turn.pos, turn.hand, turn.known, playouts=args.low, seed=s)
+            a = evaluate_moves(turn.pos, turn.hand, turn.known, playouts=args.low, seed=s, how=how)
             if a.second is None or a.best is None:
                 continue
-            b = evaluate_moves(turn.pos, turn.hand, turn.known, playouts=args.low, seed=s + 1)
-            h = evaluate_moves(turn.pos, turn.hand, turn.known, playouts=args.high, seed=s + 2)
+            b = evaluate_moves(
+                turn.pos, turn.hand, turn.known, playouts=args.low, seed=s + 1, how=how
+            )
+            h = evaluate_moves(
+                turn.pos, turn.hand, turn.known, playouts=args.high, seed=s + 2, how=how
+            )
             assert b.best is not None and h.best is not None
             same = (a.best.card, a.best.after) == (h.best.card, h.best.after)
             rows.append((a.gap, b.gap, h.gap, same, a.best.win, b.best.win))
