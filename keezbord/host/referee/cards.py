@@ -5,7 +5,6 @@ card in a turn is flagged until undone), and the search's hint for the tapped ca
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -17,24 +16,14 @@ from keezbord.host.events import CardTap
 
 from . import reasons
 from .recognize import expectation
-from .state import Advice, AdviceWanted, Decision, Effect, Flag, RefereeState
-
-_HEX = re.compile(r"[0-9A-Fa-f]+")
-
-
-def canonical_tag(tag: str | None) -> str | None:
-    """A tag as the referee compares it: hex is the same number in either case, so hex is
-    upper-cased (as readers report it and the setup's tags are kept); anything else is
-    kept as read, to be refused as unknown (never folded into a real tag: "04\ufb00"
-    upper-cases to "04FF" by Unicode's rules)."""
-    return tag.upper() if tag is not None and _HEX.fullmatch(tag) else tag
+from .state import Advice, AdviceWanted, Decision, Effect, Flag, RefereeState, canonical_tag
 
 
 def admit(state: RefereeState, ev: CardTap, t: int, effects: list[Effect]) -> str | None:
     """The card tapped (by name or by its enrolled tag), or None when it is refused
     before any move on the board is taken: not a card, or the game is over."""
     if ev.tag is not None and ev.card is None:
-        card = state.config.tags.get(canonical_tag(ev.tag) or "")
+        card = state.config.tags.get(canonical_tag(ev.tag))
         problem = None if card is not None else reasons.unknown_tag(ev.tag)
     else:
         card = ev.card
@@ -68,7 +57,7 @@ def tap(state: RefereeState, ev: CardTap, card: str, t: int, effects: list[Effec
         effects.append(Decision(t, "card_rejected", ident, reasons.RESOLVE_FIRST))
         return state
     pos = state.pos
-    tag = canonical_tag(ev.tag)
+    tag = None if ev.tag is None else canonical_tag(ev.tag)
     if state.card is not None and (
         tag == state.card_tag if tag is not None else state.card_tag is None and card == state.card
     ):

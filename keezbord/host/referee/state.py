@@ -7,6 +7,7 @@ the JSON lines of FORMATS.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -46,6 +47,18 @@ ROLE_ORDER: Final = (
 )
 
 
+# An RFID tag is hex: the same number in either case.
+HEX_TAG: Final = re.compile(r"[0-9A-Fa-f]+")
+
+
+def canonical_tag(tag: str) -> str:
+    """A tag as the referee compares it (``Config.tags`` holds them so): hex is
+    upper-cased, as readers report it; anything else is kept as read, to be refused as
+    unknown (never folded into a real tag: "04\ufb00" upper-cases to "04FF" by
+    Unicode's rules)."""
+    return tag.upper() if HEX_TAG.fullmatch(tag) else tag
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """What the setup line of a trace (or the host's configuration) fixes for a game."""
@@ -53,7 +66,7 @@ class Config:
     hints: HintLevel = "targets"
     settle_ms: int = DEFAULT_SETTLE_MS
     patience_ms: int = DEFAULT_PATIENCE_MS
-    tags: Mapping[str, str] = field(default_factory=dict)  # RFID uid -> card
+    tags: Mapping[str, str] = field(default_factory=dict)  # canonical RFID uid -> card
     reader: bool = True  # False: no card reader, moves are checked against every card
     missing_ms: int = DEFAULT_MISSING_MS  # 0: never ask for a missing pawn
     # A pawn may rest on the holes of its path while counted (a real board); False in

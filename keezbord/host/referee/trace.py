@@ -22,7 +22,6 @@ position's board, nest pawns in the lowest holes).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +42,7 @@ from keezbord.host.jsontext import JsonTextError, loads
 from .state import (
     DEFAULT_MISSING_MS,
     DEFAULT_PATIENCE_MS,
+    HEX_TAG,
     HINT_LEVELS,
     MAX_SETTLE_MS,
     Advice,
@@ -53,6 +53,7 @@ from .state import (
     Lit,
     Overrule,
     Undo,
+    canonical_tag,
 )
 
 MAX_MISSING_MS = 600_000
@@ -105,13 +106,15 @@ def setup_from_dict(d: Any) -> Setup:
         raise TraceError(f"'dealer' must be a seat from 0 to {seats - 1}, not {dealer!r}")
     if turn is not None and (not _int(turn) or not 0 <= turn < seats):
         raise TraceError(f"'turn' must be a seat from 0 to {seats - 1}, not {turn!r}")
+    # Setup tags are written as hex; a card event's tag is the referee's to judge (an
+    # unknown one gives card_rejected), so one odd tap never makes a game unreadable.
     tags = d.get("tags", {})
     if not isinstance(tags, dict) or not all(
-        isinstance(k, str) and _TAG_TEXT.fullmatch(k) and v in RANKS for k, v in tags.items()
+        isinstance(k, str) and HEX_TAG.fullmatch(k) and v in RANKS for k, v in tags.items()
     ):
         raise TraceError(f"'tags' must map tag ids (hexadecimal) to cards ({' '.join(RANKS)})")
     # Hex is the same number in either case: "04a1b2c3" and "04A1B2C3" are one tag.
-    canonical = {k.upper(): v for k, v in tags.items()}
+    canonical = {canonical_tag(k): v for k, v in tags.items()}
     if len(canonical) < len(tags):
         raise TraceError("'tags' names one tag twice (hex is the same in either case)")
     tags = canonical
@@ -322,12 +325,6 @@ def input_to_dict(e: Input) -> dict[str, Any]:
     if isinstance(e, SwitchRead):
         return {"t": e.t, "type": "board", "holes": sorted(e.holes)}
     return event_to_dict(e)
-
-
-# Setup tags are written as hex. A card event's name or tag is the referee's to judge
-# (FORMATS.md: an unknown tag or card name gives card_rejected and the game goes on), so
-# one odd card event never makes a recorded game unreadable.
-_TAG_TEXT = re.compile(r"[0-9A-Fa-f]+")
 
 
 def parse_trace(lines: Iterable[str]) -> tuple[Setup, list[Input]]:
