@@ -65,7 +65,7 @@ from keezbord.engine.puzzles import (
     puzzle_seed,
     recheck,
 )
-from keezbord.engine.rollout import GREEDY, Policy
+from keezbord.engine.rollout import FITTED_LEAF, GREEDY
 
 RESULTS = Path(__file__).parent / "results"
 SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
@@ -106,7 +106,7 @@ def play_and_evaluate(job: tuple[int, int, int, bool, bool]) -> dict[str, Any]:
             seed=judge_seed(seed, t.index),
             include=(t.card, t.move) if full else None,
             only=None if full else ((t.card, t.move),),
-            how=Policy(fitted_leaf=True) if fitted else GREEDY,
+            how=FITTED_LEAF if fitted else GREEDY,
         )
         mine = ev.find(t.card, t.move, t.pos)
         assert mine is not None and ev.best is not None

@@ -25,7 +25,7 @@ import time
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.puzzles import BUDGETS
-from keezbord.engine.rollout import GREEDY, Policy
+from keezbord.engine.rollout import FITTED_LEAF, GREEDY
 
 MARGINS = (0.02, 0.03, 0.05, 0.08, 0.10)
 
@@ -41,7 +41,7 @@ def main() -> None:
         "--fitted-leaf", action="store_true", help="judge with the bot's fitted leaf (one leaf)"
     )
     args = ap.parse_args()
-    how = Policy(fitted_leaf=True) if args.fitted_leaf else GREEDY
+    how = FITTED_LEAF if args.fitted_leaf else GREEDY
     rows: list[tuple[float, float, float, bool, float, float]] = []
     t0 = time.perf_counter()
     for g in range(args.games):

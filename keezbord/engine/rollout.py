@@ -208,6 +208,9 @@ class Policy:
 
 
 GREEDY = Policy()
+# The bot's playouts: the greedy bot plays on, an unfinished playout is judged by the
+# fitted leaf (search.PLAY_POLICY; the judge keeps GREEDY, docs/analysis.md says why).
+FITTED_LEAF = Policy(fitted_leaf=True)
 
 
 def playout(

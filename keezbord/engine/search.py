@@ -40,7 +40,7 @@ from .inference import DRAWS, Observed, pick_deal
 from .leaf import team_order
 from .notation import Move
 from .position import Position
-from .rollout import GREEDY, Greedy, Policy, playout
+from .rollout import FITTED_LEAF, GREEDY, Greedy, Policy, playout
 
 if TYPE_CHECKING:
     from .game import Game
@@ -63,7 +63,7 @@ def play_horizon(seats: int) -> int:
 # engine``): the fitted leaf (leaf.fitted_chances, bench/fit_leaf.py), which won 137 of 226
 # duplicate 4-seat games at 200 ms against the search as it was (docs/hints.md "A fitted leaf").
 # The judge (hints, coach, analysis) keeps the hand-made leaf its chances are calibrated for.
-PLAY_POLICY = Policy(fitted_leaf=True)
+PLAY_POLICY = FITTED_LEAF
 
 
 # Cards each seat is taken to hold when nobody said (a position without its game): a
