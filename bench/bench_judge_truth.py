@@ -54,6 +54,26 @@ JUDGE_PLAYOUTS = 400  # the leaves' gaps: playouts a candidate
 Decision = tuple[str, Position, tuple[str, ...], Known, list[tuple[str, Move]], int]
 
 
+def dealt(pos: Position, hand: Sequence[str], known: Known, deal: int) -> Game:
+    """A game begun at ``pos`` on deal ``deal``: the seat to play holds ``hand``, the
+    others hands of the sizes known, none holding a card seen this shuffle (each swapped
+    with an unseen card of the stock, which keeps its size)."""
+    seats = pos.seats
+    sizes = list(known.hand_sizes) if known.hand_sizes else [len(hand)] * seats
+    sizes[pos.turn] = len(hand)
+    g = Game(seats, "standard", DEAL_SEED + deal)
+    g.begin_at(pos, cards_left=sizes, given={pos.turn: list(hand)})
+    seen = list(known.seen)
+    for c in seen:
+        for s in range(seats):
+            if s != pos.turn and c in g.hands[s]:
+                i = next((i for i, x in enumerate(g.stock) if x not in seen), None)
+                if i is not None:
+                    g.hands[s][g.hands[s].index(c)], g.stock[i] = g.stock[i], c
+                break
+    return g
+
+
 def play_to_end(
     pos: Position,
     hand: Sequence[str],
@@ -64,19 +84,8 @@ def play_to_end(
 ) -> bool:
     """``move`` with ``card`` played by the seat to play, then the game to its end by the
     greedy bot on every seat, on deal ``deal``: did the seat's team win?"""
+    g = dealt(pos, hand, known, deal)
     seats = pos.seats
-    sizes = list(known.hand_sizes) if known.hand_sizes else [len(hand)] * seats
-    sizes[pos.turn] = len(hand)
-    g = Game(seats, "standard", DEAL_SEED + deal)
-    g.begin_at(pos, cards_left=sizes, given={pos.turn: list(hand)})
-    seen = list(known.seen)
-    for c in seen:  # a card seen this shuffle is in no other hand: swap it into the stock
-        for s in range(seats):
-            if s != pos.turn and c in g.hands[s]:
-                i = next((i for i, x in enumerate(g.stock) if x not in seen), None)
-                if i is not None:
-                    g.hands[s][g.hands[s].index(c)], g.stock[i] = g.stock[i], c
-                break
     g.play(card, move)
     bots = [GreedyBot(random.Random(deal * 10 + s)) for s in range(seats)]
     while (seat := g.to_play) is not None and len(g.history) < 20_000:

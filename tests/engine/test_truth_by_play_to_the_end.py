@@ -1,0 +1,76 @@
+"""The truth the judge's gaps are measured against (bench/bench_judge_truth.py): each deal
+is consistent with what the seat knows (its hand, the others' hand sizes, no card seen
+this shuffle in another hand, the stock's size kept), the same deal for both moves of a
+decision, and the game played to its end; the report's figures are what its rows say."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from keezbord.engine.notation import parse_move
+from keezbord.engine.position import Position
+from keezbord.engine.search import Known
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+truth = importlib.import_module("bench_judge_truth")
+
+POS = Position.from_text("NNT7T20/NNNT12/NNNN/NNNN 0 standard")
+SEEN = ("A", "A", "A", "K", "K", "K", "7", "7")
+
+
+def test_a_deal_gives_the_seat_its_hand_and_no_other_seat_a_card_seen() -> None:
+    known = Known(SEEN, (2, 4, 4, 3))
+    plain = truth.dealt(POS, ["5", "9"], Known((), (2, 4, 4, 3)), 3)
+    g = truth.dealt(POS, ["5", "9"], known, 3)
+    assert g.hands[0] == ["5", "9"]
+    assert [len(h) for h in g.hands] == [2, 4, 4, 3]
+    assert len(g.stock) == len(plain.stock)
+    # The deck holds 8 aces, kings and 7s each: the 3 aces seen leave 5 for the others and
+    # the stock together, and no other hand holds one of the cards swapped out.
+    before = Counter(c for h in plain.hands[1:] for c in h)
+    after = Counter(c for h in g.hands[1:] for c in h)
+    assert sum(before[c] for c in set(SEEN)) > 0  # this deal gave the others some
+    for card in set(SEEN):
+        assert after[card] == max(0, before[card] - SEEN.count(card)), card
+    # The cards in play are the same multiset: swapped, not lost or made.
+    assert Counter(c for h in g.hands for c in h) + Counter(g.stock) == Counter(
+        c for h in plain.hands for c in h
+    ) + Counter(plain.stock)
+
+
+def test_both_moves_meet_the_same_deal_and_the_game_reaches_its_end() -> None:
+    known = Known((), (1, 5, 5, 5))
+    a = truth.dealt(POS, ["5"], known, 11)
+    b = truth.dealt(POS, ["5"], known, 11)
+    assert a.hands == b.hands and a.stock == b.stock
+    capture = parse_move("5 0:T7-T12", POS.topology)
+    walk = parse_move("5 0:T20-T25", POS.topology)
+    results = [
+        truth.play_to_end(POS, ["5"], known, "5", m, d) for d in range(6) for m in (capture, walk)
+    ]
+    assert results == [
+        truth.play_to_end(POS, ["5"], known, "5", m, d) for d in range(6) for m in (capture, walk)
+    ]
+    assert set(results) == {True, False}  # games end, and not all one way
+
+
+def test_the_report_reads_its_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [
+        {"id": f"kz-{i}", "truth": t, "se": 0.01, "deals": 600, "won_first": 0.5,
+         "hand_raw": h, "hand_shown": h, "fitted_raw": f, "fitted_shown": f}
+        for i, (t, h, f) in enumerate([(0.1, 0.2, 0.1), (0.0, 0.1, 0.0), (0.05, 0.15, 0.05)])
+    ]  # fmt: skip
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    truth.main(["report", str(path)])
+    out = capsys.readouterr().out
+    assert "3 decisions" in out and "first move truly better in 2" in out
+    fitted = next(line for line in out.splitlines() if line.startswith("| fitted_raw"))
+    assert fitted.split("|")[3].strip() == "1.00"  # the truth on the fitted gap: slope 1
+    assert fitted.split("|")[6].strip() == "0.0000"  # no error beyond the noise
