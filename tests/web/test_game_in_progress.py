@@ -19,6 +19,7 @@ from test_protocol import hello, play_opening, sim_app, until
 from test_run_mode import FakeGpio, nests, run_app
 from web_helpers import opening_seed, ws_path
 
+from keezbord.host.puzzles import shipped
 from keezbord.host.roles import NEW_GAME_ACTIONS, Ending, Role, may_end_game
 from keezbord.host.web import ending
 
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 ASKS: list[dict[str, Any]] = [
     {"type": "set_up", "position": "NNNT5/NNNS/NNNN/NNNN 0 standard"},
     {"type": "lesson", "lesson": "out", "step": 1},
-    {"type": "puzzle", "puzzle": "kz-d8a48c0c"},
+    {"type": "puzzle", "puzzle": shipped()[0].id},
     {"type": "retry_board", "n": 1},
 ]
 

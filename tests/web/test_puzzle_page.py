@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from puzzle_record import PID, PUZZLE, write_puzzle_file
 from test_lesson_page import _carry, _set_up
 from test_protocol import hello, until
 from test_run_mode import FakeGpio, nests, run_app
@@ -27,15 +28,13 @@ from web_helpers import ws_path
 from keezbord.engine.movegen import successors
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
+from keezbord.engine.puzzles import Puzzle
 from keezbord.host.events import HoleEvent
 from keezbord.host.puzzles import shipped
 from keezbord.host.roles import Role
 from keezbord.host.sim.physical import events_for_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-# Blue to play on T22 with A, 6, A; yellow on T28: the 6 captures it.
-PUZZLE = "kz-d8a48c0c"
 
 
 def play(gpio: FakeGpio, s: dict[str, Any], pos: Position, move: Move) -> None:
@@ -63,13 +62,16 @@ def test_the_puzzles_listed_by_theme(tmp_path: Path) -> None:
 
 
 def test_a_puzzle_set_up_judged_taken_back_and_solved(tmp_path: Path) -> None:
+    # The tests' own puzzle, in the club's file beside the journal (puzzle_record.py: blue
+    # to play on T22 with A, 6, A; yellow on T28: the 6 captures it).
+    write_puzzle_file(tmp_path / "puzzles.jsonl")
     gpio = FakeGpio(nests())
     with (
         TestClient(run_app(tmp_path / "r.sqlite", gpio.board)) as c,
         c.websocket_connect(ws_path(Role.PLAYER)) as ws,
     ):
         hello(ws)
-        ws.send_json({"type": "puzzle", "puzzle": PUZZLE})
+        ws.send_json({"type": "puzzle", "puzzle": PID})
         s = until(ws, lambda s: s["puzzle"] is not None and s["setup"] is not None)
         pz = s["puzzle"]
         assert pz["hand"] == ["A", "6", "A"] and pz["seat"] == 1 and pz["verdict"] is None
@@ -103,7 +105,7 @@ def test_a_puzzle_set_up_judged_taken_back_and_solved(tmp_path: Path) -> None:
         _carry(gpio, "T23", "T22")
         s = until(ws, lambda s: s["flag"] is None)
         assert s["instruction"]["source"] == "puzzle"  # the task again
-        puzzle = next(p for p in shipped() if p.id == PUZZLE)
+        puzzle = Puzzle.from_json(PUZZLE)
         play(gpio, s, puzzle.position, puzzle.solution)
         s = until(ws, lambda s: (s["puzzle"]["verdict"] or {}).get("outcome") == "solved")
         assert s["puzzle"]["done"] is True and s["puzzle"]["tries"] == 2
@@ -125,10 +127,11 @@ def test_a_puzzle_in_the_simulator_with_the_simulated_hand(tmp_path: Path) -> No
 
     from keezbord.host.web.app import create_app
 
+    write_puzzle_file(tmp_path / "puzzles.jsonl")
     make = sim_hub_at(tmp_path / "s.sqlite", 1, [["N"] * 4] * 4, ["human"] * 4)
     with TestClient(create_app(make)) as c, c.websocket_connect(ws_path(Role.PLAYER)) as ws:
         hello(ws)
-        ws.send_json({"type": "puzzle", "puzzle": PUZZLE})
+        ws.send_json({"type": "puzzle", "puzzle": PID})
         s = until(ws, lambda s: s["puzzle"] is not None and s["game"] == 2)
         assert s["setup"] is None and s["turn"] == 1
         assert sorted(s["hand"]["cards"]) == ["6", "A", "A"]  # the puzzle's hand only

@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer, shot
+from puzzle_record import PID, PUZZLE, write_puzzle_file
 from test_run_mode import FakeGpio, nests
 from web_helpers import gpio_hub, link
 
 from keezbord.engine.movegen import successors
 from keezbord.engine.position import Position
+from keezbord.engine.puzzles import Puzzle
 from keezbord.host.events import HoleEvent
-from keezbord.host.puzzles import shipped
 from keezbord.host.roles import Role
 from keezbord.host.sim.follower import told_of
 from keezbord.host.sim.physical import events_for_move
@@ -29,7 +30,6 @@ from keezbord.host.web.hub import Hub
 pytestmark = pytest.mark.browser
 
 Serve = Callable[[Callable[[], Hub]], LiveServer]
-PUZZLE = "kz-d8a48c0c"  # blue with A, 6, A: the 6 captures yellow
 
 
 def _state(page: Any) -> dict[str, Any]:
@@ -47,15 +47,17 @@ def _events(gpio: FakeGpio, events: list[Any]) -> None:
 def test_a_puzzle_set_up_by_a_simulated_person_and_solved(
     serve: Serve, page: Any, tmp_path: Path
 ) -> None:
+    # The tests' own puzzle (blue with A, 6, A: the 6 captures yellow), in the club's file.
+    write_puzzle_file(tmp_path / "puzzles.jsonl")
     gpio = FakeGpio(nests())
     srv = serve(gpio_hub(tmp_path / "r.sqlite", gpio.board))
     page.goto(link(srv, Role.PLAYER, lang="en"))
-    page.wait_for_selector(f"#puzzle-list li[data-puzzle='{PUZZLE}']")
+    page.wait_for_selector(f"#puzzle-list li[data-puzzle='{PID}']")
     every = page.locator("#puzzle-list li").count()
     page.select_option("#puzzle-theme", "capture")  # asked for: the filter still works
     page.wait_for_function(f"() => document.querySelectorAll('#puzzle-list li').length < {every}")
     assert "capture" not in page.inner_text("#puzzle-list")  # the list gives nothing away
-    page.click(f"#puzzle-list button[data-puzzle='{PUZZLE}']")
+    page.click(f"#puzzle-list button[data-puzzle='{PID}']")
     page.wait_for_selector("#puzzle:not([hidden])")
     assert page.inner_text("#puzzle-task") == (
         "Blue to play, holding A, 6, A: play the best move with the pawns"
@@ -77,7 +79,7 @@ def test_a_puzzle_set_up_by_a_simulated_person_and_solved(
         )
         assert count < 20
     shot(page, "puzzle-1-set-up")
-    puzzle = next(p for p in shipped() if p.id == PUZZLE)
+    puzzle = Puzzle.from_json(PUZZLE)
     pos = puzzle.position
     assert _state(page)["position"]["pawns"][1][3] == "T22"
     page.wait_for_selector("#instruction[data-source='puzzle']")
