@@ -73,7 +73,8 @@ typecheck() {
     # at a time: pytest puts each test folder on sys.path (helpers are imported by their
     # bare name) and several folders hold a conftest.py, which one mypy run cannot tell
     # apart. Helpers other folders borrow: tests/engine's reference rules (the referee's
-    # fuzzing) and puzzle record (the puzzle tests of tests/cli and tests/web),
+    # fuzzing), puzzle record (the puzzle tests of tests/cli and tests/web) and advice
+    # cases (bench_judge_truth.py),
     # tests/host/voice's spoken conformance games (the page's voice test),
     # tests/web's (bench_web.py), tests/club's (bench_club.py), tests/host/referee's
     # games (a bench).

@@ -7,6 +7,8 @@
     nice .venv/bin/python bench/bench_judge_truth.py decision \\
         "NNT7T20/NNNT12/NNNN/NNNN 0 standard" --hand 5 --deals 5000 \\
         --moves "5 0:T7-T12" "5 0:T20-T25"
+    nice -n 15 .venv/bin/python bench/bench_judge_truth.py advice --deals 1500 \\
+        --out bench/results/truth-advice.jsonl
 
 A decision is two moves of the seat to play: a puzzle's solution and its second best, or
 two moves named. Each is played and the game then played to its end by the greedy bot
@@ -20,6 +22,18 @@ shows it (calibrated) and raw, and the fitted leaf's raw (its own fit needs no
 temperature with 2 teams). ``report`` compares them: the means, the slope of the truth on
 each leaf's gap, the correlation, the error beyond the truth's own noise, and the
 decisions whose first move is truly better or truly worse.
+
+``sample``: decisions of greedy 4-seat self-play games chosen by neither leaf (the turns
+whose number is a multiple of ``--every``, with a choice and the hand known; seeds from
+61,000): the move greedy played against another of its candidates drawn at random, with
+the seat's own knowledge then. A
+yardstick of typical decisions (the puzzles are the decisions a leaf calls clear), and
+the data a leaf fitted to decisions would be fitted on. Resumable.
+
+``advice``: the hand-built positions of tests/engine/test_advice.py whose right move a
+Keezen player knows, each that move against the best other by the fitted leaf (at 400
+playouts a candidate, the seed of ``decision``): is the player's move truly better, and
+which leaf says so.
 
 The later rounds' deals are approximate: the stock keeps the cards seen (the seat does
 not know which round of the shuffle it is in, so the game deals as from its first).
@@ -41,6 +55,7 @@ from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
 from keezbord.engine.bots import GreedyBot
 from keezbord.engine.game import Game
+from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.leaf import team_order
 from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import Position
@@ -151,19 +166,28 @@ def puzzle_decisions(path: Path, deals: int) -> list[Decision]:
     return out
 
 
-def run(args: argparse.Namespace) -> None:
-    out = Path(args.out)
+def play_all(decisions: list[Decision], out: Path, jobs: int, limit: int = 0) -> None:
+    """Each decision not yet in ``out`` (by id) played to the end, its row appended (with
+    the two moves weighed) as it comes: an interrupted run resumes where it stopped."""
     done = set()
     if out.exists():
         done = {json.loads(x)["id"] for x in out.read_text().splitlines() if x.strip()}
-    todo = [d for d in puzzle_decisions(Path(args.puzzles), args.deals) if d[0] not in done]
-    todo = todo[: args.limit] if args.limit else todo
-    print(f"{len(todo)} decisions to play ({len(done)} done), {args.deals} deals each")
-    with Pool(args.jobs) as pool, out.open("a") as f:
-        for k, row in enumerate(pool.imap_unordered(judge_pair, todo), 1):
+    todo = [d for d in decisions if d[0] not in done]
+    todo = todo[:limit] if limit else todo
+    deals = todo[0][5] if todo else 0
+    print(f"{len(todo)} decisions to play ({len(done)} done), {deals} deals each", flush=True)
+    with Pool(jobs) as pool, out.open("a") as f:
+        for k, (row, job) in enumerate(zip(pool.imap(judge_pair, todo), todo, strict=True), 1):
+            row["moves"] = [str(m) for _c, m in job[4]]
             f.write(json.dumps(row) + "\n")
             f.flush()
             print(f"{k}/{len(todo)} {row['id']}: truth {row['truth']:+.3f}", flush=True)
+
+
+def run(args: argparse.Namespace) -> None:
+    play_all(
+        puzzle_decisions(Path(args.puzzles), args.deals), Path(args.out), args.jobs, args.limit
+    )
 
 
 def decision(args: argparse.Namespace) -> None:
@@ -176,6 +200,77 @@ def decision(args: argparse.Namespace) -> None:
     sizes = tuple(len(hand) if s == pos.turn else 5 for s in range(pos.seats))
     row = judge_pair(("decision", pos, hand, Known((), sizes), moves, args.deals))
     print(json.dumps(row))
+
+
+def advice_decisions(deals: int) -> list[Decision]:
+    """tests/engine/test_advice.py's cases with a move named and a choice to make: that
+    move first, the fitted leaf's best other second; the others hold 5 cards."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
+    from test_advice import CASES  # the cases are the test's: one place
+
+    out: list[Decision] = []
+    for name, (pos, hand, want, _words) in CASES.items():
+        if not want:
+            continue
+        card = want.split(" ", 1)[0]
+        move = parse_move(want, pos.topology)
+        sizes = tuple(len(hand) if s == pos.turn else 5 for s in range(pos.seats))
+        known = Known((), sizes)
+        ev = evaluate_moves(
+            pos,
+            tuple(hand),
+            known,
+            playouts=JUDGE_PLAYOUTS,
+            seed=puzzle_seed(name) + 5,
+            how=FITTED_LEAF,
+        )
+        mine = ev.find(card, move, pos)
+        other = next((a for a in ev.ranked if a is not mine), None)
+        if mine is None or other is None:
+            continue  # one move only to weigh (forced, or the only one kept: a win)
+        out.append((name, pos, tuple(hand), known, [(card, move), (other.card, other.move)], deals))
+    return out
+
+
+SAMPLE_SEED = 61_000  # the sampled games' seeds: SAMPLE_SEED + game
+SAMPLE_EVERY = 10
+
+
+def sampled_decisions(
+    games: int, every: int = SAMPLE_EVERY, deals: int = 600, seed: int = SAMPLE_SEED
+) -> list[Decision]:
+    """The decisions of ``games`` greedy 4-seat games at the turns whose number is a
+    multiple of ``every``, with the hand known and a choice: the move played first, a
+    random other candidate second (the evaluator's: another position, or the same pawns
+    with another card kept in the hand). Greedy's own move is always a candidate (they
+    are the greedy score's best)."""
+    out: list[Decision] = []
+    for g in range(games):
+        s = seed + g
+        rec = record_selfplay(4, "standard", s, bots_for(["greedy"] * 4, s))
+        rng = random.Random(s)
+        for t in rec.turns:
+            if t.card is None or t.move is None or not t.hand_known or t.index % every:
+                continue
+            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
+            mine = ev.find(t.card, t.move, t.pos)
+            others = [a for a in ev.ranked if a is not mine]
+            if mine is None or not others:
+                continue
+            other = rng.choice(others)
+            name = f"g{s}-t{t.index}"
+            out.append(
+                (name, t.pos, t.hand, t.known, [(t.card, t.move), (other.card, other.move)], deals)
+            )
+    return out
+
+
+def sample(args: argparse.Namespace) -> None:
+    play_all(sampled_decisions(args.games, args.every, args.deals), Path(args.out), args.jobs)
+
+
+def advice(args: argparse.Namespace) -> None:
+    play_all(advice_decisions(args.deals), Path(args.out), args.jobs)
 
 
 def _stats(rows: list[dict[str, Any]], key: str) -> str:
@@ -227,10 +322,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     d.add_argument("--hand", required=True, help="the seat's cards, commas between")
     d.add_argument("--moves", nargs=2, required=True)
     d.add_argument("--deals", type=int, default=5000)
+    m = sub.add_parser("sample", help="decisions of greedy games chosen by neither leaf")
+    m.add_argument("--out", required=True)
+    m.add_argument("--games", type=int, default=20)
+    m.add_argument("--every", type=int, default=SAMPLE_EVERY)
+    m.add_argument("--deals", type=int, default=600)
+    m.add_argument("--jobs", type=int, default=2)
+    a = sub.add_parser("advice", help="tests/engine/test_advice.py's known right moves")
+    a.add_argument("--out", required=True)
+    a.add_argument("--deals", type=int, default=1500)
+    a.add_argument("--jobs", type=int, default=2)
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
-    {"run": run, "decision": decision, "report": report}[args.cmd](args)
+    cmds = {"run": run, "decision": decision, "sample": sample, "advice": advice, "report": report}
+    cmds[args.cmd](args)
 
 
 if __name__ == "__main__":

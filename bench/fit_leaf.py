@@ -11,6 +11,13 @@ into ``leaf.TUNED[seats]`` (the shipped ones: 10,000 games at 4 seats, 5,000 at 
 
     nice -n 10 .venv/bin/python bench/fit_leaf.py --games 10000 --seats 4
     nice -n 10 .venv/bin/python bench/fit_leaf.py --games 5000 --seats 6
+    nice -n 10 .venv/bin/python bench/fit_leaf.py --games 4000 --home-variants
+
+``--home-variants`` fits the 4-seat leaf again with other terms for the pawns home (the
+depth left out; the slack below a packed home instead; the pawns with a free hole
+deeper in, instead of the depth or beside it) and prints, for each, the held-out log
+loss and what it says of a first pawn home at H1 to H4 against the same pawn waiting
+on T61 (docs/analysis.md, "The switch, tried").
 
 numpy is a development dependency; the engine gets only the numbers.
 """
@@ -21,7 +28,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +39,7 @@ import keezbord.engine.playout as playout_mod
 from keezbord.engine.board import Board, FastMove
 from keezbord.engine.bots import GreedyBot
 from keezbord.engine.leaf import FEATURES, leaf_chances, team_features, team_order
+from keezbord.engine.position import HOME, Position
 
 _live: list[list[list[str]]] = []  # the hands of the game being played (see _deal)
 _real_deal = playout_mod.deal_hands  # type: ignore[attr-defined]
@@ -45,50 +53,130 @@ def _deal(table, stock):  # type: ignore[no-untyped-def]
     return hands, rest
 
 
+Features = Callable[[Board, Sequence[Sequence[str]]], list[list[float]]]
+
+
 class Sampler(GreedyBot):
     """The greedy bot that, at a decision with chance ``rate``, keeps the board's team
     features and the old leaf's chances (every hand as it is at that moment)."""
 
     def __init__(
-        self, rng: random.Random, rate: float, out: list[tuple[list[list[float]], list[float]]]
+        self,
+        rng: random.Random,
+        rate: float,
+        out: list[tuple[list[list[float]], list[float]]],
+        features: Features = team_features,
     ) -> None:
         super().__init__(rng)
         self.rate = rate
         self.out = out
+        self.features = features
 
     def pick(self, board: Board, seat: int, hand: Sequence[str]) -> tuple[str, FastMove] | None:
         if self.rng.random() < self.rate and _live:
             hands = _live[0]
-            self.out.append((team_features(board, hands), leaf_chances(board, hands)))
+            self.out.append((self.features(board, hands), leaf_chances(board, hands)))
         return super().pick(board, seat, hand)
 
 
 Sample = tuple[list[list[float]], list[float], int, int]
 
 
-def collect(seats: int, games: int, seed: int, rate: float) -> list[Sample]:
-    """Samples: (features per team, the hand-made leaf's chances, the winning team's
+def collect(
+    seats: int, games: int, seed: int, rate: float, features: Features = team_features
+) -> list[Sample]:
+    """Samples: (``features`` per team, the hand-made leaf's chances, the winning team's
     index, the game's number)."""
     rows: list[Sample] = []
     playout_mod.deal_hands = _deal  # type: ignore[attr-defined]
     try:
-        _play(seats, games, seed, rate, rows)
+        _play(seats, games, seed, rate, rows, features)
     finally:
         playout_mod.deal_hands = _real_deal  # type: ignore[attr-defined]
     return rows
 
 
-def _play(seats: int, games: int, seed: int, rate: float, rows: list[Sample]) -> None:
+def _play(
+    seats: int, games: int, seed: int, rate: float, rows: list[Sample], features: Features
+) -> None:
     for g in range(games):
         out: list[tuple[list[list[float]], list[float]]] = []
         rng = random.Random(seed + g)
-        bots = [Sampler(random.Random(rng.random()), rate, out) for _ in range(seats)]
+        bots = [Sampler(random.Random(rng.random()), rate, out, features) for _ in range(seats)]
         result = playout_mod.play_fast(seats, "standard", seed + g, bots)
         if result.winner is None:
             continue
         board = Board(result.final)
         win = team_order(board).index(result.winner)
         rows.extend((f, old, win, g) for f, old in out)
+
+
+def home_terms(board: Board) -> list[list[float]]:
+    """Per team (``team_order``): the slack of its homes below a packed home (the depth
+    its home pawns would have at the far end, less their depth) and its home pawns with
+    a free hole deeper in."""
+    per_seat = []
+    for seat in range(board.seats):
+        depths = [loc - HOME for loc in board.pawns[seat] if loc > HOME]
+        packed = sum(4 - i for i in range(len(depths)))
+        free = sum(1 for d in depths if any(e not in depths for e in range(d + 1, 5)))
+        per_seat.append((packed - sum(depths), free))
+    return [
+        [float(sum(per_seat[s][i] for s in team)) for i in (0, 1)] for team in team_order(board)
+    ]
+
+
+def with_home_terms(board: Board, hands: Sequence[Sequence[str]]) -> list[list[float]]:
+    """``team_features`` and ``home_terms`` side by side (``HOME_NAMES``)."""
+    return [a + b for a, b in zip(team_features(board, hands), home_terms(board), strict=True)]
+
+
+HOME_NAMES = (*FEATURES, "slack", "free")
+NO_DEPTH = tuple(n for n in FEATURES if n != "deep")
+HOME_VARIANTS = {
+    "shipped terms": FEATURES,
+    "slack for depth": (*NO_DEPTH, "slack"),
+    "free for depth": (*NO_DEPTH, "free"),
+    "no depth": NO_DEPTH,
+    "free beside depth": (*FEATURES, "free"),
+}
+
+
+SEED = 900_000  # the games' seeds: SEED + seats * 100,000 + game
+
+
+def door_boards(features: Features = team_features) -> dict[str, np.ndarray]:
+    """Red's team's ``features`` (less the other team's, to add to a 2-team weight) with a
+    pawn on T20 and one more on T61 or at H1..H4, nothing else out (what a leaf says of
+    entering home against waiting at the door)."""
+    empty: list[list[str]] = [[] for _ in range(4)]
+    out = {}
+    for h in ("T61", "H1", "H2", "H3", "H4"):
+        f = features(Board(Position.from_text(f"NNT20{h}/NNNN/NNNN/NNNN 0 standard")), empty)
+        out[h] = np.array(f[0]) - np.array(f[1])
+    return out
+
+
+def home_against_door(w: np.ndarray, boards: dict[str, np.ndarray], idx: list[int]) -> str:
+    door = float(boards["T61"][idx] @ w)
+    return " ".join(f"{h} {float(boards[h][idx] @ w) - door:+.3f}" for h in boards if h != "T61")
+
+
+def home_variants(games: int, seed: int, rate: float) -> None:
+    """Each ``HOME_VARIANTS`` fitted on the same 4-seat samples: held-out log loss, and
+    the value of a first pawn home at H1..H4 less that of the pawn waiting on T61."""
+    boards = door_boards(with_home_terms)
+    rows = collect(4, games, seed + 400_000, rate, with_home_terms)
+    x_all = np.array([r[0] for r in rows], dtype=float)
+    y = np.array([r[2] for r in rows])
+    test = np.array([r[3] for r in rows]) % 5 == 0
+    print(f"4 seats: {len(rows)} samples of {games} games, {test.sum()} held out")
+    for name, cols in HOME_VARIANTS.items():
+        idx = [HOME_NAMES.index(c) for c in cols]
+        w = fit(x_all[~test][:, :, idx], y[~test])
+        loss = log_loss(chances(x_all[test][:, :, idx], w), y[test])
+        home = home_against_door(w, boards, idx)
+        print(f"  {name:>17}: held-out log loss {loss:.4f}; first pawn home less on T61: {home}")
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 60) -> np.ndarray:
@@ -128,9 +216,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4000, help="games per seat count")
     ap.add_argument("--seats", type=int, nargs="+", default=[4])
-    ap.add_argument("--seed", type=int, default=900_000)
+    ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--rate", type=float, default=0.05, help="decisions sampled")
+    ap.add_argument("--home-variants", action="store_true", help="other terms for pawns home")
     args = ap.parse_args()
+    if args.home_variants:
+        home_variants(args.games, args.seed, args.rate)
+        return 0
     for seats in args.seats:
         t0 = time.process_time()
         rows = collect(seats, args.games, args.seed + seats * 100_000, args.rate)

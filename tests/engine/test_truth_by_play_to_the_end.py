@@ -1,7 +1,9 @@
 """The truth the judge's gaps are measured against (bench/bench_judge_truth.py): each deal
 is consistent with what the seat knows (its hand, the others' hand sizes, no card seen
 this shuffle in another hand, the stock's size kept), the same deal for both moves of a
-decision, and the game played to its end; the report's figures are what its rows say."""
+decision, and the game played to its end; the report's figures are what its rows say; the
+advice positions are tests/engine/test_advice.py's, and their stored rows say what
+docs/analysis.md says of them."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from keezbord.engine.movegen import apply
 from keezbord.engine.notation import parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.search import Known
@@ -74,3 +77,51 @@ def test_the_report_reads_its_rows(tmp_path: Path, capsys: pytest.CaptureFixture
     fitted = next(line for line in out.splitlines() if line.startswith("| fitted_raw"))
     assert fitted.split("|")[3].strip() == "1.00"  # the truth on the fitted gap: slope 1
     assert fitted.split("|")[6].strip() == "0.0000"  # no error beyond the noise
+
+
+def test_the_advice_positions_weigh_the_players_move_against_another() -> None:
+    # The test's cases (one place): the move it names first, a different one second, and
+    # no decision for a case without a named move or without a choice.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_advice import CASES
+
+    decisions = truth.advice_decisions(10)
+    names = [d[0] for d in decisions]
+    assert "bring a pawn home" in names
+    assert "the only move still gets its chance" not in names  # a lone move
+    assert "a 7 brings a pawn home" not in names  # no move named
+    for name, pos, hand, known, moves, deals in decisions:
+        (card, first), (_, second) = moves
+        assert str(first) == CASES[name][2] and card == first.card
+        assert second != first and deals == 10
+        assert known.hand_sizes[pos.turn] == len(hand)
+        assert all(n == 5 for s, n in enumerate(known.hand_sizes) if s != pos.turn)
+
+
+def test_the_stored_advice_rows_show_the_fitted_leaf_backwards_on_entering_home() -> None:
+    # What docs/analysis.md ("The switch, tried") rests on, in the stored rows: play to
+    # the end favours bringing the pawn home, the hand-made leaf agrees, the fitted leaf
+    # says the opposite.
+    path = Path(__file__).resolve().parents[2] / "bench" / "results" / "truth-advice.jsonl"
+    rows = {r["id"]: r for r in map(json.loads, path.read_text().splitlines())}
+    home = rows["bring a pawn home"]
+    assert home["moves"] == ["5 0:T61-H2", "5 0:T20-T25"]
+    assert home["truth"] > 1.96 * home["se"]
+    assert home["hand_raw"] > 0 > home["fitted_raw"]
+    assert rows["yellow comes home"]["fitted_raw"] < 0 < rows["yellow comes home"]["truth"]
+
+
+def test_sampled_decisions_are_the_moves_greedy_played_against_another_candidate() -> None:
+    decisions = truth.sampled_decisions(1, 10, 5)
+    assert len(decisions) >= 5 and len({d[0] for d in decisions}) == len(decisions)
+    assert decisions == truth.sampled_decisions(1, 10, 5)  # seeded
+    for name, pos, hand, known, moves, deals in decisions:
+        (card, first), (other_card, second) = moves
+        assert card in hand and other_card in hand and deals == 5
+        assert int(name.split("-t")[1]) % 10 == 0
+        # Two choices, not one twice: another card, or other pawns after it.
+        assert (card, apply(pos, card, first).pawns) != (
+            other_card,
+            apply(pos, other_card, second).pawns,
+        )
+        assert known.hand_sizes[pos.turn] == len(hand)
