@@ -26,9 +26,9 @@ decisions whose first move is truly better or truly worse.
 ``sample``: decisions of greedy 4-seat self-play games chosen by neither leaf (the turns
 whose number is a multiple of ``--every``, with a choice and the hand known; seeds from
 61,000): the move greedy played against another of its candidates drawn at random, with
-the seat's own knowledge then. A
-yardstick of typical decisions (the puzzles are the decisions a leaf calls clear), and
-the data a leaf fitted to decisions would be fitted on. Resumable.
+the seat's own knowledge then. A yardstick of typical decisions (the puzzles are the
+decisions a leaf calls clear), and the data a leaf fitted to decisions is fitted on
+(bench/fit_leaf_decisions.py). Resumable.
 
 ``advice``: the hand-built positions of tests/engine/test_advice.py whose right move a
 Keezen player knows, each that move against the best other by the fitted leaf (at 400

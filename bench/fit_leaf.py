@@ -41,6 +41,7 @@ from keezbord.engine.bots import GreedyBot
 from keezbord.engine.leaf import FEATURES, leaf_chances, team_features, team_order
 from keezbord.engine.position import HOME, Position
 
+SEED = 900_000  # the games' seeds: SEED + seats * 100,000 + game
 _live: list[list[list[str]]] = []  # the hands of the game being played (see _deal)
 _real_deal = playout_mod.deal_hands  # type: ignore[attr-defined]
 
@@ -142,17 +143,15 @@ HOME_VARIANTS = {
 }
 
 
-SEED = 900_000  # the games' seeds: SEED + seats * 100,000 + game
-
-
-def door_boards(features: Features = team_features) -> dict[str, np.ndarray]:
-    """Red's team's ``features`` (less the other team's, to add to a 2-team weight) with a
-    pawn on T20 and one more on T61 or at H1..H4, nothing else out (what a leaf says of
-    entering home against waiting at the door)."""
+def door_boards() -> dict[str, np.ndarray]:
+    """Red's team's terms (``with_home_terms``, less the other team's: to weigh with a
+    2-team leaf) with a pawn on T20 and one more on T61 or at H1..H4, nothing else out
+    (what a leaf says of entering home against waiting at the door)."""
     empty: list[list[str]] = [[] for _ in range(4)]
     out = {}
     for h in ("T61", "H1", "H2", "H3", "H4"):
-        f = features(Board(Position.from_text(f"NNT20{h}/NNNN/NNNN/NNNN 0 standard")), empty)
+        board = Board(Position.from_text(f"NNT20{h}/NNNN/NNNN/NNNN 0 standard"))
+        f = with_home_terms(board, empty)
         out[h] = np.array(f[0]) - np.array(f[1])
     return out
 
@@ -165,7 +164,7 @@ def home_against_door(w: np.ndarray, boards: dict[str, np.ndarray], idx: list[in
 def home_variants(games: int, seed: int, rate: float) -> None:
     """Each ``HOME_VARIANTS`` fitted on the same 4-seat samples: held-out log loss, and
     the value of a first pawn home at H1..H4 less that of the pawn waiting on T61."""
-    boards = door_boards(with_home_terms)
+    boards = door_boards()
     rows = collect(4, games, seed + 400_000, rate, with_home_terms)
     x_all = np.array([r[0] for r in rows], dtype=float)
     y = np.array([r[2] for r in rows])

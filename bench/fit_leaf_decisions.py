@@ -164,15 +164,29 @@ def sig(z: np.ndarray) -> np.ndarray:
 
 class Decisions:
     """4-seat decisions as arrays: each unfinished end's feature difference (the mover's
-    team less the other), its weight in its decision's gap (+-1 / ends of its move), and
-    each decision's finished ends' share of the gap."""
+    team less the other), its weight in its decision's gap (+-1 / ends of its move) and
+    its decision's index, and each decision's finished ends' share of the gap."""
 
     def __init__(
-        self, rows: list[dict[str, Any]], ends: list[Ends], cols: Sequence[int] = SHIPPED
+        self,
+        rows: list[dict[str, Any]],
+        diff: np.ndarray,
+        coef: np.ndarray,
+        owner: np.ndarray,
+        const: np.ndarray,
     ) -> None:
-        """``cols``: the recorded terms the leaf weighs (fit_leaf.HOME_NAMES' indices)."""
+        self.rows, self.diff, self.coef, self.owner, self.const = rows, diff, coef, owner, const
+        self.truth = np.array([r["truth"] for r in rows])
+        self.noise = float(np.mean([r["se"] ** 2 for r in rows])) if rows else 0.0
+
+    @classmethod
+    def recorded(
+        cls, rows: list[dict[str, Any]], ends: list[Ends], cols: Sequence[int] = SHIPPED
+    ) -> Decisions:
+        """From ``record``'s ends and their truth rows; ``cols``: the recorded terms the
+        leaf weighs (fit_leaf.HOME_NAMES' indices)."""
         by_id = {r["id"]: r for r in rows}
-        self.rows: list[dict[str, Any]] = []
+        kept: list[dict[str, Any]] = []
         diffs: list[list[float]] = []
         coef: list[float] = []
         owner: list[int] = []
@@ -180,7 +194,6 @@ class Decisions:
         for name, mine, per in ends:
             if any(len(f) != 2 for move in per for f, _w in move):
                 continue  # 2 teams only: the weights fitted here are the 4-seat ones
-            k = len(self.rows)
             c = 0.0
             for side, move in zip((1.0, -1.0), per, strict=True):
                 for feats, won in move:
@@ -191,15 +204,11 @@ class Decisions:
                             [a - b for a, b in zip(feats[mine], feats[1 - mine], strict=True)]
                         )
                         coef.append(side / len(move))
-                        owner.append(k)
+                        owner.append(len(kept))
             const.append(c)
-            self.rows.append(by_id[name])
-        self.diff = np.array(diffs, dtype=float).reshape(-1, len(fit_leaf.HOME_NAMES))[:, cols]
-        self.coef = np.array(coef)
-        self.owner = np.array(owner, dtype=int)
-        self.const = np.array(const)
-        self.truth = np.array([r["truth"] for r in self.rows])
-        self.noise = float(np.mean([r["se"] ** 2 for r in self.rows])) if self.rows else 0.0
+            kept.append(by_id[name])
+        diff = np.array(diffs, dtype=float).reshape(-1, len(fit_leaf.HOME_NAMES))[:, cols]
+        return cls(kept, diff, np.array(coef), np.array(owner, dtype=int), np.array(const))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -213,27 +222,12 @@ class Decisions:
         np.add.at(grad, self.owner, (self.coef * p * (1 - p))[:, None] * self.diff)
         return g, grad
 
-    @classmethod
-    def of_arrays(
-        cls,
-        rows: list[dict[str, Any]],
-        diff: np.ndarray,
-        coef: np.ndarray,
-        owner: np.ndarray,
-        const: np.ndarray,
-    ) -> Decisions:
-        out = cls([], [])
-        out.rows, out.diff, out.coef, out.owner, out.const = rows, diff, coef, owner, const
-        out.truth = np.array([r["truth"] for r in rows])
-        out.noise = float(np.mean([r["se"] ** 2 for r in rows])) if rows else 0.0
-        return out
-
     def subset(self, keep: Callable[[dict[str, Any]], bool]) -> Decisions:
         idx = [i for i, r in enumerate(self.rows) if keep(r)]
         where = np.full(len(self), -1)
         where[idx] = np.arange(len(idx))
         mask = np.isin(self.owner, idx)
-        return Decisions.of_arrays(
+        return Decisions(
             [self.rows[i] for i in idx],
             self.diff[mask],
             self.coef[mask],
@@ -244,7 +238,7 @@ class Decisions:
     @classmethod
     def joined(cls, parts: list[Decisions]) -> Decisions:
         offsets = np.cumsum([0] + [len(d) for d in parts[:-1]])
-        return cls.of_arrays(
+        return cls(
             [r for d in parts for r in d.rows],
             np.concatenate([d.diff for d in parts]),
             np.concatenate([d.coef for d in parts]),
@@ -275,13 +269,19 @@ def log_loss(diff: np.ndarray, won: np.ndarray, w: np.ndarray) -> float:
     return float(-(won * np.log(p) + (1 - won) * np.log(1 - p)).mean())
 
 
+def shipped_weights(terms: int) -> np.ndarray:
+    """The shipped 4-seat weights, 0 for a term they lack."""
+    w = np.zeros(terms)
+    w[: len(TUNED[4])] = TUNED[4]
+    return w
+
+
 def fit_weights(
     dec: Decisions, diff: np.ndarray, won: np.ndarray, lam: float, steps: int = 3000
 ) -> np.ndarray:
     """Least squares of the decisions' gaps on their truth, plus ``lam`` times the
-    positions' log loss; Adam from the shipped weights (0 for a term they lack)."""
-    w = np.zeros(diff.shape[1])
-    w[: len(TUNED[4])] = TUNED[4]
+    positions' log loss; Adam from the shipped weights."""
+    w = shipped_weights(diff.shape[1])
     m, v = np.zeros_like(w), np.zeros_like(w)
     for i in range(1, steps + 1):
         g, grad_g = dec.gaps(w)
@@ -296,7 +296,7 @@ def fit_weights(
 def fit(args: argparse.Namespace) -> None:
     data = pickle.loads(Path(args.ends).read_bytes())
     cols = [*SHIPPED, fit_leaf.HOME_NAMES.index("free")] if args.free else list(SHIPPED)
-    sets = {k: Decisions(rows, ends, cols) for k, (rows, ends) in data.items()}
+    sets = {k: Decisions.recorded(rows, ends, cols) for k, (rows, ends) in data.items()}
 
     def game_of(r: dict[str, Any]) -> int:
         return int(r["id"].split("-")[0][1:])
@@ -311,15 +311,14 @@ def fit(args: argparse.Namespace) -> None:
     train = {"sampled, even games": train_s, "shipped puzzles": sets["truth-shipped.jsonl"]}
     both = Decisions.joined(list(train.values()))
     diff, won, held_pos = positions(args.games, cols)
-    shipped = np.zeros(len(cols))
-    shipped[: len(TUNED[4])] = TUNED[4]
+    shipped = shipped_weights(len(cols))
     print(f"positions: {len(won)} of {args.games} greedy games, {held_pos.sum()} held out")
     for name, d in {**train, **held}.items():
         hand = np.array([r["hand_raw"] for r in d.rows])
         print(f"{name} ({len(d)} decisions): hand-made leaf {d.stats(hand)}")
         print(f"{'':>{len(name)}}   fitted leaf (shipped) {d.stats(d.gaps(shipped)[0])}")
     loss = log_loss(diff[held_pos], won[held_pos], shipped)
-    boards = fit_leaf.door_boards(fit_leaf.with_home_terms)
+    boards = fit_leaf.door_boards()
     print(f"held-out positions' log loss, shipped weights: {loss:.4f}")
     print(f"  a first pawn home less on T61: {fit_leaf.home_against_door(shipped, boards, cols)}")
     for lam in args.lam:

@@ -44,7 +44,7 @@ def test_the_recorded_ends_give_the_judges_own_gap_for_the_shipped_weights() -> 
     name, pos, hand, known, moves, _ = decision
     [ends] = dfl.record([decision], 12)
     assert ends[0] == name and all(len(per) == 12 for per in ends[2])
-    dec = dfl.Decisions([{"id": name, "truth": 0.0, "se": 0.01}], [ends])
+    dec = dfl.Decisions.recorded([{"id": name, "truth": 0.0, "se": 0.01}], [ends])
     assert len(dec) == 1
     mine = team_order(Board(pos)).index(pos.team_of(pos.turn))
     ev = evaluate_moves(
@@ -62,7 +62,7 @@ def test_the_recorded_ends_give_the_judges_own_gap_for_the_shipped_weights() -> 
         if r["id"] == name
     )
     [ends] = dfl.record([decision], truth.JUDGE_PLAYOUTS)
-    stored = dfl.Decisions([row], [ends]).gaps(np.array(TUNED[4]))[0][0]
+    stored = dfl.Decisions.recorded([row], [ends]).gaps(np.array(TUNED[4]))[0][0]
     assert round(float(stored), 4) == row["fitted_raw"]
 
 
@@ -79,7 +79,7 @@ def test_the_playouts_are_given_back_after_listening_an_error_or_not() -> None:
 
 def test_the_gap_gradient_is_the_gaps_slope() -> None:
     [ends] = dfl.record([_home_decision()], 8)
-    dec = dfl.Decisions([{"id": ends[0], "truth": 0.0, "se": 0.01}], [ends])
+    dec = dfl.Decisions.recorded([{"id": ends[0], "truth": 0.0, "se": 0.01}], [ends])
     w = np.array(TUNED[4])
     _gap, grad = dec.gaps(w)
     for k in (0, 2, 5, 15):  # home, deep, track, cards
@@ -94,7 +94,7 @@ def test_a_subset_and_a_join_keep_each_decisions_gap() -> None:
     decisions = [d for d in _advice() if d[1].seats == 4][:3]
     ends = dfl.record(decisions, 6)
     rows = [{"id": e[0], "truth": 0.01 * i, "se": 0.01} for i, e in enumerate(ends)]
-    dec = dfl.Decisions(rows, ends)
+    dec = dfl.Decisions.recorded(rows, ends)
     w = np.array(TUNED[4])
     whole = dec.gaps(w)[0]
     odd = dec.subset(lambda r: r["truth"] in (0.01,))
