@@ -2,13 +2,14 @@
 
 ``recognize.repair`` pairs the holes that are wrong by presence alone: a pawn where the
 reference has none goes to the nearest hole that lacks one. When the touches carried the
-colours (hands.py: one world, nothing in hand), that pairing may send a pawn to a hole
+colours (hands.py: one world), that pairing may send a pawn to a hole
 of another colour: a pawn captured by hand and carried home was blue, the pawn on the
 hole it left is red, yet presence alone says "blue's pawn from its nest back on T10".
 ``board_fix`` checks the presence pairs against the colours and, when they would leave
 a pawn on a hole of another colour, plans the way back pawn by pawn in colours
 (arrange_plan.plan, the set-up mode's planner): the red pawn back to T10, then blue's
-from its nest to T15. Pure.
+from its nest to T15. The same with pawns in hand (one world: their colours known), and
+lit a step at a time (``_now``). Pure.
 """
 
 from __future__ import annotations
@@ -33,20 +34,43 @@ def board_fix(
     topo = pos.topology
     fix = repair(topo, state.sensed, references(pos, exps, shown, undone))
     world = hands.certain(state.worlds)
-    if world is None or world[2]:
+    if world is None:
         return fix
     targets = _targets(state, exps, fix)
     if not targets or any(_leads_to(world, fix.pairs, p) for p in targets):
-        return fix
+        if not world[2]:
+            return fix
+        now = _now(fix.pairs, state.sensed, True)
+        return Repair((), tuple(b for _, b in now if b is not None), fix.pairs) if now else fix
     # The shortest way in colours, to the position before or to a board the presence
-    # repair aimed at (a pawn of the wrong colour in a nest: back where it stood).
+    # repair aimed at (a pawn of the wrong colour in a nest: back where it stood). Also
+    # while pawns are in hand: presence alone would send a pawn lifted on the way back
+    # to the hole it came from (a swap undone one pawn at a time never ends).
     plans = [p for p in (_pairs(world, t) for t in [state.pos, *targets]) if p]
     if not plans:
         return fix
     pairs = min(plans, key=len)
-    error = tuple(dict.fromkeys(a for a, _ in pairs if a is not None))
-    restore = tuple(dict.fromkeys(b for _, b in pairs if b is not None and b not in error))
+    now = _now(pairs, state.sensed, bool(world[2]))
+    if not now:
+        return fix
+    error = tuple(dict.fromkeys(a for a, _ in now if a is not None))
+    restore = tuple(dict.fromkeys(b for _, b in now if b is not None))
     return Repair(error, restore, pairs)
+
+
+def _now(pairs: Pairs, sensed: frozenset[str], in_hand: bool) -> Pairs:
+    """The plan's first pairs that can be done on the board as it is, in its order (the
+    rest waits for them: lit at once, a pawn would be lifted before the hole it goes to
+    is free, and one pawn lifted with another loses which is which). A pawn in hand goes
+    down first, alone."""
+    if in_hand:
+        return tuple((a, b) for a, b in pairs if a is None and b is not None and b not in sensed)
+    out = []
+    for a, b in pairs:
+        if a is None or a not in sensed or (b is not None and b in sensed):
+            break
+        out.append((a, b))
+    return tuple(out)
 
 
 def _targets(state: RefereeState, exps: Sequence[Expectation], fix: Repair) -> list[Position]:
@@ -67,13 +91,17 @@ def _targets(state: RefereeState, exps: Sequence[Expectation], fix: Repair) -> l
 
 
 def _leads_to(world: World, pairs: Pairs, target: Position) -> bool:
-    """Following ``pairs`` with the pawns of ``world`` shows ``target`` (a pawn of
-    unknown colour put down: taken as right)."""
+    """Following ``pairs`` with the pawns of ``world`` shows ``target`` (a pawn put down
+    from the hand: the one in hand; of two or more, taken as right)."""
     on = dict(world[0])
+    hand = [seat for seat, _origin in world[2]]
     for a, b in pairs:
         if a is None:
-            return True
-        seat = on.pop(a, None)
+            if len(hand) != 1:
+                return True
+            seat: int | None = hand.pop()
+        else:
+            seat = on.pop(a, None)
         if seat is None:
             return True
         if b is not None:
@@ -85,10 +113,11 @@ def _pairs(world: World, target: Position) -> Pairs:
     """(from, to) for each pawn the colour plan moves, nest holes named."""
     on = dict(world[0])
     out: list[tuple[str | None, str | None]] = []
+    frm: str | None
     for task in plan(world, target):
         if task.frm == HAND:
-            return ()
-        if is_nest(task.frm):
+            frm = None  # a pawn in hand put down
+        elif is_nest(task.frm):
             seat = int(task.frm[1:])
             frm = max(
                 (h for h, s in on.items() if nest_seat(h) == seat and s == task.seat), default=None
@@ -97,7 +126,8 @@ def _pairs(world: World, target: Position) -> Pairs:
                 return ()
         else:
             frm = task.frm
-        on.pop(frm, None)
+        if frm is not None:
+            on.pop(frm, None)
         to = landing(task.to, on)
         if to is not None:
             on[to] = task.seat

@@ -7,91 +7,16 @@ exactly the lit move, flags any other, and holds the table while told to."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from led_table import WAIT, Table, every_move, positions
 
-from keezbord.engine.bots import RandomBot
-from keezbord.engine.cards import RANKS
-from keezbord.engine.game import Game
 from keezbord.engine.movegen import successor_positions
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
-from keezbord.engine.text import Text
-from keezbord.host.events import CardTap, HoleEvent, Tick
-from keezbord.host.referee import (
-    Config,
-    Decision,
-    Hold,
-    Lit,
-    RefereeState,
-    input_from_dict,
-    input_to_dict,
-    new_game,
-    step,
-)
+from keezbord.host.events import CardTap
+from keezbord.host.referee import Hold, Lit, RefereeState, input_from_dict, input_to_dict
 from keezbord.host.referee.recognize import board_of
-from keezbord.host.sim.led_person import ROLES, Held, carry, next_touch
-
-WAIT = Text("blauw speelt op afstand", "blue plays remotely")
-
-
-class Table:
-    """A referee fed by hand, the time moving on with each touch."""
-
-    def __init__(self, pos: Position, hints: Any = "off") -> None:
-        self.t = 0
-        self.state, _ = new_game(pos, 0, Config(hints=hints), turn=pos.turn)
-        self.decisions: list[Decision] = []
-        self.hand: list[Held] = []
-
-    def feed(self, ev: Any) -> None:
-        self.t = max(self.t, ev.t)
-        self.state, effects = step(self.state, ev)
-        self.decisions += [e for e in effects if isinstance(e, Decision)]
-
-    def touch(self, action: str, hole: str) -> None:
-        self.t += 300
-        self.feed(HoleEvent(self.t, action, hole))  # type: ignore[arg-type]
-
-    def rest(self, ms: int = 4000) -> None:
-        self.t += ms
-        self.feed(Tick(self.t))
-
-    def follow(self, limit: int = 30) -> int:
-        """The person follows the LEDs until they ask nothing more; the touches made."""
-        n = 0
-        while n < limit:
-            st = self.state
-            frame = {h: r for h, r in st.leds.items() if r in ROLES}
-            touch = next_touch(frame, st.sensed, self.hand)
-            if touch is None:
-                return n
-            carry(self.hand, touch, frame)
-            self.touch(*touch)
-            n += 1
-        raise AssertionError(f"the person kept touching: {self.state.leds}")
-
-    def kinds(self, kind: str) -> list[Decision]:
-        return [d for d in self.decisions if d.type == kind]
-
-
-def positions(n: int, seed: int) -> list[Position]:
-    """Positions of random bot games, a few turns apart."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        game = Game(4, "standard", rng.randrange(10**6))
-        bots = [RandomBot(random.Random(rng.random())) for _ in range(4)]
-        for k in range(rng.randrange(20, 120)):
-            if game.over:
-                break
-            if game.exchange_pending:
-                game.exchange(bots)
-            game.play_turn(bots[game.table.turn or 0])
-            if k % 17 == 16 and not game.over and game.table.turn is not None:
-                out.append(game.position.replace(turn=game.table.turn))
-    return out[:n]
 
 
 def carry_out(pos: Position, move: Move) -> Table:
@@ -101,10 +26,6 @@ def carry_out(pos: Position, move: Move) -> Table:
     table.follow()
     table.rest()
     return table
-
-
-def every_move(pos: Position) -> list[Move]:
-    return [m for c in dict.fromkeys(RANKS) for m in successor_positions(pos, c).values()]
 
 
 def test_the_led_person_carries_out_every_lit_move_of_random_positions() -> None:
