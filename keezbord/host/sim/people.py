@@ -180,7 +180,13 @@ class People:
                     return False  # our move is on the board: the referee settles it
                 self._mine = None  # put back (moved while the table was held): again
             if st.card is None or not as_before:
-                return self._tidy(st)  # a turn cut off (a restart): the board put back
+                # A turn cut off (a restart): the board put back. With nothing to put
+                # back and no card tapped, the turn is still to play (pawns touched and
+                # standing as before: the referee waits for a card, not for the board).
+                if self._tidy(st):
+                    return True
+                if st.card is not None:
+                    return False
             if self.hand or st.hold is not None:
                 return False
             await self._play(st.seat, st, st.card)  # and played again, with its card
@@ -254,7 +260,12 @@ class People:
         card, move = choice
         if tapped is None:
             self.host.request({"type": "card", "card": card}, Role.PLAYER)
+            if self.host.referee_state.card != card:
+                self._mine = None  # refused (the table held): no pawn moved, played later
+                return
         await self._pause(400)
+        if self.host.referee_state.hold is not None:
+            return  # held before a pawn was moved: played with its card when it lets go
         after = apply(pos, card, move)
         events = events_for_move(pos, move, after, self.rng, 0, st.sensed)
         last = 0
