@@ -9,6 +9,8 @@
         --moves "5 0:T7-T12" "5 0:T20-T25"
     nice -n 15 .venv/bin/python bench/bench_judge_truth.py advice --deals 1500 \\
         --out bench/results/truth-advice.jsonl
+    nice -n 15 .venv/bin/python bench/bench_judge_truth.py homes --games 6 \\
+        --out bench/results/truth-homes.jsonl
 
 A decision is two moves of the seat to play: a puzzle's solution and its second best, or
 two moves named. Each is played and the game then played to its end by the greedy bot
@@ -29,6 +31,10 @@ whose number is a multiple of ``--every``, with a choice and the hand known; see
 the seat's own knowledge then. A yardstick of typical decisions (the puzzles are the
 decisions a leaf calls clear), and the data a leaf fitted to decisions is fitted on
 (bench/fit_leaf_decisions.py). Resumable.
+
+``homes``: the turns of greedy 4-seat games (seeds from 62,000) where one candidate
+brings a pawn home or deeper into its home and another does not: such a move against a
+random other. The decisions a leaf fitted to positions gets backwards. Resumable.
 
 ``advice``: the hand-built positions of tests/engine/test_advice.py whose right move a
 Keezen player knows, each that move against the best other by the fitted leaf (at 400
@@ -55,18 +61,26 @@ from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
 from keezbord.engine.bots import GreedyBot
 from keezbord.engine.game import Game
-from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.leaf import team_order
 from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import Position
-from keezbord.engine.puzzles import Puzzle, puzzle_seed
+from keezbord.engine.puzzles import puzzle_seed
 from keezbord.engine.rollout import FITTED_LEAF, GREEDY
 from keezbord.engine.search import Known
 
-DEAL_SEED = 900_000  # the deals: Game seeds from here
-JUDGE_PLAYOUTS = 400  # the leaves' gaps: playouts a candidate
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-Decision = tuple[str, Position, tuple[str, ...], Known, list[tuple[str, Move]], int]
+from truth_decisions import (
+    JUDGE_PLAYOUTS,
+    SAMPLE_EVERY,
+    Decision,
+    advice_decisions,
+    home_decisions,
+    puzzle_decisions,
+    sampled_decisions,
+)
+
+DEAL_SEED = 900_000  # the deals: Game seeds from here
 
 
 def dealt(pos: Position, hand: Sequence[str], known: Known, deal: int) -> Game:
@@ -154,18 +168,6 @@ def leaf_gaps(job: Decision) -> dict[str, float]:
     return out
 
 
-def puzzle_decisions(path: Path, deals: int) -> list[Decision]:
-    out: list[Decision] = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        p = Puzzle.from_json(json.loads(line))
-        card2 = p.second.split(" ", 1)[0]
-        moves = [(p.card, p.solution), (card2, parse_move(p.second, p.position.topology))]
-        out.append((p.id, p.position, p.hand, p.knowledge, moves, deals))
-    return out
-
-
 def play_all(decisions: list[Decision], out: Path, jobs: int, limit: int = 0) -> None:
     """Each decision not yet in ``out`` (by id) played to the end, its row appended (with
     the two moves weighed) as it comes: an interrupted run resumes where it stopped."""
@@ -202,67 +204,8 @@ def decision(args: argparse.Namespace) -> None:
     print(json.dumps(row))
 
 
-def advice_decisions(deals: int) -> list[Decision]:
-    """tests/engine/test_advice.py's cases with a move named and a choice to make: that
-    move first, the fitted leaf's best other second; the others hold 5 cards."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
-    from test_advice import CASES  # the cases are the test's: one place
-
-    out: list[Decision] = []
-    for name, (pos, hand, want, _words) in CASES.items():
-        if not want:
-            continue
-        card = want.split(" ", 1)[0]
-        move = parse_move(want, pos.topology)
-        sizes = tuple(len(hand) if s == pos.turn else 5 for s in range(pos.seats))
-        known = Known((), sizes)
-        ev = evaluate_moves(
-            pos,
-            tuple(hand),
-            known,
-            playouts=JUDGE_PLAYOUTS,
-            seed=puzzle_seed(name) + 5,
-            how=FITTED_LEAF,
-        )
-        mine = ev.find(card, move, pos)
-        other = next((a for a in ev.ranked if a is not mine), None)
-        if mine is None or other is None:
-            continue  # one move only to weigh (forced, or the only one kept: a win)
-        out.append((name, pos, tuple(hand), known, [(card, move), (other.card, other.move)], deals))
-    return out
-
-
-SAMPLE_SEED = 61_000  # the sampled games' seeds: SAMPLE_SEED + game
-SAMPLE_EVERY = 10
-
-
-def sampled_decisions(
-    games: int, every: int = SAMPLE_EVERY, deals: int = 600, seed: int = SAMPLE_SEED
-) -> list[Decision]:
-    """The decisions of ``games`` greedy 4-seat games at the turns whose number is a
-    multiple of ``every``, with the hand known and a choice: the move played first, a
-    random other candidate second (the evaluator's: another position, or the same pawns
-    with another card kept in the hand). Greedy's own move is always a candidate (they
-    are the greedy score's best)."""
-    out: list[Decision] = []
-    for g in range(games):
-        s = seed + g
-        rec = record_selfplay(4, "standard", s, bots_for(["greedy"] * 4, s))
-        rng = random.Random(s)
-        for t in rec.turns:
-            if t.card is None or t.move is None or not t.hand_known or t.index % every:
-                continue
-            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
-            mine = ev.find(t.card, t.move, t.pos)
-            others = [a for a in ev.ranked if a is not mine]
-            if mine is None or not others:
-                continue
-            other = rng.choice(others)
-            name = f"g{s}-t{t.index}"
-            out.append(
-                (name, t.pos, t.hand, t.known, [(t.card, t.move), (other.card, other.move)], deals)
-            )
-    return out
+def homes(args: argparse.Namespace) -> None:
+    play_all(home_decisions(args.games, args.deals), Path(args.out), args.jobs)
 
 
 def sample(args: argparse.Namespace) -> None:
@@ -328,6 +271,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     m.add_argument("--every", type=int, default=SAMPLE_EVERY)
     m.add_argument("--deals", type=int, default=600)
     m.add_argument("--jobs", type=int, default=2)
+    h = sub.add_parser("homes", help="a move home (or deeper) against one that is not")
+    h.add_argument("--out", required=True)
+    h.add_argument("--games", type=int, default=4)
+    h.add_argument("--deals", type=int, default=600)
+    h.add_argument("--jobs", type=int, default=2)
     a = sub.add_parser("advice", help="tests/engine/test_advice.py's known right moves")
     a.add_argument("--out", required=True)
     a.add_argument("--deals", type=int, default=1500)
@@ -335,7 +283,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
-    cmds = {"run": run, "decision": decision, "sample": sample, "advice": advice, "report": report}
+    cmds = {
+        "run": run,
+        "decision": decision,
+        "sample": sample,
+        "homes": homes,
+        "advice": advice,
+        "report": report,
+    }
     cmds[args.cmd](args)
 
 

@@ -16,10 +16,12 @@ so that a leaf's gap for the decision is a function of its weights; ``fit`` then
 the 4-seat weights to the true gaps, with the positions' likelihood (bench/fit_leaf.py's
 samples, ``--games`` greedy games) weighed in by ``--lam`` to keep the leaf a win chance.
 ``--free`` adds a term the shipped leaf lacks: the pawns home with a free hole deeper in
-(fit_leaf.py's ``home_terms``, recorded beside the shipped terms).
+(fit_leaf.py's ``home_terms``, recorded beside the shipped terms). ``--ordered`` keeps
+the home ordered (``home_order``: H1 worth at least T61, each hole deeper at least the
+one before), by a penalty from the nearest weights that keep it.
 
-The split: the sampled decisions of even-numbered games and the shipped puzzles are
-fitted on; the sampled decisions of odd-numbered games, the puzzles a fitted judge
+The split: the sampled decisions and the home decisions of even-numbered games and the
+shipped puzzles are fitted on; those of odd-numbered games, the puzzles a fitted judge
 would mine and the advice positions are held out. Printed for each: the mean gap
 against the true one, the correlation, the rms error beyond the truth's noise, for the
 hand-made leaf (its stored 400-playout gap), the shipped fitted weights and each fit,
@@ -29,6 +31,7 @@ with the held-out log loss of the positions and the fit's weights.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import pickle
@@ -41,8 +44,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_judge_truth as truth
 import fit_leaf
+import truth_decisions as sources
 
 import keezbord.engine.rollout as rollout
 import keezbord.engine.search as search
@@ -99,7 +102,7 @@ class Listener:
         return out
 
 
-def record(decisions: Sequence[truth.Decision], playouts: int) -> list[Ends]:
+def record(decisions: Sequence[sources.Decision], playouts: int) -> list[Ends]:
     """Each decision's ends, per move, of the judge's playouts at ``playouts`` a move and
     bench_judge_truth's seed (so the shipped weights give back the stored ``fitted_raw``
     at its budget)."""
@@ -123,7 +126,9 @@ def record(decisions: Sequence[truth.Decision], playouts: int) -> list[Ends]:
     return out
 
 
-def checked(decisions: list[truth.Decision], rows: list[dict[str, Any]]) -> list[truth.Decision]:
+def checked(
+    decisions: list[sources.Decision], rows: list[dict[str, Any]]
+) -> list[sources.Decision]:
     """The decisions of ``rows`` (by id), each checked to weigh the moves its row names."""
     by_id = {d[0]: d for d in decisions}
     out = []
@@ -139,20 +144,33 @@ def rows_of(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
 
 
+def game_of(row: dict[str, Any]) -> int:
+    """The seed of the game a sampled decision came from ("g61004-t30": 61004)."""
+    return int(row["id"].split("-")[0][1:])
+
+
+def games_of(rows: list[dict[str, Any]], seed: int) -> int:
+    """How many games from ``seed`` the rows' decisions came from."""
+    return 1 + max(game_of(r) for r in rows) - seed
+
+
 def collect(args: argparse.Namespace) -> None:
     data: dict[str, tuple[list[dict[str, Any]], list[Ends]]] = {}
     for name, puzzles in PUZZLE_SETS.items():
         rows = rows_of(RESULTS / name)
         data[name] = (
             rows,
-            record(checked(truth.puzzle_decisions(puzzles, 0), rows), args.playouts),
+            record(checked(sources.puzzle_decisions(puzzles, 0), rows), args.playouts),
         )
     rows = rows_of(RESULTS / "truth-advice.jsonl")
-    data["advice"] = (rows, record(checked(truth.advice_decisions(0), rows), args.playouts))
+    data["advice"] = (rows, record(checked(sources.advice_decisions(0), rows), args.playouts))
     rows = rows_of(RESULTS / "truth-sampled.jsonl")
-    games = 1 + max(int(r["id"].split("-")[0][1:]) for r in rows) - truth.SAMPLE_SEED
-    sampled = truth.sampled_decisions(games, truth.SAMPLE_EVERY, 0)
+    games = games_of(rows, sources.SAMPLE_SEED)
+    sampled = sources.sampled_decisions(games, sources.SAMPLE_EVERY, 0)
     data["sampled"] = (rows, record(checked(sampled, rows), args.playouts))
+    rows = rows_of(RESULTS / "truth-homes.jsonl")
+    homes = sources.home_decisions(games_of(rows, sources.HOMES_SEED), 0)
+    data["homes"] = (rows, record(checked(homes, rows), args.playouts))
     Path(args.out).write_bytes(pickle.dumps(data))
     print({k: len(v[1]) for k, v in data.items()}, "decisions recorded in", args.out)
 
@@ -276,17 +294,56 @@ def shipped_weights(terms: int) -> np.ndarray:
     return w
 
 
+def home_order(cols: Sequence[int]) -> np.ndarray:
+    """Rows ``c`` with ``c . w >= 0`` for a leaf whose home is ordered: a first pawn at H1
+    worth at least the same pawn at the door (T61), each hole deeper at least the one
+    before (fit_leaf.door_boards), and each further pawn home adding at least as much
+    as the one before (``home2``'s weight not below 0)."""
+    boards = fit_leaf.door_boards()
+    holes = ["T61", "H1", "H2", "H3", "H4"]
+    rows = [boards[b][list(cols)] - boards[a][list(cols)] for a, b in itertools.pairwise(holes)]
+    home2 = np.zeros(len(cols))
+    home2[list(cols).index(FEATURES.index("home2"))] = 1.0
+    return np.array([*rows, home2])
+
+
+ORDER_PENALTY = 1000.0  # on the square of each ordering's shortfall: it ends below 1e-3
+
+
+def feasible(w: np.ndarray, order: np.ndarray, rounds: int = 100) -> np.ndarray:
+    """``w`` moved the least way onto ``order @ w >= 0`` (cyclic projections onto each
+    row's half-space): the ordered fit starts there, not against a steep penalty."""
+    w = w.copy()
+    for _ in range(rounds):
+        for row in order:
+            short = float(row @ w)
+            if short < 0:
+                w -= short / float(row @ row) * row
+    return w
+
+
 def fit_weights(
-    dec: Decisions, diff: np.ndarray, won: np.ndarray, lam: float, steps: int = 3000
+    dec: Decisions,
+    diff: np.ndarray,
+    won: np.ndarray,
+    lam: float,
+    order: np.ndarray | None = None,
+    steps: int = 3000,
 ) -> np.ndarray:
     """Least squares of the decisions' gaps on their truth, plus ``lam`` times the
-    positions' log loss; Adam from the shipped weights."""
+    positions' log loss; Adam from the shipped weights. ``order``: ``home_order``'s rows,
+    kept by a penalty on their shortfall."""
     w = shipped_weights(diff.shape[1])
+    if order is not None:
+        w = feasible(w, order)
     m, v = np.zeros_like(w), np.zeros_like(w)
     for i in range(1, steps + 1):
         g, grad_g = dec.gaps(w)
         grad = 2 * ((g - dec.truth) @ grad_g) / len(dec)
         grad += lam * ((sig(diff @ w) - won) @ diff) / len(won)
+        if order is not None:
+            short = np.minimum(0.0, order @ w)
+            grad += 2 * ORDER_PENALTY * (short @ order)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         w -= 0.01 * (m / (1 - 0.9**i)) / (np.sqrt(v / (1 - 0.999**i)) + 1e-8)
@@ -298,17 +355,18 @@ def fit(args: argparse.Namespace) -> None:
     cols = [*SHIPPED, fit_leaf.HOME_NAMES.index("free")] if args.free else list(SHIPPED)
     sets = {k: Decisions.recorded(rows, ends, cols) for k, (rows, ends) in data.items()}
 
-    def game_of(r: dict[str, Any]) -> int:
-        return int(r["id"].split("-")[0][1:])
-
-    sampled = sets.pop("sampled")
-    train_s = sampled.subset(lambda r: game_of(r) % 2 == 0)
+    sampled, homes = sets.pop("sampled"), sets.pop("homes")
     held: dict[str, Decisions] = {
         "sampled, odd games": sampled.subset(lambda r: game_of(r) % 2 == 1),
+        "homes, odd games": homes.subset(lambda r: game_of(r) % 2 == 1),
         "puzzles a fitted judge mines": sets["truth-fitted-judge.jsonl"],
         "advice positions": sets["advice"],
     }
-    train = {"sampled, even games": train_s, "shipped puzzles": sets["truth-shipped.jsonl"]}
+    train = {
+        "sampled, even games": sampled.subset(lambda r: game_of(r) % 2 == 0),
+        "homes, even games": homes.subset(lambda r: game_of(r) % 2 == 0),
+        "shipped puzzles": sets["truth-shipped.jsonl"],
+    }
     both = Decisions.joined(list(train.values()))
     diff, won, held_pos = positions(args.games, cols)
     shipped = shipped_weights(len(cols))
@@ -322,7 +380,8 @@ def fit(args: argparse.Namespace) -> None:
     print(f"held-out positions' log loss, shipped weights: {loss:.4f}")
     print(f"  a first pawn home less on T61: {fit_leaf.home_against_door(shipped, boards, cols)}")
     for lam in args.lam:
-        w = fit_weights(both, diff[~held_pos], won[~held_pos], lam)
+        order = home_order(cols) if args.ordered else None
+        w = fit_weights(both, diff[~held_pos], won[~held_pos], lam, order)
         loss = log_loss(diff[held_pos], won[held_pos], w)
         print(f"\nlam {lam}: held-out positions' log loss {loss:.4f}")
         print(f"  a first pawn home less on T61: {fit_leaf.home_against_door(w, boards, cols)}")
@@ -336,12 +395,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect")
     c.add_argument("--out", required=True)
-    c.add_argument("--playouts", type=int, default=truth.JUDGE_PLAYOUTS)
+    c.add_argument("--playouts", type=int, default=sources.JUDGE_PLAYOUTS)
     f = sub.add_parser("fit")
     f.add_argument("ends")
     f.add_argument("--lam", type=float, nargs="+", default=[1.0, 0.1, 0.03])
     f.add_argument("--games", type=int, default=4000)
     f.add_argument("--free", action="store_true", help="the pawns home with a free hole deeper in")
+    f.add_argument("--ordered", action="store_true", help="a home ordered by construction")
     args = ap.parse_args(argv)
     {"collect": collect, "fit": fit}[args.cmd](args)
 

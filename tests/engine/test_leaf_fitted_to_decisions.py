@@ -25,13 +25,13 @@ from keezbord.engine.rollout import FITTED_LEAF
 np = pytest.importorskip("numpy")  # a development dependency, as the bench's
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 dfl = importlib.import_module("fit_leaf_decisions")
-truth = importlib.import_module("bench_judge_truth")
+sources = importlib.import_module("truth_decisions")
 RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results"
 
 
 @cache
 def _advice() -> list[Any]:
-    return list(truth.advice_decisions(0))
+    return list(sources.advice_decisions(0))
 
 
 def _home_decision() -> Any:
@@ -61,7 +61,7 @@ def test_the_recorded_ends_give_the_judges_own_gap_for_the_shipped_weights() -> 
         for r in map(json.loads, (RESULTS / "truth-advice.jsonl").read_text().splitlines())
         if r["id"] == name
     )
-    [ends] = dfl.record([decision], truth.JUDGE_PLAYOUTS)
+    [ends] = dfl.record([decision], sources.JUDGE_PLAYOUTS)
     stored = dfl.Decisions.recorded([row], [ends]).gaps(np.array(TUNED[4]))[0][0]
     assert round(float(stored), 4) == row["fitted_raw"]
 
@@ -105,3 +105,18 @@ def test_a_subset_and_a_join_keep_each_decisions_gap() -> None:
     assert list(joined.truth) == [0.0, 0.02, 0.01]
     none = dec.subset(lambda r: False)
     assert len(none) == 0 and none.gaps(w)[0].shape == (0,)
+
+
+def test_an_ordered_fit_keeps_a_pawn_home_worth_at_least_the_door() -> None:
+    order = dfl.home_order(dfl.SHIPPED)
+    shipped = np.array(TUNED[4])
+    assert (order @ shipped)[0] < -0.5  # the shipped leaf: H1 well below T61
+    # Data that pushes the wrong way: entering home said to lose 30 points.
+    [ends] = dfl.record([_home_decision()], 8)
+    dec = dfl.Decisions.recorded([{"id": ends[0], "truth": -0.3, "se": 0.01}], [ends])
+    none = np.zeros((1, len(shipped)))
+    free = dfl.fit_weights(dec, none, np.zeros(1), 0.0, steps=600)
+    held = dfl.fit_weights(dec, none, np.zeros(1), 0.0, order, steps=600)
+    assert (order @ free).min() < -0.1
+    assert (order @ held).min() > -1e-3
+    assert dec.gaps(held)[0][0] > dec.gaps(free)[0][0]  # the order costs the fit

@@ -22,6 +22,7 @@ from keezbord.engine.search import Known
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 truth = importlib.import_module("bench_judge_truth")
+sources = importlib.import_module("truth_decisions")
 
 POS = Position.from_text("NNT7T20/NNNT12/NNNN/NNNN 0 standard")
 SEEN = ("A", "A", "A", "K", "K", "K", "7", "7")
@@ -85,7 +86,7 @@ def test_the_advice_positions_weigh_the_players_move_against_another() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from test_advice import CASES
 
-    decisions = truth.advice_decisions(10)
+    decisions = sources.advice_decisions(10)
     names = [d[0] for d in decisions]
     assert "bring a pawn home" in names
     assert "the only move still gets its chance" not in names  # a lone move
@@ -112,9 +113,9 @@ def test_the_stored_advice_rows_show_the_fitted_leaf_backwards_on_entering_home(
 
 
 def test_sampled_decisions_are_the_moves_greedy_played_against_another_candidate() -> None:
-    decisions = truth.sampled_decisions(1, 10, 5)
+    decisions = sources.sampled_decisions(1, 10, 5)
     assert len(decisions) >= 5 and len({d[0] for d in decisions}) == len(decisions)
-    assert decisions == truth.sampled_decisions(1, 10, 5)  # seeded
+    assert decisions == sources.sampled_decisions(1, 10, 5)  # seeded
     for name, pos, hand, known, moves, deals in decisions:
         (card, first), (other_card, second) = moves
         assert card in hand and other_card in hand and deals == 5
@@ -125,3 +126,38 @@ def test_sampled_decisions_are_the_moves_greedy_played_against_another_candidate
             apply(pos, other_card, second).pawns,
         )
         assert known.hand_sizes[pos.turn] == len(hand)
+
+
+def test_home_decisions_weigh_a_move_home_against_one_that_is_not() -> None:
+    decisions = sources.home_decisions(1, 5)
+    assert len(decisions) >= 10 and len({d[0] for d in decisions}) == len(decisions)
+    for name, pos, hand, _known, moves, deals in decisions:
+        (card, first), (other_card, second) = moves
+        assert card in hand and other_card in hand and deals == 5
+        assert name.startswith(f"h{sources.HOMES_SEED}-t")
+        team = pos.team_of(pos.turn)
+        was = sources.home_depth(pos, team)
+        assert sources.home_depth(apply(pos, card, first), team) > was  # home, or deeper
+        assert sources.home_depth(apply(pos, other_card, second), team) <= was
+    # Pawns entering and pawns moving deeper within a home, both.
+    entered = [
+        d
+        for d in decisions
+        if sum(map(d[1].home_count, d[1].team_of(d[1].turn)))
+        < sum(map(apply(d[1], *d[4][0]).home_count, d[1].team_of(d[1].turn)))
+    ]
+    assert 0 < len(entered) < len(decisions)
+
+
+def test_the_stored_home_rows_are_the_home_decisions_and_going_home_is_truly_better() -> None:
+    path = Path(__file__).resolve().parents[2] / "bench" / "results" / "truth-homes.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    games = {int(r["id"][1:].split("-t")[0]) - sources.HOMES_SEED for r in rows}
+    assert len(rows) >= 150 and games == set(range(6))
+    first = {d[0]: [str(m) for _c, m in d[4]] for d in sources.home_decisions(1, 0)}
+    stored = [r for r in rows if r["id"] in first]
+    assert stored and all(r["moves"] == first[r["id"]] for r in stored)  # made again alike
+    n = len(rows)
+    mean = sum(r["truth"] for r in rows) / n
+    se = (sum(r["se"] ** 2 for r in rows) ** 0.5) / n
+    assert mean > 5 * se  # the move home, or deeper, wins more than another on average
