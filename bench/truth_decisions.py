@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from keezbord.engine.alternatives import evaluate_moves
-from keezbord.engine.hand_record import bots_for, record_selfplay
+from keezbord.engine.alternatives import Evaluation, evaluate_moves
+from keezbord.engine.hand_record import TurnRecord, bots_for, record_selfplay
 from keezbord.engine.movegen import apply
 from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import HOME, Position
@@ -81,6 +81,24 @@ def sampled_decisions(
     with another card kept in the hand). Greedy's own move is always a candidate (they
     are the greedy score's best)."""
     out: list[Decision] = []
+    for s, rng, t, ev in _greedy_turns(games, seed, every):
+        mine = ev.find(t.card, t.move, t.pos)
+        others = [a for a in ev.ranked if a is not mine]
+        if mine is None or not others:
+            continue
+        other = rng.choice(others)
+        moves = [(t.card, t.move), (other.card, other.move)]
+        out.append((f"g{s}-t{t.index}", t.pos, t.hand, t.known, moves, deals))
+    return out
+
+
+def _greedy_turns(
+    games: int, seed: int, every: int = 1
+) -> Iterator[tuple[int, random.Random, TurnRecord, Evaluation]]:
+    """The turns of ``games`` greedy 4-seat games (seeds from ``seed``) with a move played
+    and the hand known, whose number is a multiple of ``every``: the game's seed, its
+    random choices' generator, the turn, and its candidates (the evaluator's, one playout
+    each: their order only)."""
     for g in range(games):
         s = seed + g
         rec = record_selfplay(4, "standard", s, bots_for(["greedy"] * 4, s))
@@ -88,17 +106,7 @@ def sampled_decisions(
         for t in rec.turns:
             if t.card is None or t.move is None or not t.hand_known or t.index % every:
                 continue
-            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
-            mine = ev.find(t.card, t.move, t.pos)
-            others = [a for a in ev.ranked if a is not mine]
-            if mine is None or not others:
-                continue
-            other = rng.choice(others)
-            name = f"g{s}-t{t.index}"
-            out.append(
-                (name, t.pos, t.hand, t.known, [(t.card, t.move), (other.card, other.move)], deals)
-            )
-    return out
+            yield s, rng, t, evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
 
 
 HOMES_SEED = 62_000  # the home-entry games' seeds: HOMES_SEED + game
@@ -115,34 +123,17 @@ def home_decisions(games: int, deals: int = 600, seed: int = HOMES_SEED) -> list
     first (greedy's own when it is one), a random other move second. The decisions a
     leaf fitted to positions gets backwards (docs/analysis.md "The switch, tried")."""
     out: list[Decision] = []
-    for g in range(games):
-        s = seed + g
-        rec = record_selfplay(4, "standard", s, bots_for(["greedy"] * 4, s))
-        rng = random.Random(s)
-        for t in rec.turns:
-            if t.card is None or t.move is None or not t.hand_known:
-                continue
-            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
-            team = t.pos.team_of(t.pos.turn)
-            was = home_depth(t.pos, team)
-
-            deeper = [home_depth(apply(t.pos, a.card, a.move), team) > was for a in ev.ranked]
-            homing = [a for a, d in zip(ev.ranked, deeper, strict=True) if d]
-            others = [a for a, d in zip(ev.ranked, deeper, strict=True) if not d]
-            if not homing or not others:
-                continue
-            mine = ev.find(t.card, t.move, t.pos)
-            first = mine if mine in homing else rng.choice(homing)
-            other = rng.choice(others)
-            name = f"h{s}-t{t.index}"
-            out.append(
-                (
-                    name,
-                    t.pos,
-                    t.hand,
-                    t.known,
-                    [(first.card, first.move), (other.card, other.move)],
-                    deals,
-                )
-            )
+    for s, rng, t, ev in _greedy_turns(games, seed):
+        team = t.pos.team_of(t.pos.turn)
+        was = home_depth(t.pos, team)
+        deeper = [home_depth(apply(t.pos, a.card, a.move), team) > was for a in ev.ranked]
+        homing = [a for a, d in zip(ev.ranked, deeper, strict=True) if d]
+        others = [a for a, d in zip(ev.ranked, deeper, strict=True) if not d]
+        if not homing or not others:
+            continue
+        mine = ev.find(t.card, t.move, t.pos)
+        first = mine if mine in homing else rng.choice(homing)
+        other = rng.choice(others)
+        moves = [(first.card, first.move), (other.card, other.move)]
+        out.append((f"h{s}-t{t.index}", t.pos, t.hand, t.known, moves, deals))
     return out

@@ -11,34 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stand_in_peer import StandInPeer as Peer
 from test_remote_roles import seed_where
 from web_helpers import remote_hub
 
-from keezbord.engine.text import Text
 from keezbord.host.events import HoleEvent, Tick
 from keezbord.host.roles import Role
 from keezbord.host.web.away import WAIT_OTHER_BOARD
 from keezbord.host.web.hub import Hub
 from keezbord.host.web.hub_error import HubError
-
-
-class Peer:
-    host = True
-
-    def __init__(self) -> None:
-        self.ok = False
-
-    def in_step(self) -> bool:
-        return self.ok
-
-    def view(self) -> dict[str, Any]:
-        return {"in_step": self.ok}
-
-    def gave(self, seat: int, card: str) -> None:
-        pass
-
-    def new_game(self, msg: Any) -> Text | None:
-        return None
 
 
 def _decisions(hub: Hub, kind: str) -> list[dict[str, Any]]:

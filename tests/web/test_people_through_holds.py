@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from stand_in_peer import StandInPeer
 from web_helpers import options, run_async
 
 from keezbord.host.drivers.boards import FakeBoard
@@ -27,30 +28,11 @@ MOVES = 30
 OUT_OF_STEP_S = 0.3  # how long the link stays out of step each time
 
 
-class Flicker:
-    """A linked board whose link goes out of step and back (web/away.py's ``Peer``)."""
-
-    def __init__(self) -> None:
-        self.ok = True
-
-    def in_step(self) -> bool:
-        return self.ok
-
-    def view(self) -> dict[str, Any]:
-        return {"in_step": self.ok}
-
-    def gave(self, seat: int, card: str) -> None:
-        pass
-
-    def new_game(self, msg: Mapping[str, Any]) -> None:
-        return None
-
-
 class Cutting:
     """The hub as the people reach it, the link cut for a moment at their cards: every
     third card just before it is tapped, every third just after."""
 
-    def __init__(self, hub: Hub, link: Flicker) -> None:
+    def __init__(self, hub: Hub, link: StandInPeer) -> None:
         self._hub, self._link = hub, link
         self.cards = 0
         self.cut = {"before": 0, "after": 0}
@@ -101,7 +83,7 @@ def test_the_people_play_on_when_the_link_is_cut_at_their_card(tmp_path: Path) -
         hub = _hub(tmp_path / "j.sqlite")
         await hub.start()
         assert isinstance(hub.driver, FakeBoard)
-        link = Flicker()
+        link = StandInPeer(ok=True)
         hub.away.peer = link
         host = Cutting(hub, link)
         people = People(cast(TableHost, host), hub.driver, seed=7, speed=0.01)
