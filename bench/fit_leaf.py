@@ -114,16 +114,20 @@ def _play(
 
 def home_terms(board: Board) -> list[list[float]]:
     """Per team (``team_order``): the slack of its homes below a packed home (the depth
-    its home pawns would have at the far end, less their depth) and its home pawns with
-    a free hole deeper in."""
+    its home pawns would have at the far end, less their depth), its home pawns with a
+    free hole deeper in, and its pawns shut out of their home (a seat's pawns still to
+    come home beyond the holes before its shallowest home pawn: no pawn passes another
+    in a home, RULES.md)."""
     per_seat = []
     for seat in range(board.seats):
         depths = [loc - HOME for loc in board.pawns[seat] if loc > HOME]
         packed = sum(4 - i for i in range(len(depths)))
         free = sum(1 for d in depths if any(e not in depths for e in range(d + 1, 5)))
-        per_seat.append((packed - sum(depths), free))
+        to_come = len(board.pawns[seat]) - len(depths)
+        shut = max(0, to_come - (min(depths, default=5) - 1))
+        per_seat.append((packed - sum(depths), free, shut))
     return [
-        [float(sum(per_seat[s][i] for s in team)) for i in (0, 1)] for team in team_order(board)
+        [float(sum(per_seat[s][i] for s in team)) for i in (0, 1, 2)] for team in team_order(board)
     ]
 
 
@@ -132,7 +136,7 @@ def with_home_terms(board: Board, hands: Sequence[Sequence[str]]) -> list[list[f
     return [a + b for a, b in zip(team_features(board, hands), home_terms(board), strict=True)]
 
 
-HOME_NAMES = (*FEATURES, "slack", "free")
+HOME_NAMES = (*FEATURES, "slack", "free", "shut")
 NO_DEPTH = tuple(n for n in FEATURES if n != "deep")
 HOME_VARIANTS = {
     "shipped terms": FEATURES,

@@ -16,7 +16,8 @@ so that a leaf's gap for the decision is a function of its weights; ``fit`` then
 the 4-seat weights to the true gaps, with the positions' likelihood (bench/fit_leaf.py's
 samples, ``--games`` greedy games) weighed in by ``--lam`` to keep the leaf a win chance.
 ``--free`` adds a term the shipped leaf lacks: the pawns home with a free hole deeper in
-(fit_leaf.py's ``home_terms``, recorded beside the shipped terms). ``--ordered`` keeps
+(fit_leaf.py's ``home_terms``, recorded beside the shipped terms); ``--shut`` another:
+a seat's pawns shut out of its home by its shallowest home pawn. ``--ordered`` keeps
 the home ordered (``home_order``: H1 worth at least T61, each hole deeper at least the
 one before), by a penalty from the nearest weights that keep it.
 
@@ -352,7 +353,8 @@ def fit_weights(
 
 def fit(args: argparse.Namespace) -> None:
     data = pickle.loads(Path(args.ends).read_bytes())
-    cols = [*SHIPPED, fit_leaf.HOME_NAMES.index("free")] if args.free else list(SHIPPED)
+    extra = [name for name in ("free", "shut") if getattr(args, name)]
+    cols = [*SHIPPED, *(fit_leaf.HOME_NAMES.index(name) for name in extra)]
     sets = {k: Decisions.recorded(rows, ends, cols) for k, (rows, ends) in data.items()}
 
     sampled, homes = sets.pop("sampled"), sets.pop("homes")
@@ -388,6 +390,18 @@ def fit(args: argparse.Namespace) -> None:
         for name, d in {**train, **held}.items():
             print(f"  {name}: {d.stats(d.gaps(w)[0])}")
         print("  weights:", tuple(round(float(x), 5) for x in w))
+        print(advice_gaps(held["advice positions"], shipped, w))
+
+
+def advice_gaps(d: Decisions, shipped: np.ndarray, w: np.ndarray) -> str:
+    """Each advice position's gap by the weights ``w`` beside the truth, the hand-made
+    leaf's and the shipped weights' (the known right moves, one by one)."""
+    mine, ship = d.gaps(w)[0], d.gaps(shipped)[0]
+    return "\n".join(
+        f"    {r['id'][:38]:38} truth {r['truth']:+.3f} +- {r['se']:.3f}, hand-made "
+        f"{r['hand_raw']:+.3f}, shipped {b:+.3f}, this fit {a:+.3f}"
+        for r, a, b in zip(d.rows, mine, ship, strict=True)
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -401,6 +415,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     f.add_argument("--lam", type=float, nargs="+", default=[1.0, 0.1, 0.03])
     f.add_argument("--games", type=int, default=4000)
     f.add_argument("--free", action="store_true", help="the pawns home with a free hole deeper in")
+    f.add_argument("--shut", action="store_true", help="the pawns shut out of their home")
     f.add_argument("--ordered", action="store_true", help="a home ordered by construction")
     args = ap.parse_args(argv)
     {"collect": collect, "fit": fit}[args.cmd](args)

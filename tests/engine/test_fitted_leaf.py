@@ -114,3 +114,21 @@ def test_each_number_of_seats_has_its_weights_or_the_four_seat_ones() -> None:
     assert all(len(w) == len(FEATURES) for w in TUNED.values())
     assert fitted_weights(6) == TUNED[6] != TUNED[4]
     assert fitted_weights(8) == TUNED[4]
+
+
+def test_the_home_terms_count_slack_free_holes_and_pawns_shut_out() -> None:
+    pytest.importorskip("numpy")
+    fit_leaf = importlib.import_module("fit_leaf")  # bench/fit_leaf.py
+    names = fit_leaf.HOME_NAMES
+    boards = fit_leaf.door_boards()  # red: N, N, T20, and T61 or H1..H4
+    terms = {h: {n: boards[h][names.index(n)] for n in ("slack", "free", "shut")} for h in boards}
+    # Three pawns to come: none shut out behind T61 or H4, all three behind H1.
+    assert [terms[h]["shut"] for h in ("T61", "H1", "H2", "H3", "H4")] == [0, 3, 2, 1, 0]
+    assert [terms[h]["free"] for h in ("T61", "H1", "H2", "H3", "H4")] == [0, 1, 1, 1, 0]
+    assert [terms[h]["slack"] for h in ("T61", "H1", "H2", "H3", "H4")] == [0, 3, 2, 1, 0]
+    # Two home, two to come: on H3 and H4 nothing is shut out (H1 and H2 are theirs);
+    # on H2 and H4 one is (H1 only), and H3 is a free hole behind a pawn.
+    packed = Board(Position.from_text("NT20H3H4/NNNN/NNNN/NNNN 0 standard"))
+    assert fit_leaf.home_terms(packed)[0] == [0.0, 0.0, 0.0]
+    gap = Board(Position.from_text("NT20H2H4/NNNN/NNNN/NNNN 0 standard"))
+    assert fit_leaf.home_terms(gap)[0] == [1.0, 1.0, 1.0]
