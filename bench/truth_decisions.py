@@ -81,24 +81,24 @@ def sampled_decisions(
     with another card kept in the hand). Greedy's own move is always a candidate (they
     are the greedy score's best)."""
     out: list[Decision] = []
-    for s, rng, t, ev in _greedy_turns(games, seed, every):
-        mine = ev.find(t.card, t.move, t.pos)
+    for s, rng, t, (card, move), ev in _greedy_turns(games, seed, every):
+        mine = ev.find(card, move, t.pos)
         others = [a for a in ev.ranked if a is not mine]
         if mine is None or not others:
             continue
         other = rng.choice(others)
-        moves = [(t.card, t.move), (other.card, other.move)]
+        moves = [(card, move), (other.card, other.move)]
         out.append((f"g{s}-t{t.index}", t.pos, t.hand, t.known, moves, deals))
     return out
 
 
 def _greedy_turns(
     games: int, seed: int, every: int = 1
-) -> Iterator[tuple[int, random.Random, TurnRecord, Evaluation]]:
+) -> Iterator[tuple[int, random.Random, TurnRecord, tuple[str, Move], Evaluation]]:
     """The turns of ``games`` greedy 4-seat games (seeds from ``seed``) with a move played
     and the hand known, whose number is a multiple of ``every``: the game's seed, its
-    random choices' generator, the turn, and its candidates (the evaluator's, one playout
-    each: their order only)."""
+    random choices' generator, the turn, the card and move played, and its candidates
+    (the evaluator's, one playout each: their order only)."""
     for g in range(games):
         s = seed + g
         rec = record_selfplay(4, "standard", s, bots_for(["greedy"] * 4, s))
@@ -106,7 +106,8 @@ def _greedy_turns(
         for t in rec.turns:
             if t.card is None or t.move is None or not t.hand_known or t.index % every:
                 continue
-            yield s, rng, t, evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
+            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
+            yield s, rng, t, (t.card, t.move), ev
 
 
 HOMES_SEED = 62_000  # the home-entry games' seeds: HOMES_SEED + game
@@ -123,7 +124,7 @@ def home_decisions(games: int, deals: int = 600, seed: int = HOMES_SEED) -> list
     first (greedy's own when it is one), a random other move second. The decisions a
     leaf fitted to positions gets backwards (docs/analysis.md "The switch, tried")."""
     out: list[Decision] = []
-    for s, rng, t, ev in _greedy_turns(games, seed):
+    for s, rng, t, (card, move), ev in _greedy_turns(games, seed):
         team = t.pos.team_of(t.pos.turn)
         was = home_depth(t.pos, team)
         deeper = [home_depth(apply(t.pos, a.card, a.move), team) > was for a in ev.ranked]
@@ -131,7 +132,7 @@ def home_decisions(games: int, deals: int = 600, seed: int = HOMES_SEED) -> list
         others = [a for a, d in zip(ev.ranked, deeper, strict=True) if not d]
         if not homing or not others:
             continue
-        mine = ev.find(t.card, t.move, t.pos)
+        mine = ev.find(card, move, t.pos)
         first = mine if mine in homing else rng.choice(homing)
         other = rng.choice(others)
         moves = [(first.card, first.move), (other.card, other.move)]

@@ -88,7 +88,7 @@ def test_the_people_play_on_when_the_link_is_cut_at_their_card(tmp_path: Path) -
         host = Cutting(hub, link)
         people = People(cast(TableHost, host), hub.driver, seed=7, speed=0.01)
         people.start()
-        deadline = time.monotonic() + 400  # a stall, not slowness: ~20 s on one idle core
+        deadline = time.monotonic() + 240  # a stall, not slowness: ~20 s on one idle core
         while len(hub.session.state.history) < MOVES and time.monotonic() < deadline:
             if hub.session.state.over:
                 break

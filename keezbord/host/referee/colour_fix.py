@@ -61,8 +61,8 @@ def board_fix(
 def _now(pairs: Pairs, sensed: frozenset[str], in_hand: bool) -> Pairs:
     """The plan's first pairs that can be done on the board as it is, in its order (the
     rest waits for them: lit at once, a pawn would be lifted before the hole it goes to
-    is free, and one pawn lifted with another loses which is which). A pawn in hand goes
-    down first, alone."""
+    is free, and one pawn lifted with another loses which is which). Pawns in hand go
+    down first, nothing else lit until they are."""
     if in_hand:
         return tuple((a, b) for a, b in pairs if a is None and b is not None and b not in sensed)
     out = []
@@ -129,6 +129,8 @@ def _pairs(world: World, target: Position) -> Pairs:
         if frm is not None:
             on.pop(frm, None)
         to = landing(task.to, on)
+        if frm is None and to is None:
+            return ()  # a pawn in hand to put off the board (its nest full): no hole to light
         if to is not None:
             on[to] = task.seat
         out.append((frm, to))

@@ -44,8 +44,8 @@ def flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     exps = expected(state)
     old = state.flag
     undone = state.undone if state.restoring else None
-    if old is not None and old.held and state.hold is None:
-        old = None  # the hold that flagged it is over: why the board is wrong now
+    if old is not None and old.far != not_lit(state):
+        old = None  # the hold that flagged it is over, or a move is lit: why now
     if old is not None:  # the same episode: the LEDs follow the board
         fix = board_fix(state, exps, old.shown, undone)
         new = replace(old, error=fix.error, restore=fix.restore, pairs=fix.pairs)
@@ -58,8 +58,7 @@ def flag(state: RefereeState, t: int, effects: list[Effect]) -> RefereeState:
     holes = fix.error + tuple(h for h in fix.restore if h not in fix.error)
     data = {"seat": state.seat, "holes": list(holes), "restore": [[a, b] for a, b in fix.pairs]}
     effects.append(Decision(t, "illegal", data, reason))
-    held = state.lit is None and state.hold is not None
-    new = Flag(reason, fix.error, fix.restore, fix.pairs, ref, held)
+    new = Flag(reason, fix.error, fix.restore, fix.pairs, ref, not_lit(state))
     return replace(state, flag=new, restoring=True, multi_hand=False)
 
 

@@ -236,9 +236,9 @@ class Flag:
     # The legal move's board the board showed at rest before a pawn of it was lifted
     # (a held lift): a knocked pawn goes back there, the move stands (wins a tie).
     shown: Sig | None = None
-    # Flagged because the table was held (lit.py): once it is not, the board still wrong
-    # is flagged afresh, with its own reason.
-    held: bool = False
+    # Why from far away, if so (lit.not_lit: a move lit, or the table held): once that
+    # changes (the hold let go, a move lit), the board still wrong is flagged afresh.
+    far: Text | None = None
 
 
 # What the last judgement of a board at rest found.

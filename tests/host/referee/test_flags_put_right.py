@@ -17,7 +17,7 @@ from keezbord.engine.movegen import apply, successor_positions
 from keezbord.engine.notation import Move
 from keezbord.engine.position import Position
 from keezbord.host.events import CardTap, HoleEvent
-from keezbord.host.referee import Hold
+from keezbord.host.referee import Hold, Lit
 from keezbord.host.referee.recognize import board_sig, pos_sig
 from keezbord.host.sim.led_person import Held
 from keezbord.host.sim.physical import events_for_move
@@ -80,6 +80,8 @@ def test_a_capture_undone_by_the_lights_ends_as_before() -> None:
                 as_before = board_sig(st.sensed, st.pos.seats) == pos_sig(st.pos)
                 asked = table.kinds("ambiguous")
                 assert as_before or asked, (str(move), held, sorted(st.sensed))
+                if held:  # nothing counts while the table is held
+                    assert st.pos == pos and not table.kinds("move")
                 checked += 1
     assert checked >= 40
 
@@ -131,6 +133,7 @@ def test_the_wrong_pawn_lifted_first_is_lit_back_where_it_came_from() -> None:
 
 
 def test_a_board_flagged_while_held_is_flagged_again_with_its_own_reason() -> None:
+    checked = 0
     for pos in positions(6, 3):
         card = next(c for c in CARDS if successor_positions(pos, c))
         legal = set(successor_positions(pos, card))  # the boards the card can make
@@ -151,6 +154,23 @@ def test_a_board_flagged_while_held_is_flagged_again_with_its_own_reason() -> No
         put_right(table)
         assert table.state.flag is None
         assert board_sig(table.state.sensed, pos.seats) == pos_sig(pos)
+        checked += 1
+    assert checked >= 4
+
+
+def test_a_move_lit_while_a_flag_for_the_hold_stands_says_so() -> None:
+    """The linked board's move comes while the board is flagged for the hold: the flag
+    now says which move is lit, and the lights lead to it."""
+    table, pos = _red_took_yellow()
+    lit = next(m for m in every_move(pos) if m.card == "4" and str(m) != "4 0:S-T60")
+    table.feed(Lit(table.t + 1, str(lit)))
+    table.rest()
+    flags = table.kinds("illegal")
+    assert [f.reason for f in flags][:1] == [WAIT] and len(flags) == 2
+    assert flags[1].reason is not None and "lit move" in flags[1].reason.en
+    assert table.state.flag is not None and table.state.flag.reason == flags[1].reason
+    put_right(table)
+    assert [d.data["move"] for d in table.kinds("move")] == [str(lit)]
 
 
 def test_the_move_made_while_held_counts_once_the_hold_is_over() -> None:
