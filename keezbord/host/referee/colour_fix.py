@@ -40,16 +40,16 @@ def board_fix(
     if not targets or any(_leads_to(world, fix.pairs, p) for p in targets):
         if not world[2]:
             return fix
-        now = _now(fix.pairs, state.sensed, True)
-        return Repair((), tuple(b for _, b in now if b is not None), fix.pairs) if now else fix
-    # The shortest way in colours, to the position before or to a board the presence
-    # repair aimed at (a pawn of the wrong colour in a nest: back where it stood). Also
-    # while pawns are in hand: presence alone would send a pawn lifted on the way back
-    # to the hole it came from (a swap undone one pawn at a time never ends).
-    plans = [p for p in (_pairs(world, t) for t in [state.pos, *targets]) if p]
-    if not plans:
-        return fix
-    pairs = min(plans, key=len)
+        pairs = fix.pairs  # right in colours: lit a step at a time all the same
+    else:
+        # The shortest way in colours, to the position before or to a board the presence
+        # repair aimed at (a pawn of the wrong colour in a nest: back where it stood).
+        # Also while pawns are in hand: presence alone would send a pawn lifted on the
+        # way back to the hole it came from (a swap undone one pawn at a time never ends).
+        plans = [p for p in (_pairs(world, t) for t in [state.pos, *targets]) if p]
+        if not plans:
+            return fix
+        pairs = min(plans, key=len)
     now = _now(pairs, state.sensed, bool(world[2]))
     if not now:
         return fix
