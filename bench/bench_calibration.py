@@ -24,8 +24,8 @@ thresholds, which were chosen on 4 seats), the others the move made only (its ch
 are the same numbers, at a fraction of the cost). The stored files were made by ``run
 --playouts 100 --minutes 41`` (4 seats full; the first 3-seat games too) and ``run
 --playouts 8 --full '' --games 3000 --jobs 2`` (3,000 games a number of seats).
-``run --fitted-leaf`` judges with the bot's fitted leaf instead of the judge's hand-made
-one (calibration-PLAYOUTS-fitted.jsonl: a measurement for one leaf for both).
+``run --leaf fitted`` (or ``hand``) judges with the bot's fitted leaf (or the hand-made one
+the judge had until 2026-12-06) instead of the judge's: calibration-PLAYOUTS-LEAF.jsonl.
 
 Games whose number is 2 modulo 3 are held out: ``fit`` never sees them, ``check`` reports
 on them only. ``fit`` fits one temperature per number of seats (calibration.py: each
@@ -65,7 +65,7 @@ from keezbord.engine.puzzles import (
     puzzle_seed,
     recheck,
 )
-from keezbord.engine.rollout import FITTED_LEAF, GREEDY
+from keezbord.engine.rollout import LEAVES, Policy
 
 RESULTS = Path(__file__).parent / "results"
 SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
@@ -83,8 +83,8 @@ def budget() -> int:
     return ANALYSIS_PLAYOUTS
 
 
-def play_and_evaluate(job: tuple[int, int, int, bool, bool]) -> dict[str, Any]:
-    seats, game, playouts, full, fitted = job
+def play_and_evaluate(job: tuple[int, int, int, bool, str]) -> dict[str, Any]:
+    seats, game, playouts, full, leaf = job
     seed = 38_000 + 1000 * seats + game
     t0 = time.perf_counter()
     rec = record_selfplay(seats, "standard", seed, bots_for(["greedy"] * seats, seed))
@@ -106,7 +106,7 @@ def play_and_evaluate(job: tuple[int, int, int, bool, bool]) -> dict[str, Any]:
             seed=judge_seed(seed, t.index),
             include=(t.card, t.move) if full else None,
             only=None if full else ((t.card, t.move),),
-            how=FITTED_LEAF if fitted else GREEDY,
+            how=Policy(leaf=leaf),
         )
         mine = ev.find(t.card, t.move, t.pos)
         assert mine is not None and ev.best is not None
@@ -120,7 +120,7 @@ def play_and_evaluate(job: tuple[int, int, int, bool, bool]) -> dict[str, Any]:
         "game": game,
         "seed": seed,
         "playouts": playouts,
-        **({"leaf": "fitted"} if fitted else {}),
+        "leaf": leaf,
         "turns": len(rec.turns),
         "winner": winner,
         "points": points,
@@ -128,9 +128,10 @@ def play_and_evaluate(job: tuple[int, int, int, bool, bool]) -> dict[str, Any]:
     }
 
 
-def data_file(playouts: int, fitted: bool = False) -> Path:
-    """The games evaluated at ``playouts`` a candidate (bench/results/)."""
-    return RESULTS / f"calibration-{playouts}{'-fitted' if fitted else ''}.jsonl"
+def data_file(playouts: int, leaf: str = "judge") -> Path:
+    """The games evaluated at ``playouts`` a candidate with ``leaf`` (bench/results/; the
+    judge's leaf's without a suffix)."""
+    return RESULTS / f"calibration-{playouts}{'' if leaf == 'judge' else '-' + leaf}.jsonl"
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -141,10 +142,10 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> None:
     playouts = args.playouts or budget()
-    path = Path(args.out) if args.out else data_file(playouts, args.fitted_leaf)
+    path = Path(args.out) if args.out else data_file(playouts, args.leaf)
     done = {(d["seats"], d["game"]) for d in load(path)}
     todo = [
-        (s, g, playouts, s in args.full, args.fitted_leaf)
+        (s, g, playouts, s in args.full, args.leaf)
         for g in range(args.games)
         for s in SEATS
         if (s, g) not in done and g % args.stride[SEATS.index(s)] == 0
@@ -291,43 +292,53 @@ def check(args: argparse.Namespace) -> None:
                 f"| {10 * d}-{10 * d + 10}% | {bs} | {n}, {100 * m:.1f}%, {100 * w:.1f}% "
                 f"| {100 * off:+.1f} | {100 * lo:.1f}-{100 * hi:.1f}% | {verdict} |"
             )
-    # The losses come from the games whose every candidate was evaluated, whatever file.
-    losses([g for f in sorted(RESULTS.glob("calibration-*.jsonl")) for g in load(f)])
+    # The losses come from the games whose every candidate was evaluated, whatever file:
+    # the shares from the hand-made leaf's (the raw thresholds were chosen on its scale),
+    # the losses at those shares from the judge's.
+    every = [g for f in sorted(RESULTS.glob("calibration-*.jsonl")) for g in load(f)]
+    losses(
+        [g for g in every if g.get("leaf", "hand") == "hand"],
+        [g for g in every if g.get("leaf") == "judge"],
+    )
 
 
-def losses(games: list[dict[str, Any]]) -> None:
-    """The thresholds carried over: the share of decisions losing at least each raw
-    threshold, and the calibrated loss at that same share (the games whose every
-    candidate was evaluated: 4 seats at 100 playouts, and the first 3-seat games)."""
-    for seats in (4, 3):
-        raw, cal = [], []
-        for g in games:
-            if g["seats"] != seats:
-                continue
-            for p in g["points"]:
-                if len(p) < 5 or p[2] < 2:
-                    continue
-                mover = p[1]
-                t = TEMPERATURE.get(seats, 1.0)
-                raw.append(max(0.0, p[4][mover] - p[3][mover]))
-                cal.append(max(0.0, calibrate(p[4], t)[mover] - calibrate(p[3], t)[mover]))
-        if not raw:
+def _losses(games: list[dict[str, Any]], seats: int, calibrated: bool) -> list[float]:
+    """Every decision's loss (the best candidate's chance less the move's, for the mover),
+    sorted, of the games whose every candidate was evaluated; raw or as shown."""
+    out = []
+    t = TEMPERATURE.get(seats, 1.0) if calibrated else 1.0
+    for g in games:
+        if g["seats"] != seats:
             continue
-        raw.sort()
-        cal.sort()
-        print(f"\n{seats} seats: {len(raw)} decisions with a choice (first judgement, greedy play)")
+        for p in g["points"]:
+            if len(p) < 5 or p[2] < 2:
+                continue
+            mover = p[1]
+            out.append(max(0.0, calibrate(p[4], t)[mover] - calibrate(p[3], t)[mover]))
+    return sorted(out)
+
+
+def losses(hand: list[dict[str, Any]], judge: list[dict[str, Any]]) -> None:
+    """The thresholds carried over: the share of decisions losing at least each raw
+    threshold by the hand-made leaf (the judge's until 2026-12-06, on whose raw scale the
+    thresholds were chosen), and the judge's calibrated loss at that same share (the
+    games whose every candidate was evaluated: 4 seats at 100 playouts)."""
+    for seats in (4, 3):
+        raw, cal = _losses(hand, seats, False), _losses(judge, seats, True)
+        if not raw or not cal:
+            continue
+        print(
+            f"\n{seats} seats: {len(raw)} decisions with a choice by the hand-made leaf, "
+            f"{len(cal)} by the judge's (first judgement, greedy play)"
+        )
         for name, at in RAW_THRESHOLDS:
             share = sum(1 for x in raw if x >= at) / len(raw)
             q = cal[min(len(cal) - 1, int((1 - share) * len(cal)))] if share > 0 else float("nan")
             print(
                 f"  {name} raw {at}: {100 * share:.2f}% of decisions; "
-                f"the calibrated loss at that share {q:.4f} "
+                f"the judge's calibrated loss at that share {q:.4f} "
                 f"(judge.THRESHOLDS: {dict(THRESHOLDS)[name]})"
             )
-        ratio = [c / r for r, c in zip(raw, cal, strict=True) if r >= 0.01]
-        if ratio:
-            ratio.sort()
-            print(f"  calibrated / raw loss (raw >= 0.01): median {ratio[len(ratio) // 2]:.2f}")
 
 
 def recheck_one(line: str) -> tuple[str, str, str | None]:
@@ -427,10 +438,11 @@ def main() -> None:
     r.add_argument("--minutes", type=float, default=35.0)
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument(
-        "--fitted-leaf",
-        action="store_true",
-        help="the playouts end in the fitted leaf (the bot's), not the judge's hand-made one: "
-        "calibration-PLAYOUTS-fitted.jsonl",
+        "--leaf",
+        choices=LEAVES,
+        default="judge",
+        help="what judges the playouts' ends: the judge's leaf, the bot's fitted one or the "
+        "hand-made one (calibration-PLAYOUTS-LEAF.jsonl)",
     )
     for name in ("fit", "check", "plot"):
         q = sub.add_parser(name)

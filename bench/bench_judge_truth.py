@@ -65,7 +65,7 @@ from keezbord.engine.leaf import team_order
 from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.puzzles import puzzle_seed
-from keezbord.engine.rollout import FITTED_LEAF, GREEDY
+from keezbord.engine.rollout import FITTED_LEAF, HAND_LEAF
 from keezbord.engine.search import Known
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -151,7 +151,7 @@ def leaf_gaps(job: Decision) -> dict[str, float]:
     name, pos, hand, known, moves, _ = job
     mine = team_order(Board(pos)).index(pos.team_of(pos.turn))
     out = {}
-    for leaf, how in (("hand", GREEDY), ("fitted", FITTED_LEAF)):
+    for leaf, how in (("hand", HAND_LEAF), ("fitted", FITTED_LEAF)):
         ev = evaluate_moves(
             pos,
             hand,

@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import keezbord.engine.search as search
-from keezbord.engine.rollout import GREEDY, Policy
+from keezbord.engine.rollout import HAND_LEAF, Policy
 from keezbord.host.commands.engine_protocol import Engine, serve
 
 
@@ -53,7 +53,7 @@ def parse_opts(text: str) -> tuple[dict[str, Any], bool]:
         else:
             raise SystemExit(f"engine_variant: unknown option {opt!r}")
     if explore or ahead or leaf:
-        kw["how"] = Policy(explore, ahead, fitted_leaf=leaf)
+        kw["how"] = Policy(explore, ahead, leaf="fitted" if leaf else "hand")
     return kw, infer
 
 
@@ -72,7 +72,7 @@ def main() -> int:
     search.play_horizon = horizon
     # The variant's policy is the one the engine plays with (without ``leaf``: the
     # hand-made leaf every variant was measured with before the fitted one).
-    search.PLAY_POLICY = kw.pop("how", GREEDY)
+    search.PLAY_POLICY = kw.pop("how", HAND_LEAF)
     search.analyse = functools.partial(search.analyse, **kw)
     engine = Engine("search", infer=infer)
     engine.commands["keezbord"] = lambda _a: [

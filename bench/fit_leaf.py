@@ -114,20 +114,17 @@ def _play(
 
 def home_terms(board: Board) -> list[list[float]]:
     """Per team (``team_order``): the slack of its homes below a packed home (the depth
-    its home pawns would have at the far end, less their depth), its home pawns with a
-    free hole deeper in, and its pawns shut out of their home (a seat's pawns still to
-    come home beyond the holes before its shallowest home pawn: no pawn passes another
-    in a home, RULES.md)."""
+    its home pawns would have at the far end, less their depth) and its home pawns with
+    a free hole deeper in (the third home term tried, the pawns shut out of their home,
+    is ``leaf.FEATURES``' ``shut``: the judge's leaf weighs it)."""
     per_seat = []
     for seat in range(board.seats):
         depths = [loc - HOME for loc in board.pawns[seat] if loc > HOME]
         packed = sum(4 - i for i in range(len(depths)))
         free = sum(1 for d in depths if any(e not in depths for e in range(d + 1, 5)))
-        to_come = len(board.pawns[seat]) - len(depths)
-        shut = max(0, to_come - (min(depths, default=5) - 1))
-        per_seat.append((packed - sum(depths), free, shut))
+        per_seat.append((packed - sum(depths), free))
     return [
-        [float(sum(per_seat[s][i] for s in team)) for i in (0, 1, 2)] for team in team_order(board)
+        [float(sum(per_seat[s][i] for s in team)) for i in (0, 1)] for team in team_order(board)
     ]
 
 
@@ -136,14 +133,16 @@ def with_home_terms(board: Board, hands: Sequence[Sequence[str]]) -> list[list[f
     return [a + b for a, b in zip(team_features(board, hands), home_terms(board), strict=True)]
 
 
-HOME_NAMES = (*FEATURES, "slack", "free", "shut")
-NO_DEPTH = tuple(n for n in FEATURES if n != "deep")
+HOME_NAMES = (*FEATURES, "slack", "free")
+# The terms the bot's leaf was fitted with (``shut`` came later, for the judge's).
+SHIPPED_TERMS = tuple(n for n in FEATURES if n != "shut")
+NO_DEPTH = tuple(n for n in SHIPPED_TERMS if n != "deep")
 HOME_VARIANTS = {
-    "shipped terms": FEATURES,
+    "shipped terms": SHIPPED_TERMS,
     "slack for depth": (*NO_DEPTH, "slack"),
     "free for depth": (*NO_DEPTH, "free"),
     "no depth": NO_DEPTH,
-    "free beside depth": (*FEATURES, "free"),
+    "free beside depth": (*SHIPPED_TERMS, "free"),
 }
 
 

@@ -64,7 +64,8 @@ PUZZLE_SETS = {
 }
 # An end of a playout: each team's features, and the winner's team index (None: unfinished).
 End = tuple[list[list[float]], int | None]
-SHIPPED = tuple(range(len(FEATURES)))  # the shipped leaf's terms among the recorded ones
+# The bot's leaf's terms among the recorded ones (all of FEATURES but ``shut``).
+SHIPPED = tuple(FEATURES.index(n) for n in fit_leaf.SHIPPED_TERMS)
 Ends = tuple[str, int, list[list[End]]]  # decision id, the mover's team, ends per move
 
 
@@ -291,7 +292,7 @@ def log_loss(diff: np.ndarray, won: np.ndarray, w: np.ndarray) -> float:
 def shipped_weights(terms: int) -> np.ndarray:
     """The shipped 4-seat weights, 0 for a term they lack."""
     w = np.zeros(terms)
-    w[: len(TUNED[4])] = TUNED[4]
+    w[: len(SHIPPED)] = [TUNED[4][i] for i in SHIPPED]
     return w
 
 

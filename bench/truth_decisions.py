@@ -18,7 +18,7 @@ from keezbord.engine.movegen import apply
 from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import HOME, Position
 from keezbord.engine.puzzles import Puzzle, puzzle_seed
-from keezbord.engine.rollout import FITTED_LEAF
+from keezbord.engine.rollout import FITTED_LEAF, HAND_LEAF
 from keezbord.engine.search import Known
 
 JUDGE_PLAYOUTS = 400  # the leaves' gaps: playouts a candidate
@@ -98,7 +98,8 @@ def _greedy_turns(
     """The turns of ``games`` greedy 4-seat games (seeds from ``seed``) with a move played
     and the hand known, whose number is a multiple of ``every``: the game's seed, its
     random choices' generator, the turn, the card and move played, and its candidates
-    (the evaluator's, one playout each: their order only)."""
+    (the evaluator's, one playout each: their order only, with the hand-made leaf the
+    stored rows were drawn with)."""
     for g in range(games):
         s = seed + g
         rec = record_selfplay(4, "standard", s, bots_for(["greedy"] * 4, s))
@@ -106,7 +107,7 @@ def _greedy_turns(
         for t in rec.turns:
             if t.card is None or t.move is None or not t.hand_known or t.index % every:
                 continue
-            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s)
+            ev = evaluate_moves(t.pos, t.hand, t.known, playouts=1, seed=s, how=HAND_LEAF)
             yield s, rng, t, (t.card, t.move), ev
 
 

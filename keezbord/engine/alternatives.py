@@ -149,7 +149,7 @@ def evaluate_moves(
     bot's order; the candidates are otherwise the search's (the best ``limit`` distinct
     positions a card reaches, by the greedy bot's score). ``only``: exactly these
     moves (judging one move against another). ``how``: the playouts' policy and leaf
-    (the judge's own, the greedy bot and the hand-made leaf, unless a bench asks for
+    (the judge's own, the greedy bot and the judge's leaf, unless a bench asks for
     another). No legal move: no candidates."""
     board = Board(pos)
     seat = pos.turn

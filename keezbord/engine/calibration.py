@@ -29,7 +29,7 @@ from .search import Analysis
 
 # Fitted by ``bench/bench_calibration.py fit`` (its output, pasted): by number of seats
 # (4, 6, 8 in pairs: 2, 3, 4 teams; 3 without teams).
-TEMPERATURE: Final = {3: 2.181, 4: 1.253, 6: 1.607, 8: 1.633}
+TEMPERATURE: Final = {3: 2.025, 4: 1.09, 6: 1.366, 8: 1.357}
 # The teams of those boards (standard profile); the fallback of another number of seats.
 FITTED_TEAMS: Final = {4: 2, 6: 3, 8: 4, 3: 3}
 

@@ -83,6 +83,8 @@ FEATURES = (
     "four",  # 4s held
     "jack",  # jacks held
     "cards",  # cards held
+    "shut",  # pawns shut out of their home: still to come, beyond the free holes before
+    # the shallowest home pawn (no pawn passes another in a home, RULES.md)
 )
 
 
@@ -96,12 +98,14 @@ def team_features(board: Board, hands: Sequence[Sequence[str]]) -> list[list[flo
     for seat in range(seats):
         opponents = masks[seat]
         home = deep = pr = pr2 = track = threat = near = fresh = 0.0
+        shallowest = 5
         nest = False
         row = prog[seat]
         for loc in board.pawns[seat]:
             if loc > HOME:
                 home += 1
                 deep += loc - HOME
+                shallowest = min(shallowest, loc - HOME)
             elif loc == NEST:
                 nest = True
             else:
@@ -137,6 +141,7 @@ def team_features(board: Board, hands: Sequence[Sequence[str]]) -> list[list[flo
                 float(hand.count("4")),
                 float(hand.count("J")),
                 float(len(hand)),
+                max(0.0, len(board.pawns[seat]) - home - (shallowest - 1)),
             ]
         )
     out = []
@@ -167,17 +172,30 @@ def tuned_chances(
 # FEATURES' weights per number of seats, fitted by bench/fit_leaf.py on boards of greedy
 # self-play games (every fifth game held out; log loss on those, against the hand-made
 # leaf's): 4 seats 116,000 boards of 10,000 games, 0.5692 against 0.6070 (an even guess
-# 0.6931); 6 seats 96,000 boards of 5,000 games, 0.8843 against 0.9611 (1.0986).
+# 0.6931); 6 seats 96,000 boards of 5,000 games, 0.8843 against 0.9611 (1.0986). Fitted
+# before ``shut`` was a term: its weight 0, the bot's leaf as the ladder measured it.
 TUNED: dict[int, tuple[float, ...]] = {
     4: (
         -0.79485, 0.23398, 0.21807, 0.00965, 0.09715, 0.14738, 0.04357, 0.02005,
-        -0.0168, -0.00085, 0.08714, 0.07197, 0.06576, 0.0133, 0.01051, 0.05238,
+        -0.0168, -0.00085, 0.08714, 0.07197, 0.06576, 0.0133, 0.01051, 0.05238, 0.0,
     ),
     6: (
         -0.70238, 0.24887, 0.22517, -0.09401, 0.26273, 0.09975, 0.09228, 0.05209,
-        -0.03061, -0.01617, 0.05886, 0.05656, 0.07443, 0.04747, 0.07404, 0.03385,
+        -0.03061, -0.01617, 0.05886, 0.05656, 0.07443, 0.04747, 0.07404, 0.03385, 0.0,
     ),
 }  # fmt: skip
+
+# The judge's weights (hints, coach, analysis, puzzles): fitted by
+# bench/fit_leaf_decisions.py (``--shut --ordered``, lam 0.1) to 4-seat decisions played
+# to the end, the home never worth less for a pawn further in; on the held-out decisions
+# it agrees with play to the end better than the hand-made leaf and the bot's (typical
+# 0.80 against 0.75 and 0.76, home entries 0.55 against 0.41 and 0.30; docs/analysis.md
+# "The judge's leaf"). One set for every number of seats: the calibration's temperature
+# per number of seats (calibration.py) carries it to 3 and 4 teams.
+JUDGE: tuple[float, ...] = (
+    -0.74419, 0.20299, 0.23927, -0.00973, 0.07334, 0.13343, 0.00478, 0.00207,
+    -0.02351, 0.00314, 0.09387, 0.06878, 0.09209, 0.04593, 0.01989, 0.03682, 0.16849,
+)  # fmt: skip
 
 
 def fitted_weights(seats: int) -> tuple[float, ...]:
@@ -189,3 +207,8 @@ def fitted_weights(seats: int) -> tuple[float, ...]:
 def fitted_chances(board: Board, hands: Sequence[Sequence[str]]) -> list[float]:
     """``tuned_chances`` with the weights fitted for the board's number of seats."""
     return tuned_chances(board, hands, fitted_weights(board.seats))
+
+
+def judge_chances(board: Board, hands: Sequence[Sequence[str]]) -> list[float]:
+    """``tuned_chances`` with the judge's weights (``JUDGE``)."""
+    return tuned_chances(board, hands, JUDGE)

@@ -22,7 +22,7 @@ from .bots import (
     _progress,  # the track values evaluate_board uses, bit for bit
 )
 from .deal import next_holder
-from .leaf import fitted_chances, leaf_chances
+from .leaf import fitted_chances, judge_chances, leaf_chances
 from .position import BLOCKADE, EMPTY, FRESH, HOME, NEST
 
 FastChoice = tuple[str, FastMove] | None
@@ -199,18 +199,22 @@ class Policy:
     """How a playout plays on (the default: the greedy bot for every seat, as always).
     ``explore``: the chance a turn plays a random move instead (epsilon-greedy);
     ``ahead``: the seat's own later turns of the round searched one reply deep over the
-    greedy bot's ``ahead`` best moves (0: greedy, ``Greedy.pick_ahead``); ``fitted_leaf``:
-    an unfinished playout judged by the fitted leaf (leaf.fitted_chances) instead."""
+    greedy bot's ``ahead`` best moves (0: greedy, ``Greedy.pick_ahead``); ``leaf``: what
+    judges an unfinished playout, one of ``LEAVES``."""
 
     explore: float = 0.0
     ahead: int = 0
-    fitted_leaf: bool = False
+    leaf: str = "judge"
 
 
+# The leaves (leaf.py): the judge's (hints, coach, analysis), the bot's fitted one, and
+# the hand-made one both were measured against (kept for the benches).
+LEAVES = ("judge", "fitted", "hand")
+# The judge's playouts: the greedy bot plays on, the judge's leaf judges.
 GREEDY = Policy()
-# The bot's playouts: the greedy bot plays on, an unfinished playout is judged by the
-# fitted leaf (search.PLAY_POLICY; the judge keeps GREEDY, docs/analysis.md says why).
-FITTED_LEAF = Policy(fitted_leaf=True)
+# The bot's playouts: the same, judged by the bot's fitted leaf (search.PLAY_POLICY).
+FITTED_LEAF = Policy(leaf="fitted")
+HAND_LEAF = Policy(leaf="hand")
 
 
 def playout(
@@ -260,7 +264,12 @@ def playout(
         if board.homed > homed:
             winner = board.winner()
     lost = 1 if _nest_count(board, team) > nests0 else 0
-    chances = fitted_chances(board, hands) if how.fitted_leaf else leaf_chances(board, hands)
+    if how.leaf == "judge":
+        chances = judge_chances(board, hands)
+    elif how.leaf == "fitted":
+        chances = fitted_chances(board, hands)
+    else:
+        chances = leaf_chances(board, hands)
     for u in reversed(undos):
         board.unmake(u)
     return chances, lost, 1 if winner == team else 0

@@ -62,7 +62,8 @@ def play_horizon(seats: int) -> int:
 # How the search's playouts are played and judged when it *plays* (SearchBot, ``keezbord
 # engine``): the fitted leaf (leaf.fitted_chances, bench/fit_leaf.py), which won 137 of 226
 # duplicate 4-seat games at 200 ms against the search as it was (docs/hints.md "A fitted leaf").
-# The judge (hints, coach, analysis) keeps the hand-made leaf its chances are calibrated for.
+# The judge (hints, coach, analysis) plays greedy and judges with its own leaf
+# (leaf.judge_chances), the one its chances are calibrated for.
 PLAY_POLICY = FITTED_LEAF
 
 

@@ -92,11 +92,15 @@ CASES: dict[str, tuple[Position, list[str], str, str]] = {
         "5 0:S-T5",
         "leaves your start free",
     ),
-    "the 4 from the start goes almost home": (
+    # A fresh pawn on the start: the 3 moves it on and keeps the 4 (4 back from T3 lands
+    # at T63, one hole from home). The 4 at once (to T60) was this case's answer until
+    # play to the end said otherwise: the 3 wins more by 0.029 +- 0.014 over 1,500 deals
+    # (bench/results/truth-advice.jsonl; docs/analysis.md "The judge's leaf").
+    "from the start the 3 first, keeping the 4": (
         P([["S", "T20", "N", "N"], N4, N4, N4]),
         ["4", "3"],
-        "4 0:S-T60",
-        "",
+        "3 0:S-T3",
+        "keeps your 4",
     ),
     "the 4 takes the pawn just past the start almost home": (
         P([["T1", "T30", "N", "N"], ["T12", "N", "N", "N"], N4, N4]),
@@ -203,18 +207,6 @@ def test_advice_on_hand_built_positions(name: str) -> None:
     assert 0.0 <= adv.win <= 1.0
 
 
-def test_keeping_the_4_is_said() -> None:
-    # A fresh pawn on the start: the 3 moves it on and keeps the 4 (4 back from T3 lands
-    # at T63, one hole from home); the reason says so.
-    pos = P([["S", "T20", "N", "N"], N4, N4, N4])
-    adv = advise(pos, ["3", "4"], playouts=PLAYOUTS, seed=1)
-    assert adv is not None
-    if adv.card == "3":
-        assert "keeps your 4" in adv.sentence("en")
-    else:
-        assert adv.text == "4 0:S-T60"
-
-
 def test_at_least_twenty_positions() -> None:
     assert len(CASES) >= 23
 
@@ -258,10 +250,10 @@ def test_coach_after_throwing_away_the_win() -> None:
     pos, _, _, _ = CASES["the move that wins the game"]
     # The 2 stops red's last pawn on its own start: only the 3 wins.
     played = parse_move("2 0:T62-T0", pos.topology)
-    # The team is far ahead either way (the 2 is still shown to win about 98%: the
-    # calibrated chances sharpen a lead), so the gap is small: a threshold well below
-    # the default's makes the coach speak.
-    remark = coach(pos, ["3", "2"], "2", played, playouts=PLAYOUTS, seed=1, threshold=0.01)
+    # The team is far ahead either way (the 2 is still shown to win about 99%: the
+    # judge's leaf sees the lead), so the gap is small: a threshold well below the
+    # default's makes the coach speak.
+    remark = coach(pos, ["3", "2"], "2", played, playouts=PLAYOUTS, seed=1, threshold=0.005)
     assert remark is not None and remark.better.text == "3 0:T62-H1"
 
 

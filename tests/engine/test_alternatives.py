@@ -53,7 +53,7 @@ def test_the_playouts_policy_can_be_asked_for_the_judge_plays_greedy_with_its_ow
     hand = ["7", "5", "K", "J"]
     default = evaluate_moves(MID, hand, playouts=15, seed=4)
     assert default == evaluate_moves(MID, hand, playouts=15, seed=4, how=GREEDY)
-    fitted = evaluate_moves(MID, hand, playouts=15, seed=4, how=Policy(fitted_leaf=True))
+    fitted = evaluate_moves(MID, hand, playouts=15, seed=4, how=Policy(leaf="fitted"))
     assert {(a.card, a.after) for a in fitted.ranked} == {(a.card, a.after) for a in default.ranked}
     assert sorted(a.raw_dist for a in fitted.ranked) != sorted(a.raw_dist for a in default.ranked)
 

@@ -84,7 +84,7 @@ def test_a_playout_judged_by_the_fitted_leaf_is_a_distribution_and_repeatable() 
     policy = Greedy(b)
     card, move = "9", next(iter(b.moves("9", 0)))
     runs = [
-        playout(policy, 0, card, move, deal, 8, random.Random(5).random, Policy(fitted_leaf=True))
+        playout(policy, 0, card, move, deal, 8, random.Random(5).random, Policy(leaf="fitted"))
         for _ in range(2)
     ]
     assert runs[0] == runs[1]
@@ -129,6 +129,8 @@ def test_the_home_terms_count_slack_free_holes_and_pawns_shut_out() -> None:
     # Two home, two to come: on H3 and H4 nothing is shut out (H1 and H2 are theirs);
     # on H2 and H4 one is (H1 only), and H3 is a free hole behind a pawn.
     packed = Board(Position.from_text("NT20H3H4/NNNN/NNNN/NNNN 0 standard"))
-    assert fit_leaf.home_terms(packed)[0] == [0.0, 0.0, 0.0]
+    assert fit_leaf.home_terms(packed)[0] == [0.0, 0.0]
+    assert _feature(team_features(packed, [[]] * 4)[0], "shut") == 0.0
     gap = Board(Position.from_text("NT20H2H4/NNNN/NNNN/NNNN 0 standard"))
-    assert fit_leaf.home_terms(gap)[0] == [1.0, 1.0, 1.0]
+    assert fit_leaf.home_terms(gap)[0] == [1.0, 1.0]
+    assert _feature(team_features(gap, [[]] * 4)[0], "shut") == 1.0

@@ -18,7 +18,7 @@ import keezbord.engine.rollout as rollout
 import keezbord.engine.search as search
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.leaf import TUNED, team_order
+from keezbord.engine.leaf import FEATURES, JUDGE, team_order
 from keezbord.engine.puzzles import puzzle_seed
 from keezbord.engine.rollout import FITTED_LEAF
 
@@ -53,7 +53,7 @@ def test_the_recorded_ends_give_the_judges_own_gap_for_the_shipped_weights() -> 
     first, second = (ev.find(c, m, pos) for c, m in moves)
     assert first is not None and second is not None
     judged = first.raw_dist[mine] - second.raw_dist[mine]
-    gap, _grad = dec.gaps(np.array(TUNED[4]))
+    gap, _grad = dec.gaps(dfl.shipped_weights(len(dfl.SHIPPED)))
     assert gap[0] == pytest.approx(judged, abs=1e-9)
     # At the truth bench's budget, the gap its stored row holds for the fitted leaf.
     row = next(
@@ -62,8 +62,24 @@ def test_the_recorded_ends_give_the_judges_own_gap_for_the_shipped_weights() -> 
         if r["id"] == name
     )
     [ends] = dfl.record([decision], sources.JUDGE_PLAYOUTS)
-    stored = dfl.Decisions.recorded([row], [ends]).gaps(np.array(TUNED[4]))[0][0]
+    stored = dfl.Decisions.recorded([row], [ends]).gaps(dfl.shipped_weights(len(dfl.SHIPPED)))[0][0]
     assert round(float(stored), 4) == row["fitted_raw"]
+
+
+def test_the_recorded_ends_give_the_judges_leaf_its_own_gap() -> None:
+    # The playouts are the same whatever judges their ends: weighed with the judge's
+    # weights (its terms: the bot's and ``shut``), they give the judge's gap.
+    decision = _home_decision()
+    name, pos, hand, known, moves, _ = decision
+    [ends] = dfl.record([decision], 12)
+    cols = [*dfl.SHIPPED, FEATURES.index("shut")]
+    dec = dfl.Decisions.recorded([{"id": name, "truth": 0.0, "se": 0.01}], [ends], cols)
+    mine = team_order(Board(pos)).index(pos.team_of(pos.turn))
+    ev = evaluate_moves(pos, hand, known, playouts=12, seed=puzzle_seed(name) + 5, only=moves)
+    first, second = (ev.find(c, m, pos) for c, m in moves)
+    assert first is not None and second is not None
+    gap, _grad = dec.gaps(np.array([JUDGE[i] for i in cols]))
+    assert gap[0] == pytest.approx(first.raw_dist[mine] - second.raw_dist[mine], abs=1e-9)
 
 
 def test_the_playouts_are_given_back_after_listening_an_error_or_not() -> None:
@@ -80,7 +96,7 @@ def test_the_playouts_are_given_back_after_listening_an_error_or_not() -> None:
 def test_the_gap_gradient_is_the_gaps_slope() -> None:
     [ends] = dfl.record([_home_decision()], 8)
     dec = dfl.Decisions.recorded([{"id": ends[0], "truth": 0.0, "se": 0.01}], [ends])
-    w = np.array(TUNED[4])
+    w = dfl.shipped_weights(len(dfl.SHIPPED))
     _gap, grad = dec.gaps(w)
     for k in (0, 2, 5, 15):  # home, deep, track, cards
         step = np.zeros_like(w)
@@ -95,7 +111,7 @@ def test_a_subset_and_a_join_keep_each_decisions_gap() -> None:
     ends = dfl.record(decisions, 6)
     rows = [{"id": e[0], "truth": 0.01 * i, "se": 0.01} for i, e in enumerate(ends)]
     dec = dfl.Decisions.recorded(rows, ends)
-    w = np.array(TUNED[4])
+    w = dfl.shipped_weights(len(dfl.SHIPPED))
     whole = dec.gaps(w)[0]
     odd = dec.subset(lambda r: r["truth"] in (0.01,))
     even = dec.subset(lambda r: r["truth"] not in (0.01,))
@@ -109,7 +125,7 @@ def test_a_subset_and_a_join_keep_each_decisions_gap() -> None:
 
 def test_an_ordered_fit_keeps_a_pawn_home_worth_at_least_the_door() -> None:
     order = dfl.home_order(dfl.SHIPPED)
-    shipped = np.array(TUNED[4])
+    shipped = dfl.shipped_weights(len(dfl.SHIPPED))
     assert (order @ shipped)[0] < -0.5  # the shipped leaf: H1 well below T61
     # Data that pushes the wrong way: entering home said to lose 30 points.
     [ends] = dfl.record([_home_decision()], 8)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 NAME = "keezbord"
 BOTS = ("random", "greedy", "beginner", "search", "ceiling")
 # What judges the search's unfinished playouts: the fitted leaf it plays with, or the
-# judge's hand-made leaf (the hints' and the analysis's, whose chances are calibrated).
+# judge's leaf (the hints' and the analysis's, whose chances are calibrated).
 LEAVES = ("fitted", "judge")
 DEFAULT_PLAYOUTS = 300
 MAX_PLAYOUTS = 1_000_000
