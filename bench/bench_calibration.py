@@ -21,9 +21,13 @@ the analysis's seeds (judge_seed). One JSON line a game with who won (resumable:
 the file are skipped; ``--minutes`` stops it cleanly). ``--full`` seat counts (4 by
 default) evaluate every candidate (the best's chances too: the losses, for the
 thresholds, which were chosen on 4 seats), the others the move made only (its chances
-are the same numbers, at a fraction of the cost). The stored files were made by ``run
---playouts 100 --minutes 41`` (4 seats full; the first 3-seat games too) and ``run
---playouts 8 --full '' --games 3000 --jobs 2`` (3,000 games a number of seats).
+are the same numbers, at a fraction of the cost). The judge's leaf's files were made by
+``run --playouts 8 --full '' --games 3000 --jobs 2`` (3,000 games a number of seats),
+``run --playouts 4 --full '' --stride 100000,1,100000,100000 --games 3000`` (6 seats
+at their first pass) and ``run --playouts 100 --full 4 --stride 1,100000,100000,100000
+--games 193`` (the losses; with the first game of each other number of seats: the
+stride keeps game 0); the hand-made leaf's (``-hand``) by the same and ``run --playouts
+100 --minutes 41`` (4 seats full; the first 3-seat games too).
 ``run --leaf fitted`` (or ``hand``) judges with the bot's fitted leaf (or the hand-made one
 the judge had until 2026-12-06) instead of the judge's: calibration-PLAYOUTS-LEAF.jsonl.
 
@@ -65,9 +69,12 @@ from keezbord.engine.puzzles import (
     puzzle_seed,
     recheck,
 )
-from keezbord.engine.rollout import LEAVES, Policy
+from keezbord.engine.rollout import LEAVES, Leaf, Policy
 
 RESULTS = Path(__file__).parent / "results"
+# The hand-made leaf's temperatures (the judge's leaf until 2026-12-06), fitted on the same
+# games judged with it (calibration-8-hand.jsonl): what its chances were shown at.
+HAND_TEMPERATURE = {3: 2.181, 4: 1.253, 6: 1.607, 8: 1.633}
 SHIPPED = Path(__file__).parents[1] / "keezbord" / "host" / "puzzles" / "shipped.jsonl"
 SEATS = (4, 6, 8, 3)
 PER_GAME = {3: 8, 4: 8, 6: 6, 8: 6}  # decisions drawn a game
@@ -83,7 +90,7 @@ def budget() -> int:
     return ANALYSIS_PLAYOUTS
 
 
-def play_and_evaluate(job: tuple[int, int, int, bool, str]) -> dict[str, Any]:
+def play_and_evaluate(job: tuple[int, int, int, bool, Leaf]) -> dict[str, Any]:
     seats, game, playouts, full, leaf = job
     seed = 38_000 + 1000 * seats + game
     t0 = time.perf_counter()
@@ -128,7 +135,7 @@ def play_and_evaluate(job: tuple[int, int, int, bool, str]) -> dict[str, Any]:
     }
 
 
-def data_file(playouts: int, leaf: str = "judge") -> Path:
+def data_file(playouts: int, leaf: Leaf = "judge") -> Path:
     """The games evaluated at ``playouts`` a candidate with ``leaf`` (bench/results/; the
     judge's leaf's without a suffix)."""
     return RESULTS / f"calibration-{playouts}{'' if leaf == 'judge' else '-' + leaf}.jsonl"

@@ -2,7 +2,7 @@
 (issue 38, docs/analysis.md "Gaps against play to the end"). CPU-heavy: run it niced.
 
     nice -n 15 .venv/bin/python bench/bench_judge_truth.py run --deals 600 --jobs 2 \\
-        --puzzles keezbord/host/puzzles/shipped.jsonl --out truth-shipped.jsonl
+        --puzzles bench/results/puzzles-shipped-2026-12-05.jsonl --out truth-shipped.jsonl
     .venv/bin/python bench/bench_judge_truth.py report truth-shipped.jsonl [more files]
     nice .venv/bin/python bench/bench_judge_truth.py decision \\
         "NNT7T20/NNNT12/NNNN/NNNN 0 standard" --hand 5 --deals 5000 \\
@@ -60,16 +60,18 @@ from typing import Any
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
 from keezbord.engine.bots import GreedyBot
+from keezbord.engine.calibration import calibrate
 from keezbord.engine.game import Game
 from keezbord.engine.leaf import team_order
 from keezbord.engine.notation import Move, parse_move
 from keezbord.engine.position import Position
 from keezbord.engine.puzzles import puzzle_seed
-from keezbord.engine.rollout import FITTED_LEAF, HAND_LEAF
+from keezbord.engine.rollout import FITTED_LEAF, GREEDY, HAND_LEAF
 from keezbord.engine.search import Known
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_calibration import HAND_TEMPERATURE
 from truth_decisions import (
     JUDGE_PLAYOUTS,
     SAMPLE_EVERY,
@@ -147,11 +149,14 @@ def judge_pair(job: Decision) -> dict[str, Any]:
 
 def leaf_gaps(job: Decision) -> dict[str, float]:
     """Each leaf's gap for the decision's pair, raw and as shown (the judge's playouts:
-    to the end of the round at most, so the leaf judges what the round leaves)."""
+    to the end of the round at most, so the leaf judges what the round leaves). Shown:
+    the hand-made and the fitted leaf's at the hand-made leaf's temperatures, as every
+    row before the judge's leaf (2026-12-06) was; the judge's at its own."""
     name, pos, hand, known, moves, _ = job
-    mine = team_order(Board(pos)).index(pos.team_of(pos.turn))
+    board = Board(pos)
+    mine = team_order(board).index(pos.team_of(pos.turn))
     out = {}
-    for leaf, how in (("hand", HAND_LEAF), ("fitted", FITTED_LEAF)):
+    for leaf, how in (("hand", HAND_LEAF), ("fitted", FITTED_LEAF), ("judge", GREEDY)):
         ev = evaluate_moves(
             pos,
             hand,
@@ -164,7 +169,12 @@ def leaf_gaps(job: Decision) -> dict[str, float]:
         first, second = (ev.find(c, m, pos) for c, m in moves)
         assert first is not None and second is not None
         out[f"{leaf}_raw"] = round(first.raw_dist[mine] - second.raw_dist[mine], 4)
-        out[f"{leaf}_shown"] = round(first.win - second.win, 4)
+        if leaf == "judge":
+            out[f"{leaf}_shown"] = round(first.win - second.win, 4)
+        else:
+            t = HAND_TEMPERATURE.get(board.seats, 1.0)
+            shown = calibrate(first.raw_dist, t)[mine] - calibrate(second.raw_dist, t)[mine]
+            out[f"{leaf}_shown"] = round(shown, 4)
     return out
 
 
@@ -255,7 +265,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="puzzles' solution against their second best")
-    r.add_argument("--puzzles", default="keezbord/host/puzzles/shipped.jsonl")
+    # The set truth-shipped.jsonl was played for: the one shipped until 2026-12-06.
+    r.add_argument("--puzzles", default="bench/results/puzzles-shipped-2026-12-05.jsonl")
     r.add_argument("--out", required=True)
     r.add_argument("--deals", type=int, default=600)
     r.add_argument("--jobs", type=int, default=2)

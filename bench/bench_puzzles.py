@@ -25,7 +25,7 @@ import time
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.puzzles import BUDGETS
-from keezbord.engine.rollout import FITTED_LEAF, GREEDY
+from keezbord.engine.rollout import LEAVES, Policy
 
 MARGINS = (0.02, 0.03, 0.05, 0.08, 0.10)
 
@@ -38,10 +38,14 @@ def main() -> None:
     ap.add_argument("--low", type=int, default=BUDGETS[0])
     ap.add_argument("--high", type=int, default=BUDGETS[1])
     ap.add_argument(
-        "--fitted-leaf", action="store_true", help="judge with the bot's fitted leaf (one leaf)"
+        "--leaf",
+        choices=LEAVES,
+        default="judge",
+        help="what judges the playouts' ends (docs/puzzles.md's figures: hand, the judge's "
+        "leaf until 2026-12-06)",
     )
     args = ap.parse_args()
-    how = FITTED_LEAF if args.fitted_leaf else GREEDY
+    how = Policy(leaf=args.leaf)
     rows: list[tuple[float, float, float, bool, float, float]] = []
     t0 = time.perf_counter()
     for g in range(args.games):

@@ -52,14 +52,15 @@ import keezbord.engine.rollout as rollout
 import keezbord.engine.search as search
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.leaf import FEATURES, TUNED, team_order
+from keezbord.engine.leaf import FEATURES, JUDGE, TUNED, team_order
 from keezbord.engine.puzzles import puzzle_seed
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parent.parent
 # Truth rows and where their decisions come from.
 PUZZLE_SETS = {
-    "truth-shipped.jsonl": ROOT / "keezbord" / "host" / "puzzles" / "shipped.jsonl",
+    # The set shipped until the judge's leaf (2026-12-06), whose rows truth-shipped holds.
+    "truth-shipped.jsonl": RESULTS / "puzzles-shipped-2026-12-05.jsonl",
     "truth-fitted-judge.jsonl": RESULTS / "puzzles-fitted-judge.jsonl",
 }
 # An end of a playout: each team's features, and the winner's team index (None: unfinished).
@@ -173,7 +174,8 @@ def collect(args: argparse.Namespace) -> None:
     rows = rows_of(RESULTS / "truth-homes.jsonl")
     homes = sources.home_decisions(games_of(rows, sources.HOMES_SEED), 0)
     data["homes"] = (rows, record(checked(homes, rows), args.playouts))
-    Path(args.out).write_bytes(pickle.dumps(data))
+    # The terms' order beside the data: a file recorded with other terms is refused.
+    Path(args.out).write_bytes(pickle.dumps({"terms": fit_leaf.HOME_NAMES, "data": data}))
     print({k: len(v[1]) for k, v in data.items()}, "decisions recorded in", args.out)
 
 
@@ -353,7 +355,10 @@ def fit_weights(
 
 
 def fit(args: argparse.Namespace) -> None:
-    data = pickle.loads(Path(args.ends).read_bytes())
+    stored = pickle.loads(Path(args.ends).read_bytes())
+    if not isinstance(stored, dict) or stored.get("terms") != fit_leaf.HOME_NAMES:
+        raise SystemExit(f"{args.ends}: recorded with other terms than {fit_leaf.HOME_NAMES}")
+    data = stored["data"]
     extra = [name for name in ("free", "shut") if getattr(args, name)]
     cols = [*SHIPPED, *(fit_leaf.HOME_NAMES.index(name) for name in extra)]
     sets = {k: Decisions.recorded(rows, ends, cols) for k, (rows, ends) in data.items()}
@@ -373,14 +378,18 @@ def fit(args: argparse.Namespace) -> None:
     both = Decisions.joined(list(train.values()))
     diff, won, held_pos = positions(args.games, cols)
     shipped = shipped_weights(len(cols))
+    # The judge's shipped weights (leaf.JUDGE), where these columns are its terms.
+    judge = np.array([JUDGE[c] for c in cols]) if sorted(cols) == list(range(len(JUDGE))) else None
     print(f"positions: {len(won)} of {args.games} greedy games, {held_pos.sum()} held out")
     for name, d in {**train, **held}.items():
         hand = np.array([r["hand_raw"] for r in d.rows])
         print(f"{name} ({len(d)} decisions): hand-made leaf {d.stats(hand)}")
-        print(f"{'':>{len(name)}}   fitted leaf (shipped) {d.stats(d.gaps(shipped)[0])}")
+        print(f"{'':>{len(name)}}   the bot's fitted leaf {d.stats(d.gaps(shipped)[0])}")
+        if judge is not None:
+            print(f"{'':>{len(name)}}   the judge's leaf {d.stats(d.gaps(judge)[0])}")
     loss = log_loss(diff[held_pos], won[held_pos], shipped)
     boards = fit_leaf.door_boards()
-    print(f"held-out positions' log loss, shipped weights: {loss:.4f}")
+    print(f"held-out positions' log loss, the bot's weights: {loss:.4f}")
     print(f"  a first pawn home less on T61: {fit_leaf.home_against_door(shipped, boards, cols)}")
     for lam in args.lam:
         order = home_order(cols) if args.ordered else None

@@ -33,8 +33,9 @@ from .text import Text
 # Loss in the team's calibrated win chance (0 to 1) from which a decision is labelled,
 # worst first: 0.05 / 0.03 / 0.02 on the hand-made leaf's raw scale (the judge's until
 # 2026-12-06), carried to the judge's calibrated one (calibration.py) at the same share
-# of greedy play's decisions (0.073 / 0.042 / 0.027); docs/analysis.md says how.
-THRESHOLDS: Final = (("blunder", 0.07), ("mistake", 0.04), ("inaccuracy", 0.027))
+# of greedy play's decisions (0.073 / 0.042 / 0.027), each to the nearest hundredth (a
+# loss shown in whole points then keeps its label); docs/analysis.md says how.
+THRESHOLDS: Final = (("blunder", 0.07), ("mistake", 0.04), ("inaccuracy", 0.03))
 # The coach speaks from this label on (the loss of THRESHOLDS' blunder, the coach's
 # margin before the judge was one, carried over likewise).
 COACH_LABEL: Final = "blunder"

@@ -1,7 +1,13 @@
 """What an unfinished playout is worth: a win chance for every team, summing to 1.
 
+Three leaves, one a ``rollout.Policy`` names: the judge's (``judge_chances``: hints,
+coach, analysis, puzzles), the bot's (``fitted_chances``: the search as it plays), both a
+softmax of weighted terms (``FEATURES``) fitted by the benches, and the hand-made one
+below (``leaf_chances``: the judge's until 2026-12-06, kept for the benches).
+
 A playout that ends with a winner is worth 1 to the winning team and 0 to the others. One
-that stops first (the horizon, the end of the round) is judged by the board: each team's
+that stops first (the horizon, the end of the round) is judged by the hand-made leaf by
+the board: each team's
 value is the sum of its seats' standing (``bots.seat_values``) and of what the cards its
 seats still hold are worth (``CARD_KEEP``), and the chances are a softmax of those values
 over ``SCALE``:
@@ -65,7 +71,8 @@ def leaf_chances(board: Board, hands: Sequence[Sequence[str]]) -> list[float]:
     return softmax(team_values(board, hands))
 
 
-# The tuned leaf's terms, per team (the sum over its seats): fitted by bench/fit_leaf.py.
+# The fitted leaves' terms, per team (the sum over its seats): weighed by bench/fit_leaf.py
+# (the bot's, all but ``shut``) and bench/fit_leaf_decisions.py (the judge's).
 FEATURES = (
     "home",  # pawns home
     "home2",  # pawns home squared per seat: the last pawns home are worth more

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from .board import Board, FastMove
 from .bots import (
@@ -194,6 +195,12 @@ def _nest_count(board: Board, team: tuple[int, ...]) -> int:
     return sum(board.pawns[s].count(NEST) for s in team)
 
 
+# The leaves (leaf.py): the judge's (hints, coach, analysis), the bot's fitted one, and
+# the hand-made one both were measured against (kept for the benches).
+Leaf = Literal["judge", "fitted", "hand"]
+LEAVES: tuple[Leaf, ...] = ("judge", "fitted", "hand")
+
+
 @dataclass(frozen=True, slots=True)
 class Policy:
     """How a playout plays on (the default: the greedy bot for every seat, as always).
@@ -204,12 +211,13 @@ class Policy:
 
     explore: float = 0.0
     ahead: int = 0
-    leaf: str = "judge"
+    leaf: Leaf = "judge"
+
+    def __post_init__(self) -> None:
+        if self.leaf not in LEAVES:  # a typo would fall through to another leaf
+            raise ValueError(f"no leaf {self.leaf!r}: one of {', '.join(LEAVES)}")
 
 
-# The leaves (leaf.py): the judge's (hints, coach, analysis), the bot's fitted one, and
-# the hand-made one both were measured against (kept for the benches).
-LEAVES = ("judge", "fitted", "hand")
 # The judge's playouts: the greedy bot plays on, the judge's leaf judges.
 GREEDY = Policy()
 # The bot's playouts: the same, judged by the bot's fitted leaf (search.PLAY_POLICY).

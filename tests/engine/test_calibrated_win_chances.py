@@ -7,8 +7,10 @@ the evaluator says (one decision made again)."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +77,9 @@ def test_an_even_start_is_shown_as_an_even_share(seats: int) -> None:
 
 
 # The hand-made leaf's temperatures (the judge's leaf until 2026-12-06), for its data: the
-# same games, judged with it (bench/results/calibration-8-hand.jsonl, -4-hand).
-HAND_TEMPERATURE = {3: 2.181, 4: 1.253, 6: 1.607, 8: 1.633}
+# same games, judged with it (bench/results/calibration-8-hand.jsonl).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+HAND_TEMPERATURE = importlib.import_module("bench_calibration").HAND_TEMPERATURE
 
 
 @pytest.mark.parametrize("seats", sorted(TEAMS))
@@ -86,9 +89,12 @@ def test_the_fit_improves_the_brier_score_on_held_out_games(seats: int) -> None:
     before, after = brier(data, 1.0), brier(data, TEMPERATURE[seats])
     # On 1,000 held-out games a number of seats (docs/analysis.md): 4 seats 0.3923 ->
     # 0.3922, 6 seats 0.5254 -> 0.5198, 8 seats 0.5893 -> 0.5762, 3 seats 0.5674 ->
-    # 0.5486. Two teams gain least: their raw chances are the least cautious.
-    gain = {4: 0.0, 6: 0.005}.get(seats, 0.01)
-    assert after < before - gain, (seats, before, after)
+    # 0.5486. With two teams the raw chances are nearly calibrated already (T 1.09): the
+    # fit keeps them, no worse; with more teams it gains.
+    if seats == 4:
+        assert after <= before < after + 0.001, (seats, before, after)
+    else:
+        assert after < before - (0.005 if seats == 6 else 0.01), (seats, before, after)
 
 
 @pytest.mark.parametrize("seats", sorted(TEAMS))

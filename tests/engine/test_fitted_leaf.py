@@ -91,6 +91,13 @@ def test_a_playout_judged_by_the_fitted_leaf_is_a_distribution_and_repeatable() 
     assert sum(runs[0][0]) == pytest.approx(1)
     plain = playout(policy, 0, card, move, deal, 8, random.Random(5).random)
     assert plain[0] != runs[0][0]  # the other leaf judged it
+    hand = playout(policy, 0, card, move, deal, 8, random.Random(5).random, Policy(leaf="hand"))
+    assert len({tuple(plain[0]), tuple(runs[0][0]), tuple(hand[0])}) == 3  # three leaves
+
+
+def test_a_leaf_that_is_not_there_is_refused() -> None:
+    with pytest.raises(ValueError, match="no leaf 'fited'"):
+        Policy(leaf="fited")  # type: ignore[arg-type]
 
 
 def test_the_fit_recovers_the_weights_games_were_drawn_with() -> None:

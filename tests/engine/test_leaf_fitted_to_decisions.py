@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import pickle
 import sys
 from functools import cache
 from pathlib import Path
@@ -136,3 +137,13 @@ def test_an_ordered_fit_keeps_a_pawn_home_worth_at_least_the_door() -> None:
     assert (order @ free).min() < -0.1
     assert (order @ held).min() > -1e-3
     assert dec.gaps(held)[0][0] > dec.gaps(free)[0][0]  # the order costs the fit
+
+
+def test_ends_recorded_with_other_terms_are_refused(tmp_path: Path) -> None:
+    # Recorded before ``shut`` moved into the engine's terms: the same width, another
+    # order, which would be read wrong without a word.
+    old = (*dfl.fit_leaf.HOME_NAMES[:16], "slack", "free", "shut")
+    path = tmp_path / "ends.pkl"
+    path.write_bytes(pickle.dumps({"terms": old, "data": {}}))
+    with pytest.raises(SystemExit, match="recorded with other terms"):
+        dfl.main(["fit", str(path)])

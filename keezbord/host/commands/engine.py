@@ -11,7 +11,7 @@ from keezbord.host.errors import UsageError
 
 
 def add_engine_arguments(p: argparse.ArgumentParser) -> None:
-    from keezbord.host.commands.engine_protocol import BOTS, DEFAULT_PLAYOUTS, LEAVES
+    from keezbord.host.commands.engine_protocol import BOTS, DEFAULT_PLAYOUTS, ENGINE_LEAVES
 
     p.add_argument(
         "--bot",
@@ -29,7 +29,7 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--leaf",
-        choices=LEAVES,
+        choices=ENGINE_LEAVES,
         default="fitted",
         help="what judges the search's unfinished playouts: the fitted leaf it plays with "
         "(default) or the judge's, whose info 'win' is the calibrated chance the hints show",

@@ -32,7 +32,7 @@ NAME = "keezbord"
 BOTS = ("random", "greedy", "beginner", "search", "ceiling")
 # What judges the search's unfinished playouts: the fitted leaf it plays with, or the
 # judge's leaf (the hints' and the analysis's, whose chances are calibrated).
-LEAVES = ("fitted", "judge")
+ENGINE_LEAVES = ("fitted", "judge")
 DEFAULT_PLAYOUTS = 300
 MAX_PLAYOUTS = 1_000_000
 MAX_MS = 600_000.0
@@ -117,8 +117,8 @@ class Engine:
     ) -> None:
         if bot not in BOTS:
             raise ProtocolError(f"unknown bot {bot!r} ({', '.join(BOTS)})")
-        if leaf not in LEAVES:
-            raise ProtocolError(f"unknown leaf {leaf!r} ({', '.join(LEAVES)})")
+        if leaf not in ENGINE_LEAVES:
+            raise ProtocolError(f"unknown leaf {leaf!r} ({', '.join(ENGINE_LEAVES)})")
         self.bot = bot
         self.playouts = playouts
         self.infer = infer  # the search weighs its deals by the ``played`` lines
@@ -166,7 +166,7 @@ class Engine:
             f"option name bot type combo default {self.bot} " + " ".join(f"var {b}" for b in BOTS),
             f"option name infer type check default {'true' if self.infer else 'false'}",
             f"option name leaf type combo default {self.leaf} "
-            + " ".join(f"var {v}" for v in LEAVES),
+            + " ".join(f"var {v}" for v in ENGINE_LEAVES),
             "keezbordok",
         ]
 
@@ -185,8 +185,8 @@ class Engine:
                 raise ProtocolError("infer is true or false")
             self.infer = value == "true"
         elif name == "leaf":
-            if value not in LEAVES:
-                raise ProtocolError(f"unknown leaf {value!r} ({', '.join(LEAVES)})")
+            if value not in ENGINE_LEAVES:
+                raise ProtocolError(f"unknown leaf {value!r} ({', '.join(ENGINE_LEAVES)})")
             self.leaf = value
         elif name == "bot":
             if value not in BOTS:
