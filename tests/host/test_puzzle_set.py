@@ -39,7 +39,7 @@ def _unconfirmed(i: int) -> str | None:
 # 500 playouts a candidate for each of the 179 puzzles: beyond the default timeout on a
 # loaded machine (with 104 it timed out at 600 s, two cores shared by some twenty
 # processes). Spread over the cores (each verdict is seeded by its puzzle, so the same as
-# in one process): the suite's longest test, about three and a half minutes of one core.
+# in one process): the suite's longest test, 44 s on two idle cores.
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_every_shipped_puzzle_passes_the_only_move_test_at_both_budgets() -> None:
