@@ -405,11 +405,11 @@ def fit(args: argparse.Namespace) -> None:
 
 def advice_gaps(d: Decisions, shipped: np.ndarray, w: np.ndarray) -> str:
     """Each advice position's gap by the weights ``w`` beside the truth, the hand-made
-    leaf's and the shipped weights' (the known right moves, one by one)."""
+    leaf's and the bot's weights' (the known right moves, one by one)."""
     mine, ship = d.gaps(w)[0], d.gaps(shipped)[0]
     return "\n".join(
         f"    {r['id'][:38]:38} truth {r['truth']:+.3f} +- {r['se']:.3f}, hand-made "
-        f"{r['hand_raw']:+.3f}, shipped {b:+.3f}, this fit {a:+.3f}"
+        f"{r['hand_raw']:+.3f}, the bot's {b:+.3f}, this fit {a:+.3f}"
         for r, a, b in zip(d.rows, mine, ship, strict=True)
     )
 

@@ -6,11 +6,10 @@ softmax of weighted terms (``FEATURES``) fitted by the benches, and the hand-mad
 below (``leaf_chances``: the judge's until 2026-12-06, kept for the benches).
 
 A playout that ends with a winner is worth 1 to the winning team and 0 to the others. One
-that stops first (the horizon, the end of the round) is judged by the hand-made leaf by
-the board: each team's
-value is the sum of its seats' standing (``bots.seat_values``) and of what the cards its
-seats still hold are worth (``CARD_KEEP``), and the chances are a softmax of those values
-over ``SCALE``:
+that stops first (the horizon, the end of the round) is judged by the board. By the
+hand-made leaf: each team's value is the sum of its seats' standing (``bots.seat_values``)
+and of what the cards its seats still hold are worth (``CARD_KEEP``), and the chances are
+a softmax of those values over ``SCALE``:
 
     P(team t) = exp(V_t / SCALE) / sum over teams u of exp(V_u / SCALE)
 
