@@ -1,6 +1,7 @@
 """The simulated people (host/sim/people.py) play on when a linked board goes out of step
-at the worst moments of their turn: just before their card (refused: the table is held)
-and between their card and their pawns.
+at the worst moments of their turn: just before their card (refused: the table is held),
+between their card and their pawns, and with a pawn in hand (the move is finished, as a
+hand would finish it, and settled when the table lets go).
 
 Found by tests/club/test_linked_e2e.py stalling now and then: a card tapped while the
 table was held was refused, the people moved the pawns anyway (a jack's swap: the board
@@ -19,6 +20,7 @@ from stand_in_peer import StandInPeer
 from web_helpers import options, run_async
 
 from keezbord.host.drivers.boards import FakeBoard
+from keezbord.host.events import HoleEvent
 from keezbord.host.roles import Role
 from keezbord.host.sim.people import People, TableHost
 from keezbord.host.sim.table import TABLE, SimInfo, deal_dealer
@@ -29,13 +31,17 @@ OUT_OF_STEP_S = 0.3  # how long the link stays out of step each time
 
 
 class Cutting:
-    """The hub as the people reach it, the link cut for a moment at their cards: every
-    third card just before it is tapped, every third just after."""
+    """The hub as the people reach it, the link cut for a moment at their cards (every
+    third card just before it is tapped, every third just after) and at their touches
+    (every fifth lift, a pawn in hand)."""
 
     def __init__(self, hub: Hub, link: StandInPeer) -> None:
         self._hub, self._link = hub, link
+        assert isinstance(hub.driver, FakeBoard)
+        self._put = hub.driver.put
         self.cards = 0
-        self.cut = {"before": 0, "after": 0}
+        self.cut = {"before": 0, "after": 0, "mid": 0}
+        self.lifts = 0
         self.refused = 0  # cards the referee refused (the table held)
 
     def __getattr__(self, name: str) -> Any:
@@ -55,6 +61,14 @@ class Cutting:
                 self.refused += 1
             if when == "after":
                 self._out(when)
+
+    def put(self, event: HoleEvent) -> None:
+        """The people's touch on the board: every fifth lift cuts the link, a pawn in hand."""
+        self._put(event)
+        if event.action == "lift":
+            self.lifts += 1
+            if self.lifts % 5 == 0:
+                self._out("mid")
 
     def _out(self, when: str) -> None:
         if not self._link.ok:
@@ -87,6 +101,7 @@ def test_the_people_play_on_when_the_link_is_cut_at_their_card(tmp_path: Path) -
         hub.away.peer = link
         host = Cutting(hub, link)
         people = People(cast(TableHost, host), hub.driver, seed=7, speed=0.01)
+        people.board.put = host.put  # type: ignore[method-assign, assignment]  # cuts too
         people.start()
         deadline = time.monotonic() + 240  # a stall, not slowness: ~20 s on one idle core
         while len(hub.session.state.history) < MOVES and time.monotonic() < deadline:
@@ -100,5 +115,5 @@ def test_the_people_play_on_when_the_link_is_cut_at_their_card(tmp_path: Path) -
 
     moves, cut, refused, kinds = run_async(play)
     assert moves >= MOVES, (moves, cut, kinds)
-    assert cut["before"] >= 5 and cut["after"] >= 5, cut
+    assert cut["before"] >= 5 and cut["after"] >= 5 and cut["mid"] >= 3, cut
     assert refused >= 5, (refused, cut)

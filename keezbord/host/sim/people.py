@@ -31,7 +31,7 @@ from keezbord.engine.bot_kinds import make_bot
 from keezbord.engine.movegen import apply
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.events import HoleEvent
-from keezbord.host.referee import RefereeState, board_sig, deadline, pos_sig
+from keezbord.host.referee import RefereeState, board_of, board_sig, deadline, pos_sig
 from keezbord.host.roles import Role
 
 from .led_person import ROLES, Held, carry, next_touch, slip
@@ -209,6 +209,7 @@ class People:
         if lit is not None and (not self.lit_seen or self.lit_seen[-1] != lit):
             self.lit_seen.append(lit)
         frame = {h: r for h, r in st.leds.items() if r in ROLES}
+        self._recall(st, frame)
         touch = next_touch(frame, st.sensed, self.hand)
         if touch is None:
             return False
@@ -228,6 +229,20 @@ class People:
                 hole = wrong
         self._touch(action, hole)
         return True
+
+    def _recall(self, st: RefereeState, frame: Mapping[str, str]) -> None:
+        """Pawns off the board that the people do not remember lifting (lifted before a
+        restart, or before they sat down) are in their hands all the same: each taken as
+        lifted from a hole the position has and the board misses, as it is lit now (the
+        lit move's source first), so the frame's restore or target holes get them back."""
+        pawns = sum(len(locs) for locs in st.pos.pawns)
+        unknown = pawns - len(st.sensed) - len(self.hand)
+        if unknown <= 0:
+            return
+        held = {p.hole for p in self.hand}
+        gone = sorted(h for h in board_of(st.pos) - st.sensed if h not in held)
+        gone.sort(key=lambda h: frame.get(h) != "source")
+        self.hand += [Held(h, frame.get(h)) for h in gone[:unknown]]
 
     def _tidy(self, st: RefereeState) -> bool:
         """Put the board as the position says, one pawn at a time (after a restart with
