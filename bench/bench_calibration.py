@@ -2,7 +2,7 @@
 "Calibrated win chances"). CPU-heavy: run it niced:
 
     nice -n 15 .venv/bin/python bench/bench_calibration.py run --minutes 35
-    .venv/bin/python bench/bench_calibration.py fit      # TEMPERATURE for engine/calibration.py
+    .venv/bin/python bench/bench_calibration.py fit      # SCALES for engine/calibration.py
     .venv/bin/python bench/bench_calibration.py check    # the held-out table, before and after
     .venv/bin/python bench/bench_calibration.py plot --data bench/results/calibration-8.jsonl \
         --svg docs/img/analysis-reliability.svg          # the held-out reliability plot
@@ -22,7 +22,8 @@ the file are skipped; ``--minutes`` stops it cleanly). ``--full`` seat counts (4
 default) evaluate every candidate (the best's chances too: the losses, for the
 thresholds, which were chosen on 4 seats), the others the move made only (its chances
 are the same numbers, at a fraction of the cost). The judge's leaf's files were made by
-``run --playouts 8 --full '' --games 3000 --jobs 2`` (3,000 games a number of seats),
+``run --playouts 8 --full '' --games 3000 --jobs 2`` (3,000 games a number of seats; then
+``--games 12000 --stride 100000,100000,1,1``: 12,000 at 8 and 3 seats, for their curves),
 ``run --playouts 4 --full '' --stride 100000,1,100000,100000 --games 3000`` (6 seats
 at their first pass) and ``run --playouts 100 --full 4 --stride 1,100000,100000,100000
 --games 193`` (the losses; with the first game of each other number of seats: the
@@ -33,10 +34,12 @@ the judge had until 2026-12-06) instead of the judge's: calibration-PLAYOUTS-LEA
 
 Games whose number is 2 modulo 3 are held out: ``fit`` never sees them, ``check`` reports
 on them only. ``fit`` fits one temperature per number of seats (calibration.py: each
-team's raw chance raised to a power, renormalised) by the least log loss over every team's
-chance at every decision; ``check`` prints the reliability by decile (equal-width bins of
-the chance shown) and the Brier score before and after, per number of seats, and the loss
-thresholds carried to the calibrated scale (quantiles of the losses kept).
+team's raw chance raised to a power, renormalised), or for those in ``--curve`` (8 and 3
+seats) a curve (a slope between each of calibration.KNOTS), by the least log loss over
+every team's chance at every decision; ``check`` prints the reliability by decile
+(equal-width bins of the chance shown) and the Brier score before and after, per number of
+seats, and the loss thresholds carried to the calibrated scale (quantiles of the losses
+kept).
 """
 
 from __future__ import annotations
@@ -48,14 +51,14 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.calibration import TEMPERATURE, brier, calibrate, reliability
+from keezbord.engine.calibration import KNOTS, SCALES, Scale, brier, calibrate, reliability
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.judge import ANALYSIS_PLAYOUTS, THRESHOLDS, judge_seed
 from keezbord.engine.leaf import team_order
@@ -202,39 +205,99 @@ def resample(per_game: list[list[Sample]], rng: random.Random) -> list[Sample]:
     return [x for _ in per_game for x in per_game[rng.randrange(len(per_game))]]
 
 
-def log_loss(data: Sequence[Sample], temperature: float) -> float:
+def log_loss(data: Sequence[Sample], scale: Scale) -> float:
     total = 0.0
     for dist, w in data:
-        q = calibrate(dist, temperature)[w]
+        q = calibrate(dist, scale)[w]
         total -= math.log(max(q, 1e-6))
     return total / max(1, len(data))
 
 
-def fit_temperature(data: Sequence[Sample]) -> float:
-    """The least log loss, by golden-section search on [0.5, 4] (the loss is unimodal in
-    the temperature: a one-parameter softmax)."""
-    lo, hi = 0.5, 4.0
+def golden(loss: Callable[[float], float], lo: float, hi: float, steps: int = 40) -> float:
+    """The least of a unimodal ``loss`` on [lo, hi], by golden-section search."""
     g = (math.sqrt(5) - 1) / 2
     a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = log_loss(data, a), log_loss(data, b)
-    for _ in range(40):
+    fa, fb = loss(a), loss(b)
+    for _ in range(steps):
         if fa < fb:
             hi, b, fb = b, a, fa
             a = hi - g * (hi - lo)
-            fa = log_loss(data, a)
+            fa = loss(a)
         else:
             lo, a, fa = a, b, fb
             b = lo + g * (hi - lo)
-            fb = log_loss(data, b)
-    return round((lo + hi) / 2, 3)
+            fb = loss(b)
+    return (lo + hi) / 2
+
+
+def fit_temperature(data: Sequence[Sample]) -> float:
+    """The least log loss on [0.5, 4] (the loss is unimodal in the temperature: a
+    one-parameter softmax)."""
+    return round(golden(lambda t: log_loss(data, t), 0.5, 4.0), 3)
+
+
+def fit_curve(data: Sequence[Sample], start: float, rounds: int = 30) -> tuple[float, ...]:
+    """The curve of least log loss (calibration.KNOTS; every slope at least 0, the lowest
+    at least 0.05 so that a raw 0 stays 0), from the temperature ``start``: one slope at
+    a time by golden-section search, ``rounds`` times over (numpy: the same scores as
+    calibration.score, less a constant for every team, which the softmax ignores)."""
+    import numpy as np
+
+    raw = np.array([d for d, _ in data], dtype=float)
+    won = np.array([w for _, w in data])
+    with np.errstate(divide="ignore"):
+        lp = np.log(raw)
+    edges = [*(math.log(k) for k in KNOTS), 0.0]
+    parts = [np.minimum(lp, edges[0])] + [
+        np.clip(lp - edges[k - 1], 0.0, edges[k] - edges[k - 1]) for k in range(1, len(edges))
+    ]
+
+    def loss(slopes: Sequence[float]) -> float:
+        sc = sum(a * x for a, x in zip(slopes, parts, strict=True))
+        sc = sc - sc.max(axis=1, keepdims=True)
+        q = np.exp(sc)
+        q = q[np.arange(len(won)), won] / q.sum(axis=1)
+        return float(-np.mean(np.log(np.maximum(q, 1e-6))))
+
+    slopes = [start] * len(parts)
+    for _ in range(rounds):
+        for k in range(len(slopes)):
+
+            def along(v: float, k: int = k) -> float:
+                return loss([v if i == k else a for i, a in enumerate(slopes)])
+
+            slopes[k] = golden(along, 0.05 if k == 0 else 0.0, 8.0)
+    return tuple(round(a, 3) for a in slopes)
+
+
+def misses(data: Sequence[Sample], scale: Scale) -> list[tuple[int, float]]:
+    """The deciles (of 100 chances or more) whose share won is more than 3 points from
+    the chance shown by ``scale``: (decile, off)."""
+    return [
+        (d, round(w - m, 3))
+        for d, m, w, n in reliability(data, scale)
+        if n >= 100 and abs(w - m) > 0.03
+    ]
+
+
+def describe(scale: Scale) -> str:
+    if isinstance(scale, tuple):
+        return f"curve {scale} at knots {KNOTS}"
+    return f"temperature {scale}"
+
+
+def short(scale: Scale) -> str:
+    return "curve" if isinstance(scale, tuple) else f"T {scale}"
 
 
 def fit(args: argparse.Namespace) -> None:
     """One temperature per number of seats, with a 95% interval (bootstrap over games);
     where the interval holds 1 the data cannot tell the fit from the raw chances, and the
-    raw ones (1.0) are shipped."""
+    raw ones (1.0) are shipped. The numbers of seats in ``--curve`` get a curve instead
+    (from that temperature): those whose upper deciles one power cannot bend, with games
+    enough for six slopes."""
     games = load(Path(args.data) if args.data else data_file(budget()))
-    fitted = {}
+    fitted: dict[int, Scale] = {}
     for seats in SEATS:
         per_game = by_game(games, seats, held_out=False)
         data = [x for game in per_game for x in game]
@@ -247,11 +310,21 @@ def fit(args: argparse.Namespace) -> None:
         fitted[seats] = t if not lo <= 1.0 <= hi else 1.0
         print(
             f"# {seats} seats: {len(data)} decisions of {len(per_game)} games, "
-            f"temperature {t} (95% interval {lo}-{hi}): shipped {fitted[seats]}",
+            f"temperature {t} (95% interval {lo}-{hi}), log loss {log_loss(data, t):.4f}, "
+            f"fitted deciles off by more than 3 points {misses(data, t)}",
             file=sys.stderr,
         )
+        if seats in args.curve:
+            fitted[seats] = curve = fit_curve(data, t)
+            print(
+                f"#   curve {curve}: log loss {log_loss(data, curve):.4f}, fitted deciles "
+                f"off by more than 3 points {misses(data, curve)}",
+                file=sys.stderr,
+            )
     print(
-        "TEMPERATURE: Final = {" + ", ".join(f"{k}: {v}" for k, v in sorted(fitted.items())) + "}"
+        "SCALES: Final[dict[int, Scale]] = {"
+        + ", ".join(f"{k}: {v}" for k, v in sorted(fitted.items()))
+        + "}"
     )
 
 
@@ -268,11 +341,11 @@ def check(args: argparse.Namespace) -> None:
         if not data:
             continue
         k = len(data[0][0])
-        t = TEMPERATURE.get(seats, 1.0)
+        t = SCALES.get(seats, 1.0)
         boots = [resample(per_game, rng) for _ in range(args.boot)]
         print(
             f"\n{seats} seats ({k} teams), held out: {len(per_game)} games, {len(data)} "
-            f"decisions ({len(data) * k} team chances); temperature {t}, budget "
+            f"decisions ({len(data) * k} team chances); {describe(t)}, budget "
             f"{games[0]['playouts']} playouts a candidate"
         )
         print(f"Brier before {brier(data, 1.0):.4f}, after {brier(data, t):.4f}")
@@ -313,7 +386,7 @@ def _losses(games: list[dict[str, Any]], seats: int, calibrated: bool) -> list[f
     """Every decision's loss (the best candidate's chance less the move's, for the mover),
     sorted, of the games whose every candidate was evaluated; raw or as shown."""
     out = []
-    t = TEMPERATURE.get(seats, 1.0) if calibrated else 1.0
+    t = SCALES.get(seats, 1.0) if calibrated else 1.0
     for g in games:
         if g["seats"] != seats:
             continue
@@ -397,7 +470,7 @@ def plot(args: argparse.Namespace) -> None:
         data = [x for game in per_game for x in game]
         if not data:
             continue
-        t = TEMPERATURE.get(seats, 1.0)
+        t = SCALES.get(seats, 1.0)
         boots = [resample(per_game, rng) for _ in range(args.boot)]
         series = []
         for temp in (1.0, t):
@@ -413,7 +486,8 @@ def plot(args: argparse.Namespace) -> None:
             series.append(pts)
         k = len(data[0][0])
         title = f"{seats} seats ({k} teams{', no partners' if seats == 3 else ''})"
-        note = f"{len(per_game)} games, T {t}, Brier {brier(data, 1.0):.4f} → {brier(data, t):.4f}"
+        before, after = brier(data, 1.0), brier(data, t)
+        note = f"{len(per_game)} games, {short(t)}, Brier {before:.4f} → {after:.4f}"
         panels.append(Panel(title, note, series[0], series[1]))
     sub = (
         f"held-out greedy self-play games ({Path(args.data or '').name or 'default data'}), "
@@ -455,6 +529,14 @@ def main() -> None:
         q = sub.add_parser(name)
         q.add_argument("--data", help="default: the file of the analysis's budget")
         q.add_argument("--boot", type=int, default=40, help="bootstrap resamples of the games")
+        if name == "fit":
+            q.add_argument(
+                "--curve",
+                type=lambda x: [int(n) for n in x.split(",") if n],
+                default=[8, 3],
+                help="numbers of seats fitted with a curve (calibration.KNOTS), not one "
+                "temperature; '' for none",
+            )
         if name == "plot":
             q.add_argument("--svg", default="docs/img/analysis-reliability.svg")
     q = sub.add_parser("puzzles", help="re-check the shipped puzzles with the judge as it is")

@@ -253,7 +253,7 @@ def test_info_reports_the_calibrated_chance_beside_the_raw(tmp_path: Path) -> No
     ``rawwin`` the playouts' own: with two teams the shown chance is the raw one's log-odds
     times the 4-seat temperature, checked from the line alone; a forced move tells no
     chance."""
-    from keezbord.engine.calibration import TEMPERATURE
+    from keezbord.engine.calibration import SCALES
 
     e = Pipe(tmp_path, "--leaf", "judge")
     e.send(f"position {POS}")
@@ -261,7 +261,8 @@ def test_info_reports_the_calibrated_chance_beside_the_raw(tmp_path: Path) -> No
     e.send("go playouts 60 seed 3")
     info = _info(e.until("bestmove"))
     raw, win = float(info["rawwin"]), float(info["win"])
-    t = TEMPERATURE[4]
+    t = SCALES[4]
+    assert isinstance(t, float)  # 4 seats: one temperature
     assert 0.5 < raw < 1.0  # a lead: the calibration sharpens it
     assert win == pytest.approx(raw**t / (raw**t + (1 - raw) ** t), abs=2e-4)
     assert win > raw

@@ -9,30 +9,19 @@ import asyncio
 import time
 from pathlib import Path
 
-from web_helpers import options, run_async
+from web_helpers import remote_hub, run_async
 
 from keezbord.host.drivers.boards import FakeBoard
 from keezbord.host.events import HoleEvent
 from keezbord.host.referee.state import DEFAULT_MISSING_MS
 from keezbord.host.sim.people import People
-from keezbord.host.sim.table import TABLE, SimInfo, deal_dealer
-from keezbord.host.web.hub import Hub
 
 MOVES = 4
 
 
-def _hub(db: Path) -> Hub:
-    info = SimInfo(6, ["human"] * 4, None, {}, [TABLE] * 4)
-    setup = {
-        "type": "setup", "seats": 4, "profile": "standard", "hints": "off", "mode": "run",
-        "dealer": deal_dealer(4, "standard", info),
-    }  # fmt: skip
-    return Hub.open_run(options(db, mode="run"), setup, FakeBoard(), resume=False, deal=info)
-
-
 def test_a_pawn_lifted_before_the_people_came_is_put_back_when_asked(tmp_path: Path) -> None:
     async def play() -> tuple[tuple[str, ...], int, list[str]]:
-        hub = _hub(tmp_path / "j.sqlite")
+        hub = remote_hub(tmp_path / "j.sqlite", 6, remote=())()  # every seat at the table
         await hub.start()
         board = hub.driver
         assert isinstance(board, FakeBoard)
