@@ -236,21 +236,30 @@ def fit_temperature(data: Sequence[Sample]) -> float:
     return round(golden(lambda t: log_loss(data, t), 0.5, 4.0), 3)
 
 
-def fit_curve(data: Sequence[Sample], start: float, rounds: int = 30) -> tuple[float, ...]:
-    """The curve of least log loss (calibration.KNOTS; every slope at least 0, the lowest
-    at least 0.05 so that a raw 0 stays 0), from the temperature ``start``: one slope at
-    a time by golden-section search, ``rounds`` times over (numpy: the same scores as
-    calibration.score, less a constant for every team, which the softmax ignores)."""
+def curve_parts(raw: Any) -> list[Any]:
+    """The curve's stretches of ``ln raw`` (a numpy array of raw chances), one array per
+    slope: a curve's scores are ``sum(slope * part)``, calibration.score less a constant
+    the same for every team (which the softmax ignores)."""
     import numpy as np
 
-    raw = np.array([d for d, _ in data], dtype=float)
-    won = np.array([w for _, w in data])
     with np.errstate(divide="ignore"):
-        lp = np.log(raw)
+        lp = np.log(np.asarray(raw, dtype=float))
     edges = [*(math.log(k) for k in KNOTS), 0.0]
-    parts = [np.minimum(lp, edges[0])] + [
+    return [np.minimum(lp, edges[0])] + [
         np.clip(lp - edges[k - 1], 0.0, edges[k] - edges[k - 1]) for k in range(1, len(edges))
     ]
+
+
+def fit_curve(data: Sequence[Sample], start: float, rounds: int = 30) -> tuple[float, ...]:
+    """The curve of least log loss (calibration.KNOTS), from the temperature ``start``:
+    one slope at a time by golden-section search, ``rounds`` times over (numpy). Every
+    slope is at least 0, and at least 0.05 below a raw 0.15 (a raw 0 stays 0) and on
+    every stretch that starts below 0.5 (two teams can share it: their order is kept)."""
+    import numpy as np
+
+    won = np.array([w for _, w in data])
+    parts = curve_parts([d for d, _ in data])
+    floor = [0.05 if k == 0 or KNOTS[k - 1] < 0.5 else 0.0 for k in range(len(parts))]
 
     def loss(slopes: Sequence[float]) -> float:
         sc = sum(a * x for a, x in zip(slopes, parts, strict=True))
@@ -266,7 +275,7 @@ def fit_curve(data: Sequence[Sample], start: float, rounds: int = 30) -> tuple[f
             def along(v: float, k: int = k) -> float:
                 return loss([v if i == k else a for i, a in enumerate(slopes)])
 
-            slopes[k] = golden(along, 0.05 if k == 0 else 0.0, 8.0)
+            slopes[k] = golden(along, floor[k], 8.0)
     return tuple(round(a, 3) for a in slopes)
 
 

@@ -51,18 +51,19 @@ _LOG_KNOTS: Final = tuple(math.log(k) for k in KNOTS)
 
 
 def scale_of(seats: int, teams: int) -> Scale:
-    """The fitted scale for ``seats``; for a number of seats not fitted, that of a fitted
-    one with as many teams, else 1.0 (the raw chances)."""
-    if seats in SCALES:
+    """The scale fitted for ``seats`` with its usual teams; else (another number of
+    seats, or a board without teams) that of the fitted board with as many teams, else
+    with the nearest number of teams (the more, on a tie): a shape follows the teams."""
+    if FITTED_TEAMS.get(seats) == teams:
         return SCALES[seats]
-    like = [s for s, n in FITTED_TEAMS.items() if n == teams]
-    return SCALES[like[0]] if like else 1.0
+    near = min(FITTED_TEAMS, key=lambda s: (abs(FITTED_TEAMS[s] - teams), -FITTED_TEAMS[s]))
+    return SCALES[near]
 
 
 def score(p: float, scale: Scale) -> float:
     """A raw chance's score (``-inf`` for 0): ``T ln p``, or the curve's integral of its
     slopes in ``ln p`` from the top (a raw chance of 1 scores 0 either way)."""
-    if p <= 0.0:
+    if not p > 0.0:  # (NaN too)
         return -math.inf
     x = math.log(p)
     if isinstance(scale, float | int):
@@ -73,7 +74,7 @@ def score(p: float, scale: Scale) -> float:
             return total + slope * (x - top)
         total += slope * (edge - top)
         top = edge
-    return total  # (not reached: the last edge is -inf)
+    return total  # (not reached: every x is at least the last edge, -inf)
 
 
 def calibrate(dist: Sequence[float], scale: Scale) -> tuple[float, ...]:

@@ -196,8 +196,9 @@ TUNED: dict[int, tuple[float, ...]] = {
 # to the end, the home never worth less for a pawn further in; on the held-out decisions
 # it agrees with play to the end better than the hand-made leaf and the bot's (typical
 # 0.80 against 0.75 and 0.76, home entries 0.55 against 0.41 and 0.30; docs/analysis.md
-# "The judge's leaf"). One set for every number of seats: the calibration's temperature
-# per number of seats (calibration.py) carries it to 3 and 4 teams.
+# "The judge's leaf"). One set for every number of seats: the calibration's scale per
+# number of seats (calibration.py: a temperature, or a curve at 8 and 3 seats) carries it
+# to 3 and 4 teams.
 JUDGE: tuple[float, ...] = (
     -0.74419, 0.20299, 0.23927, -0.00973, 0.07334, 0.13343, 0.00478, 0.00207,
     -0.02351, 0.00314, 0.09387, 0.06878, 0.09209, 0.04593, 0.01989, 0.03682, 0.16849,

@@ -18,7 +18,16 @@ import pytest
 
 from keezbord.engine.alternatives import evaluate_moves
 from keezbord.engine.board import Board
-from keezbord.engine.calibration import KNOTS, SCALES, brier, calibrate, reliability, score, shown
+from keezbord.engine.calibration import (
+    KNOTS,
+    SCALES,
+    brier,
+    calibrate,
+    reliability,
+    scale_of,
+    score,
+    shown,
+)
 from keezbord.engine.hand_record import bots_for, record_selfplay
 from keezbord.engine.judge import ANALYSIS_PLAYOUTS, judge_seed, seat_screen
 from keezbord.engine.leaf import team_order
@@ -72,10 +81,36 @@ def test_a_curve_of_one_slope_is_that_temperature_and_its_score_has_no_jumps() -
         if not isinstance(scale, tuple):
             continue
         assert len(scale) == len(KNOTS) + 1 and min(scale) >= 0.0 and scale[0] > 0.0, seats
+        # Flat only where one team alone can be (a stretch from 0.5 up): the order kept.
+        assert all(a > 0 for a, lo in zip(scale[1:], KNOTS, strict=True) if lo < 0.5), seats
         for k in KNOTS:  # continuous at every knot, and never falling
             assert score(k * (1 - 1e-9), scale) == pytest.approx(score(k, scale), abs=1e-6)
         ps = [i / 1000 for i in range(1, 1001)]
         assert all(score(a, scale) <= score(b, scale) for a, b in itertools.pairwise(ps))
+
+
+def test_the_bench_fits_the_curve_the_engine_shows() -> None:
+    # bench_calibration.fit_curve scores with numpy; the engine with calibration.score:
+    # the same up to a constant (the same for every team, which the softmax ignores).
+    import numpy as np
+
+    bench = importlib.import_module("bench_calibration")
+    ps = [1e-9, 0.01, 0.149, 0.15, 0.3, 0.42, 0.5, 0.6, 0.75, 0.8, 0.99, 1.0]
+    for scale in [s for s in SCALES.values() if isinstance(s, tuple)]:
+        parts = bench.curve_parts(ps)
+        fast = sum(a * x for a, x in zip(scale, parts, strict=True))
+        gap = {round(float(f) - score(p, scale), 9) for f, p in zip(fast, ps, strict=True)}
+        assert len(gap) == 1, gap
+    assert np.isneginf(bench.curve_parts([0.0])[0][0])  # a raw 0 scores -inf
+
+
+@pytest.mark.parametrize(
+    ("seats", "teams", "like"),
+    [(4, 2, 4), (6, 3, 6), (8, 4, 8), (3, 3, 3), (4, 4, 8), (8, 8, 8), (6, 6, 8), (5, 5, 8)],
+)
+def test_a_board_gets_the_scale_fitted_for_as_many_teams(seats: int, teams: int, like: int) -> None:
+    # 4 seats without teams are 4 teams: the 8-seat curve, not the 2-team temperature.
+    assert scale_of(seats, teams) == SCALES[like]
 
 
 @pytest.mark.parametrize("seats", sorted(TEAMS))

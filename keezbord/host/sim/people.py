@@ -234,14 +234,17 @@ class People:
         """Pawns off the board that the people do not remember lifting (lifted before a
         restart, or before they sat down) are in their hands all the same: each taken as
         lifted from a hole the position has and the board misses, as it is lit now (the
-        lit move's source first), so the frame's restore or target holes get them back."""
-        pawns = sum(len(locs) for locs in st.pos.pawns)
-        unknown = pawns - len(st.sensed) - len(self.hand)
+        lit move's source first, then lit holes), so the frame's restore or target holes
+        get them back."""
+        unknown = st.total - len(st.sensed) - len(self.hand)
         if unknown <= 0:
             return
         held = {p.hole for p in self.hand}
-        gone = sorted(h for h in board_of(st.pos) - st.sensed if h not in held)
-        gone.sort(key=lambda h: frame.get(h) != "source")
+        # Lit holes first (a nest's missing pawn may be read in any of its free holes).
+        gone = sorted(
+            (h for h in board_of(st.pos) - st.sensed if h not in held),
+            key=lambda h: (frame.get(h) != "source", h not in frame, h),
+        )
         self.hand += [Held(h, frame.get(h)) for h in gone[:unknown]]
 
     def _tidy(self, st: RefereeState) -> bool:
