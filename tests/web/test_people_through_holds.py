@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,7 +20,7 @@ from stand_in_peer import StandInPeer
 from web_helpers import options, run_async
 
 from keezbord.host.drivers.boards import FakeBoard
-from keezbord.host.events import HoleEvent
+from keezbord.host.events import HoleEvent, Reading
 from keezbord.host.roles import Role
 from keezbord.host.sim.people import People, TableHost
 from keezbord.host.sim.table import TABLE, SimInfo, deal_dealer
@@ -30,15 +30,27 @@ MOVES = 30
 OUT_OF_STEP_S = 0.3  # how long the link stays out of step each time
 
 
+class TouchedBoard(FakeBoard):
+    """The board's switches as the people touch them, telling the test of every lift."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_lift: Callable[[], None] = lambda: None
+
+    def put(self, event: Reading) -> None:
+        super().put(event)
+        if isinstance(event, HoleEvent) and event.action == "lift":
+            self.on_lift()
+
+
 class Cutting:
     """The hub as the people reach it, the link cut for a moment at their cards (every
     third card just before it is tapped, every third just after) and at their touches
     (every fifth lift, a pawn in hand)."""
 
-    def __init__(self, hub: Hub, link: StandInPeer) -> None:
+    def __init__(self, hub: Hub, link: StandInPeer, board: TouchedBoard) -> None:
         self._hub, self._link = hub, link
-        assert isinstance(hub.driver, FakeBoard)
-        self._put = hub.driver.put
+        board.on_lift = self._lifted
         self.cards = 0
         self.cut = {"before": 0, "after": 0, "mid": 0}
         self.lifts = 0
@@ -62,13 +74,11 @@ class Cutting:
             if when == "after":
                 self._out(when)
 
-    def put(self, event: HoleEvent) -> None:
-        """The people's touch on the board: every fifth lift cuts the link, a pawn in hand."""
-        self._put(event)
-        if event.action == "lift":
-            self.lifts += 1
-            if self.lifts % 5 == 0:
-                self._out("mid")
+    def _lifted(self) -> None:
+        """Every fifth lift cuts the link, a pawn in hand."""
+        self.lifts += 1
+        if self.lifts % 5 == 0:
+            self._out("mid")
 
     def _out(self, when: str) -> None:
         if not self._link.ok:
@@ -83,25 +93,24 @@ class Cutting:
         self._hub.away.replan()
 
 
-def _hub(db: Path) -> Hub:
+def _hub(db: Path, board: TouchedBoard) -> Hub:
     info = SimInfo(5, ["human"] * 4, None, {}, [TABLE] * 4)
     setup = {
         "type": "setup", "seats": 4, "profile": "standard", "hints": "off", "mode": "run",
         "dealer": deal_dealer(4, "standard", info),
     }  # fmt: skip
-    return Hub.open_run(options(db, mode="run"), setup, FakeBoard(), resume=False, deal=info)
+    return Hub.open_run(options(db, mode="run"), setup, board, resume=False, deal=info)
 
 
 def test_the_people_play_on_when_the_link_is_cut_at_their_card(tmp_path: Path) -> None:
     async def play() -> tuple[int, dict[str, int], int, list[str]]:
-        hub = _hub(tmp_path / "j.sqlite")
+        board = TouchedBoard()
+        hub = _hub(tmp_path / "j.sqlite", board)
         await hub.start()
-        assert isinstance(hub.driver, FakeBoard)
         link = StandInPeer(ok=True)
         hub.away.peer = link
-        host = Cutting(hub, link)
-        people = People(cast(TableHost, host), hub.driver, seed=7, speed=0.01)
-        people.board.put = host.put  # type: ignore[method-assign, assignment]  # cuts too
+        host = Cutting(hub, link, board)
+        people = People(cast(TableHost, host), board, seed=7, speed=0.01)
         people.start()
         deadline = time.monotonic() + 240  # a stall, not slowness: ~20 s on one idle core
         while len(hub.session.state.history) < MOVES and time.monotonic() < deadline:
