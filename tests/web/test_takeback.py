@@ -182,6 +182,12 @@ def test_a_second_card_flagged_is_taken_back_alone(serve: Serve, page: Any, tmp_
     page.wait_for_function(f"window.keezbord.state.card === '{card}'")
     page.click(f".card[data-card='{other}']")
     page.wait_for_function(f"window.keezbord.state.second_card === '{other}'")
+    # Said as a second card (its own decision), not as an illegal move: the board is fine.
+    said = page.wait_for_selector("#log li[data-kind='second_card'].err")
+    assert said is not None and said.inner_text().startswith("#1 · Tweede kaart: twee kaarten")
+    assert page.query_selector("#log li[data-kind='illegal']") is None
+    entries = page.evaluate("window.keezbord.state.log")
+    assert [e["cards"] for e in entries if e["kind"] == "second_card"] == [[card, other]]
     page.click("#undo")
     page.wait_for_selector("#takeback[open]")
     label = page.evaluate(f"cardLabel('{other}')")

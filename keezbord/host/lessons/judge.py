@@ -66,11 +66,12 @@ def judge(step: LessonStep, after: Position | None) -> Verdict:
 
 def judge_referee(step: LessonStep, decisions: Iterable[Decision]) -> Verdict | None:
     """The step judged from the referee's decisions on it (docs/lessons.md): its first
-    ``move``, ``illegal`` or ``discard``; None while there is none yet."""
+    ``move``, ``illegal`` (or ``second_card``) or ``discard``; None while there is none
+    yet."""
     for d in decisions:
         if d.type == "move":
             return judge(step, Position.from_dict(d.data["position"]))
-        if d.type == "illegal" and d.reason is not None:
+        if d.type in ("illegal", "second_card") and d.reason is not None:
             return Verdict("wrong", _join(d.reason, TRY_AGAIN))
         if d.type == "discard":
             if d.data.get("ok"):

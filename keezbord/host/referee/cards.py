@@ -74,13 +74,14 @@ def tap(state: RefereeState, ev: CardTap, card: str, t: int, effects: list[Effec
         return state
     if state.card is not None:
         # A card shown is a card played: a second card in the turn is flagged, the
-        # first still holds; undo takes the second back (issue 11, item 8).
+        # first still holds; undo takes the second back (issue 11, item 8). Its own
+        # decision type (an extension): FORMATS.md's ``illegal`` means a wrong board.
         if state.second_card is not None:
             effects.append(Decision(t, "card_rejected", ident, reasons.TWO_CARDS))
             return state
         flag = Flag(reasons.TWO_CARDS, (), (), ())
-        data = {"seat": state.seat, "holes": [], "restore": [], "cards": [state.card, card]}
-        effects.append(Decision(t, "illegal", data, reasons.TWO_CARDS))
+        data = {"seat": state.seat, "cards": [state.card, card]}
+        effects.append(Decision(t, "second_card", data, reasons.TWO_CARDS))
         return replace(state, second_card=card, flag=flag, missing=(), since=t, stage=0)
     state = replace(
         state,

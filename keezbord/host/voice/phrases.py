@@ -165,15 +165,11 @@ def phrases(
                 True,
             )
         ]
-    if kind == "illegal":
-        todo = _what_to_do(topo, rec.get("restore") or ())
-        return [
-            Utterance(
-                "board",
-                _join(_said("dat mag niet", "that is not allowed", _reason(rec, topo)), todo),
-                True,
-            )
-        ]
+    if kind in ("illegal", "second_card"):
+        said = _said("dat mag niet", "that is not allowed", _reason(rec, topo))
+        # A second card's reason says to take the card back: no pawn to put back.
+        todo = () if kind == "second_card" else (_what_to_do(topo, rec.get("restore") or ()),)
+        return [Utterance("board", _join(said, *todo), True)]
     if kind in ("ambiguous", "missing", "setup_wrong"):
         return [Utterance("board", _join(_reason(rec, topo)), True)]
     if kind == "resolved":

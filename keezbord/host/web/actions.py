@@ -122,31 +122,27 @@ class ActionLog:
                         {"hole": h, "seat": (pawn_seat or {}).get(h)} for h in sorted(state.sensed)
                     ],
                 },
-                Text(
-                    f"ongeldige zet van {who.nl}: {why.get('nl', '')}",
-                    f"illegal move by {who.en}: {why.get('en', '')}",
-                ),
+                _with_reason(f"ongeldige zet van {who.nl}", f"illegal move by {who.en}", record),
+                state,
+            )
+        elif kind == "second_card" and isinstance(seat, int):
+            who = colour(seat)
+            self._add(
+                {"kind": "second_card", "seat": seat, "cards": list(record.get("cards") or [])},
+                _with_reason(f"tweede kaart van {who.nl}", f"second card by {who.en}", record),
                 state,
             )
         elif kind == "lit" and isinstance(seat, int):
             # A move chosen far away, lit for the table (docs/remote.md).
-            said = record.get("reason") or {}
             self._add(
                 {"kind": "lit", "seat": seat, "move": record.get("move")},
-                Text(
-                    f"aan tafel uit te voeren: {said.get('nl', '')}",
-                    f"to carry out at the table: {said.get('en', '')}",
-                ),
+                _with_reason("aan tafel uit te voeren", "to carry out at the table", record),
                 state,
             )
         elif kind == "overrule" and record.get("ok"):
-            why = record.get("reason") or {}
             self._add(
                 {"kind": "overrule"},
-                Text(
-                    f"de scheidsrechter beslist: {why.get('nl', '')}",
-                    f"the referee decides: {why.get('en', '')}",
-                ),
+                _with_reason("de scheidsrechter beslist", "the referee decides", record),
                 state,
             )
         elif kind == "time_limit" and record.get("ok"):
@@ -389,3 +385,9 @@ def pawns_of(pos: Any) -> list[dict[str, Any]]:
         ({"hole": h.name, "seat": s} for h, s in pos.occupancy().items()),
         key=lambda p: str(p["hole"]),
     )
+
+
+def _with_reason(nl: str, en: str, record: Mapping[str, Any]) -> Text:
+    """``nl``/``en`` followed by the record's reason in that language."""
+    why = record.get("reason") or {}
+    return Text(f"{nl}: {why.get('nl', '')}", f"{en}: {why.get('en', '')}")

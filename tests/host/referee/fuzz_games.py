@@ -301,7 +301,7 @@ def mutated_game(seed: int, *, turns: int = 40, rate: float = 0.4) -> tuple[int,
                 )
                 ds = feed(CardTap(t, other)) if other else []
                 if other:
-                    assert [d.data.get("cards") for d in ds if d.type == "illegal"] == [
+                    assert [d.data.get("cards") for d in ds if d.type == "second_card"] == [
                         [turn.card, other]
                     ], ds
                     ds = feed(Undo(t + 100))

@@ -120,7 +120,7 @@ class Table:
             new += [x for x in effects if isinstance(x, Decision)]
             self.t = max(self.t, e.t)
         self.decisions += new
-        self.out.flags += sum(1 for d in new if d.type == "illegal")
+        self.out.flags += sum(1 for d in new if d.type in ("illegal", "second_card"))
         self.out.asks += sum(1 for d in new if d.type == "ambiguous")
         return new
 
@@ -339,7 +339,7 @@ class Table:
         if other is None:
             return
         ds = self.tap(other)
-        if [d.data.get("cards") for d in ds if d.type == "illegal"] != [[card, other]]:
+        if [d.data.get("cards") for d in ds if d.type == "second_card"] != [[card, other]]:
             self.problem(f"second card {other}: {[d.to_dict() for d in ds]}")
         self.t += self.rng.randint(300, 1500)
         ds = self.feed(Undo(self.t))

@@ -87,9 +87,10 @@ def test_put_right_then_tap_sends_resolved_and_a_fresh_reason() -> None:
 
 def test_put_right_then_another_card_resolves_first() -> None:
     r = play(setup(), *FLAGGED, move(2500, "T9", "T5"), ev(2800, "card", "5"))
-    types = [d["type"] for d in r.decisions if d["type"] in ("illegal", "resolved")]
-    assert types == ["illegal", "resolved", "illegal"]
-    assert "two cards" in r.of("illegal")[1]["reason"]
+    kinds = ("illegal", "resolved", "second_card")
+    types = [d["type"] for d in r.decisions if d["type"] in kinds]
+    assert types == ["illegal", "resolved", "second_card"]
+    assert "two cards" in r.of("second_card")[0]["reason"]
 
 
 def test_swap_right_after_a_restore_is_taken() -> None:

@@ -101,3 +101,11 @@ def test_a_card_refused_from_a_hidden_hand_is_not_named_aloud() -> None:
     assert hidden.dispute and hidden.seat is None
     assert hidden.text.nl == "Kaart geweigerd: kies een andere kaart."
     assert any(u.kind == "card" and "met de 5" in u.text.nl for u in spoken(lines))
+
+
+def test_a_second_card_is_a_dispute_said_with_its_reason() -> None:
+    reason = {"nl": "twee kaarten gespeeld in één beurt", "en": "two cards played in one turn"}
+    rec = {"type": "second_card", "seat": 0, "cards": ["3", "5"], "reason": reason}
+    (u,) = phrases(rec, T4)
+    assert u.text.en == "That is not allowed: two cards played in one turn."
+    assert u.text.nl.startswith("Dat mag niet: twee kaarten") and u.heard_at("disputes")

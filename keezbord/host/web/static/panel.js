@@ -482,7 +482,7 @@ function isBot(st, seat) {
 /** @param {PageState} st */
 function renderMessages(st) {
   const log = byId("log");
-  const types = ["card_rejected", "illegal", "ambiguous", "hint", "undo", "win", "penalty", "time_limit",
+  const types = ["card_rejected", "illegal", "second_card", "ambiguous", "hint", "undo", "win", "penalty", "time_limit",
                  "resolved", "missing", "discard"];
   const now = st.history.length;
   const shown = st.decisions.filter((d) => types.includes(d.type) &&
@@ -531,7 +531,7 @@ function messageItem(st, d, n) {
   const text = !detail ? name
     : detail.toLowerCase().startsWith(name.toLowerCase()) ? detail[0].toUpperCase() + detail.slice(1)
     : `${name}: ${detail}`;
-  return el("li", { class: d.ok === false || ["illegal", "card_rejected", "missing"].includes(d.type) ? "err" : "",
+  return el("li", { class: d.ok === false || ["illegal", "second_card", "card_rejected", "missing"].includes(d.type) ? "err" : "",
                     "data-kind": d.type, "data-n": String(n), text: `#${n} · ${text}` });
 }
 
