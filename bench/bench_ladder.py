@@ -424,21 +424,31 @@ def elo_of(p: float, teams: int) -> float:
 
 
 def fit_elo(matches: list[tuple[str, str, float, int, int]]) -> dict[str, float]:
-    """One Elo per bot (greedy 0 when present), maximum likelihood by gradient steps
-    on the Bradley-Terry model of each match (A, B, A's wins, games, teams), each match
-    with one more game scored as even (a prior that keeps a clean sweep finite)."""
+    """One Elo per bot (greedy 0 when present): maximum likelihood on the Bradley-Terry
+    model of each match (A, B, A's wins, games, teams), each match with one more game
+    scored as even (a prior that keeps a clean sweep finite). Damped Newton steps, one
+    bot at a time's curvature, until no rating moves by a hundredth of a point: plain
+    gradient steps scaled by the games played stopped far short of the maximum (a
+    clean sweep of 200 games came out at -582 where it is -1041)."""
     matches = [(a, b, w + 1 / t, n + 1, t) for a, b, w, n, t in matches]
     bots = sorted({m[0] for m in matches} | {m[1] for m in matches})
     r = dict.fromkeys(bots, 0.0)
-    for _ in range(4_000):
+    per_nat = 400 / math.log(10)
+    for _ in range(10_000):
         grad = dict.fromkeys(bots, 0.0)
+        curve = dict.fromkeys(bots, 1e-9)
         for a, b, w, n, teams in matches:
             x = 10 ** ((r[a] - r[b]) / 400)
             p = x / (x + teams - 1)
             grad[a] += w - n * p
             grad[b] -= w - n * p
+            curve[a] += n * p * (1 - p)
+            curve[b] += n * p * (1 - p)
+        steps = {k: 0.5 * per_nat * grad[k] / curve[k] for k in bots}
         for k in bots:
-            r[k] += 2.0 * grad[k] / max(1, sum(m[3] for m in matches if k in m[:2]))
+            r[k] += steps[k]
+        if max(abs(v) for v in steps.values()) < 0.01:
+            break
     anchor = r.get("greedy", r.get("random", 0.0))
     return {k: round(v - anchor, 1) for k, v in r.items()}
 

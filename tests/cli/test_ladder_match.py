@@ -66,3 +66,26 @@ def test_a_small_duplicate_match_resumes_and_reports(tmp_path: Path) -> None:
     assert "| greedy | search | playouts:2 | 2 | 1 |" in r.stdout, r.stdout
     assert "| random | search | movetime:3 | 3 | 1 |" in r.stdout
     assert "6 seats (3 teams" in r.stdout and "Elo (greedy = 0)" in r.stdout
+
+
+def test_the_fitted_elo_is_the_maximum_of_the_likelihood() -> None:
+    # Matches that form a chain (no cycle): the most likely ratings give every match
+    # its own Elo gap exactly, the prior's even game counted.
+    sys.path.insert(0, str(LADDER.parent))
+    from bench_ladder import elo_of, fit_elo
+
+    chain = [
+        ("random", "greedy", 0.0, 200, 2),
+        ("greedy", "search", 23.0, 178, 2),
+        ("search", "ceiling", 146.0, 394, 2),
+        ("search", "search-b80f2dd", 602.0, 1000, 2),
+    ]
+    elo = fit_elo(chain)
+    assert elo["greedy"] == 0.0
+    for a, b, w, n, t in chain:
+        gap = elo_of((w + 1 / t) / (n + 1), t)
+        assert abs((elo[a] - elo[b]) - gap) < 0.5, (a, b, elo, gap)
+    # Three teams: one team of A against two of B.
+    three = fit_elo([("greedy", "search", 2.0, 17, 3), ("search", "ceiling", 5.0, 11, 3)])
+    assert abs(three["search"] - -elo_of((2 + 1 / 3) / 18, 3)) < 0.5, three
+    assert abs(three["search"] - three["ceiling"] - elo_of((5 + 1 / 3) / 12, 3)) < 0.5, three
