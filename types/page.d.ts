@@ -55,7 +55,7 @@ interface HistoryEntry {
 interface LogEntry {
   i: number;
   n: number;
-  kind: string; // deal | move | discard | exchange | undo | penalty | illegal | overrule | time_limit | win
+  kind: string; // deal | move | discard | exchange | undo | penalty | illegal | second_card | overrule | time_limit | win | lit
   text: Bilingual;
   move?: string;
   seat?: number;

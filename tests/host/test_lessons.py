@@ -153,3 +153,20 @@ def test_migration_2_takes_a_version_1_journal_forward_and_keeps_its_games(
     prog.close()
     with Journal(db, readonly=True) as j:
         assert j.setup(1)["seats"] == 4
+
+
+def test_a_second_card_tapped_in_a_step_is_wrong_with_the_referees_reason() -> None:
+    # On the board any card can be tapped: the step's card, then another one that moves.
+    def moves(st: LessonStep, card: str) -> bool:
+        return any(True for _ in successor_positions(Position.from_text(st.position), card))
+
+    ranks = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+    st, other = next(
+        (s, c) for _, _, s in STEPS for c in ranks if s.card not in (None, c) and moves(s, c)
+    )
+    assert st.card is not None
+    decisions = _play(st, [CardTap(1000, st.card), CardTap(1500, other)])
+    assert [d.type for d in decisions] == ["second_card"], decisions
+    v = judge_referee(st, decisions)
+    assert v is not None and v.result == "wrong"
+    assert v.text.en.startswith("Two cards played in one turn") and v.text.en.endswith("Try again.")

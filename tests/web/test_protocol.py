@@ -123,6 +123,43 @@ def test_a_move_through_the_socket_then_undo_restores_the_hand(tmp_path: Path) -
         assert s["leds"] == {"T0": "turn"}
 
 
+def test_a_second_card_taken_back_leaves_the_move_before_it(tmp_path: Path) -> None:
+    # Red opens; blue taps a king, then an ace (a second card), and undo takes the ace
+    # back. The simulated table took a card's undo for a move's and took red's move
+    # back too, the hands out of step with the referee (found in review).
+    from keezbord.engine.game import Game
+
+    seed = next(
+        n for n in range(1000)
+        if Game(4, "standard", n).table.turn == 0
+        and "K" in Game(4, "standard", n).hands[0]
+        and {"A", "K"} <= set(Game(4, "standard", n).hands[1])
+    )  # fmt: skip
+    with (
+        TestClient(sim_app(tmp_path / "g.sqlite", ["human"] * 4, seed)) as c,
+        c.websocket_connect(ws_path()) as ws,
+    ):
+        hello(ws)
+        s = play_opening(ws, "K")
+        hand1 = sorted(s["hand"]["cards"])
+        ws.send_json({"type": "card", "card": "K"})
+        until(ws, lambda s: s["card"] == "K")
+        ws.send_json({"type": "card", "card": "A"})
+        s = until(ws, lambda s: s["second_card"] == "A")
+        assert [d["cards"] for d in s["decisions"] if d["type"] == "second_card"] == [["K", "A"]]
+        [said] = [e for e in s["log"] if e["kind"] == "second_card"]
+        assert said["cards"] == ["K", "A"] and said["seat"] == 1
+        assert said["text"]["nl"].startswith("tweede kaart van blauw: twee kaarten")
+        assert said["text"]["en"].startswith("second card by blue: two cards")
+        ws.send_json({"type": "undo"})
+        s = until(ws, lambda s: s["second_card"] is None)
+        assert [h["move"] for h in s["history"]] == ["K 0:N-S"] and s["card"] == "K"
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert hub.sim is not None
+        assert hub.sim.game.position == hub.session.state.pos
+        assert sorted(hub.sim.hand(1)) == hand1  # the K not played yet, the A back
+
+
 def test_illegal_placement_is_flagged_with_its_reason_and_put_right(tmp_path: Path) -> None:
     seed, card = opening_seed()
     with (

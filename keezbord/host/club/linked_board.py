@@ -89,8 +89,8 @@ def action_of(record: Mapping[str, Any], shown: tuple[str, ...]) -> dict[str, An
         return {"kind": "move", "seat": record["seat"], "move": record["move"]}
     if kind == "discard" and record.get("ok"):
         return {"kind": "discard", "seat": record["seat"], "cards": list(shown)}
-    if kind == "undo" and record.get("ok"):
-        return {"kind": "undo"}
+    if kind == "undo" and record.get("ok") and record.get("move"):
+        return {"kind": "undo"}  # (a second card taken back undoes no move)
     return None
 
 

@@ -205,7 +205,8 @@ class SimTable:
                 self._actions.append(("penalty", d["seat"]))
                 if not rebuild:
                     self._apply(self.game, "penalty", d["seat"])
-            elif kind == "undo" and d.get("ok"):
+            elif kind == "undo" and d.get("ok") and d.get("move"):
+                # (An undo with a card and no move took back a second card: no move.)
                 while self._actions and self._actions[-1][0] != "move":
                     self._actions.pop()  # the referee only undoes a move
                 if self._actions:

@@ -189,7 +189,8 @@ def referee(setup: dict[str, Any], events: list[Input]) -> Refereed:
 
 def derailment(sim: PaceGame, out: Refereed, *, reader: bool) -> str | None:
     """Why the referee's reading differs from the game played, or None."""
-    flags = [d for d in out.decisions if d.type in ("illegal", "ambiguous", "missing")]
+    kinds = ("illegal", "second_card", "ambiguous", "missing")
+    flags = [d for d in out.decisions if d.type in kinds]
     if flags:
         d = flags[0]
         return f"{d.type} at t={d.t}: {d.to_dict('en')}"

@@ -115,8 +115,9 @@ def undo(t: int) -> dict[str, Any]:
 
 
 def flags(r: Result) -> list[str]:
-    """The kinds of the flags raised, in order: illegal, ambiguous, missing."""
-    return [d["type"] for d in r.decisions if d["type"] in ("illegal", "ambiguous", "missing")]
+    """The kinds of the flags raised, in order: illegal, second_card, ambiguous, missing."""
+    kinds = ("illegal", "second_card", "ambiguous", "missing")
+    return [d["type"] for d in r.decisions if d["type"] in kinds]
 
 
 def no_flags(r: Result) -> None:

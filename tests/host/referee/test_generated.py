@@ -38,7 +38,8 @@ def test_generated_game_is_refereed_exactly(seats: int, profile: str, seed: int)
     assert [(d.data["seat"], d.data["move"].split()[0]) for d in moves] == [
         (s, c) for s, c, _ in sim.moves
     ]
-    assert [d.type for d in decisions if d.type in ("illegal", "ambiguous")] == []
+    flags = ("illegal", "second_card", "ambiguous")
+    assert [d.type for d in decisions if d.type in flags] == []
     assert sum(1 for d in decisions if d.type == "discard" and d.data["ok"]) == sim.discards
     assert sum(1 for d in decisions if d.type == "card_rejected") == sim.rejected
     if sim.moves:
