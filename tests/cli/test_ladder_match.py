@@ -5,6 +5,7 @@ the first bot sits on, every game appended to the results file, a second run res
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -72,7 +73,8 @@ def test_the_fitted_elo_is_the_maximum_of_the_likelihood() -> None:
     # Matches that form a chain (no cycle): the most likely ratings give every match
     # its own Elo gap exactly, the prior's even game counted.
     sys.path.insert(0, str(LADDER.parent))
-    from bench_ladder import elo_of, fit_elo
+    bench = importlib.import_module("bench_ladder")  # a script, not a typed module
+    elo_of, fit_elo = bench.elo_of, bench.fit_elo
 
     chain = [
         ("random", "greedy", 0.0, 200, 2),
