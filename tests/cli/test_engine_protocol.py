@@ -95,6 +95,29 @@ def test_an_exchange_over_a_pipe(tmp_path: Path) -> None:
     assert rc == 0 and err == ""
 
 
+DOC = Path(__file__).resolve().parents[2] / "docs" / "engine-protocol.md"
+
+
+def test_the_documented_transcript_is_what_the_engine_says(tmp_path: Path) -> None:
+    # docs/engine-protocol.md "A transcript": the client's lines sent, every answer
+    # compared (it is deterministic: seeds, and no move to search at movetime).
+    text = DOC.read_text().split("## A transcript", 1)[1].split("```")[1]
+    lines = text.strip().splitlines()
+    sent = [x.removeprefix("> ") for x in lines if x.startswith("> ")]
+    said = [x.removeprefix("< ") for x in lines if x.startswith("< ")]
+    assert len(sent) > 10 and len(said) > 10 and len(sent) + len(said) == len(lines)
+    run = subprocess.run(
+        [*exe(), "engine"],
+        input="".join(x + "\n" for x in sent),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=sealed_env(tmp_path),
+    )
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout.splitlines() == said
+
+
 def test_the_ceiling_sees_every_hand(tmp_path: Path) -> None:
     e = Pipe(tmp_path, "--bot", "ceiling")
     e.send(f"position {POS}")
