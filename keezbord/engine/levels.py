@@ -30,18 +30,24 @@ class Level:
     en: str
     bot: str  # "beginner" or a bot_kinds kind
     playouts: int | None  # the search's budget a decision (None: the bot does not search)
+    elo: int  # on the 4-seat ladder, casual = 0 (docs/hints.md "Levels"; the page shows it)
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "Beginner", "Beginner", "beginner", None),
-    Level("casual", "Huiskamer", "Casual", "greedy", None),
-    Level("club", "Club", "Club", "search", 30),
-    Level("strong", "Sterk", "Strong", "search", 300),
+    Level("beginner", "Beginner", "Beginner", "beginner", None, -226),
+    Level("casual", "Huiskamer", "Casual", "greedy", None, 0),
+    Level("club", "Club", "Club", "search", 30, 154),
+    Level("strong", "Sterk", "Strong", "search", 300, 292),
 )
 LEVEL_NAMES: tuple[str, ...] = tuple(lv.name for lv in LEVELS)
 DEFAULT_LEVEL = "casual"
 # Every name a seat's bot may be given: the bots by kind and the levels.
 BOT_NAMES: tuple[str, ...] = (*BOT_KINDS, *(n for n in LEVEL_NAMES if n not in BOT_KINDS))
+
+
+def elo_line() -> str:
+    """Each level's Elo, for the commands' help: "beginner -226, casual 0, ..."."""
+    return ", ".join(f"{lv.name} {lv.elo:+d}" if lv.elo else f"{lv.name} 0" for lv in LEVELS)
 
 
 def level(name: str) -> Level:

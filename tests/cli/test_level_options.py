@@ -3,11 +3,15 @@ levels play, a bad name or a budget given with a level is one line and exit 2.""
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from clihelp import assert_one_line_error, run
+
+from keezbord.engine.levels import LEVELS, elo_line
 
 POS = {"seats": 4, "pawns": [["S", "T20", "N", "N"], ["N"] * 4, ["N"] * 4, ["N"] * 4]}
 
@@ -58,3 +62,23 @@ def test_the_engine_plays_the_beginner_with_its_mistakes() -> None:
     beginner = moves("beginner")
     assert set(beginner) == {"bestmove 5 0:T10-T15", "bestmove 2 0:T10-T12"}
     assert set(moves("greedy")) == {"bestmove 2 0:T10-T12"}
+
+
+def test_each_level_has_its_elo_from_the_ladders_games(tmp_path: Path) -> None:
+    # The Elo a level shows (levels.LEVELS, the page, --help) is the ladder's fit over
+    # bench/results/ladder-levels-fitted.jsonl (casual, the greedy bot, = 0).
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "bench"))
+    bench = importlib.import_module("bench_ladder")  # a script, not a typed module
+    games = bench.games_in(root / "bench" / "results" / "ladder-levels-fitted.jsonl")
+    tally: dict[tuple[str, str], list[int]] = {}
+    for g in games:
+        if g["a_won"] is not None:
+            won = tally.setdefault((g["a"], g["b"]), [0, 0])
+            won[0] += g["a_won"]
+            won[1] += 1
+    fit = bench.fit_elo([(a, b, float(w), n, 2) for (a, b), (w, n) in tally.items()])
+    for lv in LEVELS:
+        assert abs(fit[lv.bot if lv.playouts is None else lv.name] - lv.elo) < 1, (lv, fit)
+    r = run(tmp_path, "selfplay", "--help")
+    assert elo_line() in " ".join(r.stdout.split())

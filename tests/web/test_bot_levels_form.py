@@ -13,6 +13,7 @@ from conftest import LiveServer
 from web_helpers import link, sim_hub_at
 
 from keezbord.engine.levels import DEFAULT_LEVEL, LEVEL_NAMES
+from keezbord.engine.levels import level as level_of
 from keezbord.host.web.hub import Hub
 
 pytestmark = pytest.mark.browser
@@ -37,10 +38,21 @@ def test_the_form_offers_the_levels_and_a_chosen_level_plays_every_bot_seat(
     page.select_option(level, "beginner")
     assert page.input_value("#newgame input[name=players]") == "human,beginner,beginner,beginner"
     assert "captures its partner's pawn" in page.inner_text("#level-about")
+    # Each level with its Elo on the ladder, as levels.py has it.
+    assert (
+        page.inner_text("#level-elo")
+        == f"Elo on the ladder: {level_of('beginner').elo} (Casual = 0)"
+    )
+    page.select_option(level, "strong")
+    assert (
+        page.inner_text("#level-elo")
+        == f"Elo on the ladder: +{level_of('strong').elo} (Casual = 0)"
+    )
+    page.select_option(level, "beginner")
     # Mixed seats: no one level.
     page.fill("#newgame input[name=players]", "human,beginner,strong,beginner")
     page.dispatch_event("#newgame input[name=players]", "input")
-    assert page.input_value(level) == ""
+    assert page.input_value(level) == "" and page.inner_text("#level-elo") == ""
     page.select_option(level, "club")
     page.click("#newgame button[type=submit]")
     page.wait_for_selector("#confirm[open]")
@@ -53,3 +65,7 @@ def test_the_form_offers_the_levels_and_a_chosen_level_plays_every_bot_seat(
     page.wait_for_function("() => document.documentElement.lang === 'nl'")
     assert page.inner_text("#level-first").startswith("Eerste spel?")
     assert "spelletjes per zet" in page.inner_text("#level-about")
+    assert (
+        page.inner_text("#level-elo")
+        == f"Elo op de ladder: +{level_of('club').elo} (Huiskamer = 0)"
+    )

@@ -1,11 +1,14 @@
 // keezbord web page, the bots' level in the new-game form (issue 38, section 5): the
 // levels of engine/levels.py, from a first-game beginner to the strongest. Choosing one
 // puts it on every bot seat of the players field; editing the field shows which level
-// all its bots share (none: mixed). docs/hints.md "Levels" has their Elo.
+// all its bots share (none: mixed), with its Elo on the ladder (docs/hints.md "Levels").
 "use strict";
 
 /** The levels (engine/levels.py's LEVELS) and the seat kinds that play as one. */
 const LEVELS = ["beginner", "casual", "club", "strong"];
+/** Each level's Elo on the 4-seat ladder, casual = 0: levels.py's ``elo`` (the browser
+ * test holds them equal). @type {Record<string, number>} */
+const LEVEL_ELO = { beginner: -226, casual: 0, club: 154, strong: 292 };
 /** @type {Record<string, string>} */
 const LEVEL_OF_KIND = { greedy: "casual", search: "strong" };
 
@@ -17,6 +20,7 @@ Object.assign(UI.nl, {
   level_about_club: "Denkt een paar beurten vooruit over de kaarten die de anderen kunnen hebben (30 spelletjes per zet).",
   level_about_strong: "De sterkste: denkt vooruit over de kaarten die de anderen kunnen hebben (300 spelletjes per zet).",
   level_about_: "De bots spelen op verschillende niveaus.",
+  level_elo: "Elo op de ladder", level_elo_zero: "Huiskamer = 0",
   level_first: "Eerste spel? Speel op Huiskamer: ook je partner is een bot, en die maakt dan geen fouten met opzet (een beginnerbot slaat soms je eigen pionnen), zodat je van zijn zetten leert.",
 });
 Object.assign(UI.nl.bot_kind, { beginner: "beginner", casual: "huiskamer", club: "club", strong: "sterk" });
@@ -28,6 +32,7 @@ Object.assign(UI.en, {
   level_about_club: "Thinks a few turns ahead over the cards the others may hold (30 playouts a move).",
   level_about_strong: "The strongest: thinks ahead over the cards the others may hold (300 playouts a move).",
   level_about_: "The bots play at different levels.",
+  level_elo: "Elo on the ladder", level_elo_zero: "Casual = 0",
   level_first: "First game? Play at Casual: your partner is a bot too, and then it makes no mistakes on purpose (a beginner bot sometimes captures your own pawns), so you learn from its moves.",
 });
 Object.assign(UI.en.bot_kind, { beginner: "beginner", casual: "casual", club: "club", strong: "strong" });
@@ -47,6 +52,11 @@ function syncLevel() {
   const about = byId("level-about");  // data-i18n: a change of language says it again
   about.dataset.i18n = `level_about_${f.elements.level.value}`;
   about.textContent = t(about.dataset.i18n);
+  const n = LEVEL_ELO[f.elements.level.value];
+  /** @param {string} k */
+  const said = (k) => el("span", { "data-i18n": k, text: t(k) });  // follows the language
+  byId("level-elo").replaceChildren(...(n === undefined ? []
+    : [said("level_elo"), `: ${n > 0 ? "+" : ""}${n} (`, said("level_elo_zero"), ")"]));
 }
 
 // A level chosen: every bot seat gets it, the people keep theirs.
