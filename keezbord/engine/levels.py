@@ -45,11 +45,6 @@ DEFAULT_LEVEL = "casual"
 BOT_NAMES: tuple[str, ...] = (*BOT_KINDS, *(n for n in LEVEL_NAMES if n not in BOT_KINDS))
 
 
-def elo_line() -> str:
-    """Each level's Elo, for the commands' help: "beginner -226, casual 0, ..."."""
-    return ", ".join(f"{lv.name} {lv.elo:+d}" if lv.elo else f"{lv.name} 0" for lv in LEVELS)
-
-
 def level(name: str) -> Level:
     """The level by name; ValueError with the names for any other."""
     for lv in LEVELS:

@@ -162,7 +162,8 @@ def add_selfplay_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="the bots' level: beginner, casual, club or strong, or one per seat: "
         "beginner,strong,beginner,strong (each level at its own budget; Elo on the "
-        # levels.elo_line(), written out: importing the levels would slow every start
+        # levels.LEVELS' elo, written out (importing the levels would slow every start;
+        # tests/cli/test_level_options.py holds them equal)
         "ladder: beginner -226, casual 0, club +154, strong +292; docs/hints.md)",
     )
     budget = p.add_mutually_exclusive_group()

@@ -155,7 +155,7 @@ def _sound(state: RefereeState, effects: list[Effect]) -> bool:
         state.flagged
         or state.second_card is not None
         or any(
-            isinstance(e, Decision) and e.type in ("illegal", "second_card", "missing", "ambiguous")
+            isinstance(e, Decision) and e.type in ("illegal", "missing", "ambiguous")
             for e in effects
         )
     ):
